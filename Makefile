@@ -1,0 +1,77 @@
+# cohort: a plain, strict Makefile.  Objects go under $(BUILD) so the
+# release and sanitizer builds live side by side.
+
+.SUFFIXES:
+
+PREFIX   ?= /usr/local
+BUILD    ?= build/release
+CC       = cc
+PKGS      = libcrypto libarchive libcjson sqlite3 libgit2 gsl
+OPT      ?= -O2
+WERROR   ?=
+SAN      ?=
+CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
+	-Wall -Wextra -Wno-unused-parameter $(WERROR) $(SAN) \
+	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
+LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)
+
+include common/module.mk
+include freeze/module.mk
+include verify/module.mk
+include fit/module.mk
+include bundle/module.mk
+include cmd/module.mk
+
+LIB_OBJS  = $(COMMON_OBJS) $(FREEZE_OBJS) $(VERIFY_OBJS) $(FIT_OBJS) $(BUNDLE_OBJS)
+UNIT      = tests/unit/numbers tests/unit/jsonsuite
+B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
+B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
+B_UNIT    = $(UNIT:%=$(BUILD)/%)
+
+all: deps $(BUILD)/cohort $(B_UNIT)
+
+deps:
+	@sh mk/deps.sh build
+
+$(BUILD)/cohort: $(B_CMD) $(B_LIB)
+	$(CC) $(SAN) -o $@ $(B_CMD) $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(B_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+-include $(B_LIB:.o=.d) $(B_CMD:.o=.d)
+
+# The suite runs twice: the strict release build, then ASan and UBSan.
+test:
+	@sh mk/deps.sh test
+	@$(MAKE) -s --no-print-directory BUILD=build/release WERROR=-Werror all
+	@$(MAKE) -s --no-print-directory BUILD=build/asan WERROR=-Werror OPT=-O1 \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+	@sh tests/run.sh build/release
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		COHORT_SANITIZED=1 sh tests/run.sh build/asan
+
+demo: all
+	@sh examples/demo.sh $(BUILD)/cohort
+
+bench: all
+	@sh bench/run.sh $(BUILD)/cohort
+
+fuzz:
+	@sh mk/deps.sh fuzz
+	@sh tests/fuzz/run.sh
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	cp $(BUILD)/cohort $(DESTDIR)$(PREFIX)/bin/cohort
+	cp docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build
+
+.PHONY: all deps test demo bench fuzz install clean

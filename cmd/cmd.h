@@ -1,0 +1,28 @@
+/* cmd.h: what every command shell shares: its entry point, and the one way
+ * it reports an error and chooses an exit status (see err.h). */
+#ifndef COHORT_CMD_H
+#define COHORT_CMD_H
+
+#include "../common/err.h"
+
+#define COHORT_VERSION "0.1.0"
+
+/* Each command: argv[0] is the command name. Returns the exit status. */
+int cmd_canon(int argc, char **argv);
+int cmd_freeze(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_reconcile(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
+int cmd_bound(int argc, char **argv);
+int cmd_bundle(int argc, char **argv);
+int cmd_ladder(int argc, char **argv);
+
+/* Print "cohort NAME: message" to stderr; return the matching exit status. */
+int cmd_fail(const char *name, const struct err *e);
+/* Print "cohort NAME: message" and the usage line; return EXIT_ERROR. */
+int cmd_usage_error(const char *name, const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Print usage to stdout; return EXIT_HOLDS. */
+int cmd_help(const char *usage);
+
+#endif

@@ -1,0 +1,1 @@
+COMMON_OBJS = common/err.o common/buf.o common/io.o

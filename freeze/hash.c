@@ -1,0 +1,155 @@
+/* hash.c: SHA-256 through libcrypto's EVP (which uses the CPU's SHA
+ * instructions where present).  The only file that includes OpenSSL's
+ * digest headers. */
+#include "hash.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+struct hash {
+	EVP_MD_CTX *ctx;
+};
+
+struct hash *
+hash_new(void)
+{
+	struct hash *h = OPENSSL_zalloc(sizeof *h);
+
+	if (h == NULL)
+		return NULL;
+	h->ctx = EVP_MD_CTX_new();
+	if (h->ctx == NULL || hash_init(h) < 0) {
+		hash_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void
+hash_free(struct hash *h)
+{
+	if (h == NULL)
+		return;
+	EVP_MD_CTX_free(h->ctx);
+	OPENSSL_free(h);
+}
+
+int
+hash_init(struct hash *h)
+{
+	return EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) == 1 ? 0 : -1;
+}
+
+int
+hash_update(struct hash *h, const void *p, size_t n)
+{
+	return EVP_DigestUpdate(h->ctx, p, n) == 1 ? 0 : -1;
+}
+
+int
+hash_final(struct hash *h, uint8_t out[HASH_LEN])
+{
+	unsigned int n = 0;
+
+	return EVP_DigestFinal_ex(h->ctx, out, &n) == 1 && n == HASH_LEN ? 0 : -1;
+}
+
+void
+hash_bytes(const void *p, size_t n, uint8_t out[HASH_LEN])
+{
+	unsigned int len = 0;
+
+	EVP_Digest(p, n, out, &len, EVP_sha256(), NULL);
+}
+
+int
+hash_file(const char *path, uint8_t out[HASH_LEN], uint64_t *size, struct err *e)
+{
+	static const size_t chunk = 1 << 20;
+	struct hash *h;
+	FILE *fp;
+	char *b;
+	uint64_t total = 0;
+	size_t n;
+	int rc = 0;
+
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	h = hash_new();
+	b = OPENSSL_malloc(chunk);
+	if (h == NULL || b == NULL) {
+		rc = err_set(e, ERR_NOMEM, "%s: out of memory", path);
+		goto done;
+	}
+	while ((n = fread(b, 1, chunk, fp)) > 0) {
+		hash_update(h, b, n);
+		total += n;
+	}
+	if (ferror(fp)) {
+		rc = err_set(e, ERR_IO, "%s: read error: %s", path, strerror(errno));
+		goto done;
+	}
+	hash_final(h, out);
+	if (size)
+		*size = total;
+done:
+	OPENSSL_free(b);
+	hash_free(h);
+	fclose(fp);
+	return rc;
+}
+
+void
+hash_hex_format(const uint8_t d[HASH_LEN], char out[2 * HASH_LEN + 1])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < HASH_LEN; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
+	}
+	out[2 * HASH_LEN] = '\0';
+}
+
+void
+hash_id_format(const uint8_t d[HASH_LEN], char out[HASH_ID_LEN + 1])
+{
+	memcpy(out, "sha256:", 7);
+	hash_hex_format(d, out + 7);
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int
+hash_id_parse(const char *s, uint8_t out[HASH_LEN])
+{
+	if (s == NULL || strncmp(s, "sha256:", 7) != 0 || strlen(s) != HASH_ID_LEN)
+		return -1;
+	s += 7;
+	for (int i = 0; i < HASH_LEN; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+int
+hash_cmp(const uint8_t a[HASH_LEN], const uint8_t b[HASH_LEN])
+{
+	return CRYPTO_memcmp(a, b, HASH_LEN) == 0 ? 0 : 1;
+}

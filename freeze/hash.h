@@ -1,0 +1,41 @@
+/* hash.h: SHA-256 and content identities, the only door to libcrypto.
+ *
+ * An identity is "sha256:" followed by 64 lowercase hex digits of the
+ * SHA-256 of a document's canonical bytes.  No function here allocates
+ * except hash_new, whose result hash_free releases.
+ */
+#ifndef COHORT_HASH_H
+#define COHORT_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+
+#define HASH_LEN 32
+#define HASH_ID_LEN 71 /* "sha256:" + 64 hex, without the NUL */
+
+struct hash;
+
+struct hash *hash_new(void);
+void hash_free(struct hash *h);
+/* Start (or restart) a digest. */
+int hash_init(struct hash *h);
+int hash_update(struct hash *h, const void *p, size_t n);
+int hash_final(struct hash *h, uint8_t out[HASH_LEN]);
+
+/* One-shot digest of n bytes. */
+void hash_bytes(const void *p, size_t n, uint8_t out[HASH_LEN]);
+/* Digest a whole file (streamed). */
+int hash_file(const char *path, uint8_t out[HASH_LEN], uint64_t *size, struct err *e);
+
+/* "sha256:<hex>" into out, NUL-terminated. */
+void hash_id_format(const uint8_t d[HASH_LEN], char out[HASH_ID_LEN + 1]);
+/* Lowercase hex only, 64 digits and a NUL. */
+void hash_hex_format(const uint8_t d[HASH_LEN], char out[2 * HASH_LEN + 1]);
+/* Parse "sha256:<64 lowercase hex>"; -1 if it is not one. */
+int hash_id_parse(const char *s, uint8_t out[HASH_LEN]);
+/* Constant-time comparison: 0 when equal. */
+int hash_cmp(const uint8_t a[HASH_LEN], const uint8_t b[HASH_LEN]);
+
+#endif

@@ -1,0 +1,1 @@
+FREEZE_OBJS = freeze/hash.o freeze/json.o freeze/canon.o

@@ -1,0 +1,41 @@
+#!/bin/sh
+# deps.sh: make sure the build and test dependencies are here.  As root it
+# installs what is missing from Debian; otherwise it prints the one apt-get
+# line and fails.  Usage: mk/deps.sh [build|test|fuzz]
+set -u
+want=${1:-build}
+pkgs=
+missing() { pkgs="$pkgs $1"; }
+
+command -v cc >/dev/null 2>&1 || missing gcc
+command -v pkg-config >/dev/null 2>&1 || missing pkg-config
+for pair in libcrypto:libssl-dev libarchive:libarchive-dev libcjson:libcjson-dev \
+            sqlite3:libsqlite3-dev libgit2:libgit2-dev gsl:libgsl-dev; do
+	pc=${pair%%:*}
+	deb=${pair#*:}
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$pc"; then
+		missing "$deb"
+	fi
+done
+if [ "$want" = test ] || [ "$want" = fuzz ]; then
+	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing python3-jsonschema
+	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
+	command -v git >/dev/null 2>&1 || missing git
+	command -v zstd >/dev/null 2>&1 || missing zstd
+fi
+if [ "$want" = fuzz ]; then
+	command -v clang >/dev/null 2>&1 || missing clang
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
+		missing libclang-rt-14-dev
+fi
+[ -z "$pkgs" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "cohort: installing:$pkgs" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2 && exit 0
+	echo "cohort: apt-get failed" >&2
+	exit 1
+fi
+echo "cohort: missing packages; run as root:" >&2
+echo "  apt-get install -y$pkgs" >&2
+exit 1

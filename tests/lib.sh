@@ -1,0 +1,46 @@
+# lib.sh: helpers shared by the test scripts; sourced by tests/run.sh.
+# Each check prints "ok NAME" or "not ok NAME: why"; run.sh counts them.
+# $COHORT is the program under test, $TMP a scratch folder removed at exit,
+# $ROOT the project's top folder, $BUILD the build folder.
+
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1: $2"; }
+
+# expect_status NAME WANT CMD...: run CMD, check its exit status.
+expect_status() {
+	_name=$1 _want=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	_got=$?
+	if [ "$_got" = "$_want" ]; then ok "$_name"; else
+		notok "$_name" "exit $_got, want $_want; stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+# expect_fail2 NAME PATTERN CMD...: exit 2, stderr matches PATTERN (grep -E),
+# and stdout is empty.
+expect_fail2() {
+	_name=$1 _pat=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	_got=$?
+	if [ "$_got" != 2 ]; then
+		notok "$_name" "exit $_got, want 2; stderr: $(head -c 300 "$TMP/err")"
+	elif ! grep -Eq -- "$_pat" "$TMP/err"; then
+		notok "$_name" "stderr does not match /$_pat/: $(head -c 300 "$TMP/err")"
+	elif [ -s "$TMP/out" ]; then
+		notok "$_name" "wrote to stdout on error"
+	else ok "$_name"; fi
+}
+
+# same_bytes NAME FILE1 FILE2
+same_bytes() {
+	if cmp -s "$2" "$3"; then ok "$1"; else notok "$1" "$2 and $3 differ: $(diff "$2" "$3" | head -5)"; fi
+}
+
+# check NAME CMD...: ok when CMD exits 0.
+check() {
+	_name=$1
+	shift
+	if "$@" >"$TMP/chk" 2>&1; then ok "$_name"; else notok "$_name" "$(head -c 300 "$TMP/chk")"; fi
+}

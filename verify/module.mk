@@ -1,0 +1,1 @@
+VERIFY_OBJS =
