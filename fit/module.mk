@@ -1,1 +1,1 @@
-FIT_OBJS =
+FIT_OBJS = fit/ladder.o
