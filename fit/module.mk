@@ -1,1 +1,2 @@
 FIT_OBJS = fit/ladder.o
+FIT_UNIT =
