@@ -124,6 +124,26 @@ load_pack(struct cas *c, const char *base, struct err *e)
 	return 0;
 }
 
+/* mkdir -p: a new store may be several folders deep. */
+static int
+mkdir_p(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof path)
+		return -1;
+	memcpy(path, dir, n + 1);
+	for (size_t i = 1; i < n; i++)
+		if (path[i] == '/') {
+			path[i] = '\0';
+			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+				return -1;
+			path[i] = '/';
+		}
+	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
 static int
 cmp_names(const void *a, const void *b)
 {
@@ -148,7 +168,7 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 	if (access(path, F_OK) != 0) {
 		if (!create)
 			return err_set(e, ERR_INPUT, "%s: not a cohort store (no cohort-store file)", dir);
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		if (mkdir_p(dir) < 0)
 			return err_set(e, ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
 		snprintf(path, sizeof path, "%s/pack", dir);
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
