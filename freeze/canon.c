@@ -82,7 +82,18 @@ canon_number(double x, char out[32])
 		x = -x;
 	}
 	if (x < 9007199254740992.0 && x == floor(x)) {
-		snprintf(o, 24, "%.0f", x);
+		/* An integer below 2^53 is exact in a uint64_t: its digits, without
+		 * printf (most numbers in a ledger are counts). */
+		uint64_t u = (uint64_t)x;
+		char rev[20];
+		int m = 0;
+		do {
+			rev[m++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		while (m)
+			*o++ = rev[--m];
+		*o = '\0';
 		return;
 	}
 	/* Shortest digits that read back as x; %.*e rounds correctly, so the
