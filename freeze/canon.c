@@ -2,6 +2,7 @@
  * code units, ECMAScript number text, minimal string escaping. */
 #include "json.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +98,18 @@ canon_number(double x, char out[32])
 		return;
 	}
 	/* Shortest digits that read back as x; %.*e rounds correctly, so the
-	 * first precision that round-trips is also the closest. */
-	for (int prec = 1; prec <= 17; prec++) {
+	 * first precision that round-trips is also the closest.  For a normal
+	 * double, two 15-digit decimals are further apart than its rounding
+	 * interval is wide, so when the 15-digit form reads back, it is the
+	 * shortest form padded with zeros (stripped below); when it does not,
+	 * no shorter form can, and 16 or 17 digits are needed.  Subnormals,
+	 * whose interval is wider, take every precision in turn. */
+	int prec = 1;
+	if (x >= DBL_MIN) {
+		snprintf(t, sizeof t, "%.14e", x);
+		prec = strtod(t, NULL) == x ? 18 : 16;
+	}
+	for (; prec <= 17; prec++) {
 		snprintf(t, sizeof t, "%.*e", prec - 1, x);
 		if (strtod(t, NULL) == x)
 			break;
