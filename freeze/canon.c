@@ -54,6 +54,15 @@ canon_keycmp(const char *a, const char *b)
 	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
 	unsigned pa = 0, pb = 0;
 
+	/* Keys are mostly ASCII, where UTF-16 order is byte order: skip the
+	 * common ASCII prefix, and decide here when the first difference is
+	 * ASCII too.  The prefix ends on a character boundary either way. */
+	while (*p == *q && *p != 0 && *p < 0x80) {
+		p++;
+		q++;
+	}
+	if (*p < 0x80 && *q < 0x80)
+		return *p == *q ? 0 : *p < *q ? -1 : 1;
 	for (;;) {
 		int enda = *p == 0 && pa == 0, endb = *q == 0 && pb == 0;
 		unsigned ua, ub;
@@ -289,7 +298,12 @@ write_object(const cJSON *v, struct buf *b, struct err *e, int depth)
 		}
 		items[i++] = c;
 	}
-	qsort(items, n, sizeof *items, cmp_items);
+	/* Stored records are canonical already: sort only when out of order. */
+	for (i = 1; i < n; i++)
+		if (canon_keycmp(items[i - 1]->string, items[i]->string) > 0) {
+			qsort(items, n, sizeof *items, cmp_items);
+			break;
+		}
 	if (buf_addc(b, '{') < 0)
 		goto nomem;
 	for (i = 0; i < n; i++) {
