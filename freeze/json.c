@@ -397,7 +397,7 @@ parse_object(struct parser *ps)
 			goto bad;
 		if (count < DUP_LINEAR) {
 			for (cJSON *c = obj->child; c; c = c->next)
-				if (strcmp(c->string, key) == 0) {
+				if (c->string[0] == key[0] && strcmp(c->string, key) == 0) {
 					char what[200];
 					snprintf(what, sizeof what, "duplicate key \"%.120s\"", key);
 					free(key);
@@ -585,7 +585,12 @@ json_get(const cJSON *obj, const char *key)
 {
 	if (!cJSON_IsObject(obj))
 		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(obj, key);
+	/* cJSON_GetObjectItemCaseSensitive, with the first byte compared
+	 * before strcmp: records are looked up field by field. */
+	for (const cJSON *c = obj->child; c; c = c->next)
+		if (c->string != NULL && c->string[0] == key[0] && strcmp(c->string, key) == 0)
+			return c;
+	return NULL;
 }
 
 static int
