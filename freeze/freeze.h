@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "hash.h"
 
@@ -55,3 +56,6 @@ int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest,
 int freeze_repo_state(const char *dir, cJSON **out, struct err *e);
 
 #endif
+
+/* The blocks and condition states of a manifest as plain-text tables. */
+int freeze_table(const cJSON *manifest, struct buf *out);
