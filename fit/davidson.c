@@ -65,18 +65,28 @@ struct cheb {
 	double *cf, *cd; /* coefficients of F - Lbest and of F' */
 };
 
+/* One block's log-likelihood at s (nu = e^phi given too), and with derivs
+ * its gradient and Hessian in (s, phi): out = {dL/ds, dL/dphi, d2/ds2,
+ * d2/ds dphi, d2/dphi2}.  With h = s/2 and r = e^(-|h|) <= 1,
+ * D = e^s + 1 + nu e^h is e^(2h) (1 + r^2 + nu r) or (r^2 + 1 + nu r):
+ * one exp and one log, and nothing overflows. */
 static double
-block_terms(double s, double phi, double n, double w, double d, int derivs, double out[5])
+block_terms(double s, double phi, double nu, double n, double w, double d, int derivs,
+    double out[5])
 {
-	double t = phi + 0.5 * s, m = s > 0 ? s : 0;
+	double h = 0.5 * s, r = exp(-fabs(h)), r2 = r * r, nr = nu * r;
+	double D = 1 + r2 + nr, logD = log(D) + (h > 0 ? s : 0);
+	double L = w * s + d * (phi + h) - n * logD;
 
-	if (t > m)
-		m = t;
-	double ew = exp(s - m), el = exp(-m), ed = exp(t - m);
-	double D = ew + el + ed;
-	double L = w * s + d * t - n * (m + log(D));
 	if (derivs) {
-		double pw = ew / D, pd = ed / D, pl = el / D;
+		double pd = nr / D, pw, pl;
+		if (h > 0) {
+			pw = 1 / D;
+			pl = r2 / D;
+		} else {
+			pw = r2 / D;
+			pl = 1 / D;
+		}
 		out[0] = w + 0.5 * d - n * (pw + 0.5 * pd);
 		out[1] = d - n * pd;
 		out[2] = -n * (0.25 * pw * pd + pw * pl + 0.25 * pd * pl);
@@ -90,12 +100,12 @@ static double
 cond_pass(const struct fit_model *m, size_t c, double th, double phi, double pen, int derivs,
     double *g, double *h, double *hphi, double *hpen, double gl[5])
 {
-	double L = 0, o[5];
+	double L = 0, o[5], nu = exp(phi);
 
 	*g = *h = *hphi = *hpen = 0;
 	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
 		double s = th + m->sp[b] * pen - m->a[b];
-		L += block_terms(s, phi, m->n[b], m->w[b], m->d[b], derivs, o);
+		L += block_terms(s, phi, nu, m->n[b], m->w[b], m->d[b], derivs, o);
 		if (!derivs)
 			continue;
 		*g += o[0];
@@ -226,7 +236,11 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			x->trial.phi = p->phi + alpha * dphi;
 			x->trial.pen = p->pen + alpha * dpen;
 			Lt = pass_eval(x, &x->trial, 1);
-			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope))
+			/* L is a sum over every block: its rounding noise grows
+			 * with |L|, and a step whose gain is below it is a step
+			 * at the top. */
+			double noise = 1e-12 * (1 + fabs(L));
+			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope - noise))
 				break;
 			alpha *= 0.5;
 			if (alpha < 1e-14)
@@ -256,7 +270,12 @@ struct prof {
 	struct err *e;
 };
 
+struct fval {
+	double F, dF, d2F;
+};
+
 static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static int f_value(struct ctx *x, double phi, struct fval *out, struct err *e);
 
 /* 2 (Lbest - PL(v)) - q: zero at an interval end. */
 static double
@@ -271,6 +290,14 @@ prof_f(double v, void *arg)
 		return NAN;
 	if (pr->kind == PROF_COND && x->fphi != NULL)
 		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
+	if (pr->kind == PROF_PHI && x->fphi != NULL) {
+		struct fval f;
+		if (f_value(x, v, &f, pr->e) < 0) {
+			pr->failed = 1;
+			return NAN;
+		}
+		return -2 * f.F - x->q;
+	}
 	if (pr->kind == PROF_COND) {
 		p->th[pr->c] = v;
 		rc = solve(x, p, (long)pr->c, 0, 0, NULL, NULL, pr->e);
@@ -432,10 +459,6 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
  * is computed exactly.  Each profile point then costs a pass over one
  * condition's blocks only. */
 
-struct fval {
-	double F, dF, d2F;
-};
-
 /* F(phi) and its derivatives exactly: every finite rating re-optimised. */
 static int
 f_exact(struct ctx *x, double phi, struct fval *out, struct err *e)
@@ -543,19 +566,18 @@ cheb_build(struct ctx *x, double lo, double hi, struct err *e)
 		ch->n = n;
 		cheb_coef(v, n, ch->cf);
 		cheb_coef(dv, n, ch->cd);
-		/* Converged when the last quarter of the coefficients is at
-		 * rounding level of the values. */
-		double scale = 1 + fabs(x->Lbest) * 1e-3, tail = 0, dscale = 1, dtail = 0;
-		for (int k = 0; k < n; k++)
-			if (fabs(dv[k]) > dscale)
-				dscale = fabs(dv[k]);
+		/* Converged when the last quarter of the coefficients is
+		 * below 1e-9 in log-likelihood (an interval end then moves by
+		 * less than 1e-8 log units), or at the rounding level of a sum
+		 * as large as Lbest. */
+		double floor = 1e-9 + 1e-14 * fabs(x->Lbest), tail = 0, dtail = 0;
 		for (int j = n - n / 4; j < n; j++) {
 			if (fabs(ch->cf[j]) > tail)
 				tail = fabs(ch->cf[j]);
 			if (fabs(ch->cd[j]) > dtail)
 				dtail = fabs(ch->cd[j]);
 		}
-		if ((tail <= 1e-12 * scale && dtail <= 1e-11 * dscale) || n >= 256)
+		if ((tail <= floor && dtail <= 10 * floor) || n >= 128)
 			break;
 		n *= 2;
 	}
@@ -816,21 +838,32 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (!spec->profiles)
 		goto done;
 
-	if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+	if (!spec->estimate_pen && !spec->direct) {
+		/* Interpolate F over the quadratic guess of nu's interval, find
+		 * nu's ends on it (exactly where they fall outside), and rebuild
+		 * around them if they come near its edges. */
+		double w = x.info_phi > 0 ? sqrt(x.q / x.info_phi) : 1;
+		double lo = x.best.phi - 1.6 * w, hi = x.best.phi + 1.6 * w;
+		if (cheb_build(&x, lo, hi, e) < 0)
+			goto fail;
+		if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+			goto fail;
+		double pad = 0.05 * (hi - lo);
+		if (!(r->phi_lo > lo + pad && r->phi_hi < hi - pad)) {
+			lo = isfinite(r->phi_lo) ? r->phi_lo : x.best.phi - 3;
+			hi = isfinite(r->phi_hi) ? r->phi_hi : x.best.phi + 3;
+			pad = 0.25 * (hi - lo);
+			cheb_free(x.fphi);
+			x.fphi = NULL;
+			if (cheb_build(&x, lo - pad, hi + pad, e) < 0)
+				goto fail;
+		}
+	} else if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0) {
 		goto fail;
+	}
 	if (spec->estimate_pen &&
 	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
 		goto fail;
-	if (!spec->estimate_pen && !spec->direct) {
-		double lo = r->phi_lo, hi = r->phi_hi;
-		if (!isfinite(lo) || !isfinite(hi)) {
-			lo = x.best.phi - 3;
-			hi = x.best.phi + 3;
-		}
-		double margin = 0.25 * (hi - lo);
-		if (cheb_build(&x, lo - margin, hi + margin, e) < 0)
-			goto fail;
-	}
 	for (size_t c = 0; c < K; c++) {
 		int rc;
 		if (m->sat[c] == FIT_EMPTY)

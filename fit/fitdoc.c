@@ -175,6 +175,10 @@ struct input {
 	size_t *cond;             /* condition index per block */
 	int have_penalty;
 	double penalty;
+	size_t *order;            /* block indices grouped by condition */
+	size_t *first;            /* ncond + 1: condition c's are order[first[c]..first[c+1]) */
+	size_t hcap;              /* slots in hash, a power of two */
+	long *hash;               /* condition index + 1 per slot, 0 empty */
 };
 
 static void
@@ -183,16 +187,62 @@ input_release(struct input *in)
 	free(in->name);
 	free(in->b);
 	free(in->cond);
+	free(in->order);
+	free(in->first);
+	free(in->hash);
 	memset(in, 0, sizeof *in);
 }
 
+static size_t
+name_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL & (size_t)-1;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (1099511628211ULL & (size_t)-1);
+	return h;
+}
+
+/* The index of a condition name, or -1. */
 static long
 cond_index(const struct input *in, const char *name)
 {
-	for (size_t i = 0; i < in->ncond; i++)
-		if (strcmp(in->name[i], name) == 0)
-			return (long)i;
-	return -1;
+	for (size_t j = name_hash(name) & (in->hcap - 1);; j = (j + 1) & (in->hcap - 1)) {
+		long v = in->hash[j];
+		if (v == 0)
+			return -1;
+		if (strcmp(in->name[v - 1], name) == 0)
+			return v - 1;
+	}
+}
+
+/* Append a new condition name (not already present). */
+static void
+cond_add(struct input *in, const char *name)
+{
+	size_t j = name_hash(name) & (in->hcap - 1);
+
+	while (in->hash[j] != 0)
+		j = (j + 1) & (in->hcap - 1);
+	in->name[in->ncond++] = name;
+	in->hash[j] = (long)in->ncond;
+}
+
+/* Group block indices by condition, keeping their order. */
+static int
+group_blocks(struct input *in)
+{
+	in->first = calloc(in->ncond + 2, sizeof *in->first);
+	in->order = malloc((in->nb + 1) * sizeof *in->order);
+	if (in->first == NULL || in->order == NULL)
+		return -1;
+	for (size_t i = 0; i < in->nb; i++)
+		in->first[in->cond[i] + 2]++;
+	for (size_t c = 0; c < in->ncond; c++)
+		in->first[c + 2] += in->first[c + 1];
+	for (size_t i = 0; i < in->nb; i++)
+		in->order[in->first[in->cond[i] + 1]++] = i;
+	return 0;
 }
 
 static int
@@ -276,7 +326,10 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 	in->name = calloc(nc + n + 1, sizeof *in->name);
 	in->b = calloc(n + 1, sizeof *in->b);
 	in->cond = calloc(n + 1, sizeof *in->cond);
-	if (!in->name || !in->b || !in->cond) {
+	for (in->hcap = 16; in->hcap < 2 * (nc + n + 1); in->hcap *= 2)
+		;
+	in->hash = calloc(in->hcap, sizeof *in->hash);
+	if (!in->name || !in->b || !in->cond || !in->hash) {
 		input_release(in);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -292,7 +345,7 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 				    in->freeze ? "\"spec\": " : "", in->ncond, v->valuestring);
 				goto fail;
 			}
-			in->name[in->ncond++] = v->valuestring;
+			cond_add(in, v->valuestring);
 		}
 	}
 	cJSON_ArrayForEach(v, blocks) {
@@ -315,13 +368,17 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 				goto fail;
 			}
 			c = (long)in->ncond;
-			in->name[in->ncond++] = cname;
+			cond_add(in, cname);
 		}
 		in->cond[i] = (size_t)c;
 		total += in->b[i].w + in->b[i].d + in->b[i].l;
 		i++;
 	}
 	in->nb = i;
+	if (group_blocks(in) < 0) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	if (total == 0) {
 		err_set(e, ERR_INPUT, "\"blocks\": empty cohort: no game to fit");
 		goto fail;
@@ -466,18 +523,16 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 
 	if (o == NULL)
 		return;
-	an = malloc((in->nb + 1) * sizeof *an);
+	an = malloc((in->first[c + 1] - in->first[c] + 1) * sizeof *an);
 	if (an == NULL) {
 		k->oom = 1;
 		return;
 	}
 	chk(k, json_add_string(o, "condition", in->name[c]));
 	blocks = add_array(k, o, "blocks");
-	for (size_t i = 0; i < in->nb; i++) {
-		const struct blk *b = &in->b[i];
+	for (size_t j = in->first[c]; j < in->first[c + 1]; j++) {
+		const struct blk *b = &in->b[in->order[j]];
 		long n = b->w + b->d + b->l;
-		if (in->cond[i] != c)
-			continue;
 		w += b->w;
 		d += b->d;
 		l += b->l;
