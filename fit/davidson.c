@@ -676,6 +676,88 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 
 /* ---- driver ---- */
 
+/* Directions in which the likelihood never falls (recession directions)
+ * when the penalty is estimated.  Along a direction (dtheta, dphi, dpen)
+ * a block's log-likelihood has asymptotic slope
+ *     sum over outcomes of count * l_o  -  games * max_o l_o,
+ * l_win = ds, l_draw = dphi + ds/2, l_loss = 0, ds = dtheta + sp dpen;
+ * it never falls exactly when every observed outcome attains the max.
+ * That confines ds of a color's games to an interval given dphi.  With
+ * the earlier checks no such direction has dpen = 0, so scale dpen to +-1;
+ * the constraints are then piecewise linear in dphi with kinks and
+ * crossings only at 0, +-1/2, +-1, and the feasible dphi form a closed
+ * interval, so trying those points and a few beyond decides it. */
+enum { O_W = 1, O_D = 2, O_L = 4 };
+
+static int
+ds_range(int o, double dphi, double *lo, double *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (o == 0)
+		return 1;
+	if ((o & O_W) && (o & O_L)) {
+		*lo = *hi = 0;
+		return (o & O_D) ? dphi == 0 : dphi <= 0;
+	}
+	if (o == (O_W | O_D)) {
+		*lo = *hi = 2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == (O_D | O_L)) {
+		*lo = *hi = -2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == O_D) {
+		*lo = -2 * dphi;
+		*hi = 2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == O_W) {
+		*lo = dphi > 0 ? 2 * dphi : 0;
+		return 1;
+	}
+	*hi = dphi > 0 ? -2 * dphi : 0; /* O_L */
+	return 1;
+}
+
+static int
+penalty_recedes(const struct fit_model *m)
+{
+	static const double cand[] = { -8, -2, -1, -0.5, 0, 0.5, 1, 2, 8 };
+
+	for (int sgn = -1; sgn <= 1; sgn += 2) {
+		for (size_t k = 0; k < sizeof cand / sizeof cand[0]; k++) {
+			int all = 1;
+			for (size_t c = 0; c < m->ncond && all; c++) {
+				int ob = 0, ow = 0;
+				if (m->sat[c] != FIT_FINITE)
+					continue;
+				for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+					int o = (m->w[b] > 0 ? O_W : 0) | (m->d[b] > 0 ? O_D : 0) |
+					    (m->n[b] - m->w[b] - m->d[b] > 0 ? O_L : 0);
+					if (m->sp[b] < 0)
+						ob |= o;
+					else
+						ow |= o;
+				}
+				double bl, bh, wl, wh;
+				/* dtheta = ds - sp dpen: Black sp = -1, White +1. */
+				if (!ds_range(ob, cand[k], &bl, &bh) || !ds_range(ow, cand[k], &wl, &wh)) {
+					all = 0;
+					break;
+				}
+				double lo1 = bl + sgn, hi1 = bh + sgn, lo2 = wl - sgn, hi2 = wh - sgn;
+				double lo = lo1 > lo2 ? lo1 : lo2, hi = hi1 < hi2 ? hi1 : hi2;
+				all = lo <= hi;
+			}
+			if (all)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int
 check_identified(const struct fit_model *m, const struct fit_spec *spec, struct err *e)
 {
@@ -714,6 +796,9 @@ check_identified(const struct fit_model *m, const struct fit_spec *spec, struct 
 	if (spec->estimate_pen && !both)
 		return err_set(e, ERR_INPUT,
 		    "\"black_penalty\": cannot be estimated: no condition has games of both colors");
+	if (spec->estimate_pen && penalty_recedes(m))
+		return err_set(e, ERR_INPUT,
+		    "\"black_penalty\": no finite estimate: the likelihood keeps rising as the penalty grows without bound");
 	return 0;
 }
 

@@ -921,12 +921,16 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		buf_addc(out, '\n');
 		cJSON_ArrayForEach(row, sens) {
 			const cJSON *r;
+			int j = 0;
 			buf_printf(out, "%21g", cJSON_GetNumberValue(json_get(row, "black_penalty")));
 			cJSON_ArrayForEach(r, json_get(row, "ratings")) {
+				const cJSON *st = json_get(cJSON_GetArrayItem(conds, j++), "status");
 				char v[32];
 				fmt_elo(json_get(r, "rating"), v, sizeof v);
+				/* No point for a saturated condition: say so. */
 				if (!cJSON_IsNumber(json_get(r, "rating")))
-					snprintf(v, sizeof v, "bound");
+					snprintf(v, sizeof v, "%s", cJSON_IsString(st) &&
+					    strcmp(st->valuestring, "no_games") == 0 ? "-" : "bound");
 				buf_printf(out, "  %8s", v);
 			}
 			buf_addc(out, '\n');
