@@ -21,7 +21,7 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-#define THETA_LIMIT 120.0  /* |theta| beyond this (about 20,000 Elo): diverging */
+#define THETA_LIMIT 120.0 /* |theta| beyond this (about 20,000 Elo): diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
@@ -34,23 +34,23 @@ struct par {
 /* Sums gathered by one pass over the data. */
 struct pass {
 	double L;
-	double *g, *h, *hphi, *hpen;       /* per condition: dL/dth, d2/dth2, d2/dth dphi, d2/dth dpen */
-	double gphi, gpen, hpp, hpq, hqq;  /* phi/pen gradient; phi-phi, phi-pen, pen-pen */
+	double *g, *h, *hphi, *hpen; /* per condition: dL/dth, d2/dth2, d2/dth dphi, d2/dth dpen */
+	double gphi, gpen, hpp, hpq, hqq; /* phi/pen gradient; phi-phi, phi-pen, pen-pen */
 };
 
 struct ctx {
 	const struct fit_model *m;
 	const struct fit_spec *spec;
-	double q;              /* chi-square(1) quantile at level */
-	unsigned char *act;    /* conditions in the likelihood */
-	struct par best;       /* the MLE */
+	double q;           /* chi-square(1) quantile at level */
+	unsigned char *act; /* conditions in the likelihood */
+	struct par best;    /* the MLE */
 	double Lbest;
-	struct par trial;      /* line-search point */
-	struct par warm;       /* profile warm start */
+	struct par trial; /* line-search point */
+	struct par warm;  /* profile warm start */
 	struct par tmp;
 	struct pass ps;
-	double *dth;           /* Newton step */
-	double *infodiag;      /* -d2L/dth2 at the MLE */
+	double *dth;      /* Newton step */
+	double *infodiag; /* -d2L/dth2 at the MLE */
 	double info_phi, info_pen;
 	long evals;
 	/* the reduced profile (see below) */
@@ -72,7 +72,7 @@ struct cheb {
  * one exp and one log, and nothing overflows. */
 static double
 block_terms(double s, double phi, double nu, double n, double w, double d, int derivs,
-    double out[5])
+            double out[5])
 {
 	double h = 0.5 * s, r = exp(-fabs(h)), r2 = r * r, nr = nu * r;
 	double D = 1 + r2 + nr, logD = log(D) + (h > 0 ? s : 0);
@@ -98,7 +98,7 @@ block_terms(double s, double phi, double nu, double n, double w, double d, int d
 
 static double
 cond_pass(const struct fit_model *m, size_t c, double th, double phi, double pen, int derivs,
-    double *g, double *h, double *hphi, double *hpen, double gl[5])
+          double *g, double *h, double *hphi, double *hpen, double gl[5])
 {
 	double L = 0, o[5], nu = exp(phi);
 
@@ -112,11 +112,11 @@ cond_pass(const struct fit_model *m, size_t c, double th, double phi, double pen
 		*h += o[2];
 		*hphi += o[3];
 		*hpen += m->sp[b] * o[2];
-		gl[0] += o[1];             /* dL/dphi */
-		gl[1] += m->sp[b] * o[0];  /* dL/dpen */
-		gl[2] += o[4];             /* phi-phi */
-		gl[3] += m->sp[b] * o[3];  /* phi-pen */
-		gl[4] += o[2];             /* pen-pen */
+		gl[0] += o[1];            /* dL/dphi */
+		gl[1] += m->sp[b] * o[0]; /* dL/dpen */
+		gl[2] += o[4];            /* phi-phi */
+		gl[3] += m->sp[b] * o[3]; /* phi-pen */
+		gl[4] += o[2];            /* pen-pen */
 	}
 	return L;
 }
@@ -126,7 +126,7 @@ pass_eval(struct ctx *x, const struct par *p, int derivs)
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
-	double L = 0, gl[5] = { 0, 0, 0, 0, 0 };
+	double L = 0, gl[5] = {0, 0, 0, 0, 0};
 
 	for (size_t c = 0; c < m->ncond; c++) {
 		if (!x->act[c]) {
@@ -134,7 +134,7 @@ pass_eval(struct ctx *x, const struct par *p, int derivs)
 			continue;
 		}
 		L += cond_pass(m, c, p->th[c], p->phi, p->pen, derivs, &ps->g[c], &ps->h[c],
-		    &ps->hphi[c], &ps->hpen[c], gl);
+		               &ps->hphi[c], &ps->hpen[c], gl);
 	}
 	ps->L = L;
 	ps->gphi = gl[0];
@@ -160,7 +160,7 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
  * there. */
 static int
 solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iters, double *maxg,
-    struct err *e)
+      struct err *e)
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
@@ -186,8 +186,9 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			return 0;
 		}
 		if (it >= MAX_NEWTON)
-			return err_set(e, ERR_NUMERIC, "no convergence after %d Newton steps (max gradient %g)",
-			    MAX_NEWTON, mg);
+			return err_set(e, ERR_NUMERIC,
+			               "no convergence after %d Newton steps (max gradient %g)",
+			               MAX_NEWTON, mg);
 
 		/* Block elimination: S = C - B' D^-1 B, S dg = -gg + B' D^-1 g. */
 		double S00 = fphi ? ps->hpp : -1, S01 = 0, S11 = fpen ? ps->hqq : -1;
@@ -244,7 +245,8 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 				break;
 			alpha *= 0.5;
 			if (alpha < 1e-14)
-				return err_set(e, ERR_NUMERIC, "line search failed (max gradient %g)", mg);
+				return err_set(e, ERR_NUMERIC,
+				               "line search failed (max gradient %g)", mg);
 		}
 		par_copy(m, p, &x->trial);
 		L = Lt;
@@ -319,7 +321,7 @@ prof_f(double v, void *arg)
 		else
 			p->pen = v;
 		rc = solve(x, p, pr->kind == PROF_COND ? (long)pr->c : -1, pr->kind == PROF_PHI,
-		    pr->kind == PROF_PEN, NULL, NULL, pr->e);
+		           pr->kind == PROF_PEN, NULL, NULL, pr->e);
 		if (rc < 0) {
 			pr->failed = 1;
 			return NAN;
@@ -358,7 +360,7 @@ prof_end(struct prof *pr, double start, double dir, double h, double *end)
 		*end = b;
 		return 0;
 	}
-	gsl_function F = { prof_f, pr };
+	gsl_function F = {prof_f, pr};
 	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	if (s == NULL)
 		return err_set(pr->e, ERR_NOMEM, "out of memory");
@@ -385,9 +387,9 @@ prof_end(struct prof *pr, double start, double dir, double h, double *end)
 /* Both ends of a finite parameter's profile interval. */
 static int
 prof_both(struct ctx *x, int kind, size_t c, double mle, double info, double *lo, double *hi,
-    struct err *e)
+          struct err *e)
 {
-	struct prof pr = { x, kind, c, 0, e };
+	struct prof pr = {x, kind, c, 0, e};
 	double h = info > 0 ? sqrt(x->q / info) : 0.5;
 
 	par_copy(x->m, &x->warm, &x->best);
@@ -406,7 +408,7 @@ static int
 prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 {
 	const struct fit_model *m = x->m;
-	struct prof pr = { x, PROF_COND, c, 0, e };
+	struct prof pr = {x, PROF_COND, c, 0, e};
 	double dir = m->sat[c] == FIT_SAT_UP ? 1 : -1, t = dir > 0 ? -INFINITY : INFINITY, f;
 	int rc;
 
@@ -429,7 +431,8 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 			break;
 		if (k > 60) {
 			x->act[c] = 0;
-			return err_set(e, ERR_NUMERIC, "profile of a saturated rating does not level off");
+			return err_set(e, ERR_NUMERIC,
+			               "profile of a saturated rating does not level off");
 		}
 		t += dir * 1.0;
 	}
@@ -610,9 +613,11 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
 static int
 cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct err *e)
 {
-	double g, h, hp, hq, gl[5];
+	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
 
-	for (int it = 0; it < 200; it++) {
+	/* Newton, kept inside the bracket that the sign of the (decreasing)
+	 * derivative gives; bisection when a step would leave it. */
+	for (int it = 0; it < 400; it++) {
 		memset(gl, 0, sizeof gl);
 		double L = cond_pass(x->m, c, *th, phi, x->best.pen, 1, &g, &h, &hp, &hq, gl);
 		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
@@ -621,12 +626,21 @@ cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct 
 			out[2] = gl[2] - hp * hp / h;
 			return 0;
 		}
-		double step = -g / h;
+		if (g > 0)
+			lo = *th;
+		else
+			hi = *th;
+		double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
 		if (step > 2)
 			step = 2;
 		if (step < -2)
 			step = -2;
-		*th += step;
+		double next = *th + step;
+		if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
+			next = 0.5 * (lo + hi);
+		if (next == *th)
+			break;
+		*th = next;
 	}
 	return err_set(e, ERR_NUMERIC, "no convergence of a condition's rating");
 }
@@ -643,7 +657,7 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	 * safeguarded by the bracket the derivative's sign gives. */
 	for (int it = 0;; it++) {
 		struct fval f;
-		double mc[3] = { 0, 0, 0 }, g, h, hp, hq, gl[5] = { 0, 0, 0, 0, 0 };
+		double mc[3] = {0, 0, 0}, g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0};
 		if (f_value(x, phi, &f, e) < 0 || (finite && cond_max(x, c, phi, &th, mc, e) < 0)) {
 			*failed = 1;
 			return NAN;
@@ -664,7 +678,8 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 		if (next - phi < -2)
 			next = phi - 2;
 		if (!(next > lo && next < hi))
-			next = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi) : (dG > 0 ? phi + 1 : phi - 1);
+			next = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi)
+			                                    : (dG > 0 ? phi + 1 : phi - 1);
 		if (next == phi)
 			break;
 		phi = next;
@@ -724,7 +739,7 @@ ds_range(int o, double dphi, double *lo, double *hi)
 static int
 penalty_recedes(const struct fit_model *m)
 {
-	static const double cand[] = { -8, -2, -1, -0.5, 0, 0.5, 1, 2, 8 };
+	static const double cand[] = {-8, -2, -1, -0.5, 0, 0.5, 1, 2, 8};
 
 	for (int sgn = -1; sgn <= 1; sgn += 2) {
 		for (size_t k = 0; k < sizeof cand / sizeof cand[0]; k++) {
@@ -735,7 +750,7 @@ penalty_recedes(const struct fit_model *m)
 					continue;
 				for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
 					int o = (m->w[b] > 0 ? O_W : 0) | (m->d[b] > 0 ? O_D : 0) |
-					    (m->n[b] - m->w[b] - m->d[b] > 0 ? O_L : 0);
+					        (m->n[b] - m->w[b] - m->d[b] > 0 ? O_L : 0);
 					if (m->sp[b] < 0)
 						ob |= o;
 					else
@@ -743,11 +758,13 @@ penalty_recedes(const struct fit_model *m)
 				}
 				double bl, bh, wl, wh;
 				/* dtheta = ds - sp dpen: Black sp = -1, White +1. */
-				if (!ds_range(ob, cand[k], &bl, &bh) || !ds_range(ow, cand[k], &wl, &wh)) {
+				if (!ds_range(ob, cand[k], &bl, &bh) ||
+				    !ds_range(ow, cand[k], &wl, &wh)) {
 					all = 0;
 					break;
 				}
-				double lo1 = bl + sgn, hi1 = bh + sgn, lo2 = wl - sgn, hi2 = wh - sgn;
+				double lo1 = bl + sgn, hi1 = bh + sgn, lo2 = wl - sgn,
+				       hi2 = wh - sgn;
 				double lo = lo1 > lo2 ? lo1 : lo2, hi = hi1 < hi2 ? hi1 : hi2;
 				all = lo <= hi;
 			}
@@ -782,23 +799,29 @@ check_identified(const struct fit_model *m, const struct fit_spec *spec, struct 
 		both |= cb && cwh;
 	}
 	if (nfin == 0)
-		return err_set(e, ERR_INPUT,
+		return err_set(
+		    e, ERR_INPUT,
 		    "no condition has a finite rating: each is all wins, all losses or empty");
 	if (!draws)
 		return err_set(e, ERR_INPUT,
-		    "the draw parameter has no finite estimate: no draw outside all-win or all-loss conditions");
+		               "the draw parameter has no finite estimate: no draw outside all-win "
+		               "or all-loss conditions");
 	if (!wl)
 		return err_set(e, ERR_INPUT,
-		    "the draw parameter has no finite estimate: no condition has both a win and a loss");
+		               "the draw parameter has no finite estimate: no condition has both a "
+		               "win and a loss");
 	if (spec->estimate_pen && !(black && white))
-		return err_set(e, ERR_INPUT,
+		return err_set(
+		    e, ERR_INPUT,
 		    "\"black_penalty\": cannot be estimated: the games are all of one color");
 	if (spec->estimate_pen && !both)
 		return err_set(e, ERR_INPUT,
-		    "\"black_penalty\": cannot be estimated: no condition has games of both colors");
+		               "\"black_penalty\": cannot be estimated: no condition has games of "
+		               "both colors");
 	if (spec->estimate_pen && penalty_recedes(m))
 		return err_set(e, ERR_INPUT,
-		    "\"black_penalty\": no finite estimate: the likelihood keeps rising as the penalty grows without bound");
+		               "\"black_penalty\": no finite estimate: the likelihood keeps rising "
+		               "as the penalty grows without bound");
 	return 0;
 }
 
@@ -875,7 +898,7 @@ start_values(struct ctx *x)
 
 int
 fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
-    struct err *e)
+              struct err *e)
 {
 	struct ctx x;
 	size_t K = m->ncond;
@@ -931,7 +954,8 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		double lo = x.best.phi - 1.6 * w, hi = x.best.phi + 1.6 * w;
 		if (cheb_build(&x, lo, hi, e) < 0)
 			goto fail;
-		if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+		if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
+		    0)
 			goto fail;
 		double pad = 0.05 * (hi - lo);
 		if (!(r->phi_lo > lo + pad && r->phi_hi < hi - pad)) {
@@ -943,7 +967,8 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 			if (cheb_build(&x, lo - pad, hi + pad, e) < 0)
 				goto fail;
 		}
-	} else if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0) {
+	} else if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
+	           0) {
 		goto fail;
 	}
 	if (spec->estimate_pen &&
@@ -954,7 +979,8 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		if (m->sat[c] == FIT_EMPTY)
 			continue;
 		if (m->sat[c] == FIT_FINITE)
-			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c], &r->hi[c], e);
+			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c],
+			               &r->hi[c], e);
 		else
 			rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e);
 		if (rc < 0)
@@ -1040,7 +1066,10 @@ fit_model_new(size_t ncond, const struct fit_block_in *b, size_t nb, struct err 
 			w += m->w[j];
 			l += m->n[j] - m->w[j] - m->d[j];
 		}
-		m->sat[c] = n == 0 ? FIT_EMPTY : w == n ? FIT_SAT_UP : l == n ? FIT_SAT_DOWN : FIT_FINITE;
+		m->sat[c] = n == 0   ? FIT_EMPTY
+		            : w == n ? FIT_SAT_UP
+		            : l == n ? FIT_SAT_DOWN
+		                     : FIT_FINITE;
 	}
 	return m;
 }

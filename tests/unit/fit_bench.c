@@ -34,7 +34,7 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	printf("%.3f %.3f\n", ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6) / runs,
-	    ((cb.tv_sec - ca.tv_sec) * 1e3 + (cb.tv_nsec - ca.tv_nsec) / 1e6) / runs);
+	       ((cb.tv_sec - ca.tv_sec) * 1e3 + (cb.tv_nsec - ca.tv_nsec) / 1e6) / runs);
 	cJSON_Delete(in);
 	return 0;
 }
