@@ -314,6 +314,50 @@ append(struct freeze_acc *a, struct fgame *g, struct err *e)
 	return 0;
 }
 
+struct freeze_item {
+	struct fgame g;
+};
+
+int
+freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
+    struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct freeze_item *it = malloc(sizeof *it);
+
+	*item = NULL;
+	if (it == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	buf_reset(canon);
+	if (prepare(a, rec, where, &it->g, canon, e) < 0) {
+		free(it);
+		return -1;
+	}
+	memcpy(d, it->g.d, HASH_LEN);
+	*item = it;
+	return 0;
+}
+
+int
+freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
+{
+	if (append(a, &item->g, e) < 0) {
+		freeze_item_free(item);
+		return -1;
+	}
+	free(item);
+	return 0;
+}
+
+void
+freeze_item_free(struct freeze_item *item)
+{
+	if (item == NULL)
+		return;
+	free(item->g.game_id);
+	free(item->g.where);
+	free(item);
+}
+
 int
 freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const char **canon,
     size_t *n, uint8_t d[HASH_LEN], struct err *e)
