@@ -1,2 +1,4 @@
 FIT_OBJS = fit/ladder.o
 FIT_UNIT =
+FIT_OBJS += fit/bound.o fit/sim.o fit/ladderdoc.o
+FIT_UNIT += tests/unit/bound_cp tests/unit/sim_solver
