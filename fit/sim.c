@@ -658,7 +658,7 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			goto fail;
 	for (size_t si = 0; si < o->nstarts; si++) {
 		double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
-		struct est_summary s[NEST], m[NEST];
+		struct est_summary s[NEST], m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
 		cJSON *it = cJSON_CreateObject(), *est;
 		memset(m, 0, sizeof m);
 		for (size_t tj = 0; tj < c->ntruth; tj++) {
@@ -669,7 +669,7 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			one += a->onebl / (double)o->reps;
 			for (int j = 0; j < NEST; j++)
 				m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
-				m[j].rmse += s[j].rmse;
+				m[j].rmse += s[j].rmse, m[j].rmse_defined += s[j].rmse * s[j].rmse;
 		}
 		if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
 		    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
@@ -688,7 +688,9 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			if (e == NULL ||
 			    !json_add_number(e, "undefined", json_round(m[j].undefined / nt, 1e-6)) ||
 			    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
-			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)))
+			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
+			    !json_add_number(e, "rmse_pooled",
+			    json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
 				goto fail;
 		}
 	}
@@ -726,6 +728,7 @@ audit_table(const cJSON *doc, struct buf *out)
 	}
 	rc |= buf_printf(out, "mean over the truth grid:\n");
 	cJSON_ArrayForEach(it, json_get(doc, "summary")) {
+		/* the summary's rmse is the mean of the cells' RMSEs */
 		const cJSON *e = json_get(it, "estimators");
 		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
 		    *l = json_get(e, "last_block");
