@@ -1,6 +1,7 @@
 # fit-gen.awk: a synthetic cohort.blocks/1 document for the fit benchmark.
-# awk -v conds=1000 -v blocks=20 -f fit-gen.awk: each condition has a true
-# rating, blocks of 10 Black games at anchors near it, drawn from the
+# awk -v conds=1000 -v blocks=20 [-v colors=both] -f fit-gen.awk: each
+# condition has a true rating, blocks of 10 games (Black, or with
+# colors=both every other block White) at anchors near it, drawn from the
 # Davidson model (nu 1, penalty 35) with a Park-Miller generator, so every
 # awk writes the same document.
 function rnd() { seed = (seed * 16807) % 2147483647; return seed / 2147483647 }
@@ -14,7 +15,8 @@ BEGIN {
 		R = 1200 + 1600 * rnd()
 		for (b = 0; b < blocks; b++) {
 			a = 100 * int((R - 35 - 400 + 800 * rnd()) / 100)
-			x = 10 ^ ((R - 35 - a) / 400)
+			white = colors == "both" && b % 2 == 1
+			x = 10 ^ ((R + (white ? 35 : -35) - a) / 400)
 			den = x + 1 + sqrt(x)
 			w = d = l = 0
 			for (g = 0; g < 10; g++) {
@@ -23,7 +25,7 @@ BEGIN {
 				else if (u < (x + sqrt(x)) / den) d++
 				else l++
 			}
-			printf "%s\n{\"condition\":\"c%04d\",\"anchor\":%d,\"color\":\"black\",\"w\":%d,\"d\":%d,\"l\":%d}", sep, c, a, w, d, l
+			printf "%s\n{\"condition\":\"c%04d\",\"anchor\":%d,\"color\":\"%s\",\"w\":%d,\"d\":%d,\"l\":%d}", sep, c, a, white ? "white" : "black", w, d, l
 			sep = ","
 		}
 	}

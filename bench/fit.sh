@@ -38,3 +38,9 @@ for k in 10 100 1000 10000; do
 	prev=$2
 done
 echo "fit: target for 1,000 conditions and 20,000 blocks: < 2000 ms"
+awk -v conds=1000 -v blocks=20 -v colors=both -f "$FROOT/bench/fit-gen.awk" >"$FB/w1000.json"
+_t0=$(date +%s%N)
+"$COHORT" fit --black-penalty estimate -o "$FB/out.json" "$FB/w1000.json"
+_t1=$(date +%s%N)
+echo "fit: 1000 conditions, 20000 blocks, both colors, --black-penalty estimate:" \
+	"$(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.2f", (b - a) / 1e6 }') ms per command"

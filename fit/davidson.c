@@ -55,6 +55,7 @@ struct ctx {
 	long evals;
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
+	struct cheb2 *fphi2;   /* the same in (phi, pen) when pen is estimated */
 };
 
 /* Profile of phi with the penalty fixed, as a Chebyshev interpolant:
@@ -277,6 +278,7 @@ struct fval {
 };
 
 static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static double cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
 static int f_value(struct ctx *x, double phi, struct fval *out, struct err *e);
 
 /* 2 (Lbest - PL(v)) - q: zero at an interval end. */
@@ -292,6 +294,8 @@ prof_f(double v, void *arg)
 		return NAN;
 	if (pr->kind == PROF_COND && x->fphi != NULL)
 		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
+	if (pr->kind == PROF_COND && x->fphi2 != NULL)
+		return cheb2_profile_cond(x, pr->c, v, pr->e, &pr->failed);
 	if (pr->kind == PROF_PHI && x->fphi != NULL) {
 		struct fval f;
 		if (f_value(x, v, &f, pr->e) < 0) {
@@ -419,7 +423,7 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 	}
 	/* The direct profile needs c in the likelihood; the reduced one
 	 * keeps it out of F and adds it by hand. */
-	x->act[c] = x->fphi == NULL;
+	x->act[c] = x->fphi == NULL && x->fphi2 == NULL;
 	par_copy(m, &x->warm, &x->best);
 	for (int k = 0;; k++) {
 		f = prof_f(t, &pr);
@@ -608,10 +612,12 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
 	return 0;
 }
 
-/* Maximise one condition's likelihood over its rating at fixed phi:
- * M_c(phi), dM/dphi, d2M/dphi2; *th is the warm start and the answer. */
+/* Maximise one condition's likelihood over its rating at fixed phi and
+ * pen: out = {M_c, dM/dphi, d2M/dphi2, dM/dpen, d2M/dphi dpen,
+ * d2M/dpen2}; *th is the warm start and the answer. */
 static int
-cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct err *e)
+cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6],
+    struct err *e)
 {
 	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
 
@@ -619,11 +625,14 @@ cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct 
 	 * derivative gives; bisection when a step would leave it. */
 	for (int it = 0; it < 400; it++) {
 		memset(gl, 0, sizeof gl);
-		double L = cond_pass(x->m, c, *th, phi, x->best.pen, 1, &g, &h, &hp, &hq, gl);
+		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl);
 		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
 			out[0] = L;
 			out[1] = gl[0];
 			out[2] = gl[2] - hp * hp / h;
+			out[3] = gl[1];
+			out[4] = gl[3] - hp * hq / h;
+			out[5] = gl[4] - hq * hq / h;
 			return 0;
 		}
 		if (g > 0)
@@ -657,8 +666,9 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	 * safeguarded by the bracket the derivative's sign gives. */
 	for (int it = 0;; it++) {
 		struct fval f;
-		double mc[3] = {0, 0, 0}, g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0};
-		if (f_value(x, phi, &f, e) < 0 || (finite && cond_max(x, c, phi, &th, mc, e) < 0)) {
+		double mc[6] = {0, 0, 0, 0, 0, 0}, g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0};
+		if (f_value(x, phi, &f, e) < 0 ||
+		    (finite && cond_max(x, c, phi, x->best.pen, &th, mc, e) < 0)) {
 			*failed = 1;
 			return NAN;
 		}
@@ -687,6 +697,275 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	x->warm.phi = phi;
 	x->evals++;
 	return -2 * val - x->q;
+}
+
+
+/* ---- the reduced profile for an estimated penalty ----
+ *
+ * The same construction in two dimensions: F(phi, pen) maximised over
+ * every finite rating, interpolated (with its gradient, by the envelope
+ * theorem) on a tensor Chebyshev grid over the box spanned by the profile
+ * intervals of phi and of the penalty, which is the bounding box of the
+ * region where 2 (Lbest - F) <= q and so holds every profile optimum
+ * inside the cut.  A profile point is a safeguarded 2-D Newton ascent of
+ * F - M_c + L_c(t, ., .). */
+
+struct cheb2 {
+	double lo[2], hi[2];
+	int n;
+	double *cf, *c0, *c1; /* n x n coefficients of F - Lbest, dF/dphi, dF/dpen */
+};
+
+struct fval2 {
+	double F, g[2], H[3]; /* value, gradient, Hessian (phi-phi, phi-pen, pen-pen) */
+};
+
+static void
+cheb2_free(struct cheb2 *ch)
+{
+	if (ch == NULL)
+		return;
+	free(ch->cf);
+	free(ch->c0);
+	free(ch->c1);
+	free(ch);
+}
+
+/* Value and derivative of a 1-D series at u in [-1, 1]. */
+static void
+cheb1(const double *cf, int n, double u, double *val, double *der)
+{
+	double b1 = 0, b2 = 0, d1 = 0, d2 = 0;
+
+	for (int j = n - 1; j >= 1; j--) {
+		double t = 2 * u * b1 - b2 + cf[j];
+		b2 = b1;
+		b1 = t;
+	}
+	*val = u * b1 - b2 + 0.5 * cf[0];
+	if (der) {
+		for (int j = n - 1; j >= 1; j--) {
+			double t = 2 * u * d1 - d2 + j * cf[j];
+			d2 = d1;
+			d1 = t;
+		}
+		*der = d1;
+	}
+}
+
+/* A tensor series at (u, v): value and its two partial derivatives. */
+static void
+cheb2_eval(const double *cf, int n, double u, double v, double *val, double *du, double *dv)
+{
+	double r[128] = {0}, rd[128] = {0};
+
+	for (int i = 0; i < n; i++)
+		cheb1(&cf[i * n], n, v, &r[i], &rd[i]);
+	cheb1(r, n, u, val, du);
+	cheb1(rd, n, u, dv, NULL);
+}
+
+/* Coefficients of the values v[k * n + l] at the node pairs. */
+static void
+cheb2_coef(const double *v, int n, double *cf, double *tmp)
+{
+	for (int k = 0; k < n; k++)
+		cheb_coef(&v[k * n], n, &tmp[k * n]);
+	for (int j = 0; j < n; j++) {
+		double col[128], out[128];
+		for (int k = 0; k < n; k++)
+			col[k] = tmp[k * n + j];
+		cheb_coef(col, n, out);
+		for (int i = 0; i < n; i++)
+			cf[i * n + j] = out[i];
+	}
+}
+
+static int
+f_exact2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e)
+{
+	par_copy(x->m, &x->tmp, &x->best);
+	x->tmp.phi = phi;
+	x->tmp.pen = pen;
+	if (solve(x, &x->tmp, -1, 1, 1, NULL, NULL, e) < 0)
+		return -1;
+	double a = x->ps.hpp, b = x->ps.hpq, d = x->ps.hqq;
+	for (size_t c = 0; c < x->m->ncond; c++)
+		if (x->act[c] && x->ps.h[c] < 0) {
+			a -= x->ps.hphi[c] * x->ps.hphi[c] / x->ps.h[c];
+			b -= x->ps.hphi[c] * x->ps.hpen[c] / x->ps.h[c];
+			d -= x->ps.hpen[c] * x->ps.hpen[c] / x->ps.h[c];
+		}
+	out->F = x->ps.L - x->Lbest;
+	out->g[0] = x->ps.gphi;
+	out->g[1] = x->ps.gpen;
+	out->H[0] = a;
+	out->H[1] = b;
+	out->H[2] = d;
+	return 0;
+}
+
+static int
+cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 **out,
+    struct err *e)
+{
+	struct cheb2 *ch = calloc(1, sizeof *ch);
+	double *v = NULL, *v0 = NULL, *v1 = NULL, *tmp = NULL;
+	int n = 12;
+
+	if (ch == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memcpy(ch->lo, lo, sizeof ch->lo);
+	memcpy(ch->hi, hi, sizeof ch->hi);
+	for (;;) {
+		size_t nn = (size_t)n * n;
+		free(v), free(v0), free(v1), free(tmp);
+		free(ch->cf), free(ch->c0), free(ch->c1);
+		v = malloc(nn * sizeof *v);
+		v0 = malloc(nn * sizeof *v0);
+		v1 = malloc(nn * sizeof *v1);
+		tmp = malloc(nn * sizeof *tmp);
+		ch->cf = malloc(nn * sizeof *ch->cf);
+		ch->c0 = malloc(nn * sizeof *ch->c0);
+		ch->c1 = malloc(nn * sizeof *ch->c1);
+		if (!v || !v0 || !v1 || !tmp || !ch->cf || !ch->c0 || !ch->c1) {
+			err_set(e, ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		for (int k = 0; k < n; k++) {
+			double phi = 0.5 * (lo[0] + hi[0]) + 0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
+			for (int l = 0; l < n; l++) {
+				double pen = 0.5 * (lo[1] + hi[1]) +
+				    0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
+				struct fval2 f;
+				if (f_exact2(x, phi, pen, &f, e) < 0)
+					goto fail;
+				v[k * n + l] = f.F;
+				v0[k * n + l] = f.g[0];
+				v1[k * n + l] = f.g[1];
+			}
+		}
+		ch->n = n;
+		cheb2_coef(v, n, ch->cf, tmp);
+		cheb2_coef(v0, n, ch->c0, tmp);
+		cheb2_coef(v1, n, ch->c1, tmp);
+		/* The same rule as in one dimension, on the coefficients with
+		 * either index in its last quarter. */
+		double floor = 1e-9 + 1e-14 * fabs(x->Lbest), tail = 0, gtail = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				if (i < n - n / 4 && j < n - n / 4)
+					continue;
+				size_t k = (size_t)i * n + j;
+				if (fabs(ch->cf[k]) > tail)
+					tail = fabs(ch->cf[k]);
+				if (fabs(ch->c0[k]) > gtail)
+					gtail = fabs(ch->c0[k]);
+				if (fabs(ch->c1[k]) > gtail)
+					gtail = fabs(ch->c1[k]);
+			}
+		if ((tail <= floor && gtail <= 10 * floor) || n >= 32)
+			break;
+		n = n < 24 ? 24 : 32;
+	}
+	free(v), free(v0), free(v1), free(tmp);
+	*out = ch;
+	return 0;
+fail:
+	free(v), free(v0), free(v1), free(tmp);
+	cheb2_free(ch);
+	return -1;
+}
+
+static int
+f_value2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e)
+{
+	const struct cheb2 *ch = x->fphi2;
+
+	if (phi < ch->lo[0] || phi > ch->hi[0] || pen < ch->lo[1] || pen > ch->hi[1])
+		return f_exact2(x, phi, pen, out, e);
+	double u = (2 * phi - ch->lo[0] - ch->hi[0]) / (ch->hi[0] - ch->lo[0]);
+	double v = (2 * pen - ch->lo[1] - ch->hi[1]) / (ch->hi[1] - ch->lo[1]);
+	double su = 2 / (ch->hi[0] - ch->lo[0]), sv = 2 / (ch->hi[1] - ch->lo[1]);
+	double du, dv, g0u, g0v, g1u, g1v;
+	cheb2_eval(ch->cf, ch->n, u, v, &out->F, &du, &dv);
+	cheb2_eval(ch->c0, ch->n, u, v, &out->g[0], &g0u, &g0v);
+	cheb2_eval(ch->c1, ch->n, u, v, &out->g[1], &g1u, &g1v);
+	out->H[0] = g0u * su;
+	out->H[1] = 0.5 * (g0v * sv + g1u * su);
+	out->H[2] = g1v * sv;
+	return 0;
+}
+
+/* G = F - M_c + L_c(t) at (phi, pen), with gradient and Hessian. */
+static int
+g2_eval(struct ctx *x, size_t c, double t, double phi, double pen, double *th, double *G,
+    double g[2], double H[3], struct err *e)
+{
+	struct fval2 f;
+	double mc[6] = {0, 0, 0, 0, 0, 0}, gc, hc, hp, hq, gl[5] = {0, 0, 0, 0, 0};
+
+	if (f_value2(x, phi, pen, &f, e) < 0)
+		return -1;
+	if (x->m->sat[c] == FIT_FINITE && cond_max(x, c, phi, pen, th, mc, e) < 0)
+		return -1;
+	double Lc = cond_pass(x->m, c, t, phi, pen, 1, &gc, &hc, &hp, &hq, gl);
+	*G = f.F - mc[0] + Lc;
+	g[0] = f.g[0] - mc[1] + gl[0];
+	g[1] = f.g[1] - mc[3] + gl[1];
+	H[0] = f.H[0] - mc[2] + gl[2];
+	H[1] = f.H[1] - mc[4] + gl[3];
+	H[2] = f.H[2] - mc[5] + gl[4];
+	return 0;
+}
+
+static double
+cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
+{
+	double phi = x->warm.phi, pen = x->warm.pen;
+	double th = x->m->sat[c] == FIT_FINITE ? x->best.th[c] : 0, G, g[2], H[3];
+
+	if (g2_eval(x, c, t, phi, pen, &th, &G, g, H, e) < 0)
+		goto fail;
+	for (int it = 0; it < 100; it++) {
+		double mg = fabs(g[0]) > fabs(g[1]) ? fabs(g[0]) : fabs(g[1]);
+		if (mg <= FIT_GRAD_TOL)
+			break;
+		double det = H[0] * H[2] - H[1] * H[1], d0, d1;
+		if (H[0] < 0 && det > 0) {
+			d0 = (-g[0] * H[2] + g[1] * H[1]) / det;
+			d1 = (-g[1] * H[0] + g[0] * H[1]) / det;
+		} else {
+			d0 = g[0];
+			d1 = g[1];
+		}
+		double big = fabs(d0) > fabs(d1) ? fabs(d0) : fabs(d1);
+		double alpha = big > 1 ? 1 / big : 1, slope = g[0] * d0 + g[1] * d1;
+		double Gt, gt[2], Ht[3], tht;
+		for (;;) {
+			tht = th;
+			if (g2_eval(x, c, t, phi + alpha * d0, pen + alpha * d1, &tht, &Gt, gt, Ht, e) < 0)
+				goto fail;
+			if (mg < 1e-6 || Gt >= G + 1e-4 * alpha * slope - 1e-12 * (1 + fabs(x->Lbest)))
+				break;
+			alpha *= 0.5;
+			if (alpha < 1e-12)
+				break;
+		}
+		phi += alpha * d0;
+		pen += alpha * d1;
+		th = tht;
+		G = Gt;
+		memcpy(g, gt, sizeof gt);
+		memcpy(H, Ht, sizeof Ht);
+	}
+	x->warm.phi = phi;
+	x->warm.pen = pen;
+	x->evals++;
+	return -2 * G - x->q;
+fail:
+	*failed = 1;
+	return NAN;
 }
 
 /* ---- driver ---- */
@@ -840,6 +1119,7 @@ ctx_release(struct ctx *x)
 	free(x->dth);
 	free(x->infodiag);
 	cheb_free(x->fphi);
+	cheb2_free(x->fphi2);
 }
 
 static int
@@ -974,6 +1254,21 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (spec->estimate_pen &&
 	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
 		goto fail;
+	if (spec->estimate_pen && !spec->direct) {
+		double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
+		double mid[2] = {x.best.phi, x.best.pen};
+		for (int k = 0; k < 2; k++) {
+			if (!isfinite(lo[k]))
+				lo[k] = mid[k] - 3;
+			if (!isfinite(hi[k]))
+				hi[k] = mid[k] + 3;
+			double pad = 0.25 * (hi[k] - lo[k]);
+			lo[k] -= pad;
+			hi[k] += pad;
+		}
+		if (cheb2_build(&x, lo, hi, &x.fphi2, e) < 0)
+			goto fail;
+	}
 	for (size_t c = 0; c < K; c++) {
 		int rc;
 		if (m->sat[c] == FIT_EMPTY)
