@@ -7,12 +7,12 @@ FROOT=$(cd "$(dirname "$COHORT")/../.." && pwd)
 FBENCH=$(dirname "$COHORT")/tests/unit/fit_bench
 
 # cmd_ms FILE RUNS: mean wall milliseconds per whole `cohort fit` command
-# (start-up, parse, fit, canonical write).
+# (start-up, parse, fit, canonical write to standard output).
 cmd_ms() {
 	_t0=$(date +%s%N)
 	_i=0
 	while [ $_i -lt "$2" ]; do
-		"$COHORT" fit -o "$FB/out.json" "$1" || return 1
+		"$COHORT" fit "$1" >"$FB/out.json" || return 1
 		_i=$((_i + 1))
 	done
 	_t1=$(date +%s%N)
@@ -22,6 +22,10 @@ cmd_ms() {
 # lib_ms FILE RUNS: "wall cpu" milliseconds per fit in process.
 lib_ms() { "$FBENCH" "$1" "$2"; }
 
+_t0=$(date +%s%N)
+for _i in 1 2 3 4 5 6 7 8 9 10; do "$COHORT" --version >/dev/null; done
+_t1=$(date +%s%N)
+echo "fit: program start-up alone (cohort --version): $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.2f", (b - a) / 1e7 }') ms"
 set -- $(lib_ms "$FROOT/examples/luna-blocks.json" 200)
 echo "fit: Luna, 5 conditions, 22 blocks: $1 ms wall, $2 ms cpu per fit in process;" \
 	"$(cmd_ms "$FROOT/examples/luna-blocks.json" 20) ms per command (target < 10 ms)"

@@ -55,7 +55,7 @@ struct ctx {
 	long evals;
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
-	struct cheb2 *fphi2;   /* the same in (phi, pen) when pen is estimated */
+	struct cheb2 *fphi2; /* the same in (phi, pen) when pen is estimated */
 };
 
 /* Profile of phi with the penalty fixed, as a Chebyshev interpolant:
@@ -370,6 +370,14 @@ prof_end(struct prof *pr, double start, double dir, double h, double *end)
 		return err_set(pr->e, ERR_NOMEM, "out of memory");
 	double lo = a < b ? a : b, hi = a < b ? b : a;
 	int st = gsl_root_fsolver_set(s, &F, lo, hi);
+	if (st == GSL_EINVAL && !pr->failed) {
+		/* No sign change: at a tiny level the cut q is below the
+		 * rounding noise of the likelihood: the end is the inner
+		 * point. */
+		gsl_root_fsolver_free(s);
+		*end = a;
+		return 0;
+	}
 	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
 		st = gsl_root_fsolver_iterate(s);
 		if (st != GSL_SUCCESS)
@@ -616,8 +624,7 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
  * pen: out = {M_c, dM/dphi, d2M/dphi2, dM/dpen, d2M/dphi dpen,
  * d2M/dpen2}; *th is the warm start and the answer. */
 static int
-cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6],
-    struct err *e)
+cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6], struct err *e)
 {
 	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
 
@@ -698,7 +705,6 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	x->evals++;
 	return -2 * val - x->q;
 }
-
 
 /* ---- the reduced profile for an estimated penalty ----
  *
@@ -807,7 +813,7 @@ f_exact2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e
 
 static int
 cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 **out,
-    struct err *e)
+            struct err *e)
 {
 	struct cheb2 *ch = calloc(1, sizeof *ch);
 	double *v = NULL, *v0 = NULL, *v1 = NULL, *tmp = NULL;
@@ -833,10 +839,11 @@ cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 
 			goto fail;
 		}
 		for (int k = 0; k < n; k++) {
-			double phi = 0.5 * (lo[0] + hi[0]) + 0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
+			double phi = 0.5 * (lo[0] + hi[0]) +
+			             0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
 			for (int l = 0; l < n; l++) {
 				double pen = 0.5 * (lo[1] + hi[1]) +
-				    0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
+				             0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
 				struct fval2 f;
 				if (f_exact2(x, phi, pen, &f, e) < 0)
 					goto fail;
@@ -900,7 +907,7 @@ f_value2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e
 /* G = F - M_c + L_c(t) at (phi, pen), with gradient and Hessian. */
 static int
 g2_eval(struct ctx *x, size_t c, double t, double phi, double pen, double *th, double *G,
-    double g[2], double H[3], struct err *e)
+        double g[2], double H[3], struct err *e)
 {
 	struct fval2 f;
 	double mc[6] = {0, 0, 0, 0, 0, 0}, gc, hc, hp, hq, gl[5] = {0, 0, 0, 0, 0};
@@ -944,9 +951,11 @@ cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed
 		double Gt, gt[2], Ht[3], tht;
 		for (;;) {
 			tht = th;
-			if (g2_eval(x, c, t, phi + alpha * d0, pen + alpha * d1, &tht, &Gt, gt, Ht, e) < 0)
+			if (g2_eval(x, c, t, phi + alpha * d0, pen + alpha * d1, &tht, &Gt, gt, Ht,
+			            e) < 0)
 				goto fail;
-			if (mg < 1e-6 || Gt >= G + 1e-4 * alpha * slope - 1e-12 * (1 + fabs(x->Lbest)))
+			if (mg < 1e-6 ||
+			    Gt >= G + 1e-4 * alpha * slope - 1e-12 * (1 + fabs(x->Lbest)))
 				break;
 			alpha *= 0.5;
 			if (alpha < 1e-12)

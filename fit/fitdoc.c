@@ -41,11 +41,19 @@ parse_number(const char *s, double *out)
 	return 0;
 }
 
+/* Levels are kept where the chi-square cut stays well above the rounding
+ * noise of a log-likelihood (q >= 1.6e-6) and finite. */
+#define LEVEL_MIN 0.001
+#define LEVEL_MAX 0.999999
+
 static int
 check_level(double level, struct err *e, enum err_code code, const char *what)
 {
 	if (!(level > 0 && level < 1))
 		return err_set(e, code, "%s: expected a number between 0 and 1 (exclusive)", what);
+	if (!(level >= LEVEL_MIN && level <= LEVEL_MAX))
+		return err_set(e, code, "%s: expected a level from %g to %g", what, LEVEL_MIN,
+		               LEVEL_MAX);
 	return 0;
 }
 

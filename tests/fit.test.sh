@@ -182,6 +182,7 @@ printf '%s' "$B$OKB$E" >good.json
 expect_fail2 "level 0" '--level: expected a number between 0 and 1' $COHORT fit --level 0 good.json
 expect_fail2 "level 1" '--level: expected a number between 0 and 1' $COHORT fit --level 1 good.json
 expect_fail2 "level 95" '--level: expected a number between 0 and 1' $COHORT fit --level 95 good.json
+expect_fail2 "level too small to compute" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 1e-9 good.json
 expect_fail2 "level text" "--level: expected a number, got 'high'" $COHORT fit --level high good.json
 expect_fail2 "penalty list with a word" "--sensitivity: 'x' is not a number" $COHORT fit --sensitivity 0,x,70 good.json
 expect_fail2 "penalty list with an empty item" '--sensitivity: expected numbers separated by commas' $COHORT fit --sensitivity 0,,70 good.json

@@ -339,7 +339,8 @@ check_random(int trials, int both_colors)
 	snprintf(name, sizeof name, "%s: open ends exactly where a condition is saturated",
 	         both_colors ? "both colors" : "black only");
 	report(bad_sat == 0, name, "%d wrong", bad_sat);
-	snprintf(name, sizeof name, "%s: reduced profiles equal full re-optimisation (worst %.2g Elo)",
+	snprintf(name, sizeof name,
+	         "%s: reduced profiles equal full re-optimisation (worst %.2g Elo)",
 	         both_colors ? "both colors" : "black only", worst_direct);
 	report(bad_direct == 0, name, "%d ends differ", bad_direct);
 }
