@@ -21,7 +21,7 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-#define THETA_LIMIT 120.0 /* |theta| beyond this (about 20,000 Elo): diverging */
+#define THETA_LIMIT 120.0 /* a move of 20,000 Elo from the anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
@@ -252,7 +252,7 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 		par_copy(m, p, &x->trial);
 		L = Lt;
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && fabs(p->th[c]) > THETA_LIMIT)
+			if (x->act[c] && fabs(p->th[c] - m->a[m->start[c]]) > THETA_LIMIT)
 				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
 		if (fabs(p->phi) > PHI_LIMIT)
 			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
