@@ -103,6 +103,12 @@ $COHORT fit "$LUNA" >again.json
 same_bytes "same input, same bytes" again.json luna.json
 $COHORT fit --black-penalty 35 --level 0.95 --sensitivity 0,35,70 "$LUNA" >explicit.json
 same_bytes "defaults are penalty from the input, level 0.95, sensitivity 0,35,70" explicit.json luna.json
+LC_ALL=fr_FR.UTF-8 LANG=fr_FR.UTF-8 TZ=Pacific/Chatham $COHORT fit "$LUNA" >locale.json 2>/dev/null
+same_bytes "same bytes under another locale and time zone" locale.json luna.json
+cp luna.json keep.json
+printf '{"kind":"cohort.blocks/1","blocks":[]}' >empty-cohort.json
+$COHORT fit -o keep.json empty-cohort.json 2>/dev/null
+same_bytes "a failed run leaves the old -o file" keep.json luna.json
 $COHORT fit - <"$LUNA" >stdin.json
 same_bytes "reads standard input" stdin.json luna.json
 if [ "$(sha256sum <luna.json | cut -c1-64)" = "$($COHORT canon --id luna.json | cut -c8-)" ]; then
