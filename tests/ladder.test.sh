@@ -8,6 +8,9 @@ SPEC=$D/luna.spec.json
 mkdir -p bin
 ln -sf "$COHORT" bin/cohort
 
+check "unit: solver against the closed form, a brute-force grid and profile ends (tests/unit/sim_solver.c)" \
+	"$BUILD/tests/unit/sim_solver"
+
 for g in "$ROOT"/golden/ladder-*/; do
 	name=$(basename "$g")
 	(cd "$D" && PATH="$TMP/bin:$PATH" sh -c "$(cat "$g/cmd")" >"$TMP/$name.out" 2>"$TMP/$name.err"; echo $? >"$TMP/$name.status")
