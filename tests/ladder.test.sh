@@ -10,6 +10,8 @@ ln -sf "$COHORT" bin/cohort
 
 check "unit: solver against the closed form, a brute-force grid and profile ends (tests/unit/sim_solver.c)" \
 	"$BUILD/tests/unit/sim_solver"
+check "unit: solver agrees with the general joint fit on one-condition cohorts (tests/unit/sim_vs_fit.c)" \
+	"$BUILD/tests/unit/sim_vs_fit"
 
 for g in "$ROOT"/golden/ladder-*/; do
 	name=$(basename "$g")
