@@ -24,7 +24,9 @@
 #define E_NAT BOUND_ELO_PER_NAT
 #define SIM_MAX_BLOCKS 1024   /* longest ladder a policy may run */
 #define SIM_MAX_VISITS 64     /* distinct anchors tallied per cell */
-#define SIM_CHUNK 250         /* replicates per work unit */
+#define SIM_CHUNK 250         /* least replicates per work unit */
+#define SIM_MAX_CHUNKS 64     /* most work units per cell */
+#define SIM_MAX_CELLS 10000   /* starts x truths */
 #define SIM_MAX_BLOCK_GAMES 1000 /* games per simulated block */
 
 /* ---- the solver ---------------------------------------------------- */
@@ -292,6 +294,7 @@ struct sim_ctx {
 	double corr;        /* color correction of the model's color */
 	int black;
 	size_t ntruth;
+	long chunk;         /* replicates per chunk */
 	size_t nchunk;      /* chunks per cell */
 	struct acc *acc;    /* [start][truth][chunk] */
 	pthread_mutex_t mu;
@@ -489,7 +492,7 @@ worker(void *arg)
 		ck = u % c->nchunk;
 		tj = u / c->nchunk % c->ntruth;
 		si = u / c->nchunk / c->ntruth;
-		for (long rep = (long)ck * SIM_CHUNK; rep < c->o->reps && rep < (long)(ck + 1) * SIM_CHUNK;
+		for (long rep = (long)ck * c->chunk; rep < c->o->reps && rep < (long)(ck + 1) * c->chunk;
 		    rep++) {
 			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1, &c->acc[u], blk,
 			    obs) < 0) {
@@ -950,8 +953,9 @@ check_options(const struct sim_ctx *c, struct err *e)
 		return err_set(e, ERR_USAGE, "--truth: STEP must be positive");
 	if (!(o->hi >= o->lo))
 		return err_set(e, ERR_USAGE, "--truth: HI is below LO");
-	if ((o->hi - o->lo) / o->step > 100000)
-		return err_set(e, ERR_USAGE, "--truth: more than 100000 true ratings");
+	if (((o->hi - o->lo) / o->step + 1) * (double)o->nstarts > SIM_MAX_CELLS)
+		return err_set(e, ERR_USAGE, "--truth, --starts: more than %d starts x truths",
+		    SIM_MAX_CELLS);
 	if (o->reps < 1)
 		return err_set(e, ERR_USAGE, "--reps: expected at least one replicate");
 	if (!(o->nu > 0 && o->nu < 1e6))
@@ -1030,7 +1034,11 @@ sim_run(const struct sim_options *o, struct err *e)
 	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 || canon_id(spec, spec_id, e) < 0)
 		goto done;
 	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
-	c.nchunk = (size_t)((o->reps + SIM_CHUNK - 1) / SIM_CHUNK);
+	/* The chunk size depends on --reps only, never on --jobs. */
+	c.chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
+	if (c.chunk < SIM_CHUNK)
+		c.chunk = SIM_CHUNK;
+	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
 	units = o->nstarts * c.ntruth * c.nchunk;
 	c.acc = calloc(units, sizeof *c.acc);
 	if (c.acc == NULL) {
