@@ -50,7 +50,8 @@ read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
 }
 
 int
-bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
+bound_cohort_read(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
+    struct err *e)
 {
 	const char *kind;
 	const cJSON *blocks, *holder = doc, *it;
@@ -85,9 +86,9 @@ bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, st
 	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
 		return err_prefix(e, "%s", name);
 	c->n = (size_t)cJSON_GetArraySize(blocks);
-	if (c->n == 0)
+	if (c->n == 0 && !allow_empty)
 		return err_set(e, ERR_INPUT, "%s: \"blocks\": the cohort has no block", name);
-	c->b = calloc(c->n, sizeof *c->b);
+	c->b = calloc(c->n ? c->n : 1, sizeof *c->b);
 	if (c->b == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	cJSON_ArrayForEach(it, blocks) {
@@ -371,7 +372,7 @@ bound_run(const char *path, const struct bound_options *o, int table, const char
 	in = json_parse_file(path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read(in, io_name(path), &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
+	if (bound_cohort_read(in, io_name(path), 0, &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
 	    bound_document(&c, o, &doc, e) < 0)
 		goto done;
 	if (table)

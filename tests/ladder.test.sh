@@ -83,6 +83,21 @@ PYEOF
 	fi
 done
 
+# A freeze's condition with no block yet plays the start anchor.
+$PY - "$SPEC" >fz0.json <<'PYEOF'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+print(json.dumps({"kind": "cohort.freeze/1", "spec": spec, "blocks": [
+    {"condition": "none", "block": 1, "anchor": 1320, "color": "black", "games": 10, "w": 0, "d": 5, "l": 5}]}))
+PYEOF
+"$COHORT" ladder next --condition top2 fz0.json >fz0.out
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["rule"], d["next"], d["state"], d["blocks"], d["last"]) == ("start", 1320, "active", 0, None), d' fz0.out \
+	&& ok "freeze: a condition without blocks starts at the policy's start" || notok "no blocks" "$(cat fz0.out)"
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["blocks"]=[]; print(json.dumps(d))' fz0.json >fz00.json
+"$COHORT" ladder next --condition none fz00.json >fz00.out
+grep -q '"rule":"start"' fz00.out && ok "freeze without any block: start" || notok "empty freeze" "$(cat fz00.out)"
+expect_fail2 "next: a condition the spec does not list" '--condition: top1 has no block in fz0.json' "$COHORT" ladder next --condition top1 fz0.json
+
 expect_fail2 "next: --condition required" 'needs --condition' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
 expect_fail2 "next: unknown condition" '--condition: top1 has no block in' "$COHORT" ladder next --spec "$SPEC" --condition top1 "$D/luna.blocks.json"
 expect_fail2 "next: a blocks document needs --spec" '--spec: a blocks document needs the cohort spec' "$COHORT" ladder next --condition top2 "$D/luna.blocks.json"
@@ -176,6 +191,7 @@ expect_fail2 "HI below LO" '--truth: HI is below LO' sim --truth 2000:1000:100 -
 expect_fail2 "STEP zero" '--truth: STEP must be positive' sim --truth 1000:2000:0 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "STEP negative" '--truth: STEP must be positive' sim --truth 1000:2000:-5 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "truth not LO:HI:STEP" '--truth: expected LO:HI:STEP' sim --truth 1000:2000 --starts 1320 --reps 5 --seed 1 -o bad.json
+expect_fail2 "too many cells" 'more than 10000 starts x truths' sim --truth 0:100000:1 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "zero replicates" '--reps: expected a whole number from 1' sim --truth 1000:2000:100 --starts 1320 --reps 0 --seed 1 -o bad.json
 expect_fail2 "seed does not parse" '--seed: expected a whole number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 12x -o bad.json
 expect_fail2 "negative seed" '--seed: expected a whole number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed -3 -o bad.json
