@@ -230,11 +230,12 @@ profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir,
 	return NAN;
 }
 
-int
-sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
+/* sim_profile_interval with the chi-square cut q already computed. */
+static int
+profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, double q,
     double *lo, double *hi)
 {
-	double q = gsl_cdf_chisq_Pinv(level, 1), target = f->ll - q / 2, s;
+	double target = f->ll - q / 2, s;
 
 	*lo = -INFINITY;
 	*hi = INFINITY;
@@ -270,6 +271,13 @@ sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f,
 	return 0;
 }
 
+int
+sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
+    double *lo, double *hi)
+{
+	return profile_interval_q(o, n, f, gsl_cdf_chisq_Pinv(level, 1), lo, hi);
+}
+
 /* ---- the audit ----------------------------------------------------- */
 
 enum { EST_JOINT, EST_DELETED, EST_LAST, NEST };
@@ -292,6 +300,7 @@ struct sim_ctx {
 	const struct sim_options *o;
 	struct ladder_policy p;
 	double corr;        /* color correction of the model's color */
+	double q;           /* chi-square (1 df) quantile at level */
 	int black;
 	size_t ntruth;
 	long chunk;         /* replicates per chunk */
@@ -404,8 +413,7 @@ joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double k
 		obs[k].w = blk[i].w, obs[k].d = blk[i].d, obs[k].l = blk[i].l;
 		k++;
 	}
-	if (sim_fit_joint(obs, k, &f) < 0 || sim_profile_interval(obs, k, &f, c->o->level, &lo,
-	    &hi) < 0)
+	if (sim_fit_joint(obs, k, &f) < 0 || profile_interval_q(obs, k, &f, c->q, &lo, &hi) < 0)
 		return -1;
 	*defined = f.defined;
 	*est = f.defined ? f.s * E_NAT : f.side < 0 ? hi * E_NAT : f.side > 0 ? lo * E_NAT :
@@ -458,7 +466,7 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 		const struct ladder_block *b = &blk[nb - 1];
 		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
 		def = x > 0 && x < n;
-		if (bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
+		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
 			return -1;
 		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
 		add_err(&a->est[EST_LAST], def, est, truth);
@@ -1033,6 +1041,7 @@ sim_run(const struct sim_options *o, struct err *e)
 		return -1;
 	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 || canon_id(spec, spec_id, e) < 0)
 		goto done;
+	c.q = gsl_cdf_chisq_Pinv(o->level, 1);
 	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
 	/* The chunk size depends on --reps only, never on --jobs. */
 	c.chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
