@@ -15,12 +15,12 @@ static const char usage[] =
 "usage: cohort ladder next --condition NAME [--spec SPEC] [--format json|table] [-o FILE] FILE\n"
 "       cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n"
 "           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n"
-"           [--format json|table] [-o FILE]\n";
+"           [--emit-requests FILE] [--emit-billing FILE] [--format json|table] [-o FILE]\n";
 
 #define MAX_STARTS 64
 
 enum { O_COND = 256, O_SPEC, O_FORMAT, O_TRUTH, O_STARTS, O_REPS, O_SEED, O_NU, O_LEVEL,
-	O_JOBS, O_LEDGER, O_ESPEC, O_OUT, O_N };
+	O_JOBS, O_LEDGER, O_ESPEC, O_EREQ, O_EBILL, O_OUT, O_N };
 
 static int
 parse_num(const char *s, double *x)
@@ -85,16 +85,18 @@ cmd_ladder(int argc, char **argv)
 		{ "jobs", required_argument, NULL, O_JOBS },
 		{ "emit-ledger", required_argument, NULL, O_LEDGER },
 		{ "emit-spec", required_argument, NULL, O_ESPEC },
+		{ "emit-requests", required_argument, NULL, O_EREQ },
+		{ "emit-billing", required_argument, NULL, O_EBILL },
 		{ "output", required_argument, NULL, O_OUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[O_N - O_COND] = { "--condition", "--spec", "--format",
 		"--truth", "--starts", "--reps", "--seed", "--nu", "--level", "--jobs",
-		"--emit-ledger", "--emit-spec", "-o" };
+		"--emit-ledger", "--emit-spec", "--emit-requests", "--emit-billing", "-o" };
 	const char *val[O_N - O_COND] = { 0 };
 	static const int sim_only[] = { O_TRUTH, O_STARTS, O_REPS, O_SEED, O_NU, O_LEVEL, O_JOBS,
-		O_LEDGER, O_ESPEC };
+		O_LEDGER, O_ESPEC, O_EREQ, O_EBILL };
 	double starts[MAX_STARTS], x;
 	struct err e = ERR_INIT;
 	int c, simulate, table = 0;
@@ -188,6 +190,8 @@ cmd_ladder(int argc, char **argv)
 		}
 		o.ledger = val[O_LEDGER - O_COND];
 		o.emit_spec = val[O_ESPEC - O_COND];
+		o.requests = val[O_EREQ - O_COND];
+		o.billing = val[O_EBILL - O_COND];
 		o.table = table;
 		o.out = val[O_OUT - O_COND];
 		if (sim_run(&o, &e) < 0)

@@ -774,22 +774,54 @@ cond_name(char *s, size_t n, double start, double truth, long rep)
 	snprintf(s, n, "s%g-t%g-r%ld", start, truth, rep);
 }
 
-/* One game record.  Distributions (per game, model moves m = plies / 2):
+/* Where the simulated games go: any of the three may be closed. */
+struct emit {
+	struct outfile ledger, requests, billing;
+	struct buf line;
+};
+
+static int
+emit_json(struct outfile *of, struct buf *line, const cJSON *v, struct err *e)
+{
+	buf_reset(line);
+	if (canon_write(v, line, e) < 0)
+		return -1;
+	if (buf_addc(line, '\n') < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return outfile_write(of, line->p, line->len, e);
+}
+
+static void
+fmt_time_ms(long long ms, char out[32])
+{
+	char s[32];
+
+	fmt_time(ms / 1000, s);
+	s[strlen(s) - 1] = 0; /* drop the Z */
+	snprintf(out, 32, "%s.%03lldZ", s, ms % 1000);
+}
+
+/* One game: its record, and one request per model move.  Distributions
+ * (m = plies / 2 model moves, at least one):
  * plies: decisive 20 + 2 Poisson(25) (+1 when White mates), capped at 199;
  * draws 200 (ply limit) with probability 1/4, else 40 + 2 Poisson(30);
- * input tokens 1200 m + Poisson(600 m); output Poisson(60 m); reasoning
- * round(Gamma(2m, 400)); cached floor(input U(0.4, 0.7)); wall seconds
- * Gamma(2m, 6) + 0.1 per ply; the next game starts 30 s after. */
-static cJSON *
-game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int black,
-    long block, int k, int result, long long *clock, struct err *e)
+ * per request: input 1200 + Poisson(600) tokens, output Poisson(60),
+ * reasoning round(Gamma(2, 400)), cached floor(input U(0.4, 0.7)),
+ * latency Gamma(2, 6) s; the engine's reply 0.2 s after each request; the
+ * game's tokens and wall time are the sums; the next game starts 30 s
+ * after the end.  Billing: $1.25 per million uncached input tokens, $0.125
+ * cached, $10 output and reasoning. */
+static int
+emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
+    int black, long block, int k, int result, long long *clock, struct err *e)
 {
 	static const char *const res[3] = { "win", "draw", "loss" };
 	char id[160], ts[32], te[32];
 	int plies, m;
-	double input, wall;
+	long long ms = *clock * 1000, tok[4] = { 0, 0, 0, 0 };
+	double wall = 0;
 	const char *term;
-	cJSON *g = cJSON_CreateObject(), *x, *req;
+	cJSON *g = cJSON_CreateObject(), *x, *req = NULL, *rq = NULL;
 
 	snprintf(id, sizeof id, "%s-b%ld-g%d", cond, block, k);
 	if (result == 1) {
@@ -805,16 +837,66 @@ game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int
 		term = gsl_rng_uniform(r) < 0.8 ? "checkmate" : "resignation";
 	}
 	m = plies / 2 > 0 ? plies / 2 : 1;
-	input = 1200.0 * m + (double)gsl_ran_poisson(r, 600.0 * m);
-	wall = gsl_ran_gamma(r, 2.0 * m, 6.0) + 0.1 * plies;
-	wall = json_round(wall, 1e-3);
+	if (g == NULL || !(req = cJSON_CreateArray()))
+		goto nomem;
+	for (int i = 1; i <= m; i++) {
+		char rid[200], rts[32];
+		long long in = 1200 + (long long)gsl_ran_poisson(r, 600);
+		long long out = (long long)gsl_ran_poisson(r, 60);
+		long long rs = llround(gsl_ran_gamma(r, 2, 400));
+		long long ca = (long long)floor((double)in * (0.4 + 0.3 * gsl_rng_uniform(r)));
+		long long lat = llround(gsl_ran_gamma(r, 2, 6) * 1000);
+
+		snprintf(rid, sizeof rid, "%s-r%d", id, i);
+		fmt_time_ms(ms, rts);
+		tok[0] += in, tok[1] += out, tok[2] += rs, tok[3] += ca;
+		wall += lat / 1000.0 + 0.2;
+		ms += lat + 200;
+		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
+			goto nomem;
+		if (em->requests.fp) {
+			if (!(rq = cJSON_CreateObject()) || !json_add_number(rq, "attempt", 1) ||
+			    !json_add_string(rq, "game_id", id) ||
+			    !json_add_number(rq, "latency_ms", (double)lat) ||
+			    !(x = cJSON_AddObjectToObject(rq, "model")) ||
+			    !json_add_string(x, "requested", "sim-davidson-1") ||
+			    !json_add_string(x, "returned", "sim-davidson-1") ||
+			    !json_add_string(rq, "request_id", rid) || !json_add_string(rq, "status", "ok") ||
+			    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
+			    !json_add_number(x, "input", (double)in) ||
+			    !json_add_number(x, "output", (double)out) ||
+			    !json_add_number(x, "reasoning", (double)rs) ||
+			    !json_add_number(x, "cached", (double)ca) || !json_add_string(rq, "ts", rts))
+				goto nomem;
+			if (emit_json(&em->requests, &em->line, rq, e) < 0)
+				goto fail;
+			cJSON_Delete(rq);
+			rq = NULL;
+		}
+		if (em->billing.fp) {
+			double cost = (double)(in - ca) * 1.25e-6 + (double)ca * 0.125e-6 +
+			    (double)(out + rs) * 10e-6;
+			buf_reset(&em->line);
+			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n", rid, rts,
+			    in, out, rs, ca, cost) < 0)
+				goto nomem;
+			if (outfile_write(&em->billing, em->line.p, em->line.len, e) < 0)
+				goto fail;
+		}
+	}
+	wall = json_round(wall + 0.1 * (plies - m), 1e-3);
 	fmt_time(*clock, ts);
 	fmt_time(*clock + (long long)ceil(wall), te);
 	*clock += (long long)ceil(wall) + 30;
-	if (g == NULL || !json_add_string(g, "game_id", id) ||
+	if (!em->ledger.fp) {
+		cJSON_Delete(req);
+		cJSON_Delete(g);
+		return 0;
+	}
+	if (!json_add_string(g, "game_id", id) ||
 	    !json_add_string(g, "family", family) ||
 	    !(x = cJSON_AddObjectToObject(g, "model")) ||
-	    !json_add_string(x, "requested", "sim-davidson") ||
+	    !json_add_string(x, "requested", "sim-davidson-1") ||
 	    !json_add_string(x, "returned", "sim-davidson-1") ||
 	    !json_add_string(g, "condition", cond) ||
 	    !json_add_string(g, "color", black ? "black" : "white") ||
@@ -832,25 +914,26 @@ game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int
 	    !json_add_string(g, "started_at", ts) ||
 	    !json_add_string(g, "ended_at", te) ||
 	    !(x = cJSON_AddObjectToObject(g, "tokens")) ||
-	    !json_add_number(x, "input", input) ||
-	    !json_add_number(x, "output", (double)gsl_ran_poisson(r, 60.0 * m)) ||
-	    !json_add_number(x, "reasoning", round(gsl_ran_gamma(r, 2.0 * m, 400))) ||
-	    !json_add_number(x, "cached", floor(input * (0.4 + 0.3 * gsl_rng_uniform(r)))) ||
+	    !json_add_number(x, "input", (double)tok[0]) ||
+	    !json_add_number(x, "output", (double)tok[1]) ||
+	    !json_add_number(x, "reasoning", (double)tok[2]) ||
+	    !json_add_number(x, "cached", (double)tok[3]) ||
 	    !json_add_number(g, "wall_s", wall) ||
 	    !json_add_number(g, "worker_hours", json_round(wall / 3600, 1e-6)) ||
-	    !(req = cJSON_AddArrayToObject(g, "requests")))
+	    !cJSON_AddItemToObject(g, "requests", req))
 		goto nomem;
-	for (int i = 1; i <= m; i++) {
-		char rid[200];
-		snprintf(rid, sizeof rid, "%s-r%d", id, i);
-		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
-			goto nomem;
-	}
-	return g;
-nomem:
+	req = NULL;
+	if (emit_json(&em->ledger, &em->line, g, e) < 0)
+		goto fail;
 	cJSON_Delete(g);
+	return 0;
+nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
-	return NULL;
+fail:
+	cJSON_Delete(rq);
+	cJSON_Delete(req);
+	cJSON_Delete(g);
+	return -1;
 }
 
 static int
@@ -859,19 +942,23 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	const struct sim_options *o = c->o;
 	const cJSON *fam = cJSON_GetArrayItem(json_get(spec, "families"), 0);
 	const char *family = cJSON_IsString(fam) ? fam->valuestring : "sim";
-	struct outfile of = OUTFILE_INIT;
-	struct buf b = BUF_INIT;
+	struct emit em = { OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT };
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937), *rl = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
 	cJSON *conds = cJSON_CreateArray(), *es = NULL;
 	long long last = SIM_EPOCH;
 	int rc = -1;
+	static const char head[] =
+	    "request_id,ts,model,input_tokens,output_tokens,reasoning_tokens,cached_tokens,cost\n";
 
 	if (r == NULL || rl == NULL || blk == NULL || conds == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (o->ledger && outfile_open(&of, o->ledger, e) < 0)
+	if ((o->ledger && outfile_open(&em.ledger, o->ledger, e) < 0) ||
+	    (o->requests && outfile_open(&em.requests, o->requests, e) < 0) ||
+	    (o->billing && (outfile_open(&em.billing, o->billing, e) < 0 ||
+	    outfile_write(&em.billing, head, sizeof head - 1, e) < 0)))
 		goto done;
 	for (size_t si = 0; si < o->nstarts; si++)
 		for (size_t tj = 0; tj < c->ntruth; tj++)
@@ -885,34 +972,28 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 					err_set(e, ERR_NOMEM, "out of memory");
 					goto done;
 				}
+				if (!o->ledger && !o->requests && !o->billing)
+					continue;
 				gsl_rng_set(r, stream_seed(o->seed, start, truth, rep, 0));
 				gsl_rng_set(rl, stream_seed(o->seed, start, truth, rep, 1));
 				nb = run_ladder(c, r, start, truth, blk);
-				for (size_t i = 0; i < nb && o->ledger; i++) {
+				for (size_t i = 0; i < nb; i++) {
 					int order[SIM_MAX_BLOCK_GAMES], n = 0;
 					for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
 						order[n++] = q < blk[i].w ? 0 : q < blk[i].w + blk[i].d ? 1 : 2;
 					/* The block's outcomes, in an order drawn from the ledger stream. */
 					gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
-					for (int k = 0; k < n; k++) {
-						cJSON *g = game_record(rl, family, cond, blk[i].anchor, c->black,
-						    (long)i + 1, k + 1, order[k], &clock, e);
-						if (g == NULL)
+					for (int k = 0; k < n; k++)
+						if (emit_game(&em, rl, family, cond, blk[i].anchor, c->black,
+						    (long)i + 1, k + 1, order[k], &clock, e) < 0)
 							goto done;
-						buf_reset(&b);
-						if (canon_write(g, &b, e) < 0 || buf_addc(&b, '\n') < 0) {
-							cJSON_Delete(g);
-							goto done;
-						}
-						cJSON_Delete(g);
-						if (outfile_write(&of, b.p, b.len, e) < 0)
-							goto done;
-					}
 				}
 				if (clock > last)
 					last = clock;
 			}
-	if (o->ledger && outfile_commit(&of, e) < 0)
+	if ((o->ledger && outfile_commit(&em.ledger, e) < 0) ||
+	    (o->requests && outfile_commit(&em.requests, e) < 0) ||
+	    (o->billing && outfile_commit(&em.billing, e) < 0))
 		goto done;
 	if (o->emit_spec) {
 		char asof[32], name[256];
@@ -939,10 +1020,12 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 done:
-	outfile_abort(&of);
+	outfile_abort(&em.ledger);
+	outfile_abort(&em.requests);
+	outfile_abort(&em.billing);
+	buf_release(&em.line);
 	cJSON_Delete(es);
 	cJSON_Delete(conds);
-	buf_release(&b);
 	gsl_rng_free(r);
 	gsl_rng_free(rl);
 	free(blk);
@@ -1077,7 +1160,7 @@ sim_run(const struct sim_options *o, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if ((o->ledger || o->emit_spec) && emit_ledger(&c, spec, e) < 0)
+	if ((o->ledger || o->requests || o->billing || o->emit_spec) && emit_ledger(&c, spec, e) < 0)
 		goto done;
 	if (o->table) {
 		if (audit_table(doc, &b) < 0) {

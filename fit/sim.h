@@ -77,13 +77,16 @@ struct sim_options {
 	double level;           /* profile interval level (coverage) */
 	int jobs;               /* threads; 0 = online cores */
 	const char *ledger;     /* --emit-ledger FILE or NULL */
+	const char *requests;   /* --emit-requests FILE: the request log */
+	const char *billing;    /* --emit-billing FILE: a billing export (CSV) */
 	const char *emit_spec;  /* --emit-spec FILE or NULL */
 	int table;              /* --format table */
 	const char *out;        /* -o FILE or NULL for stdout */
 };
 
 /* `cohort ladder simulate`: run, write the cohort.ladder-audit/1 document
- * (or a table) and, if asked, the simulated ledger and its spec. */
+ * (or a table) and, if asked, the simulated ledger, its spec, request log
+ * and billing export. */
 int sim_run(const struct sim_options *o, struct err *e);
 
 #endif

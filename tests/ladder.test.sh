@@ -161,7 +161,26 @@ sim --truth 1000:1400:200 --starts 1320 --reps 20 --seed 1 --format table >table
 [ "$(grep -c '^  1320 ' table.txt)" = 4 ] && grep -q 'mean over the truth grid' table.txt && ok "table: a row per cell and a summary" || notok "table" "$(cat table.txt)"
 
 # Simulated ledgers flow through freeze and ladder next.
-sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim.jsonl --emit-spec simspec.json -o simaudit.json
+sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim.jsonl --emit-spec simspec.json \
+	--emit-requests simreq.jsonl --emit-billing simbill.csv -o simaudit.json
+$PY - sim.jsonl simreq.jsonl simbill.csv <<'PYEOF' >simtok.txt 2>&1 && ok "emitted games, requests and billing agree" || notok "emitted ledger sums" "$(cat simtok.txt)"
+import csv, json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+r = {x["request_id"]: x for x in map(json.loads, open(sys.argv[2]))}
+b = {x["request_id"]: x for x in csv.DictReader(open(sys.argv[3]))}
+assert len(r) == len(b) == sum(len(x["requests"]) for x in g) > 0
+for x in g:
+    t = {k: sum(r[q]["tokens"][k] for q in x["requests"]) for k in ("input", "output", "reasoning", "cached")}
+    assert t == x["tokens"], (x["game_id"], t, x["tokens"])
+    assert x["started_at"][:19] <= r[x["requests"][0]]["ts"][:19] <= r[x["requests"][-1]]["ts"][:19] <= x["ended_at"][:19]
+    assert x["plies"] // 2 == len(x["requests"]) or len(x["requests"]) == 1
+    for q in x["requests"]:
+        assert r[q]["game_id"] == x["game_id"] and int(b[q]["reasoning_tokens"]) == r[q]["tokens"]["reasoning"]
+games = {(x["condition"], x["block"]): 0 for x in g}
+for x in g: games[(x["condition"], x["block"])] += 1
+assert set(games.values()) == {10}, games
+print("ok")
+PYEOF
 check "emitted records validate against the ledger schema" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/ledger-record.schema.json" sim.jsonl
 check "emitted spec validates against the spec schema" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/spec.schema.json" simspec.json
 sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim2.jsonl -o /dev/null
@@ -176,6 +195,10 @@ for c in f["conditions"]:
     assert c["state"] == "terminal" and not c.get("deviations"), c
     assert c["games"] == 10 * c["blocks"], c
 PYEOF
+	if "$COHORT" reconcile --help >/dev/null 2>&1; then
+		expect_status "reconcile: the simulated ledger, requests and billing reconcile" 0 \
+			"$COHORT" reconcile --freeze simfreeze.json --ledger sim.jsonl --requests simreq.jsonl --billing simbill.csv -o simrec.json
+	fi
 	"$COHORT" ladder next --condition s1320-t2500-r1 simfreeze.json >simnext.json
 	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["next"]=="stop" and not d["deviations"]' simnext.json \
 		&& ok "ladder next: a simulated ladder stopped where the policy says" || notok "ladder next on simulated freeze" "$(cat simnext.json)"
