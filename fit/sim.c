@@ -22,11 +22,11 @@
 #include "ladder.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
-#define SIM_MAX_BLOCKS 1024   /* longest ladder a policy may run */
-#define SIM_MAX_VISITS 64     /* distinct anchors tallied per cell */
-#define SIM_CHUNK 250         /* least replicates per work unit */
-#define SIM_MAX_CHUNKS 64     /* most work units per cell */
-#define SIM_MAX_CELLS 10000   /* starts x truths */
+#define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
+#define SIM_MAX_VISITS 64        /* distinct anchors tallied per cell */
+#define SIM_CHUNK 250            /* least replicates per work unit */
+#define SIM_MAX_CHUNKS 64        /* most work units per cell */
+#define SIM_MAX_CELLS 10000      /* starts x truths */
 #define SIM_MAX_BLOCK_GAMES 1000 /* games per simulated block */
 
 /* ---- the solver ---------------------------------------------------- */
@@ -152,7 +152,8 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 		if (big > 5)
 			da *= 5 / big, db *= 5 / big;
 		while (lam > 1e-12 && sim_loglik(o, n, f->s + lam * da,
-		    clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM), NULL, NULL) < ll - 1e-10)
+		                                 clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM),
+		                                 NULL, NULL) < ll - 1e-10)
 			lam /= 2;
 		f->s += lam * da;
 		f->t = clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM);
@@ -182,7 +183,8 @@ sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, 
 				step = g[1] > 0 ? 5 : -5;
 			for (;;) {
 				nt = clampd(*t + lam * step, -SIM_T_LIM, SIM_T_LIM);
-				if (lam < 1e-12 || sim_loglik(o, n, s, nt, NULL, NULL) >= ll - 1e-12)
+				if (lam < 1e-12 ||
+				    sim_loglik(o, n, s, nt, NULL, NULL) >= ll - 1e-12)
 					break;
 				lam /= 2;
 			}
@@ -220,7 +222,7 @@ profile_root(const struct sim_obs *o, size_t n, double s, double t, double targe
  * below target; NAN if none within 200 log units. */
 static double
 profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir, double step,
-    double target)
+                double target)
 {
 	for (; step < 200; step *= 2) {
 		double s = s0 + dir * step;
@@ -232,8 +234,8 @@ profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir,
 
 /* sim_profile_interval with the chi-square cut q already computed. */
 static int
-profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, double q,
-    double *lo, double *hi)
+profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, double q, double *lo,
+                   double *hi)
 {
 	double target = f->ll - q / 2, s;
 
@@ -273,7 +275,7 @@ profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, d
 
 int
 sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
-    double *lo, double *hi)
+                     double *lo, double *hi)
 {
 	return profile_interval_q(o, n, f, gsl_cdf_chisq_Pinv(level, 1), lo, hi);
 }
@@ -281,12 +283,12 @@ sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f,
 /* ---- the audit ----------------------------------------------------- */
 
 enum { EST_JOINT, EST_DELETED, EST_LAST, NEST };
-static const char *const est_name[NEST] = { "joint", "deleted_below_final", "last_block" };
+static const char *const est_name[NEST] = {"joint", "deleted_below_final", "last_block"};
 
 struct est_acc {
-	double undefined;          /* replicates with no finite estimate */
-	double sum, sum2;          /* error (estimate - truth), clamped */
-	double ndef, sumd, sum2d;  /* the same over defined replicates only */
+	double undefined;         /* replicates with no finite estimate */
+	double sum, sum2;         /* error (estimate - truth), clamped */
+	double ndef, sumd, sum2d; /* the same over defined replicates only */
 };
 
 struct acc {
@@ -299,16 +301,16 @@ struct acc {
 struct sim_ctx {
 	const struct sim_options *o;
 	struct ladder_policy p;
-	double corr;        /* color correction of the model's color */
-	double q;           /* chi-square (1 df) quantile at level */
+	double corr; /* color correction of the model's color */
+	double q;    /* chi-square (1 df) quantile at level */
 	int black;
 	size_t ntruth;
-	long chunk;         /* replicates per chunk */
-	size_t nchunk;      /* chunks per cell */
-	struct acc *acc;    /* [start][truth][chunk] */
+	long chunk;      /* replicates per chunk */
+	size_t nchunk;   /* chunks per cell */
+	struct acc *acc; /* [start][truth][chunk] */
 	pthread_mutex_t mu;
-	size_t next;        /* next work unit, under mu */
-	int failed;         /* a solver failed, under mu */
+	size_t next; /* next work unit, under mu */
+	int failed;  /* a solver failed, under mu */
 };
 
 static uint64_t
@@ -344,7 +346,7 @@ truth_at(const struct sim_options *o, size_t j)
 /* Run one ladder; returns the number of blocks. */
 static size_t
 run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
-    struct ladder_block *blk)
+           struct ladder_block *blk)
 {
 	double anchor = start, next;
 	int repeats = 0;
@@ -399,8 +401,8 @@ add_err(struct est_acc *a, int defined, double est, double truth)
 /* The joint estimate of the blocks at keep_from or above, and whether the profile interval
  * covers truth.  An undefined estimate is its one-sided profile bound. */
 static int
-joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from,
-    size_t n, struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
+joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
+               struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
 {
 	struct sim_fit f;
 	double lo, hi;
@@ -416,16 +418,18 @@ joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double k
 	if (sim_fit_joint(obs, k, &f) < 0 || profile_interval_q(obs, k, &f, c->q, &lo, &hi) < 0)
 		return -1;
 	*defined = f.defined;
-	*est = f.defined ? f.s * E_NAT : f.side < 0 ? hi * E_NAT : f.side > 0 ? lo * E_NAT :
-	    f.s * E_NAT;
+	*est = f.defined    ? f.s * E_NAT
+	       : f.side < 0 ? hi * E_NAT
+	       : f.side > 0 ? lo * E_NAT
+	                    : f.s * E_NAT;
 	if (covered)
 		*covered = lo * E_NAT <= truth && truth <= hi * E_NAT;
 	return 0;
 }
 
 static int
-replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long rep,
-    struct acc *a, struct ladder_block *blk, struct sim_obs *obs)
+replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long rep, struct acc *a,
+          struct ladder_block *blk, struct sim_obs *obs)
 {
 	size_t nb, nanch = 0;
 	double est, games = 0, lo, hi;
@@ -500,10 +504,10 @@ worker(void *arg)
 		ck = u % c->nchunk;
 		tj = u / c->nchunk % c->ntruth;
 		si = u / c->nchunk / c->ntruth;
-		for (long rep = (long)ck * c->chunk; rep < c->o->reps && rep < (long)(ck + 1) * c->chunk;
-		    rep++) {
-			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1, &c->acc[u], blk,
-			    obs) < 0) {
+		for (long rep = (long)ck * c->chunk;
+		     rep < c->o->reps && rep < (long)(ck + 1) * c->chunk; rep++) {
+			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1,
+			              &c->acc[u], blk, obs) < 0) {
 				pthread_mutex_lock(&c->mu);
 				c->failed = 1;
 				pthread_mutex_unlock(&c->mu);
@@ -574,10 +578,10 @@ static int
 add_est(cJSON *o, const struct est_summary *s)
 {
 	return json_add_number(o, "undefined", json_round(s->undefined, 1e-6)) &&
-	    json_add_number(o, "bias", json_round(s->bias, 0.01)) &&
-	    json_add_number(o, "rmse", json_round(s->rmse, 0.01)) &&
-	    cJSON_AddItemToObject(o, "bias_defined", num_or_null(s->bias_defined, 0.01)) &&
-	    cJSON_AddItemToObject(o, "rmse_defined", num_or_null(s->rmse_defined, 0.01));
+	       json_add_number(o, "bias", json_round(s->bias, 0.01)) &&
+	       json_add_number(o, "rmse", json_round(s->rmse, 0.01)) &&
+	       cJSON_AddItemToObject(o, "bias_defined", num_or_null(s->bias_defined, 0.01)) &&
+	       cJSON_AddItemToObject(o, "rmse_defined", num_or_null(s->rmse_defined, 0.01));
 }
 
 static int
@@ -590,7 +594,7 @@ cmp_vis(const void *a, const void *b)
 
 static int
 add_cell(cJSON *cells, const struct sim_ctx *c, size_t si, size_t tj, struct acc *a,
-    struct est_summary sum[NEST])
+         struct est_summary sum[NEST])
 {
 	double reps = (double)c->o->reps, blocks, vis[SIM_MAX_VISITS][2];
 	cJSON *it = cJSON_CreateObject(), *est, *v;
@@ -645,22 +649,25 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	    !(x = cJSON_Duplicate(json_get(spec, "ladder"), 1)) ||
 	    !cJSON_AddItemToObject(doc, "ladder", x) ||
 	    !json_add_string(doc, "color", c->black ? "black" : "white") ||
-	    !json_add_number(doc, "black_penalty", json_round(c->black ? c->corr : -c->corr, 0.01)) ||
+	    !json_add_number(doc, "black_penalty",
+	                     json_round(c->black ? c->corr : -c->corr, 0.01)) ||
 	    !(opt = cJSON_AddObjectToObject(doc, "options")) ||
 	    !(x = cJSON_AddObjectToObject(opt, "truth")) ||
 	    !json_add_number(x, "lo", json_round(o->lo, 0.01)) ||
 	    !json_add_number(x, "hi", json_round(o->hi, 0.01)) ||
 	    !json_add_number(x, "step", json_round(o->step, 0.01)) ||
 	    !(st = cJSON_AddArrayToObject(opt, "starts")) ||
-	    !json_add_number(opt, "reps", (double)o->reps) ||
-	    !json_add_string(opt, "seed", seed) ||
+	    !json_add_number(opt, "reps", (double)o->reps) || !json_add_string(opt, "seed", seed) ||
 	    !json_add_number(opt, "nu", json_round(o->nu, 1e-6)) ||
 	    !json_add_number(opt, "level", json_round(o->level, 1e-6)) ||
-	    !json_add_string(doc, "rng", "gsl mt19937; replicate stream seeded by splitmix64 over "
-	    "(seed, start, truth, replicate)") ||
-	    !json_add_string(doc, "undefined_rule", "an undefined estimate enters bias and rmse "
-	    "as its one-sided bound at level (profile likelihood for joint and "
-	    "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	    !json_add_string(doc, "rng",
+	                     "gsl mt19937; replicate stream seeded by splitmix64 over "
+	                     "(seed, start, truth, replicate)") ||
+	    !json_add_string(
+	        doc, "undefined_rule",
+	        "an undefined estimate enters bias and rmse "
+	        "as its one-sided bound at level (profile likelihood for joint and "
+	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
 	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
 	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
 		goto fail;
@@ -669,7 +676,8 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			goto fail;
 	for (size_t si = 0; si < o->nstarts; si++) {
 		double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
-		struct est_summary s[NEST], m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
+		struct est_summary s[NEST],
+		    m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
 		cJSON *it = cJSON_CreateObject(), *est;
 		memset(m, 0, sizeof m);
 		for (size_t tj = 0; tj < c->ntruth; tj++) {
@@ -680,7 +688,8 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			one += a->onebl / (double)o->reps;
 			for (int j = 0; j < NEST; j++)
 				m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
-				m[j].rmse += s[j].rmse, m[j].rmse_defined += s[j].rmse * s[j].rmse;
+				    m[j].rmse += s[j].rmse,
+				    m[j].rmse_defined += s[j].rmse * s[j].rmse;
 		}
 		if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
 		    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
@@ -697,11 +706,12 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 		for (int j = 0; j < NEST; j++) {
 			cJSON *e = cJSON_AddObjectToObject(est, est_name[j]);
 			if (e == NULL ||
-			    !json_add_number(e, "undefined", json_round(m[j].undefined / nt, 1e-6)) ||
+			    !json_add_number(e, "undefined",
+			                     json_round(m[j].undefined / nt, 1e-6)) ||
 			    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
 			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
 			    !json_add_number(e, "rmse_pooled",
-			    json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
+			                     json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
 				goto fail;
 		}
 	}
@@ -719,37 +729,50 @@ audit_table(const cJSON *doc, struct buf *out)
 	const cJSON *it, *opt = json_get(doc, "options");
 	int rc = 0;
 
-	rc |= buf_printf(out, "ladder audit: %.0f replicates per cell, nu %g, Black penalty %g; "
-	    "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
-	    json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
-	    json_get(doc, "black_penalty")->valuedouble);
-	rc |= buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
-	    "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
-	cJSON_ArrayForEach(it, json_get(doc, "cells")) {
+	rc |=
+	    buf_printf(out,
+	               "ladder audit: %.0f replicates per cell, nu %g, Black penalty %g; "
+	               "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
+	               json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
+	               json_get(doc, "black_penalty")->valuedouble);
+	rc |=
+	    buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
+	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
+	cJSON_ArrayForEach(it, json_get(doc, "cells"))
+	{
 		const cJSON *e = json_get(it, "estimators");
 		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		    *l = json_get(e, "last_block");
-		rc |= buf_printf(out, "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
-		    "%4.0f%%\n", json_get(it, "start")->valuedouble, json_get(it, "truth")->valuedouble,
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, json_get(it, "truth")->valuedouble,
 		    json_get(it, "games")->valuedouble, json_get(it, "blocks")->valuedouble,
 		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
 		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
 		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
-		    json_get(l, "undefined")->valuedouble, 100 * json_get(it, "coverage")->valuedouble);
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
 	}
 	rc |= buf_printf(out, "mean over the truth grid:\n");
-	cJSON_ArrayForEach(it, json_get(doc, "summary")) {
+	cJSON_ArrayForEach(it, json_get(doc, "summary"))
+	{
 		/* the summary's rmse is the mean of the cells' RMSEs */
 		const cJSON *e = json_get(it, "estimators");
 		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		    *l = json_get(e, "last_block");
-		rc |= buf_printf(out, "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
-		    "%4.0f%%\n", json_get(it, "start")->valuedouble, "all",
-		    json_get(it, "games")->valuedouble, json_get(it, "blocks")->valuedouble,
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, "all", json_get(it, "games")->valuedouble,
+		    json_get(it, "blocks")->valuedouble,
 		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
 		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
 		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
-		    json_get(l, "undefined")->valuedouble, 100 * json_get(it, "coverage")->valuedouble);
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
 	}
 	return rc < 0 ? -1 : 0;
 }
@@ -813,12 +836,12 @@ fmt_time_ms(long long ms, char out[32])
  * cached, $10 output and reasoning. */
 static int
 emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
-    int black, long block, int k, int result, long long *clock, struct err *e)
+          int black, long block, int k, int result, long long *clock, struct err *e)
 {
-	static const char *const res[3] = { "win", "draw", "loss" };
+	static const char *const res[3] = {"win", "draw", "loss"};
 	char id[160], ts[32], te[32];
 	int plies, m;
-	long long ms = *clock * 1000, tok[4] = { 0, 0, 0, 0 };
+	long long ms = *clock * 1000, tok[4] = {0, 0, 0, 0};
 	double wall = 0;
 	const char *term;
 	cJSON *g = cJSON_CreateObject(), *x, *req = NULL, *rq = NULL;
@@ -829,7 +852,9 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 		plies = lim ? 200 : 40 + 2 * (int)gsl_ran_poisson(r, 30);
 		if (plies > 200)
 			plies = 200;
-		term = lim ? "ply_limit" : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition" : "stalemate";
+		term = lim                        ? "ply_limit"
+		       : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition"
+		                                  : "stalemate";
 	} else {
 		plies = 20 + 2 * (int)gsl_ran_poisson(r, 25) + (result == 2);
 		if (plies > 199)
@@ -861,12 +886,14 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 			    !(x = cJSON_AddObjectToObject(rq, "model")) ||
 			    !json_add_string(x, "requested", "sim-davidson-1") ||
 			    !json_add_string(x, "returned", "sim-davidson-1") ||
-			    !json_add_string(rq, "request_id", rid) || !json_add_string(rq, "status", "ok") ||
+			    !json_add_string(rq, "request_id", rid) ||
+			    !json_add_string(rq, "status", "ok") ||
 			    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
 			    !json_add_number(x, "input", (double)in) ||
 			    !json_add_number(x, "output", (double)out) ||
 			    !json_add_number(x, "reasoning", (double)rs) ||
-			    !json_add_number(x, "cached", (double)ca) || !json_add_string(rq, "ts", rts))
+			    !json_add_number(x, "cached", (double)ca) ||
+			    !json_add_string(rq, "ts", rts))
 				goto nomem;
 			if (emit_json(&em->requests, &em->line, rq, e) < 0)
 				goto fail;
@@ -875,10 +902,10 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 		}
 		if (em->billing.fp) {
 			double cost = (double)(in - ca) * 1.25e-6 + (double)ca * 0.125e-6 +
-			    (double)(out + rs) * 10e-6;
+			              (double)(out + rs) * 10e-6;
 			buf_reset(&em->line);
-			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n", rid, rts,
-			    in, out, rs, ca, cost) < 0)
+			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n",
+			               rid, rts, in, out, rs, ca, cost) < 0)
 				goto nomem;
 			if (outfile_write(&em->billing, em->line.p, em->line.len, e) < 0)
 				goto fail;
@@ -893,8 +920,7 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 		cJSON_Delete(g);
 		return 0;
 	}
-	if (!json_add_string(g, "game_id", id) ||
-	    !json_add_string(g, "family", family) ||
+	if (!json_add_string(g, "game_id", id) || !json_add_string(g, "family", family) ||
 	    !(x = cJSON_AddObjectToObject(g, "model")) ||
 	    !json_add_string(x, "requested", "sim-davidson-1") ||
 	    !json_add_string(x, "returned", "sim-davidson-1") ||
@@ -904,21 +930,17 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 	    !json_add_string(x, "engine", "stockfish") ||
 	    !json_add_number(x, "elo", json_round(anchor, 0.01)) ||
 	    !json_add_string(x, "limiter", "UCI_LimitStrength") ||
-	    !json_add_number(x, "time_s", 0.1) ||
-	    !json_add_string(g, "opening", "startpos") ||
+	    !json_add_number(x, "time_s", 0.1) || !json_add_string(g, "opening", "startpos") ||
 	    !json_add_number(g, "block", (double)block) ||
 	    !json_add_string(g, "status", "terminal") ||
 	    !json_add_string(g, "result", res[result]) ||
-	    !json_add_string(g, "termination", term) ||
-	    !json_add_number(g, "plies", plies) ||
-	    !json_add_string(g, "started_at", ts) ||
-	    !json_add_string(g, "ended_at", te) ||
+	    !json_add_string(g, "termination", term) || !json_add_number(g, "plies", plies) ||
+	    !json_add_string(g, "started_at", ts) || !json_add_string(g, "ended_at", te) ||
 	    !(x = cJSON_AddObjectToObject(g, "tokens")) ||
 	    !json_add_number(x, "input", (double)tok[0]) ||
 	    !json_add_number(x, "output", (double)tok[1]) ||
 	    !json_add_number(x, "reasoning", (double)tok[2]) ||
-	    !json_add_number(x, "cached", (double)tok[3]) ||
-	    !json_add_number(g, "wall_s", wall) ||
+	    !json_add_number(x, "cached", (double)tok[3]) || !json_add_number(g, "wall_s", wall) ||
 	    !json_add_number(g, "worker_hours", json_round(wall / 3600, 1e-6)) ||
 	    !cJSON_AddItemToObject(g, "requests", req))
 		goto nomem;
@@ -942,7 +964,7 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	const struct sim_options *o = c->o;
 	const cJSON *fam = cJSON_GetArrayItem(json_get(spec, "families"), 0);
 	const char *family = cJSON_IsString(fam) ? fam->valuestring : "sim";
-	struct emit em = { OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT };
+	struct emit em = {OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937), *rl = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
 	cJSON *conds = cJSON_CreateArray(), *es = NULL;
@@ -958,7 +980,7 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	if ((o->ledger && outfile_open(&em.ledger, o->ledger, e) < 0) ||
 	    (o->requests && outfile_open(&em.requests, o->requests, e) < 0) ||
 	    (o->billing && (outfile_open(&em.billing, o->billing, e) < 0 ||
-	    outfile_write(&em.billing, head, sizeof head - 1, e) < 0)))
+	                    outfile_write(&em.billing, head, sizeof head - 1, e) < 0)))
 		goto done;
 	for (size_t si = 0; si < o->nstarts; si++)
 		for (size_t tj = 0; tj < c->ntruth; tj++)
@@ -980,12 +1002,16 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 				for (size_t i = 0; i < nb; i++) {
 					int order[SIM_MAX_BLOCK_GAMES], n = 0;
 					for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
-						order[n++] = q < blk[i].w ? 0 : q < blk[i].w + blk[i].d ? 1 : 2;
-					/* The block's outcomes, in an order drawn from the ledger stream. */
+						order[n++] = q < blk[i].w              ? 0
+						             : q < blk[i].w + blk[i].d ? 1
+						                                       : 2;
+					/* The block's outcomes, in an order drawn from the ledger
+					 * stream. */
 					gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
 					for (int k = 0; k < n; k++)
-						if (emit_game(&em, rl, family, cond, blk[i].anchor, c->black,
-						    (long)i + 1, k + 1, order[k], &clock, e) < 0)
+						if (emit_game(&em, rl, family, cond, blk[i].anchor,
+						              c->black, (long)i + 1, k + 1,
+						              order[k], &clock, e) < 0)
 							goto done;
 				}
 				if (clock > last)
@@ -1000,7 +1026,8 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 		const cJSON *nm = json_get(spec, "name");
 		es = cJSON_Duplicate(spec, 1);
 		fmt_time((last / 86400 + 1) * 86400, asof);
-		snprintf(name, sizeof name, "%s-simulated", cJSON_IsString(nm) ? nm->valuestring : "cohort");
+		snprintf(name, sizeof name, "%s-simulated",
+		         cJSON_IsString(nm) ? nm->valuestring : "cohort");
 		if (es == NULL)
 			goto nomem;
 		cJSON_DeleteItemFromObjectCaseSensitive(es, "conditions");
@@ -1046,7 +1073,7 @@ check_options(const struct sim_ctx *c, struct err *e)
 		return err_set(e, ERR_USAGE, "--truth: HI is below LO");
 	if (((o->hi - o->lo) / o->step + 1) * (double)o->nstarts > SIM_MAX_CELLS)
 		return err_set(e, ERR_USAGE, "--truth, --starts: more than %d starts x truths",
-		    SIM_MAX_CELLS);
+		               SIM_MAX_CELLS);
 	if (o->reps < 1)
 		return err_set(e, ERR_USAGE, "--reps: expected at least one replicate");
 	if (!(o->nu > 0 && o->nu < 1e6))
@@ -1056,18 +1083,23 @@ check_options(const struct sim_ctx *c, struct err *e)
 	if (o->nstarts == 0)
 		return err_set(e, ERR_USAGE, "--starts: expected at least one start");
 	if (c->p.block_games > SIM_MAX_BLOCK_GAMES)
-		return err_set(e, ERR_INPUT, "%s: \"ladder\": \"block_games\": at most %d in a "
-		    "simulation", io_name(o->spec_path), SIM_MAX_BLOCK_GAMES);
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": \"block_games\": at most %d in a "
+		               "simulation",
+		               io_name(o->spec_path), SIM_MAX_BLOCK_GAMES);
 	for (size_t i = 0; i < o->nstarts; i++)
 		if (!(o->starts[i] >= c->p.start && o->starts[i] <= c->p.max))
-			return err_set(e, ERR_USAGE, "--starts: %g is outside the policy's anchors "
-			    "(%g to %g)", o->starts[i], c->p.start, c->p.max);
+			return err_set(e, ERR_USAGE,
+			               "--starts: %g is outside the policy's anchors "
+			               "(%g to %g)",
+			               o->starts[i], c->p.start, c->p.max);
 	for (size_t i = 0; i < c->p.npromote; i++)
 		minstep = fmin(minstep, c->p.promote_by[i]);
 	anchors = c->p.npromote ? (c->p.max - c->p.start) / minstep + 2 : 1;
 	if (anchors * (c->p.max_repeats + 1) > SIM_MAX_BLOCKS)
-		return err_set(e, ERR_INPUT, "%s: \"ladder\": a ladder could run more than %d blocks",
-		    io_name(o->spec_path), SIM_MAX_BLOCKS);
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": a ladder could run more than %d blocks",
+		               io_name(o->spec_path), SIM_MAX_BLOCKS);
 	return 0;
 }
 
@@ -1122,7 +1154,8 @@ sim_run(const struct sim_options *o, struct err *e)
 	spec = json_parse_file(o->spec_path, e);
 	if (spec == NULL)
 		return -1;
-	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 || canon_id(spec, spec_id, e) < 0)
+	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 ||
+	    canon_id(spec, spec_id, e) < 0)
 		goto done;
 	c.q = gsl_cdf_chisq_Pinv(o->level, 1);
 	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
@@ -1160,7 +1193,8 @@ sim_run(const struct sim_options *o, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if ((o->ledger || o->requests || o->billing || o->emit_spec) && emit_ledger(&c, spec, e) < 0)
+	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
+	    emit_ledger(&c, spec, e) < 0)
 		goto done;
 	if (o->table) {
 		if (audit_table(doc, &b) < 0) {

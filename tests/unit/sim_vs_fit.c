@@ -87,20 +87,21 @@ main(void)
 		iv = json_get(c, "interval");
 		if (f.defined) {
 			const cJSON *dr = json_get(out, "draw");
-			expect(fabs(f.s * E - num(json_get(c, "rating"))) <= 0.0051, "rating", k, f.s * E,
-			    num(json_get(c, "rating")));
+			expect(fabs(f.s * E - num(json_get(c, "rating"))) <= 0.0051, "rating", k,
+			       f.s * E, num(json_get(c, "rating")));
 			if (json_get(dr, "nu") && f.t > -SIM_T_LIM / 2)
-				expect(fabs(exp(f.t) - num(json_get(dr, "nu"))) <= 1e-6 * (1 + exp(f.t)),
-				    "nu", k, exp(f.t), num(json_get(dr, "nu")));
-			expect(fabs(lo * E - num(cJSON_GetArrayItem(iv, 0))) <= 0.0051, "lower end", k,
-			    lo * E, num(cJSON_GetArrayItem(iv, 0)));
-			expect(fabs(hi * E - num(cJSON_GetArrayItem(iv, 1))) <= 0.0051, "upper end", k,
-			    hi * E, num(cJSON_GetArrayItem(iv, 1)));
+				expect(fabs(exp(f.t) - num(json_get(dr, "nu"))) <=
+				           1e-6 * (1 + exp(f.t)),
+				       "nu", k, exp(f.t), num(json_get(dr, "nu")));
+			expect(fabs(lo * E - num(cJSON_GetArrayItem(iv, 0))) <= 0.0051, "lower end",
+			       k, lo * E, num(cJSON_GetArrayItem(iv, 0)));
+			expect(fabs(hi * E - num(cJSON_GetArrayItem(iv, 1))) <= 0.0051, "upper end",
+			       k, hi * E, num(cJSON_GetArrayItem(iv, 1)));
 		} else {
 			expect(0, "a rating with a win and a loss is defined", k, 0, 0);
 		}
 		compared++;
-next:
+	next:
 		cJSON_Delete(out);
 		cJSON_Delete(in);
 	}
