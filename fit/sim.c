@@ -144,10 +144,13 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 			return 0;
 		}
 		det = h[0] * h[2] - h[1] * h[1];
-		if (!(det > 0) || !(h[0] < 0))
-			return -1;
-		da = -(h[2] * g[0] - h[1] * g[1]) / det;
-		db = -(-h[1] * g[0] + h[0] * g[1]) / det;
+		if (det > 0 && h[0] < 0) {
+			da = -(h[2] * g[0] - h[1] * g[1]) / det;
+			db = -(-h[1] * g[0] + h[0] * g[1]) / det;
+		} else { /* numerically flat: a scaled gradient step instead */
+			da = g[0] / (fabs(h[0]) + 1);
+			db = g[1] / (fabs(h[2]) + 1);
+		}
 		big = fmax(fabs(da), fabs(db));
 		if (big > 5)
 			da *= 5 / big, db *= 5 / big;
