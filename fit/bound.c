@@ -50,8 +50,8 @@ read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
 }
 
 int
-bound_cohort_read(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
-                  struct err *e)
+bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
+                      struct err *e)
 {
 	const char *kind;
 	const cJSON *blocks, *holder = doc, *it;
@@ -107,6 +107,12 @@ bound_cohort_read(const cJSON *doc, const char *name, int allow_empty, struct bo
 		i++;
 	}
 	return 0;
+}
+
+int
+bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
+{
+	return bound_cohort_read_opt(doc, name, 0, c, e);
 }
 
 void
@@ -380,7 +386,7 @@ bound_run(const char *path, const struct bound_options *o, int table, const char
 	in = json_parse_file(path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read(in, io_name(path), 0, &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
+	if (bound_cohort_read(in, io_name(path), &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
 	    bound_document(&c, o, &doc, e) < 0)
 		goto done;
 	if (table)

@@ -54,10 +54,12 @@ struct bound_cohort {
 
 /* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1.  Blocks keep
  * the document's order; a blocks document's block indexes count per
- * condition unless given.  An empty "blocks" is an error unless
- * allow_empty.  Errors name the file and field. */
-int bound_cohort_read(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
-                      struct err *e);
+ * condition unless given.  An empty "blocks" is an error.  Errors name the
+ * file and field. */
+int bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e);
+/* The same, accepting an empty "blocks" when allow_empty. */
+int bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty,
+                          struct bound_cohort *c, struct err *e);
 void bound_cohort_release(struct bound_cohort *c);
 
 /* The color correction added to a shortcut rating: +penalty for Black,

@@ -190,7 +190,7 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 	in = json_parse_file(o->path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read(in, io_name(o->path), 1, &c, e) < 0 || canon_id(in, c.id, e) < 0)
+	if (bound_cohort_read_opt(in, io_name(o->path), 1, &c, e) < 0 || canon_id(in, c.id, e) < 0)
 		goto done;
 	if (c.is_freeze && o->spec_path) {
 		err_set(e, ERR_USAGE,

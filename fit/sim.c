@@ -818,13 +818,15 @@ emit_json(struct outfile *of, struct buf *line, const cJSON *v, struct err *e)
 }
 
 static void
-fmt_time_ms(long long ms, char out[32])
+fmt_time_ms(long long ms, char out[40])
 {
-	char s[32];
+	time_t tt = (time_t)(ms / 1000);
+	struct tm tm;
+	size_t n;
 
-	fmt_time(ms / 1000, s);
-	s[strlen(s) - 1] = 0; /* drop the Z */
-	snprintf(out, 32, "%s.%03lldZ", s, ms % 1000);
+	gmtime_r(&tt, &tm);
+	n = strftime(out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, 40 - n, ".%03dZ", (int)(ms % 1000));
 }
 
 /* One game: its record, and one request per model move.  Distributions
@@ -868,7 +870,7 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 	if (g == NULL || !(req = cJSON_CreateArray()))
 		goto nomem;
 	for (int i = 1; i <= m; i++) {
-		char rid[200], rts[32];
+		char rid[200], rts[40];
 		long long in = 1200 + (long long)gsl_ran_poisson(r, 600);
 		long long out = (long long)gsl_ran_poisson(r, 60);
 		long long rs = llround(gsl_ran_gamma(r, 2, 400));
