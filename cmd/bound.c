@@ -8,20 +8,17 @@
 #include "cmd.h"
 
 static const char usage[] =
-"usage: cohort bound [--level P] [--one-sided] [--format json|table] [-o FILE] FILE\n";
+    "usage: cohort bound [--level P] [--one-sided] [--format json|table] [-o FILE] FILE\n";
 
 int
 cmd_bound(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "level", required_argument, NULL, 'l' },
-		{ "one-sided", no_argument, NULL, '1' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"level", required_argument, NULL, 'l'},  {"one-sided", no_argument, NULL, '1'},
+	    {"format", required_argument, NULL, 'f'}, {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
-	struct bound_options o = { 0.95, 0 };
+	struct bound_options o = {0.95, 0};
 	struct err e = ERR_INIT;
 	const char *out = NULL, *level = NULL, *format = NULL;
 	int c, table = 0;
@@ -50,18 +47,19 @@ cmd_bound(int argc, char **argv)
 				return cmd_usage_error("bound", usage, "-o given twice");
 			out = optarg;
 			break;
-		case 'h':
-			return cmd_help(usage);
+		case 'h': return cmd_help(usage);
 		default:
-			return cmd_usage_error("bound", usage, "unknown option or missing value '%s'",
-			    argv[optind - 1]);
+			return cmd_usage_error("bound", usage,
+			                       "unknown option or missing value '%s'",
+			                       argv[optind - 1]);
 		}
 	}
 	if (level) {
 		o.level = strtod(level, &end);
 		if (end == level || *end || !(o.level > 0 && o.level < 1))
-			return cmd_usage_error("bound", usage,
-			    "--level: expected a number between 0 and 1, not '%s'", level);
+			return cmd_usage_error(
+			    "bound", usage, "--level: expected a number between 0 and 1, not '%s'",
+			    level);
 	}
 	if (format) {
 		if (strcmp(format, "table") == 0)

@@ -41,7 +41,7 @@ read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
 		return -1;
 	if (rc == 0 && games != w + d + l)
 		return err_set(e, ERR_INPUT, "\"games\": %lld, but w + d + l is %lld", games,
-		    w + d + l);
+		               w + d + l);
 	rc = json_get_int(o, "block", is_freeze, 1, 1000000000, &block, e);
 	if (rc < 0)
 		return -1;
@@ -50,7 +50,8 @@ read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
 }
 
 int
-bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
+bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
+                      struct err *e)
 {
 	const char *kind;
 	const cJSON *blocks, *holder = doc, *it;
@@ -73,24 +74,27 @@ bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, st
 	} else if (strcmp(kind, "cohort.blocks/1") == 0) {
 		c->is_freeze = 0;
 	} else {
-		return err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.freeze/1 or "
-		    "cohort.blocks/1, not %s", name, kind);
+		return err_set(e, ERR_INPUT,
+		               "%s: \"kind\": expected cohort.freeze/1 or "
+		               "cohort.blocks/1, not %s",
+		               name, kind);
 	}
 	rc = json_get_number(holder, "black_penalty", 0, &c->black_penalty, e);
 	if (rc < 0)
 		return err_prefix(e, c->is_freeze ? "%s: \"spec\"" : "%s", name);
 	if (rc == 0 && (c->black_penalty < -1000 || c->black_penalty > 1000))
 		return err_set(e, ERR_INPUT, "%s: \"black_penalty\": expected -1000 to 1000 Elo",
-		    name);
+		               name);
 	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
 		return err_prefix(e, "%s", name);
 	c->n = (size_t)cJSON_GetArraySize(blocks);
-	if (c->n == 0)
+	if (c->n == 0 && !allow_empty)
 		return err_set(e, ERR_INPUT, "%s: \"blocks\": the cohort has no block", name);
-	c->b = calloc(c->n, sizeof *c->b);
+	c->b = calloc(c->n ? c->n : 1, sizeof *c->b);
 	if (c->b == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	cJSON_ArrayForEach(it, blocks) {
+	cJSON_ArrayForEach(it, blocks)
+	{
 		if (read_block(it, c->is_freeze, &c->b[i], e) < 0)
 			return err_prefix(e, "%s: \"blocks\"[%zu]", name, i);
 		if (c->b[i].block == 0) {
@@ -103,6 +107,12 @@ bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, st
 		i++;
 	}
 	return 0;
+}
+
+int
+bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
+{
+	return bound_cohort_read_opt(doc, name, 0, c, e);
 }
 
 void
@@ -144,7 +154,7 @@ bound_rating(double anchor, double correction, double s)
 /* Score, interval and rating fields shared by blocks and conditions. */
 static int
 add_estimate(cJSON *o, int w, int d, int l, double ref, const struct bound_options *opt,
-    struct err *e)
+             struct err *e)
 {
 	double n = (double)w + d + l, x = w + 0.5 * d, s = x / n, lo, hi, rlo, rhi;
 	cJSON *si, *ri, *bd;
@@ -161,10 +171,10 @@ add_estimate(cJSON *o, int w, int d, int l, double ref, const struct bound_optio
 		return err_set(e, ERR_NOMEM, "out of memory");
 	cJSON_AddItemToArray(si, cJSON_CreateNumber(json_round(lo, 1e-6)));
 	cJSON_AddItemToArray(si, cJSON_CreateNumber(json_round(hi, 1e-6)));
-	cJSON_AddItemToArray(ri, isfinite(rlo) ? cJSON_CreateNumber(json_round(rlo, 0.01)) :
-	    cJSON_CreateNull());
-	cJSON_AddItemToArray(ri, isfinite(rhi) ? cJSON_CreateNumber(json_round(rhi, 0.01)) :
-	    cJSON_CreateNull());
+	cJSON_AddItemToArray(ri, isfinite(rlo) ? cJSON_CreateNumber(json_round(rlo, 0.01))
+	                                       : cJSON_CreateNull());
+	cJSON_AddItemToArray(ri, isfinite(rhi) ? cJSON_CreateNumber(json_round(rhi, 0.01))
+	                                       : cJSON_CreateNull());
 	if (cJSON_GetArraySize(si) != 2 || cJSON_GetArraySize(ri) != 2)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (!sat) {
@@ -182,7 +192,7 @@ add_estimate(cJSON *o, int w, int d, int l, double ref, const struct bound_optio
 
 static int
 add_block(cJSON *arr, const struct bound_block *b, double penalty, const struct bound_options *o,
-    struct err *e)
+          struct err *e)
 {
 	cJSON *it = cJSON_CreateObject();
 	double corr = bound_correction(b->black, penalty);
@@ -213,7 +223,7 @@ cmp_double(const void *a, const void *b)
  * of anchor + correction (a performance rating). */
 static int
 add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
-    const struct bound_options *o, double *anchors, struct err *e)
+              const struct bound_options *o, double *anchors, struct err *e)
 {
 	cJSON *it = cJSON_CreateObject(), *an;
 	long w = 0, d = 0, l = 0, nb = 0;
@@ -254,7 +264,7 @@ add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
 
 int
 bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
-    struct err *e)
+               struct err *e)
 {
 	cJSON *doc = cJSON_CreateObject(), *blocks, *conds, *opts;
 	double *anchors = malloc(c->n * sizeof *anchors);
@@ -264,7 +274,8 @@ bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSO
 		goto nomem;
 	if (!json_add_string(doc, "kind", "cohort.bound/1") ||
 	    !json_add_string(doc, "input", c->id) ||
-	    !json_add_string(doc, "input_kind", c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
+	    !json_add_string(doc, "input_kind",
+	                     c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
 	    !json_add_string(doc, "method", "clopper-pearson, draws as half points") ||
 	    !json_add_number(doc, "black_penalty", json_round(c->black_penalty, 0.01)) ||
 	    !(opts = cJSON_AddObjectToObject(doc, "options")) ||
@@ -316,20 +327,20 @@ table_row(const cJSON *it, const char *label, struct buf *out)
 	else
 		fmt_num(anchor, sizeof anchor, json_get(it, "anchor_mean"), "~%.0f");
 	snprintf(score, sizeof score, "%.3f [%.3f, %.3f]", json_get(it, "score")->valuedouble,
-	    cJSON_GetArrayItem(si, 0)->valuedouble, cJSON_GetArrayItem(si, 1)->valuedouble);
+	         cJSON_GetArrayItem(si, 0)->valuedouble, cJSON_GetArrayItem(si, 1)->valuedouble);
 	if (cJSON_IsObject(bd))
 		snprintf(rating, sizeof rating, "%s%.0f",
-		    strcmp(json_get(bd, "side")->valuestring, "lower") == 0 ? ">" : "<",
-		    json_get(bd, "rating")->valuedouble);
+		         strcmp(json_get(bd, "side")->valuestring, "lower") == 0 ? ">" : "<",
+		         json_get(bd, "rating")->valuedouble);
 	else
 		fmt_num(rating, sizeof rating, json_get(it, "rating"), "%.0f");
 	fmt_num(lo, sizeof lo, cJSON_GetArrayItem(ri, 0), "%.0f");
 	fmt_num(hi, sizeof hi, cJSON_GetArrayItem(ri, 1), "%.0f");
 	snprintf(rint, sizeof rint, "%s..%s", lo, hi);
 	return buf_printf(out, "%-14s %6s %4.0f-%.0f-%-4.0f %-24s %7s %s%s\n", label, anchor,
-	    json_get(it, "w")->valuedouble, json_get(it, "d")->valuedouble,
-	    json_get(it, "l")->valuedouble, score, rating, rint,
-	    cJSON_IsTrue(json_get(it, "saturated")) ? "  saturated" : "");
+	                  json_get(it, "w")->valuedouble, json_get(it, "d")->valuedouble,
+	                  json_get(it, "l")->valuedouble, score, rating, rint,
+	                  cJSON_IsTrue(json_get(it, "saturated")) ? "  saturated" : "");
 }
 
 int
@@ -338,28 +349,32 @@ bound_table(const cJSON *doc, struct buf *out, struct err *e)
 	const cJSON *it, *opts = json_get(doc, "options");
 	int rc = 0;
 
-	rc |= buf_printf(out, "score interval: Clopper-Pearson %s %.3g%%, draws as half points; "
-	    "Black penalty %.0f\n", strcmp(json_get(opts, "sides")->valuestring, "one") == 0 ?
-	    "one-sided" : "two-sided", 100 * json_get(opts, "level")->valuedouble,
-	    json_get(doc, "black_penalty")->valuedouble);
+	rc |= buf_printf(out,
+	                 "score interval: Clopper-Pearson %s %.3g%%, draws as half points; "
+	                 "Black penalty %.0f\n",
+	                 strcmp(json_get(opts, "sides")->valuestring, "one") == 0 ? "one-sided"
+	                                                                          : "two-sided",
+	                 100 * json_get(opts, "level")->valuedouble,
+	                 json_get(doc, "black_penalty")->valuedouble);
 	rc |= buf_printf(out, "%-14s %6s %-10s %-24s %7s %s\n", "block", "anchor", "W-D-L",
-	    "score [interval]", "rating", "rating interval");
-	cJSON_ArrayForEach(it, json_get(doc, "blocks")) {
+	                 "score [interval]", "rating", "rating interval");
+	cJSON_ArrayForEach(it, json_get(doc, "blocks"))
+	{
 		char label[64];
 		snprintf(label, sizeof label, "%.9s #%.0f", json_get(it, "condition")->valuestring,
-		    json_get(it, "block")->valuedouble);
+		         json_get(it, "block")->valuedouble);
 		rc |= table_row(it, label, out);
 	}
 	rc |= buf_printf(out, "\n%-14s %6s %-10s %-24s %7s %s\n", "condition", "anchor", "W-D-L",
-	    "score [interval]", "rating", "rating interval");
-	cJSON_ArrayForEach(it, json_get(doc, "conditions"))
-		rc |= table_row(it, json_get(it, "condition")->valuestring, out);
+	                 "score [interval]", "rating", "rating interval");
+	cJSON_ArrayForEach(it, json_get(doc, "conditions")) rc |=
+	    table_row(it, json_get(it, "condition")->valuestring, out);
 	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
 }
 
 int
 bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
-    struct err *e)
+          struct err *e)
 {
 	struct bound_cohort c = BOUND_COHORT_INIT;
 	struct buf b = BUF_INIT;
@@ -375,7 +390,8 @@ bound_run(const char *path, const struct bound_options *o, int table, const char
 	    bound_document(&c, o, &doc, e) < 0)
 		goto done;
 	if (table)
-		rc = bound_table(doc, &b, e) < 0 ? -1 : io_write_all(outpath, b.p ? b.p : "", b.len, e);
+		rc = bound_table(doc, &b, e) < 0 ? -1
+		                                 : io_write_all(outpath, b.p ? b.p : "", b.len, e);
 	else
 		rc = json_emit(doc, outpath, e);
 done:

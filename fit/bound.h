@@ -38,21 +38,28 @@ struct bound_block {
 };
 
 struct bound_cohort {
-	const char *name;            /* input name for messages */
-	int is_freeze;               /* a cohort.freeze/1 (else cohort.blocks/1) */
-	char id[HASH_ID_LEN + 1];    /* identity of the input document */
-	double black_penalty;        /* Elo a Black game costs */
-	const cJSON *spec;           /* the freeze's spec, or NULL */
-	size_t n;                    /* blocks */
-	struct bound_block *b;       /* owned */
+	const char *name;         /* input name for messages */
+	int is_freeze;            /* a cohort.freeze/1 (else cohort.blocks/1) */
+	char id[HASH_ID_LEN + 1]; /* identity of the input document */
+	double black_penalty;     /* Elo a Black game costs */
+	const cJSON *spec;        /* the freeze's spec, or NULL */
+	size_t n;                 /* blocks */
+	struct bound_block *b;    /* owned */
 };
 
-#define BOUND_COHORT_INIT { NULL, 0, { 0 }, 35, NULL, 0, NULL }
+#define BOUND_COHORT_INIT                                                                          \
+	{                                                                                          \
+		NULL, 0, {0}, 35, NULL, 0, NULL                                                    \
+	}
 
 /* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1.  Blocks keep
  * the document's order; a blocks document's block indexes count per
- * condition unless given.  Errors name the file and field. */
+ * condition unless given.  An empty "blocks" is an error.  Errors name the
+ * file and field. */
 int bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e);
+/* The same, accepting an empty "blocks" when allow_empty. */
+int bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty,
+                          struct bound_cohort *c, struct err *e);
 void bound_cohort_release(struct bound_cohort *c);
 
 /* The color correction added to a shortcut rating: +penalty for Black,
@@ -73,7 +80,7 @@ struct bound_options {
 
 /* The cohort.bound/1 document of a cohort read by bound_cohort_read. */
 int bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
-    struct err *e);
+                   struct err *e);
 
 /* A human table of a cohort.bound/1 document, appended to out. */
 int bound_table(const cJSON *doc, struct buf *out, struct err *e);
@@ -81,6 +88,6 @@ int bound_table(const cJSON *doc, struct buf *out, struct err *e);
 /* `cohort bound`: read path ("-" stdin), write JSON or a table to outpath
  * (NULL stdout), atomically. */
 int bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
-    struct err *e);
+              struct err *e);
 
 #endif

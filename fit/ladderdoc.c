@@ -14,8 +14,8 @@
 /* The condition's blocks in block order; entries sharing a block index
  * (one per color) are one ladder block. */
 static int
-condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_block *lb,
-    size_t *n, struct err *e)
+condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_block *lb, size_t *n,
+                 struct err *e)
 {
 	long *idx = malloc(c->n * sizeof *idx);
 	size_t k = 0;
@@ -32,8 +32,10 @@ condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_b
 		if (j < k) {
 			if (lb[j].anchor != b->anchor) {
 				free(idx);
-				return err_set(e, ERR_INPUT, "%s: condition %s, block %ld: two anchors "
-				    "(%g and %g)", c->name, cond, b->block, lb[j].anchor, b->anchor);
+				return err_set(e, ERR_INPUT,
+				               "%s: condition %s, block %ld: two anchors "
+				               "(%g and %g)",
+				               c->name, cond, b->block, lb[j].anchor, b->anchor);
 			}
 			lb[j].w += b->w, lb[j].d += b->d, lb[j].l += b->l;
 			continue;
@@ -58,15 +60,15 @@ spec_has_condition(const cJSON *spec, const char *cond)
 {
 	const cJSON *it;
 
-	cJSON_ArrayForEach(it, json_get(spec, "conditions"))
-		if (cJSON_IsString(it) && strcmp(it->valuestring, cond) == 0)
-			return 1;
+	cJSON_ArrayForEach(it, json_get(spec, "conditions")) if (cJSON_IsString(it) &&
+	                                                         strcmp(it->valuestring, cond) ==
+	                                                             0) return 1;
 	return 0;
 }
 
 int
 ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char *spec_id,
-    const char *cond, cJSON **out, struct err *e)
+                     const char *cond, cJSON **out, struct err *e)
 {
 	struct ladder_policy p;
 	struct ladder_state st = LADDER_STATE_INIT;
@@ -96,25 +98,26 @@ ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char
 	doc = cJSON_CreateObject();
 	if (doc == NULL || !json_add_string(doc, "kind", "cohort.ladder-next/1") ||
 	    !json_add_string(doc, "input", c->id) ||
-	    !json_add_string(doc, "input_kind", c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
-	    !json_add_string(doc, "spec", spec_id) ||
-	    !json_add_string(doc, "condition", cond) ||
+	    !json_add_string(doc, "input_kind",
+	                     c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
+	    !json_add_string(doc, "spec", spec_id) || !json_add_string(doc, "condition", cond) ||
 	    !json_add_number(doc, "blocks", (double)n) ||
 	    !json_add_number(doc, "games", (double)games) ||
 	    !json_add_string(doc, "state", st.stopped ? "terminal" : "active") ||
 	    !json_add_string(doc, "rule", ladder_rule_name(st.rule)) ||
-	    !(st.stopped ? json_add_string(doc, "next", "stop") :
-	    json_add_number(doc, "next", json_round(st.next, 0.01))) ||
+	    !(st.stopped ? json_add_string(doc, "next", "stop")
+	                 : json_add_number(doc, "next", json_round(st.next, 0.01))) ||
 	    !(dev = cJSON_AddArrayToObject(doc, "deviations")))
 		goto nomem;
 	if (n == 0) {
 		if (!json_add_null(doc, "last"))
 			goto nomem;
 	} else if (!(last = cJSON_AddObjectToObject(doc, "last")) ||
-	    !json_add_number(last, "anchor", json_round(lb[n - 1].anchor, 0.01)) ||
-	    !json_add_number(last, "w", lb[n - 1].w) || !json_add_number(last, "d", lb[n - 1].d) ||
-	    !json_add_number(last, "l", lb[n - 1].l) ||
-	    !json_add_number(last, "score", json_round(st.score, 1e-6))) {
+	           !json_add_number(last, "anchor", json_round(lb[n - 1].anchor, 0.01)) ||
+	           !json_add_number(last, "w", lb[n - 1].w) ||
+	           !json_add_number(last, "d", lb[n - 1].d) ||
+	           !json_add_number(last, "l", lb[n - 1].l) ||
+	           !json_add_number(last, "score", json_round(st.score, 1e-6))) {
 		goto nomem;
 	}
 	for (size_t i = 0; i < st.ndev; i++) {
@@ -122,8 +125,11 @@ ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char
 		if (d == NULL || !cJSON_AddItemToArray(dev, d) ||
 		    !json_add_number(d, "block", (double)st.dev[i].block) ||
 		    !json_add_number(d, "anchor", json_round(st.dev[i].anchor, 0.01)) ||
-		    !cJSON_AddItemToObject(d, "expected", isnan(st.dev[i].expected) ?
-		    cJSON_CreateNull() : cJSON_CreateNumber(json_round(st.dev[i].expected, 0.01))) ||
+		    !cJSON_AddItemToObject(
+		        d, "expected",
+		        isnan(st.dev[i].expected)
+		            ? cJSON_CreateNull()
+		            : cJSON_CreateNumber(json_round(st.dev[i].expected, 0.01))) ||
 		    !json_add_string(d, "why", st.dev[i].why))
 			goto nomem;
 	}
@@ -147,26 +153,27 @@ next_table(const cJSON *d, struct buf *b)
 	int rc = 0;
 
 	rc |= buf_printf(b, "%-10s %6s %6s %-22s %-18s %s\n", "condition", "blocks", "games",
-	    "last block", "rule", "next");
+	                 "last block", "rule", "next");
 	{
 		char lastb[64] = "-", nx[32];
 		if (cJSON_IsObject(last))
 			snprintf(lastb, sizeof lastb, "%.0f %.0f-%.0f-%.0f (%.3f)",
-			    json_get(last, "anchor")->valuedouble, json_get(last, "w")->valuedouble,
-			    json_get(last, "d")->valuedouble, json_get(last, "l")->valuedouble,
-			    json_get(last, "score")->valuedouble);
+			         json_get(last, "anchor")->valuedouble,
+			         json_get(last, "w")->valuedouble, json_get(last, "d")->valuedouble,
+			         json_get(last, "l")->valuedouble,
+			         json_get(last, "score")->valuedouble);
 		if (cJSON_IsString(next))
 			snprintf(nx, sizeof nx, "stop");
 		else
 			snprintf(nx, sizeof nx, "%.0f", next->valuedouble);
-		rc |= buf_printf(b, "%-10s %6.0f %6.0f %-22s %-18s %s\n",
-		    json_get(d, "condition")->valuestring, json_get(d, "blocks")->valuedouble,
-		    json_get(d, "games")->valuedouble, lastb, json_get(d, "rule")->valuestring, nx);
+		rc |= buf_printf(
+		    b, "%-10s %6.0f %6.0f %-22s %-18s %s\n", json_get(d, "condition")->valuestring,
+		    json_get(d, "blocks")->valuedouble, json_get(d, "games")->valuedouble, lastb,
+		    json_get(d, "rule")->valuestring, nx);
 	}
-	cJSON_ArrayForEach(it, json_get(d, "deviations"))
-		rc |= buf_printf(b, "  deviation: block %.0f at %.0f: %s\n",
-		    json_get(it, "block")->valuedouble, json_get(it, "anchor")->valuedouble,
-		    json_get(it, "why")->valuestring);
+	cJSON_ArrayForEach(it, json_get(d, "deviations")) rc |= buf_printf(
+	    b, "  deviation: block %.0f at %.0f: %s\n", json_get(it, "block")->valuedouble,
+	    json_get(it, "anchor")->valuedouble, json_get(it, "why")->valuestring);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -183,11 +190,12 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 	in = json_parse_file(o->path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read(in, io_name(o->path), &c, e) < 0 || canon_id(in, c.id, e) < 0)
+	if (bound_cohort_read_opt(in, io_name(o->path), 1, &c, e) < 0 || canon_id(in, c.id, e) < 0)
 		goto done;
 	if (c.is_freeze && o->spec_path) {
-		err_set(e, ERR_USAGE, "--spec: a freeze carries its spec; give --spec only with a "
-		    "blocks document");
+		err_set(e, ERR_USAGE,
+		        "--spec: a freeze carries its spec; give --spec only with a "
+		        "blocks document");
 		goto done;
 	}
 	if (!c.is_freeze && !o->spec_path) {
@@ -206,7 +214,8 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 			goto done;
 		}
 		if (strcmp(kind, "cohort.spec/1") != 0) {
-			err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1", io_name(o->spec_path));
+			err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1",
+			        io_name(o->spec_path));
 			goto done;
 		}
 	}

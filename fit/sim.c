@@ -22,9 +22,11 @@
 #include "ladder.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
-#define SIM_MAX_BLOCKS 1024   /* longest ladder a policy may run */
-#define SIM_MAX_VISITS 64     /* distinct anchors tallied per cell */
-#define SIM_CHUNK 250         /* replicates per work unit */
+#define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
+#define SIM_MAX_VISITS 64        /* distinct anchors tallied per cell */
+#define SIM_CHUNK 250            /* least replicates per work unit */
+#define SIM_MAX_CHUNKS 64        /* most work units per cell */
+#define SIM_MAX_CELLS 10000      /* starts x truths */
 #define SIM_MAX_BLOCK_GAMES 1000 /* games per simulated block */
 
 /* ---- the solver ---------------------------------------------------- */
@@ -142,15 +144,19 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 			return 0;
 		}
 		det = h[0] * h[2] - h[1] * h[1];
-		if (!(det > 0) || !(h[0] < 0))
-			return -1;
-		da = -(h[2] * g[0] - h[1] * g[1]) / det;
-		db = -(-h[1] * g[0] + h[0] * g[1]) / det;
+		if (det > 0 && h[0] < 0) {
+			da = -(h[2] * g[0] - h[1] * g[1]) / det;
+			db = -(-h[1] * g[0] + h[0] * g[1]) / det;
+		} else { /* numerically flat: a scaled gradient step instead */
+			da = g[0] / (fabs(h[0]) + 1);
+			db = g[1] / (fabs(h[2]) + 1);
+		}
 		big = fmax(fabs(da), fabs(db));
 		if (big > 5)
 			da *= 5 / big, db *= 5 / big;
 		while (lam > 1e-12 && sim_loglik(o, n, f->s + lam * da,
-		    clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM), NULL, NULL) < ll - 1e-10)
+		                                 clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM),
+		                                 NULL, NULL) < ll - 1e-10)
 			lam /= 2;
 		f->s += lam * da;
 		f->t = clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM);
@@ -180,7 +186,8 @@ sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, 
 				step = g[1] > 0 ? 5 : -5;
 			for (;;) {
 				nt = clampd(*t + lam * step, -SIM_T_LIM, SIM_T_LIM);
-				if (lam < 1e-12 || sim_loglik(o, n, s, nt, NULL, NULL) >= ll - 1e-12)
+				if (lam < 1e-12 ||
+				    sim_loglik(o, n, s, nt, NULL, NULL) >= ll - 1e-12)
 					break;
 				lam /= 2;
 			}
@@ -218,7 +225,7 @@ profile_root(const struct sim_obs *o, size_t n, double s, double t, double targe
  * below target; NAN if none within 200 log units. */
 static double
 profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir, double step,
-    double target)
+                double target)
 {
 	for (; step < 200; step *= 2) {
 		double s = s0 + dir * step;
@@ -228,11 +235,12 @@ profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir,
 	return NAN;
 }
 
-int
-sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
-    double *lo, double *hi)
+/* sim_profile_interval with the chi-square cut q already computed. */
+static int
+profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, double q, double *lo,
+                   double *hi)
 {
-	double q = gsl_cdf_chisq_Pinv(level, 1), target = f->ll - q / 2, s;
+	double target = f->ll - q / 2, s;
 
 	*lo = -INFINITY;
 	*hi = INFINITY;
@@ -268,15 +276,22 @@ sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f,
 	return 0;
 }
 
+int
+sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
+                     double *lo, double *hi)
+{
+	return profile_interval_q(o, n, f, gsl_cdf_chisq_Pinv(level, 1), lo, hi);
+}
+
 /* ---- the audit ----------------------------------------------------- */
 
 enum { EST_JOINT, EST_DELETED, EST_LAST, NEST };
-static const char *const est_name[NEST] = { "joint", "deleted_below_final", "last_block" };
+static const char *const est_name[NEST] = {"joint", "deleted_below_final", "last_block"};
 
 struct est_acc {
-	double undefined;          /* replicates with no finite estimate */
-	double sum, sum2;          /* error (estimate - truth), clamped */
-	double ndef, sumd, sum2d;  /* the same over defined replicates only */
+	double undefined;         /* replicates with no finite estimate */
+	double sum, sum2;         /* error (estimate - truth), clamped */
+	double ndef, sumd, sum2d; /* the same over defined replicates only */
 };
 
 struct acc {
@@ -289,14 +304,16 @@ struct acc {
 struct sim_ctx {
 	const struct sim_options *o;
 	struct ladder_policy p;
-	double corr;        /* color correction of the model's color */
+	double corr; /* color correction of the model's color */
+	double q;    /* chi-square (1 df) quantile at level */
 	int black;
 	size_t ntruth;
-	size_t nchunk;      /* chunks per cell */
-	struct acc *acc;    /* [start][truth][chunk] */
+	long chunk;      /* replicates per chunk */
+	size_t nchunk;   /* chunks per cell */
+	struct acc *acc; /* [start][truth][chunk] */
 	pthread_mutex_t mu;
-	size_t next;        /* next work unit, under mu */
-	int failed;         /* a solver failed, under mu */
+	size_t next; /* next work unit, under mu */
+	int failed;  /* a solver failed, under mu */
 };
 
 static uint64_t
@@ -332,7 +349,7 @@ truth_at(const struct sim_options *o, size_t j)
 /* Run one ladder; returns the number of blocks. */
 static size_t
 run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
-    struct ladder_block *blk)
+           struct ladder_block *blk)
 {
 	double anchor = start, next;
 	int repeats = 0;
@@ -387,8 +404,8 @@ add_err(struct est_acc *a, int defined, double est, double truth)
 /* The joint estimate of the blocks at keep_from or above, and whether the profile interval
  * covers truth.  An undefined estimate is its one-sided profile bound. */
 static int
-joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from,
-    size_t n, struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
+joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
+               struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
 {
 	struct sim_fit f;
 	double lo, hi;
@@ -401,20 +418,21 @@ joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double k
 		obs[k].w = blk[i].w, obs[k].d = blk[i].d, obs[k].l = blk[i].l;
 		k++;
 	}
-	if (sim_fit_joint(obs, k, &f) < 0 || sim_profile_interval(obs, k, &f, c->o->level, &lo,
-	    &hi) < 0)
+	if (sim_fit_joint(obs, k, &f) < 0 || profile_interval_q(obs, k, &f, c->q, &lo, &hi) < 0)
 		return -1;
 	*defined = f.defined;
-	*est = f.defined ? f.s * E_NAT : f.side < 0 ? hi * E_NAT : f.side > 0 ? lo * E_NAT :
-	    f.s * E_NAT;
+	*est = f.defined    ? f.s * E_NAT
+	       : f.side < 0 ? hi * E_NAT
+	       : f.side > 0 ? lo * E_NAT
+	                    : f.s * E_NAT;
 	if (covered)
 		*covered = lo * E_NAT <= truth && truth <= hi * E_NAT;
 	return 0;
 }
 
 static int
-replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long rep,
-    struct acc *a, struct ladder_block *blk, struct sim_obs *obs)
+replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long rep, struct acc *a,
+          struct ladder_block *blk, struct sim_obs *obs)
 {
 	size_t nb, nanch = 0;
 	double est, games = 0, lo, hi;
@@ -455,7 +473,7 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 		const struct ladder_block *b = &blk[nb - 1];
 		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
 		def = x > 0 && x < n;
-		if (bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
+		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
 			return -1;
 		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
 		add_err(&a->est[EST_LAST], def, est, truth);
@@ -489,10 +507,10 @@ worker(void *arg)
 		ck = u % c->nchunk;
 		tj = u / c->nchunk % c->ntruth;
 		si = u / c->nchunk / c->ntruth;
-		for (long rep = (long)ck * SIM_CHUNK; rep < c->o->reps && rep < (long)(ck + 1) * SIM_CHUNK;
-		    rep++) {
-			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1, &c->acc[u], blk,
-			    obs) < 0) {
+		for (long rep = (long)ck * c->chunk;
+		     rep < c->o->reps && rep < (long)(ck + 1) * c->chunk; rep++) {
+			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1,
+			              &c->acc[u], blk, obs) < 0) {
 				pthread_mutex_lock(&c->mu);
 				c->failed = 1;
 				pthread_mutex_unlock(&c->mu);
@@ -563,10 +581,10 @@ static int
 add_est(cJSON *o, const struct est_summary *s)
 {
 	return json_add_number(o, "undefined", json_round(s->undefined, 1e-6)) &&
-	    json_add_number(o, "bias", json_round(s->bias, 0.01)) &&
-	    json_add_number(o, "rmse", json_round(s->rmse, 0.01)) &&
-	    cJSON_AddItemToObject(o, "bias_defined", num_or_null(s->bias_defined, 0.01)) &&
-	    cJSON_AddItemToObject(o, "rmse_defined", num_or_null(s->rmse_defined, 0.01));
+	       json_add_number(o, "bias", json_round(s->bias, 0.01)) &&
+	       json_add_number(o, "rmse", json_round(s->rmse, 0.01)) &&
+	       cJSON_AddItemToObject(o, "bias_defined", num_or_null(s->bias_defined, 0.01)) &&
+	       cJSON_AddItemToObject(o, "rmse_defined", num_or_null(s->rmse_defined, 0.01));
 }
 
 static int
@@ -579,7 +597,7 @@ cmp_vis(const void *a, const void *b)
 
 static int
 add_cell(cJSON *cells, const struct sim_ctx *c, size_t si, size_t tj, struct acc *a,
-    struct est_summary sum[NEST])
+         struct est_summary sum[NEST])
 {
 	double reps = (double)c->o->reps, blocks, vis[SIM_MAX_VISITS][2];
 	cJSON *it = cJSON_CreateObject(), *est, *v;
@@ -634,22 +652,25 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	    !(x = cJSON_Duplicate(json_get(spec, "ladder"), 1)) ||
 	    !cJSON_AddItemToObject(doc, "ladder", x) ||
 	    !json_add_string(doc, "color", c->black ? "black" : "white") ||
-	    !json_add_number(doc, "black_penalty", json_round(c->black ? c->corr : -c->corr, 0.01)) ||
+	    !json_add_number(doc, "black_penalty",
+	                     json_round(c->black ? c->corr : -c->corr, 0.01)) ||
 	    !(opt = cJSON_AddObjectToObject(doc, "options")) ||
 	    !(x = cJSON_AddObjectToObject(opt, "truth")) ||
 	    !json_add_number(x, "lo", json_round(o->lo, 0.01)) ||
 	    !json_add_number(x, "hi", json_round(o->hi, 0.01)) ||
 	    !json_add_number(x, "step", json_round(o->step, 0.01)) ||
 	    !(st = cJSON_AddArrayToObject(opt, "starts")) ||
-	    !json_add_number(opt, "reps", (double)o->reps) ||
-	    !json_add_string(opt, "seed", seed) ||
+	    !json_add_number(opt, "reps", (double)o->reps) || !json_add_string(opt, "seed", seed) ||
 	    !json_add_number(opt, "nu", json_round(o->nu, 1e-6)) ||
 	    !json_add_number(opt, "level", json_round(o->level, 1e-6)) ||
-	    !json_add_string(doc, "rng", "gsl mt19937; replicate stream seeded by splitmix64 over "
-	    "(seed, start, truth, replicate)") ||
-	    !json_add_string(doc, "undefined_rule", "an undefined estimate enters bias and rmse "
-	    "as its one-sided bound at level (profile likelihood for joint and "
-	    "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	    !json_add_string(doc, "rng",
+	                     "gsl mt19937; replicate stream seeded by splitmix64 over "
+	                     "(seed, start, truth, replicate)") ||
+	    !json_add_string(
+	        doc, "undefined_rule",
+	        "an undefined estimate enters bias and rmse "
+	        "as its one-sided bound at level (profile likelihood for joint and "
+	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
 	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
 	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
 		goto fail;
@@ -658,7 +679,8 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			goto fail;
 	for (size_t si = 0; si < o->nstarts; si++) {
 		double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
-		struct est_summary s[NEST], m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
+		struct est_summary s[NEST],
+		    m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
 		cJSON *it = cJSON_CreateObject(), *est;
 		memset(m, 0, sizeof m);
 		for (size_t tj = 0; tj < c->ntruth; tj++) {
@@ -669,7 +691,8 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 			one += a->onebl / (double)o->reps;
 			for (int j = 0; j < NEST; j++)
 				m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
-				m[j].rmse += s[j].rmse, m[j].rmse_defined += s[j].rmse * s[j].rmse;
+				    m[j].rmse += s[j].rmse,
+				    m[j].rmse_defined += s[j].rmse * s[j].rmse;
 		}
 		if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
 		    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
@@ -686,11 +709,12 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 		for (int j = 0; j < NEST; j++) {
 			cJSON *e = cJSON_AddObjectToObject(est, est_name[j]);
 			if (e == NULL ||
-			    !json_add_number(e, "undefined", json_round(m[j].undefined / nt, 1e-6)) ||
+			    !json_add_number(e, "undefined",
+			                     json_round(m[j].undefined / nt, 1e-6)) ||
 			    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
 			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
 			    !json_add_number(e, "rmse_pooled",
-			    json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
+			                     json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
 				goto fail;
 		}
 	}
@@ -708,37 +732,50 @@ audit_table(const cJSON *doc, struct buf *out)
 	const cJSON *it, *opt = json_get(doc, "options");
 	int rc = 0;
 
-	rc |= buf_printf(out, "ladder audit: %.0f replicates per cell, nu %g, Black penalty %g; "
-	    "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
-	    json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
-	    json_get(doc, "black_penalty")->valuedouble);
-	rc |= buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
-	    "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
-	cJSON_ArrayForEach(it, json_get(doc, "cells")) {
+	rc |=
+	    buf_printf(out,
+	               "ladder audit: %.0f replicates per cell, nu %g, Black penalty %g; "
+	               "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
+	               json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
+	               json_get(doc, "black_penalty")->valuedouble);
+	rc |=
+	    buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
+	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
+	cJSON_ArrayForEach(it, json_get(doc, "cells"))
+	{
 		const cJSON *e = json_get(it, "estimators");
 		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		    *l = json_get(e, "last_block");
-		rc |= buf_printf(out, "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
-		    "%4.0f%%\n", json_get(it, "start")->valuedouble, json_get(it, "truth")->valuedouble,
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, json_get(it, "truth")->valuedouble,
 		    json_get(it, "games")->valuedouble, json_get(it, "blocks")->valuedouble,
 		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
 		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
 		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
-		    json_get(l, "undefined")->valuedouble, 100 * json_get(it, "coverage")->valuedouble);
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
 	}
 	rc |= buf_printf(out, "mean over the truth grid:\n");
-	cJSON_ArrayForEach(it, json_get(doc, "summary")) {
+	cJSON_ArrayForEach(it, json_get(doc, "summary"))
+	{
 		/* the summary's rmse is the mean of the cells' RMSEs */
 		const cJSON *e = json_get(it, "estimators");
 		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		    *l = json_get(e, "last_block");
-		rc |= buf_printf(out, "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
-		    "%4.0f%%\n", json_get(it, "start")->valuedouble, "all",
-		    json_get(it, "games")->valuedouble, json_get(it, "blocks")->valuedouble,
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, "all", json_get(it, "games")->valuedouble,
+		    json_get(it, "blocks")->valuedouble,
 		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
 		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
 		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
-		    json_get(l, "undefined")->valuedouble, 100 * json_get(it, "coverage")->valuedouble);
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
 	}
 	return rc < 0 ? -1 : 0;
 }
@@ -763,22 +800,56 @@ cond_name(char *s, size_t n, double start, double truth, long rep)
 	snprintf(s, n, "s%g-t%g-r%ld", start, truth, rep);
 }
 
-/* One game record.  Distributions (per game, model moves m = plies / 2):
+/* Where the simulated games go: any of the three may be closed. */
+struct emit {
+	struct outfile ledger, requests, billing;
+	struct buf line;
+};
+
+static int
+emit_json(struct outfile *of, struct buf *line, const cJSON *v, struct err *e)
+{
+	buf_reset(line);
+	if (canon_write(v, line, e) < 0)
+		return -1;
+	if (buf_addc(line, '\n') < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return outfile_write(of, line->p, line->len, e);
+}
+
+static void
+fmt_time_ms(long long ms, char out[40])
+{
+	time_t tt = (time_t)(ms / 1000);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&tt, &tm);
+	n = strftime(out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, 40 - n, ".%03dZ", (int)(ms % 1000));
+}
+
+/* One game: its record, and one request per model move.  Distributions
+ * (m = plies / 2 model moves, at least one):
  * plies: decisive 20 + 2 Poisson(25) (+1 when White mates), capped at 199;
  * draws 200 (ply limit) with probability 1/4, else 40 + 2 Poisson(30);
- * input tokens 1200 m + Poisson(600 m); output Poisson(60 m); reasoning
- * round(Gamma(2m, 400)); cached floor(input U(0.4, 0.7)); wall seconds
- * Gamma(2m, 6) + 0.1 per ply; the next game starts 30 s after. */
-static cJSON *
-game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int black,
-    long block, int k, int result, long long *clock, struct err *e)
+ * per request: input 1200 + Poisson(600) tokens, output Poisson(60),
+ * reasoning round(Gamma(2, 400)), cached floor(input U(0.4, 0.7)),
+ * latency Gamma(2, 6) s; the engine's reply 0.2 s after each request; the
+ * game's tokens and wall time are the sums; the next game starts 30 s
+ * after the end.  Billing: $1.25 per million uncached input tokens, $0.125
+ * cached, $10 output and reasoning. */
+static int
+emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
+          int black, long block, int k, int result, long long *clock, struct err *e)
 {
-	static const char *const res[3] = { "win", "draw", "loss" };
+	static const char *const res[3] = {"win", "draw", "loss"};
 	char id[160], ts[32], te[32];
 	int plies, m;
-	double input, wall;
+	long long ms = *clock * 1000, tok[4] = {0, 0, 0, 0};
+	double wall = 0;
 	const char *term;
-	cJSON *g = cJSON_CreateObject(), *x, *req;
+	cJSON *g = cJSON_CreateObject(), *x, *req = NULL, *rq = NULL;
 
 	snprintf(id, sizeof id, "%s-b%ld-g%d", cond, block, k);
 	if (result == 1) {
@@ -786,7 +857,9 @@ game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int
 		plies = lim ? 200 : 40 + 2 * (int)gsl_ran_poisson(r, 30);
 		if (plies > 200)
 			plies = 200;
-		term = lim ? "ply_limit" : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition" : "stalemate";
+		term = lim                        ? "ply_limit"
+		       : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition"
+		                                  : "stalemate";
 	} else {
 		plies = 20 + 2 * (int)gsl_ran_poisson(r, 25) + (result == 2);
 		if (plies > 199)
@@ -794,16 +867,67 @@ game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int
 		term = gsl_rng_uniform(r) < 0.8 ? "checkmate" : "resignation";
 	}
 	m = plies / 2 > 0 ? plies / 2 : 1;
-	input = 1200.0 * m + (double)gsl_ran_poisson(r, 600.0 * m);
-	wall = gsl_ran_gamma(r, 2.0 * m, 6.0) + 0.1 * plies;
-	wall = json_round(wall, 1e-3);
+	if (g == NULL || !(req = cJSON_CreateArray()))
+		goto nomem;
+	for (int i = 1; i <= m; i++) {
+		char rid[200], rts[40];
+		long long in = 1200 + (long long)gsl_ran_poisson(r, 600);
+		long long out = (long long)gsl_ran_poisson(r, 60);
+		long long rs = llround(gsl_ran_gamma(r, 2, 400));
+		long long ca = (long long)floor((double)in * (0.4 + 0.3 * gsl_rng_uniform(r)));
+		long long lat = llround(gsl_ran_gamma(r, 2, 6) * 1000);
+
+		snprintf(rid, sizeof rid, "%s-r%d", id, i);
+		fmt_time_ms(ms, rts);
+		tok[0] += in, tok[1] += out, tok[2] += rs, tok[3] += ca;
+		wall += lat / 1000.0 + 0.2;
+		ms += lat + 200;
+		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
+			goto nomem;
+		if (em->requests.fp) {
+			if (!(rq = cJSON_CreateObject()) || !json_add_number(rq, "attempt", 1) ||
+			    !json_add_string(rq, "game_id", id) ||
+			    !json_add_number(rq, "latency_ms", (double)lat) ||
+			    !(x = cJSON_AddObjectToObject(rq, "model")) ||
+			    !json_add_string(x, "requested", "sim-davidson-1") ||
+			    !json_add_string(x, "returned", "sim-davidson-1") ||
+			    !json_add_string(rq, "request_id", rid) ||
+			    !json_add_string(rq, "status", "ok") ||
+			    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
+			    !json_add_number(x, "input", (double)in) ||
+			    !json_add_number(x, "output", (double)out) ||
+			    !json_add_number(x, "reasoning", (double)rs) ||
+			    !json_add_number(x, "cached", (double)ca) ||
+			    !json_add_string(rq, "ts", rts))
+				goto nomem;
+			if (emit_json(&em->requests, &em->line, rq, e) < 0)
+				goto fail;
+			cJSON_Delete(rq);
+			rq = NULL;
+		}
+		if (em->billing.fp) {
+			double cost = (double)(in - ca) * 1.25e-6 + (double)ca * 0.125e-6 +
+			              (double)(out + rs) * 10e-6;
+			buf_reset(&em->line);
+			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n",
+			               rid, rts, in, out, rs, ca, cost) < 0)
+				goto nomem;
+			if (outfile_write(&em->billing, em->line.p, em->line.len, e) < 0)
+				goto fail;
+		}
+	}
+	wall = json_round(wall + 0.1 * (plies - m), 1e-3);
 	fmt_time(*clock, ts);
 	fmt_time(*clock + (long long)ceil(wall), te);
 	*clock += (long long)ceil(wall) + 30;
-	if (g == NULL || !json_add_string(g, "game_id", id) ||
-	    !json_add_string(g, "family", family) ||
+	if (!em->ledger.fp) {
+		cJSON_Delete(req);
+		cJSON_Delete(g);
+		return 0;
+	}
+	if (!json_add_string(g, "game_id", id) || !json_add_string(g, "family", family) ||
 	    !(x = cJSON_AddObjectToObject(g, "model")) ||
-	    !json_add_string(x, "requested", "sim-davidson") ||
+	    !json_add_string(x, "requested", "sim-davidson-1") ||
 	    !json_add_string(x, "returned", "sim-davidson-1") ||
 	    !json_add_string(g, "condition", cond) ||
 	    !json_add_string(g, "color", black ? "black" : "white") ||
@@ -811,35 +935,32 @@ game_record(gsl_rng *r, const char *family, const char *cond, double anchor, int
 	    !json_add_string(x, "engine", "stockfish") ||
 	    !json_add_number(x, "elo", json_round(anchor, 0.01)) ||
 	    !json_add_string(x, "limiter", "UCI_LimitStrength") ||
-	    !json_add_number(x, "time_s", 0.1) ||
-	    !json_add_string(g, "opening", "startpos") ||
+	    !json_add_number(x, "time_s", 0.1) || !json_add_string(g, "opening", "startpos") ||
 	    !json_add_number(g, "block", (double)block) ||
 	    !json_add_string(g, "status", "terminal") ||
 	    !json_add_string(g, "result", res[result]) ||
-	    !json_add_string(g, "termination", term) ||
-	    !json_add_number(g, "plies", plies) ||
-	    !json_add_string(g, "started_at", ts) ||
-	    !json_add_string(g, "ended_at", te) ||
+	    !json_add_string(g, "termination", term) || !json_add_number(g, "plies", plies) ||
+	    !json_add_string(g, "started_at", ts) || !json_add_string(g, "ended_at", te) ||
 	    !(x = cJSON_AddObjectToObject(g, "tokens")) ||
-	    !json_add_number(x, "input", input) ||
-	    !json_add_number(x, "output", (double)gsl_ran_poisson(r, 60.0 * m)) ||
-	    !json_add_number(x, "reasoning", round(gsl_ran_gamma(r, 2.0 * m, 400))) ||
-	    !json_add_number(x, "cached", floor(input * (0.4 + 0.3 * gsl_rng_uniform(r)))) ||
-	    !json_add_number(g, "wall_s", wall) ||
+	    !json_add_number(x, "input", (double)tok[0]) ||
+	    !json_add_number(x, "output", (double)tok[1]) ||
+	    !json_add_number(x, "reasoning", (double)tok[2]) ||
+	    !json_add_number(x, "cached", (double)tok[3]) || !json_add_number(g, "wall_s", wall) ||
 	    !json_add_number(g, "worker_hours", json_round(wall / 3600, 1e-6)) ||
-	    !(req = cJSON_AddArrayToObject(g, "requests")))
+	    !cJSON_AddItemToObject(g, "requests", req))
 		goto nomem;
-	for (int i = 1; i <= m; i++) {
-		char rid[200];
-		snprintf(rid, sizeof rid, "%s-r%d", id, i);
-		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
-			goto nomem;
-	}
-	return g;
-nomem:
+	req = NULL;
+	if (emit_json(&em->ledger, &em->line, g, e) < 0)
+		goto fail;
 	cJSON_Delete(g);
+	return 0;
+nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
-	return NULL;
+fail:
+	cJSON_Delete(rq);
+	cJSON_Delete(req);
+	cJSON_Delete(g);
+	return -1;
 }
 
 static int
@@ -848,19 +969,23 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	const struct sim_options *o = c->o;
 	const cJSON *fam = cJSON_GetArrayItem(json_get(spec, "families"), 0);
 	const char *family = cJSON_IsString(fam) ? fam->valuestring : "sim";
-	struct outfile of = OUTFILE_INIT;
-	struct buf b = BUF_INIT;
+	struct emit em = {OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937), *rl = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
 	cJSON *conds = cJSON_CreateArray(), *es = NULL;
 	long long last = SIM_EPOCH;
 	int rc = -1;
+	static const char head[] =
+	    "request_id,ts,model,input_tokens,output_tokens,reasoning_tokens,cached_tokens,cost\n";
 
 	if (r == NULL || rl == NULL || blk == NULL || conds == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (o->ledger && outfile_open(&of, o->ledger, e) < 0)
+	if ((o->ledger && outfile_open(&em.ledger, o->ledger, e) < 0) ||
+	    (o->requests && outfile_open(&em.requests, o->requests, e) < 0) ||
+	    (o->billing && (outfile_open(&em.billing, o->billing, e) < 0 ||
+	                    outfile_write(&em.billing, head, sizeof head - 1, e) < 0)))
 		goto done;
 	for (size_t si = 0; si < o->nstarts; si++)
 		for (size_t tj = 0; tj < c->ntruth; tj++)
@@ -874,41 +999,40 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 					err_set(e, ERR_NOMEM, "out of memory");
 					goto done;
 				}
+				if (!o->ledger && !o->requests && !o->billing)
+					continue;
 				gsl_rng_set(r, stream_seed(o->seed, start, truth, rep, 0));
 				gsl_rng_set(rl, stream_seed(o->seed, start, truth, rep, 1));
 				nb = run_ladder(c, r, start, truth, blk);
-				for (size_t i = 0; i < nb && o->ledger; i++) {
+				for (size_t i = 0; i < nb; i++) {
 					int order[SIM_MAX_BLOCK_GAMES], n = 0;
 					for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
-						order[n++] = q < blk[i].w ? 0 : q < blk[i].w + blk[i].d ? 1 : 2;
-					/* The block's outcomes, in an order drawn from the ledger stream. */
+						order[n++] = q < blk[i].w              ? 0
+						             : q < blk[i].w + blk[i].d ? 1
+						                                       : 2;
+					/* The block's outcomes, in an order drawn from the ledger
+					 * stream. */
 					gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
-					for (int k = 0; k < n; k++) {
-						cJSON *g = game_record(rl, family, cond, blk[i].anchor, c->black,
-						    (long)i + 1, k + 1, order[k], &clock, e);
-						if (g == NULL)
+					for (int k = 0; k < n; k++)
+						if (emit_game(&em, rl, family, cond, blk[i].anchor,
+						              c->black, (long)i + 1, k + 1,
+						              order[k], &clock, e) < 0)
 							goto done;
-						buf_reset(&b);
-						if (canon_write(g, &b, e) < 0 || buf_addc(&b, '\n') < 0) {
-							cJSON_Delete(g);
-							goto done;
-						}
-						cJSON_Delete(g);
-						if (outfile_write(&of, b.p, b.len, e) < 0)
-							goto done;
-					}
 				}
 				if (clock > last)
 					last = clock;
 			}
-	if (o->ledger && outfile_commit(&of, e) < 0)
+	if ((o->ledger && outfile_commit(&em.ledger, e) < 0) ||
+	    (o->requests && outfile_commit(&em.requests, e) < 0) ||
+	    (o->billing && outfile_commit(&em.billing, e) < 0))
 		goto done;
 	if (o->emit_spec) {
 		char asof[32], name[256];
 		const cJSON *nm = json_get(spec, "name");
 		es = cJSON_Duplicate(spec, 1);
 		fmt_time((last / 86400 + 1) * 86400, asof);
-		snprintf(name, sizeof name, "%s-simulated", cJSON_IsString(nm) ? nm->valuestring : "cohort");
+		snprintf(name, sizeof name, "%s-simulated",
+		         cJSON_IsString(nm) ? nm->valuestring : "cohort");
 		if (es == NULL)
 			goto nomem;
 		cJSON_DeleteItemFromObjectCaseSensitive(es, "conditions");
@@ -928,10 +1052,12 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 done:
-	outfile_abort(&of);
+	outfile_abort(&em.ledger);
+	outfile_abort(&em.requests);
+	outfile_abort(&em.billing);
+	buf_release(&em.line);
 	cJSON_Delete(es);
 	cJSON_Delete(conds);
-	buf_release(&b);
 	gsl_rng_free(r);
 	gsl_rng_free(rl);
 	free(blk);
@@ -950,8 +1076,9 @@ check_options(const struct sim_ctx *c, struct err *e)
 		return err_set(e, ERR_USAGE, "--truth: STEP must be positive");
 	if (!(o->hi >= o->lo))
 		return err_set(e, ERR_USAGE, "--truth: HI is below LO");
-	if ((o->hi - o->lo) / o->step > 100000)
-		return err_set(e, ERR_USAGE, "--truth: more than 100000 true ratings");
+	if (((o->hi - o->lo) / o->step + 1) * (double)o->nstarts > SIM_MAX_CELLS)
+		return err_set(e, ERR_USAGE, "--truth, --starts: more than %d starts x truths",
+		               SIM_MAX_CELLS);
 	if (o->reps < 1)
 		return err_set(e, ERR_USAGE, "--reps: expected at least one replicate");
 	if (!(o->nu > 0 && o->nu < 1e6))
@@ -961,18 +1088,23 @@ check_options(const struct sim_ctx *c, struct err *e)
 	if (o->nstarts == 0)
 		return err_set(e, ERR_USAGE, "--starts: expected at least one start");
 	if (c->p.block_games > SIM_MAX_BLOCK_GAMES)
-		return err_set(e, ERR_INPUT, "%s: \"ladder\": \"block_games\": at most %d in a "
-		    "simulation", io_name(o->spec_path), SIM_MAX_BLOCK_GAMES);
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": \"block_games\": at most %d in a "
+		               "simulation",
+		               io_name(o->spec_path), SIM_MAX_BLOCK_GAMES);
 	for (size_t i = 0; i < o->nstarts; i++)
 		if (!(o->starts[i] >= c->p.start && o->starts[i] <= c->p.max))
-			return err_set(e, ERR_USAGE, "--starts: %g is outside the policy's anchors "
-			    "(%g to %g)", o->starts[i], c->p.start, c->p.max);
+			return err_set(e, ERR_USAGE,
+			               "--starts: %g is outside the policy's anchors "
+			               "(%g to %g)",
+			               o->starts[i], c->p.start, c->p.max);
 	for (size_t i = 0; i < c->p.npromote; i++)
 		minstep = fmin(minstep, c->p.promote_by[i]);
 	anchors = c->p.npromote ? (c->p.max - c->p.start) / minstep + 2 : 1;
 	if (anchors * (c->p.max_repeats + 1) > SIM_MAX_BLOCKS)
-		return err_set(e, ERR_INPUT, "%s: \"ladder\": a ladder could run more than %d blocks",
-		    io_name(o->spec_path), SIM_MAX_BLOCKS);
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": a ladder could run more than %d blocks",
+		               io_name(o->spec_path), SIM_MAX_BLOCKS);
 	return 0;
 }
 
@@ -1027,10 +1159,16 @@ sim_run(const struct sim_options *o, struct err *e)
 	spec = json_parse_file(o->spec_path, e);
 	if (spec == NULL)
 		return -1;
-	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 || canon_id(spec, spec_id, e) < 0)
+	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 ||
+	    canon_id(spec, spec_id, e) < 0)
 		goto done;
+	c.q = gsl_cdf_chisq_Pinv(o->level, 1);
 	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
-	c.nchunk = (size_t)((o->reps + SIM_CHUNK - 1) / SIM_CHUNK);
+	/* The chunk size depends on --reps only, never on --jobs. */
+	c.chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
+	if (c.chunk < SIM_CHUNK)
+		c.chunk = SIM_CHUNK;
+	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
 	units = o->nstarts * c.ntruth * c.nchunk;
 	c.acc = calloc(units, sizeof *c.acc);
 	if (c.acc == NULL) {
@@ -1060,7 +1198,8 @@ sim_run(const struct sim_options *o, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if ((o->ledger || o->emit_spec) && emit_ledger(&c, spec, e) < 0)
+	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
+	    emit_ledger(&c, spec, e) < 0)
 		goto done;
 	if (o->table) {
 		if (audit_table(doc, &b) < 0) {

@@ -173,7 +173,8 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 
 	if (t == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	memcpy(t, *carry, *ncarry);
+	if (*ncarry)
+		memcpy(t, *carry, *ncarry);
 	n = fread(t + *ncarry, 1, CHUNK_BYTES, fp);
 	if (ferror(fp)) {
 		free(t);

@@ -6,6 +6,9 @@ PY=/usr/bin/python3
 mkdir -p bin
 ln -sf "$COHORT" bin/cohort
 
+check "unit: Clopper-Pearson ends solve the binomial tail equations (tests/unit/bound_cp.c)" \
+	"$BUILD/tests/unit/bound_cp"
+
 for g in "$ROOT"/golden/bound-*/; do
 	name=$(basename "$g")
 	(cd "$D" && PATH="$TMP/bin:$PATH" sh -c "$(cat "$g/cmd")" >"$TMP/$name.out" 2>"$TMP/$name.err"; echo $? >"$TMP/$name.status")

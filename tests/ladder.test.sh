@@ -8,6 +8,11 @@ SPEC=$D/luna.spec.json
 mkdir -p bin
 ln -sf "$COHORT" bin/cohort
 
+check "unit: solver against the closed form, a brute-force grid and profile ends (tests/unit/sim_solver.c)" \
+	"$BUILD/tests/unit/sim_solver"
+check "unit: solver agrees with the general joint fit on one-condition cohorts (tests/unit/sim_vs_fit.c)" \
+	"$BUILD/tests/unit/sim_vs_fit"
+
 for g in "$ROOT"/golden/ladder-*/; do
 	name=$(basename "$g")
 	(cd "$D" && PATH="$TMP/bin:$PATH" sh -c "$(cat "$g/cmd")" >"$TMP/$name.out" 2>"$TMP/$name.err"; echo $? >"$TMP/$name.status")
@@ -78,6 +83,21 @@ PYEOF
 	fi
 done
 
+# A freeze's condition with no block yet plays the start anchor.
+$PY - "$SPEC" >fz0.json <<'PYEOF'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+print(json.dumps({"kind": "cohort.freeze/1", "spec": spec, "blocks": [
+    {"condition": "none", "block": 1, "anchor": 1320, "color": "black", "games": 10, "w": 0, "d": 5, "l": 5}]}))
+PYEOF
+"$COHORT" ladder next --condition top2 fz0.json >fz0.out
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["rule"], d["next"], d["state"], d["blocks"], d["last"]) == ("start", 1320, "active", 0, None), d' fz0.out \
+	&& ok "freeze: a condition without blocks starts at the policy's start" || notok "no blocks" "$(cat fz0.out)"
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["blocks"]=[]; print(json.dumps(d))' fz0.json >fz00.json
+"$COHORT" ladder next --condition none fz00.json >fz00.out
+grep -q '"rule":"start"' fz00.out && ok "freeze without any block: start" || notok "empty freeze" "$(cat fz00.out)"
+expect_fail2 "next: a condition the spec does not list" '--condition: top1 has no block in fz0.json' "$COHORT" ladder next --condition top1 fz0.json
+
 expect_fail2 "next: --condition required" 'needs --condition' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
 expect_fail2 "next: unknown condition" '--condition: top1 has no block in' "$COHORT" ladder next --spec "$SPEC" --condition top1 "$D/luna.blocks.json"
 expect_fail2 "next: a blocks document needs --spec" '--spec: a blocks document needs the cohort spec' "$COHORT" ladder next --condition top2 "$D/luna.blocks.json"
@@ -141,7 +161,26 @@ sim --truth 1000:1400:200 --starts 1320 --reps 20 --seed 1 --format table >table
 [ "$(grep -c '^  1320 ' table.txt)" = 4 ] && grep -q 'mean over the truth grid' table.txt && ok "table: a row per cell and a summary" || notok "table" "$(cat table.txt)"
 
 # Simulated ledgers flow through freeze and ladder next.
-sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim.jsonl --emit-spec simspec.json -o simaudit.json
+sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim.jsonl --emit-spec simspec.json \
+	--emit-requests simreq.jsonl --emit-billing simbill.csv -o simaudit.json
+$PY - sim.jsonl simreq.jsonl simbill.csv <<'PYEOF' >simtok.txt 2>&1 && ok "emitted games, requests and billing agree" || notok "emitted ledger sums" "$(cat simtok.txt)"
+import csv, json, sys
+g = [json.loads(l) for l in open(sys.argv[1])]
+r = {x["request_id"]: x for x in map(json.loads, open(sys.argv[2]))}
+b = {x["request_id"]: x for x in csv.DictReader(open(sys.argv[3]))}
+assert len(r) == len(b) == sum(len(x["requests"]) for x in g) > 0
+for x in g:
+    t = {k: sum(r[q]["tokens"][k] for q in x["requests"]) for k in ("input", "output", "reasoning", "cached")}
+    assert t == x["tokens"], (x["game_id"], t, x["tokens"])
+    assert x["started_at"][:19] <= r[x["requests"][0]]["ts"][:19] <= r[x["requests"][-1]]["ts"][:19] <= x["ended_at"][:19]
+    assert x["plies"] // 2 == len(x["requests"]) or len(x["requests"]) == 1
+    for q in x["requests"]:
+        assert r[q]["game_id"] == x["game_id"] and int(b[q]["reasoning_tokens"]) == r[q]["tokens"]["reasoning"]
+games = {(x["condition"], x["block"]): 0 for x in g}
+for x in g: games[(x["condition"], x["block"])] += 1
+assert set(games.values()) == {10}, games
+print("ok")
+PYEOF
 check "emitted records validate against the ledger schema" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/ledger-record.schema.json" sim.jsonl
 check "emitted spec validates against the spec schema" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/spec.schema.json" simspec.json
 sim --truth 1500:2500:500 --starts 1320 --reps 4 --seed 9 --emit-ledger sim2.jsonl -o /dev/null
@@ -156,6 +195,10 @@ for c in f["conditions"]:
     assert c["state"] == "terminal" and not c.get("deviations"), c
     assert c["games"] == 10 * c["blocks"], c
 PYEOF
+	if "$COHORT" reconcile --help >/dev/null 2>&1; then
+		expect_status "reconcile: the simulated ledger, requests and billing reconcile" 0 \
+			"$COHORT" reconcile --freeze simfreeze.json --ledger sim.jsonl --requests simreq.jsonl --billing simbill.csv -o simrec.json
+	fi
 	"$COHORT" ladder next --condition s1320-t2500-r1 simfreeze.json >simnext.json
 	$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["next"]=="stop" and not d["deviations"]' simnext.json \
 		&& ok "ladder next: a simulated ladder stopped where the policy says" || notok "ladder next on simulated freeze" "$(cat simnext.json)"
@@ -171,6 +214,7 @@ expect_fail2 "HI below LO" '--truth: HI is below LO' sim --truth 2000:1000:100 -
 expect_fail2 "STEP zero" '--truth: STEP must be positive' sim --truth 1000:2000:0 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "STEP negative" '--truth: STEP must be positive' sim --truth 1000:2000:-5 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "truth not LO:HI:STEP" '--truth: expected LO:HI:STEP' sim --truth 1000:2000 --starts 1320 --reps 5 --seed 1 -o bad.json
+expect_fail2 "too many cells" 'more than 10000 starts x truths' sim --truth 0:100000:1 --starts 1320 --reps 5 --seed 1 -o bad.json
 expect_fail2 "zero replicates" '--reps: expected a whole number from 1' sim --truth 1000:2000:100 --starts 1320 --reps 0 --seed 1 -o bad.json
 expect_fail2 "seed does not parse" '--seed: expected a whole number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 12x -o bad.json
 expect_fail2 "negative seed" '--seed: expected a whole number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed -3 -o bad.json

@@ -39,7 +39,8 @@ ll_direct(const struct sim_obs *o, int n, double R, double nu)
 
 	for (int i = 0; i < n; i++) {
 		double x = pow(10, (R - o[i].b * E) / 400), den = x + 1 + nu * sqrt(x);
-		ll += o[i].w * log(x / den) + o[i].d * log(nu * sqrt(x) / den) + o[i].l * log(1 / den);
+		ll += o[i].w * log(x / den) + o[i].d * log(nu * sqrt(x) / den) +
+		      o[i].l * log(1 / den);
 	}
 	return ll;
 }
@@ -91,7 +92,8 @@ main(void)
 	srand(12345);
 	/* (1) closed form, nu fixed */
 	for (int k = 0; k < 200; k++) {
-		struct sim_obs o = { (1000 + rand() % 2000) / E, rand() % 11, rand() % 11, rand() % 11 };
+		struct sim_obs o = {(1000 + rand() % 2000) / E, rand() % 11, rand() % 11,
+		                    rand() % 11};
 		double nu = 0.2 + 3.0 * rand() / RAND_MAX, n = o.w + o.d + o.l, S, y, s;
 		if (o.w + o.d == 0 || o.l + o.d == 0)
 			continue;
@@ -106,15 +108,16 @@ main(void)
 		}
 		snprintf(what, sizeof what, "closed form %d-%d-%d nu %.3f", o.w, o.d, o.l, nu);
 		expect(fabs(s * E - (o.b * E + 2 * log(y) * E)) < 1e-6, what, s * E,
-		    o.b * E + 2 * log(y) * E);
+		       o.b * E + 2 * log(y) * E);
 	}
 	/* 0-5-5 at one anchor: the quadratic gives a finite rating below the
 	 * 1164 shortcut once nu is fixed at 1.02 */
 	{
-		struct sim_obs o = { (1320 + 35) / E, 0, 5, 5 };
+		struct sim_obs o = {(1320 + 35) / E, 0, 5, 5};
 		double s;
 		sim_fit_fixed(&o, 1, log(1.02), &s);
-		expect(s * E < 1164 && s * E > 900, "0-5-5 with nu fixed is below 1164", s * E, 1067);
+		expect(s * E < 1164 && s * E > 900, "0-5-5 with nu fixed is below 1164", s * E,
+		       1067);
 	}
 	/* (2) and (3): random ladders of 1 to 6 blocks */
 	for (int k = 0; k < 60; k++) {
@@ -147,40 +150,41 @@ main(void)
 		top = ll_direct(o, n, R, nu);
 		snprintf(what, sizeof what, "ladder %d: profile drop at lower end", k);
 		expect(fabs(2 * (top - profile_direct(o, n, lo * E)) - q) < 1e-5, what,
-		    2 * (top - profile_direct(o, n, lo * E)), q);
+		       2 * (top - profile_direct(o, n, lo * E)), q);
 		snprintf(what, sizeof what, "ladder %d: profile drop at upper end", k);
 		expect(fabs(2 * (top - profile_direct(o, n, hi * E)) - q) < 1e-5, what,
-		    2 * (top - profile_direct(o, n, hi * E)), q);
+		       2 * (top - profile_direct(o, n, hi * E)), q);
 		expect(lo < f.s && f.s < hi, "interval holds the estimate", f.s, lo);
 	}
 	/* (4) 0-0-10: undefined below, one-sided upper bound in closed form */
 	{
-		struct sim_obs o = { (2120 + 35) / E, 0, 0, 10 };
+		struct sim_obs o = {(2120 + 35) / E, 0, 0, 10};
 		struct sim_fit f;
 		double lo, hi, x = exp(q / 20) - 1, want = (2120 + 35) + E * log(x);
 		sim_fit_joint(&o, 1, &f);
 		expect(!f.defined && f.side == -1, "0-0-10 is undefined below", f.side, -1);
 		sim_profile_interval(&o, 1, &f, 0.95, &lo, &hi);
 		expect(isinf(lo) && lo < 0 && fabs(hi * E - want) < 1e-6, "0-0-10 one-sided bound",
-		    hi * E, want);
+		       hi * E, want);
 	}
 	/* 10-0-0: undefined above, the mirror image */
 	{
-		struct sim_obs o = { (2420 + 35) / E, 10, 0, 0 };
+		struct sim_obs o = {(2420 + 35) / E, 10, 0, 0};
 		struct sim_fit f;
 		double lo, hi, x = exp(q / 20) - 1, want = (2420 + 35) - E * log(x);
 		sim_fit_joint(&o, 1, &f);
 		sim_profile_interval(&o, 1, &f, 0.95, &lo, &hi);
 		expect(!f.defined && f.side == 1 && isinf(hi) && fabs(lo * E - want) < 1e-6,
-		    "10-0-0 one-sided bound", lo * E, want);
+		       "10-0-0 one-sided bound", lo * E, want);
 	}
 	/* No draw: nu goes to 0, the rating is the Bradley-Terry one:
 	 * 5-0-5 at one anchor is exactly the anchor plus correction. */
 	{
-		struct sim_obs o = { 1755 / E, 5, 0, 5 };
+		struct sim_obs o = {1755 / E, 5, 0, 5};
 		struct sim_fit f;
 		sim_fit_joint(&o, 1, &f);
-		expect(f.defined && fabs(f.s * E - 1755) < 1e-6, "5-0-5 without draws", f.s * E, 1755);
+		expect(f.defined && fabs(f.s * E - 1755) < 1e-6, "5-0-5 without draws", f.s * E,
+		       1755);
 	}
 	if (fails == 0)
 		puts("sim_solver: all checks hold");
