@@ -5,12 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/io.h"
 #include "../freeze/freeze.h"
 #include "../freeze/json.h"
 #include "cmd.h"
 
 static const char usage[] =
-"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [-o FILE] LEDGER...\n";
+"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--format json|table] [-o FILE] LEDGER...\n";
 
 static void
 progress(void *ctx, uint64_t n)
@@ -26,13 +27,15 @@ cmd_freeze(int argc, char **argv)
 		{ "spec", required_argument, NULL, 's' },
 		{ "store", required_argument, NULL, 'S' },
 		{ "repo", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct freeze_opts fo = { 0 };
 	struct err e = ERR_INIT;
-	const char *spec_path = NULL, *out = NULL;
+	const char *spec_path = NULL, *out = NULL, *format = NULL;
+	struct buf table = BUF_INIT;
 	cJSON *spec, *manifest = NULL;
 	int c, rc;
 
@@ -44,6 +47,7 @@ cmd_freeze(int argc, char **argv)
 		case 's': slot = &spec_path; break;
 		case 'S': slot = &fo.store_dir; break;
 		case 'r': slot = &fo.repo_dir; break;
+		case 'f': slot = &format; break;
 		case 'o': slot = &out; break;
 		case 'h': return cmd_help(usage);
 		default:
@@ -56,6 +60,8 @@ cmd_freeze(int argc, char **argv)
 	}
 	if (spec_path == NULL)
 		return cmd_usage_error("freeze", usage, "--spec is required");
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
+		return cmd_usage_error("freeze", usage, "--format: expected json or table");
 	if (optind == argc)
 		return cmd_usage_error("freeze", usage, "no LEDGER given");
 	fo.ledgers = (const char **)argv + optind;
@@ -71,13 +77,19 @@ cmd_freeze(int argc, char **argv)
 		rc = cmd_fail("freeze", &e);
 		goto done;
 	}
-	if (freeze_build(&fo, &manifest, &e) < 0 || json_emit(manifest, out, &e) < 0)
-		rc = cmd_fail("freeze", &e);
-	else
-		rc = EXIT_HOLDS;
+	rc = freeze_build(&fo, &manifest, &e);
 	if (fo.progress)
 		fputs("\r\033[K", stderr);
+	if (rc == 0 && format && strcmp(format, "table") == 0) {
+		if ((out && json_emit(manifest, out, &e) < 0) || freeze_table(manifest, &table) < 0 ||
+		    io_write_all(NULL, table.p, table.len, &e) < 0)
+			rc = -1;
+	} else if (rc == 0) {
+		rc = json_emit(manifest, out, &e);
+	}
+	rc = rc < 0 ? cmd_fail("freeze", &e) : EXIT_HOLDS;
 done:
+	buf_release(&table);
 	cJSON_Delete(manifest);
 	cJSON_Delete(spec);
 	return rc;
