@@ -7,7 +7,12 @@
  * which sorts, groups blocks and replays the ladder.  Each accepted
  * record's canonical bytes are re-parsed and re-added to a second
  * accumulator, as verify does from the store: it must be accepted with the
- * same digest.  A manifest must be writable in canonical form. */
+ * same digest.  A manifest must be writable in canonical form.
+ *
+ * The same file then goes through ledger_read_par (the thread pool `cohort
+ * freeze` uses) with freeze_acc_prepare and freeze_acc_take: both readers
+ * must accept or refuse alike, with the same message, and an accepted
+ * ledger must give the same manifest bytes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +44,49 @@ static int fd = -1;
 struct run {
 	struct freeze_acc *acc, *again;
 };
+
+/* A record's slot in the parallel run. */
+struct pslot {
+	struct freeze_item *item;
+	struct buf canon;
+	uint8_t d[HASH_LEN];
+};
+
+static int
+par_work(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *p, struct err *e)
+{
+	const struct freeze_acc *acc = ctx;
+	struct pslot *s = p;
+	char where[128];
+
+	ledger_loc_format(loc, where, sizeof where);
+	if (freeze_acc_prepare(acc, rec, where, &s->item, &s->canon, s->d, e) < 0) {
+		buf_release(&s->canon);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+par_done(void *ctx, void *p, struct err *e)
+{
+	struct pslot *s = p;
+	struct freeze_item *it = s->item;
+
+	buf_release(&s->canon);
+	s->item = NULL;
+	return freeze_acc_take(ctx, it, e);
+}
+
+static void
+par_release(void *p)
+{
+	struct pslot *s = p;
+
+	freeze_item_free(s->item);
+	s->item = NULL;
+	buf_release(&s->canon);
+}
 
 static int
 on_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
@@ -111,6 +159,37 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 	}
+
+	/* The parallel reader, against the sequential one. */
+	struct err pe = ERR_INIT;
+	struct freeze_acc *par = freeze_acc_new(spec, &pe);
+	struct ledger_par lp = { par_work, par_done, par_release, sizeof(struct pslot), NULL, 2 };
+	cJSON *pm = NULL;
+	struct buf pout = BUF_INIT;
+	int prc;
+
+	if (par == NULL)
+		abort();
+	lp.ctx = par;
+	prc = ledger_read_par(path, &lp, &pe);
+	if ((prc < 0) != (rc < 0))
+		abort();
+	if (prc < 0 && strcmp(pe.msg, e.msg) != 0)
+		abort();
+	if (prc == 0) {
+		int frc = freeze_acc_finish(par, NULL, &pm, &pe);
+		if ((frc < 0) != (m == NULL))
+			abort();
+		if (frc < 0 && strcmp(pe.msg, e.msg) != 0)
+			abort();
+		if (frc == 0 && (canon_write(pm, &pout, &pe) < 0 || pout.len != out.len ||
+		    memcmp(pout.p, out.p, out.len) != 0))
+			abort();
+	}
+	cJSON_Delete(pm);
+	buf_release(&pout);
+	freeze_acc_free(par);
+
 	cJSON_Delete(m);
 	buf_release(&out);
 	freeze_acc_free(r.acc);
