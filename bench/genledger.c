@@ -12,6 +12,9 @@
  * otherwise middling repeats (the spec allows up to 1000 repeats), so the
  * freeze has no deviations and every condition is active.  Deterministic:
  * the same GAMES gives the same bytes.  Standalone (libc only). */
+#define _POSIX_C_SOURCE 200809L /* gmtime_r */
+
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +53,6 @@ flush(void)
 static void
 emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-#include <stdarg.h>
 static void
 emit(const char *fmt, ...)
 {

@@ -39,6 +39,7 @@ bench_time() {
 		/usr/bin/time -f '%e %U %S %M' -o "$base/.time" "$@"
 		_rc=$?
 		# the last line: time prints "Command exited with non-zero status" first
+		# shellcheck disable=SC2046
 		set -- $(tail -n 1 "$base/.time")
 		BENCH_WALL=$1
 		BENCH_CPU=$(awk -v u="$2" -v s="$3" 'BEGIN { printf "%.2f", u + s }')
@@ -48,8 +49,8 @@ bench_time() {
 		"$@"
 		_rc=$?
 		BENCH_WALL=$(awk -v a="$_t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-		BENCH_CPU=?
-		BENCH_RSS_MB=?
+		BENCH_CPU='?'
+		BENCH_RSS_MB='?'
 	fi
 	# to the report (fd 3), whatever the command's output was redirected to
 	{
@@ -95,6 +96,7 @@ for name in "$@"; do
 	(
 		export BENCH_TMP
 		cd "$BENCH_TMP" || exit 2
+		# shellcheck disable=SC1090
 		. "$f"
 	)
 	rc=$?
