@@ -64,7 +64,7 @@ bench_time() {
 
 bench_ratio() {
 	awk -v l="$1" -v x="$2" -v y="$3" -v t="${4:-}" 'BEGIN {
-		if (y + 0 <= 0) { printf "  %-44s      n/a\n", l; exit }
+		if (x + 0 <= 0 || y + 0 <= 0) { printf "  %-44s      n/a (too fast to time)\n", l; exit }
 		printf "  %-44s %8.2f%s\n", l, x / y, t == "" ? "" : "   (target " t ")" }'
 }
 
