@@ -1,2 +1,3 @@
 VERIFY_OBJS =
 VERIFY_UNIT =
+VERIFY_OBJS += verify/csv.o verify/reconcile.o
