@@ -10,13 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "../common/io.h"
 #include "../freeze/hash.h"
 #include "../freeze/json.h"
+#include "../freeze/ledger.h"
 #include "csv.h"
+#include "recon_feed.h"
 
 #define LINE_CHUNK (1 << 20)
 #define LINE_MAX_BYTES ((size_t)64 << 20)
@@ -163,8 +167,29 @@ recon_time_parse(const char *s, double *t, char norm[RECON_TIME_MAX])
 		f = strtod(tmp, NULL);
 	}
 	*t = (double)secs + f;
-	snprintf(norm, RECON_TIME_MAX, "%04ld-%02d-%02dT%02lld:%02lld:%02lld%s%.*sZ", ny, nm, nd,
-	    rem / 3600, rem / 60 % 60, rem % 60, frac ? "." : "", (int)nfrac, frac ? frac : "");
+	/* By hand: this runs for every request and billing row. */
+	{
+		char *o = norm;
+		int v[6] = { (int)ny, nm, nd, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60) };
+		static const char sep[6] = { '-', '-', 'T', ':', ':', 0 };
+		for (int i = 0; i < 6; i++) {
+			if (i == 0) {
+				*o++ = (char)('0' + v[0] / 1000);
+				*o++ = (char)('0' + v[0] / 100 % 10);
+			}
+			*o++ = (char)('0' + v[i] / 10 % 10);
+			*o++ = (char)('0' + v[i] % 10);
+			if (sep[i])
+				*o++ = sep[i];
+		}
+		if (frac != NULL) {
+			*o++ = '.';
+			memcpy(o, frac, nfrac);
+			o += nfrac;
+		}
+		*o++ = 'Z';
+		*o = '\0';
+	}
 	return 0;
 }
 
@@ -447,7 +472,9 @@ db_open(struct recon *r)
 		close(fd);
 		path = r->dbtmp;
 	}
-	rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* One thread uses the connection: no mutex on every call. */
+	rc = sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		return err_set(r->e, ERR_IO, "database: cannot open: %s", sqlite3_errstr(rc));
 	/* The file is private to this run and renamed into place only when
@@ -889,9 +916,9 @@ bad:
 
 /* ---------------------------------------------------------------- ledger */
 
+/* One game record (borrowed) at where ("file:line", or "file:rowid N"). */
 static int
-ledger_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, const char *p,
-    size_t n)
+ledger_record(struct recon *r, sqlite3_stmt *st, const char *where, long line, cJSON *g)
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted",
 		NULL };
@@ -902,16 +929,8 @@ ledger_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, cons
 	long long tok[NCLASS], nreq = -1;
 	const cJSON *reqs = NULL;
 	uint8_t d[HASH_LEN];
-	cJSON *g;
 	int rc = -1, term, perr;
 
-	g = json_parse(p, n, name, line, r->e);
-	if (g == NULL)
-		return -1;
-	if (!cJSON_IsObject(g)) {
-		err_set(r->e, ERR_INPUT, "expected a JSON object");
-		goto bad;
-	}
 	if (get_text(g, "game_id", 1, &gid, r->e) < 0 || get_text(g, "family", 1, &family, r->e) < 0 ||
 	    get_text(g, "condition", 1, &cond, r->e) < 0 ||
 	    get_enum(g, "status", 1, statuses, "terminal, live, provider_error or aborted",
@@ -981,11 +1000,51 @@ ledger_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, cons
 	}
 	rc = 0;
 bad:
-	if (rc < 0 && strncmp(r->e->msg, name, strlen(name)) != 0)
-		at_line(r->e, name, line);
+	if (rc < 0)
+		err_prefix(r->e, "%s", where);
+	return rc;
+}
+
+static int
+ledger_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, const char *p,
+    size_t n)
+{
+	char where[512];
+	cJSON *g = json_parse(p, n, name, line, r->e);
+	int rc;
+
+	if (g == NULL)
+		return -1;
+	snprintf(where, sizeof where, "%s:%ld", name, line);
+	if (!cJSON_IsObject(g))
+		rc = err_set(r->e, ERR_INPUT, "%s: expected a JSON object", where);
+	else
+		rc = ledger_record(r, st, where, line, g);
 	cJSON_Delete(g);
 	return rc;
 }
+
+struct ledger_ctx {
+	struct recon *r;
+	sqlite3_stmt *st;
+};
+
+static int
+ledger_sqlite_record(void *ctx, cJSON *g, const struct ledger_loc *loc, struct err *e)
+{
+	struct ledger_ctx *c = ctx;
+	char where[512];
+
+	ledger_loc_format(loc, where, sizeof where);
+	return ledger_record(c->r, c->st, where, loc->line, g);
+}
+
+
+
+static const char games_sql[] =
+"INSERT INTO games(game_id, file, line, id, family, condition, status, result, started_at,"
+" started_t, ended_at, ended_t, input, output, reasoning, cached, wall_s, worker_hours,"
+" n_requests, in_scope) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)";
 
 /* 1 when the file starts like an SQLite database. */
 static int
@@ -1000,6 +1059,15 @@ is_sqlite_file(const char *path)
 	n = fread(head, 1, sizeof head, fp);
 	fclose(fp);
 	return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+static int
+is_blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return 0;
+	return 1;
 }
 
 /* Stream a JSON Lines file through fn, one transaction; register it. */
@@ -1022,10 +1090,8 @@ load_lines(struct recon *r, const char *role, const char *path, cJSON *list, con
 	if (st == NULL || db_exec(r, "BEGIN") < 0)
 		goto fail;
 	while ((rc = lines_next(&l, &p, &n, r->e)) == 1) {
-		if (n == 0 || (n == 1 && p[0] == '\r')) {
-			err_set(r->e, ERR_INPUT, "%s:%ld: empty line", path, l.lineno);
-			goto fail;
-		}
+		if (is_blank(p, n))
+			continue;
 		if (fn(r, st, path, l.lineno, p, n) < 0)
 			goto fail;
 	}
@@ -1050,15 +1116,18 @@ load_ledgers(struct recon *r)
 		return -1;
 	for (size_t i = 0; i < r->o->nledgers; i++) {
 		const char *path = r->o->ledgers[i];
-		if (is_sqlite_file(path))
-			return err_set(r->e, ERR_INPUT, "%s: an SQLite ledger: reconcile reads JSON"
-			    " Lines ledgers", path);
-		if (load_lines(r, "ledger", path, list,
-		        "INSERT INTO games(game_id, file, line, id, family, condition, status,"
-		        " result, started_at, started_t, ended_at, ended_t, input, output, reasoning,"
-		        " cached, wall_s, worker_hours, n_requests, in_scope)"
-		        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)", ledger_line) < 0)
+		if (is_sqlite_file(path)) {
+			struct ledger_ctx c = { r, db_prep(r, games_sql) };
+			uint8_t d[HASH_LEN];
+			int rc = c.st == NULL || db_exec(r, "BEGIN") < 0 ? -1
+			    : ledger_read(path, ledger_sqlite_record, &c, r->e);
+			sqlite3_finalize(c.st);
+			if (rc < 0 || db_exec(r, "COMMIT") < 0 || hash_file(path, d, NULL, r->e) < 0 ||
+			    file_add(r, "ledger", path, d, NULL, list) < 0)
+				return -1;
+		} else if (load_lines(r, "ledger", path, list, games_sql, ledger_line) < 0) {
 			return -1;
+		}
 	}
 	return db_exec(r, "UPDATE games SET in_scope = 1 WHERE family IN (SELECT family FROM"
 	    " spec_families) AND condition IN (SELECT condition FROM spec_conditions)");
@@ -1066,12 +1135,42 @@ load_ledgers(struct recon *r)
 
 /* -------------------------------------------------------------- requests */
 
+/* One input streamed by a producer thread (recon_feed.h). */
+struct source {
+	struct recon *r;            /* read only on the producer's side */
+	const char *path;
+	long long file;             /* its number in files */
+	uint8_t digest[HASH_LEN];   /* SHA-256 of its bytes, once read */
+};
+
 static int
-request_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, const char *p,
-    size_t n)
+put_text(struct recon_feed *f, const char *s, struct err *e)
+{
+	if (s == NULL) {
+		recon_put_null(f);
+		return 0;
+	}
+	if (recon_put_text(f, s, strlen(s)) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+static int
+put_count(struct recon_feed *f, long long v)
+{
+	if (v < 0)
+		recon_put_null(f);
+	else
+		recon_put_int(f, v);
+	return 0;
+}
+
+static int
+request_line(struct source *src, struct recon_feed *f, long line, const char *p, size_t n,
+    struct err *e)
 {
 	static const char *const statuses[] = { "ok", "error", NULL };
-	const char *rid, *gid = NULL, *req, *ret, *status;
+	const char *name = src->path, *rid, *gid = NULL, *req, *ret, *status;
 	char ts[RECON_TIME_MAX];
 	const cJSON *model, *gv;
 	long long tok[NCLASS], attempt;
@@ -1079,60 +1178,105 @@ request_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, con
 	cJSON *q;
 	int rc = -1;
 
-	q = json_parse(p, n, name, line, r->e);
+	q = json_parse(p, n, name, line, e);
 	if (q == NULL)
 		return -1;
 	if (!cJSON_IsObject(q)) {
-		err_set(r->e, ERR_INPUT, "expected a JSON object");
+		err_set(e, ERR_INPUT, "expected a JSON object");
 		goto bad;
 	}
-	if (get_text(q, "request_id", 1, &rid, r->e) < 0)
+	if (get_text(q, "request_id", 1, &rid, e) < 0)
 		goto bad;
 	gv = json_get(q, "game_id");
 	if (gv == NULL) {
-		err_set(r->e, ERR_INPUT, "\"game_id\": missing (null when the request has no game)");
+		err_set(e, ERR_INPUT, "\"game_id\": missing (null when the request has no game)");
 		goto bad;
 	}
-	if (!cJSON_IsNull(gv) && get_text(q, "game_id", 1, &gid, r->e) < 0) {
-		err_set(r->e, ERR_INPUT, "\"game_id\": expected a string or null");
+	if (!cJSON_IsNull(gv) && get_text(q, "game_id", 1, &gid, e) < 0) {
+		err_set(e, ERR_INPUT, "\"game_id\": expected a game id or null");
 		goto bad;
 	}
-	if (get_time(q, "ts", 1, &t, ts, r->e) < 0 ||
-	    json_get_object(q, "model", 1, &model, r->e) < 0)
+	if (get_time(q, "ts", 1, &t, ts, e) < 0 || json_get_object(q, "model", 1, &model, e) < 0)
 		goto bad;
-	if (json_get_string(model, "requested", 1, &req, r->e) < 0 ||
-	    json_get_string(model, "returned", 1, &ret, r->e) < 0) {
-		err_set(r->e, ERR_INPUT, "\"model\": expected {\"requested\": string, \"returned\": string}");
+	if (json_get_string(model, "requested", 1, &req, e) < 0 ||
+	    json_get_string(model, "returned", 1, &ret, e) < 0) {
+		err_set(e, ERR_INPUT, "\"model\": expected {\"requested\": string, \"returned\": string}");
 		goto bad;
 	}
-	if (get_tokens(q, "tokens", 1, tok, r->e) < 0 ||
-	    get_nonneg(q, "latency_ms", 1, &latency, r->e) < 0 ||
-	    json_get_int(q, "attempt", 1, 1, 1000000, &attempt, r->e) < 0 ||
-	    get_enum(q, "status", 1, statuses, "ok or error", &status, r->e) < 0)
+	if (get_tokens(q, "tokens", 1, tok, e) < 0 || get_nonneg(q, "latency_ms", 1, &latency, e) < 0 ||
+	    json_get_int(q, "attempt", 1, 1, 1000000, &attempt, e) < 0 ||
+	    get_enum(q, "status", 1, statuses, "ok or error", &status, e) < 0)
 		goto bad;
-	sqlite3_reset(st);
-	bind_text(st, 1, rid);
-	bind_text(st, 2, gid);
-	sqlite3_bind_int64(st, 3, r->nfile);
-	sqlite3_bind_int64(st, 4, line);
-	bind_text(st, 5, ts);
-	bind_text(st, 6, req);
-	bind_text(st, 7, ret);
+	if (recon_feed_row(f) < 0)
+		goto done;
+	if (put_text(f, rid, e) < 0 || put_text(f, gid, e) < 0)
+		goto done;
+	recon_put_int(f, src->file);
+	recon_put_int(f, line);
+	if (put_text(f, ts, e) < 0 || put_text(f, req, e) < 0 || put_text(f, ret, e) < 0)
+		goto done;
 	for (int i = 0; i < NCLASS; i++)
-		sqlite3_bind_int64(st, 8 + i, tok[i]);
-	sqlite3_bind_double(st, 12, latency);
-	sqlite3_bind_int64(st, 13, attempt);
-	bind_text(st, 14, status);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_fail(r, "requests");
-		goto bad;
-	}
-	rc = 0;
+		recon_put_int(f, tok[i]);
+	recon_put_real(f, latency);
+	recon_put_int(f, attempt);
+	rc = put_text(f, status, e);
+	goto done;
 bad:
-	if (rc < 0 && strncmp(r->e->msg, name, strlen(name)) != 0)
-		at_line(r->e, name, line);
+	at_line(e, name, line);
+done:
 	cJSON_Delete(q);
 	return rc;
+}
+
+/* Stream a JSON Lines file through fn on the producer thread. */
+static int
+produce_lines(struct source *src, struct recon_feed *f, struct err *e,
+    int (*fn)(struct source *, struct recon_feed *, long, const char *, size_t, struct err *))
+{
+	struct lines l;
+	const char *p = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (lines_open(&l, src->path, e) < 0) {
+		lines_close(&l);
+		return -1;
+	}
+	while ((rc = lines_next(&l, &p, &n, e)) == 1)
+		if (!is_blank(p, n) && fn(src, f, l.lineno, p, n, e) < 0) {
+			rc = -1;
+			break;
+		}
+	if (rc == 0)
+		hash_final(l.h, src->digest);
+	lines_close(&l);
+	return rc;
+}
+
+static int
+produce_requests(void *ctx, struct recon_feed *f, struct err *e)
+{
+	return produce_lines(ctx, f, e, request_line);
+}
+
+/* Load one input through a producer thread, in one transaction. */
+static int
+load_fed(struct recon *r, const char *role, const char *path, cJSON *list, const char *sql,
+    recon_produce_fn fn)
+{
+	struct source src = { r, path, r->nfile, { 0 } };
+	sqlite3_stmt *st = db_prep(r, sql);
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	rc = db_exec(r, "BEGIN");
+	if (rc == 0)
+		rc = recon_feed_run(r->db, st, fn, &src, r->e);
+	sqlite3_finalize(st);
+	if (rc < 0 || db_exec(r, "COMMIT") < 0)
+		return -1;
+	return file_add(r, role, path, src.digest, NULL, list);
 }
 
 static int
@@ -1143,10 +1287,10 @@ load_requests(struct recon *r)
 	if (list == NULL)
 		return -1;
 	for (size_t i = 0; i < r->o->nrequests; i++)
-		if (load_lines(r, "requests", r->o->requests[i], list,
+		if (load_fed(r, "requests", r->o->requests[i], list,
 		        "INSERT INTO requests(request_id, game_id, file, line, ts, model_requested,"
 		        " model_returned, input, output, reasoning, cached, latency_ms, attempt, status)"
-		        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", request_line) < 0)
+		        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", produce_requests) < 0)
 			return -1;
 	return 0;
 }
@@ -1202,7 +1346,7 @@ load_map(struct recon *r)
 	return -1;
 }
 
-/* One billing value, from its text (CSV) or JSON value: fills the bindings. */
+/* One billing row, parsed. */
 struct bill_row {
 	const char *rid;
 	const char *ts;           /* normalized, or NULL */
@@ -1213,66 +1357,65 @@ struct bill_row {
 };
 
 static int
-bill_insert(struct recon *r, sqlite3_stmt *st, const struct bill_row *b, long line)
+bill_put(struct source *src, struct recon_feed *f, const struct bill_row *b, long line,
+    struct err *e)
 {
-	sqlite3_reset(st);
-	bind_text(st, 1, b->rid);
-	sqlite3_bind_int64(st, 2, r->nfile);
-	sqlite3_bind_int64(st, 3, line);
-	bind_text(st, 4, b->ts);
-	bind_text(st, 5, b->model);
+	if (recon_feed_row(f) < 0)
+		return -1;
+	if (put_text(f, b->rid, e) < 0)
+		return -1;
+	recon_put_int(f, src->file);
+	recon_put_int(f, line);
+	if (put_text(f, b->ts, e) < 0 || put_text(f, b->model, e) < 0)
+		return -1;
 	for (int i = 0; i < NCLASS; i++)
-		bind_count(st, 6 + i, b->tok[i]);
+		put_count(f, b->tok[i]);
 	if (isnan(b->cost))
-		sqlite3_bind_null(st, 10);
+		recon_put_null(f);
 	else
-		sqlite3_bind_double(st, 10, b->cost);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return db_fail(r, "billing");
+		recon_put_real(f, b->cost);
 	return 0;
 }
 
 static const int bill_class_col[NCLASS] = { B_INPUT, B_OUTPUT, B_REASONING, B_CACHED };
 
 static int
-billing_csv(struct recon *r, const char *path, cJSON *list)
+produce_billing_csv(void *ctx, struct recon_feed *f, struct err *e)
 {
-	struct csv *c = csv_open(path, NULL, r->e);
-	sqlite3_stmt *st = NULL;
-	uint8_t d[HASH_LEN];
+	struct source *src = ctx;
+	const char *path = src->path;
+	char *const *map = src->r->map;
+	struct csv *c = csv_open(path, NULL, e);
 	int col[NBCOL], rc;
 
 	if (c == NULL)
 		return -1;
 	for (int k = 0; k < NBCOL; k++) {
-		col[k] = csv_find(c, r->map[k]);
+		col[k] = csv_find(c, map[k]);
 		if (col[k] < 0 && (k == B_REQUEST_ID || k == B_INPUT || k == B_OUTPUT)) {
-			err_set(r->e, ERR_INPUT, "%s:%ld: no column \"%s\" (%s)", path, csv_line(c),
-			    r->map[k], bcols[k]);
+			err_set(e, ERR_INPUT, "%s:%ld: no column \"%s\" (%s)", path, csv_line(c), map[k],
+			    bcols[k]);
 			goto fail;
 		}
 	}
-	st = db_prep(r, billing_sql);
-	if (st == NULL || db_exec(r, "BEGIN") < 0)
-		goto fail;
-	while ((rc = csv_next(c, r->e)) == 1) {
+	while ((rc = csv_next(c, e)) == 1) {
 		struct bill_row b;
-		const char *f;
+		const char *v;
 		size_t n;
 		long line = csv_line(c);
 
 		b.rid = csv_field(c, col[B_REQUEST_ID], NULL);
 		if (b.rid[0] == '\0') {
-			err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": empty", path, line, r->map[B_REQUEST_ID]);
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": empty", path, line, map[B_REQUEST_ID]);
 			goto fail;
 		}
 		b.ts = NULL;
 		if (col[B_TS] >= 0) {
 			double t;
-			f = csv_field(c, col[B_TS], NULL);
-			if (recon_time_parse(f, &t, b.tsbuf) < 0) {
-				err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time,"
-				    " found \"%.40s\"", path, line, r->map[B_TS], f);
+			v = csv_field(c, col[B_TS], NULL);
+			if (recon_time_parse(v, &t, b.tsbuf) < 0) {
+				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time,"
+				    " found \"%.40s\"", path, line, map[B_TS], v);
 				goto fail;
 			}
 			b.ts = b.tsbuf;
@@ -1283,33 +1426,31 @@ billing_csv(struct recon *r, const char *path, cJSON *list)
 			b.tok[i] = -1;
 			if (col[k] < 0)
 				continue;
-			f = csv_field(c, col[k], &n);
-			if (recon_count_parse(f, n, &b.tok[i]) < 0) {
-				err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens,"
-				    " found \"%.40s\"", path, line, r->map[k], f);
+			v = csv_field(c, col[k], &n);
+			if (recon_count_parse(v, n, &b.tok[i]) < 0) {
+				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens,"
+				    " found \"%.40s\"", path, line, map[k], v);
 				goto fail;
 			}
 		}
 		b.cost = NAN;
 		if (col[B_COST] >= 0) {
-			f = csv_field(c, col[B_COST], NULL);
-			if (amount_parse(f, &b.cost) < 0) {
-				err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount, found"
-				    " \"%.40s\"", path, line, r->map[B_COST], f);
+			v = csv_field(c, col[B_COST], NULL);
+			if (amount_parse(v, &b.cost) < 0) {
+				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount, found"
+				    " \"%.40s\"", path, line, map[B_COST], v);
 				goto fail;
 			}
 		}
-		if (bill_insert(r, st, &b, line) < 0)
+		if (bill_put(src, f, &b, line, e) < 0)
 			goto fail;
 	}
-	if (rc < 0 || db_exec(r, "COMMIT") < 0)
+	if (rc < 0)
 		goto fail;
-	sqlite3_finalize(st);
-	csv_digest(c, d);
+	csv_digest(c, src->digest);
 	csv_free(c);
-	return file_add(r, "billing", path, d, NULL, list);
+	return 0;
 fail:
-	sqlite3_finalize(st);
 	csv_free(c);
 	return -1;
 }
@@ -1336,54 +1477,55 @@ json_path(const cJSON *obj, const char *name)
 }
 
 static int
-billing_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, const char *p,
-    size_t n)
+billing_line(struct source *src, struct recon_feed *f, long line, const char *p, size_t n,
+    struct err *e)
 {
+	const char *name = src->path;
+	char *const *map = src->r->map;
 	struct bill_row b;
 	const cJSON *v;
 	cJSON *q;
 	int rc = -1;
 
-	q = json_parse(p, n, name, line, r->e);
+	q = json_parse(p, n, name, line, e);
 	if (q == NULL)
 		return -1;
 	if (!cJSON_IsObject(q)) {
-		err_set(r->e, ERR_INPUT, "%s:%ld: expected a JSON object", name, line);
+		err_set(e, ERR_INPUT, "%s:%ld: expected a JSON object", name, line);
 		goto done;
 	}
-	v = json_path(q, r->map[B_REQUEST_ID]);
+	v = json_path(q, map[B_REQUEST_ID]);
 	if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
-		err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": %s", name, line, r->map[B_REQUEST_ID],
+		err_set(e, ERR_INPUT, "%s:%ld: \"%s\": %s", name, line, map[B_REQUEST_ID],
 		    v == NULL ? "missing" : "expected a request id (a string)");
 		goto done;
 	}
 	b.rid = v->valuestring;
 	b.ts = NULL;
-	v = json_path(q, r->map[B_TS]);
+	v = json_path(q, map[B_TS]);
 	if (v != NULL && !cJSON_IsNull(v)) {
 		double t;
 		if (!cJSON_IsString(v) || recon_time_parse(v->valuestring, &t, b.tsbuf) < 0) {
-			err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time", name,
-			    line, r->map[B_TS]);
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time", name, line,
+			    map[B_TS]);
 			goto done;
 		}
 		b.ts = b.tsbuf;
 	}
-	v = json_path(q, r->map[B_MODEL]);
+	v = json_path(q, map[B_MODEL]);
 	b.model = cJSON_IsString(v) ? v->valuestring : NULL;
 	if (v != NULL && !cJSON_IsNull(v) && b.model == NULL) {
-		err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected a string", name, line,
-		    r->map[B_MODEL]);
+		err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a string", name, line, map[B_MODEL]);
 		goto done;
 	}
 	for (int i = 0; i < NCLASS; i++) {
 		int k = bill_class_col[i], ok;
-		const char *col = r->map[k];
+		const char *col = map[k];
 		v = json_path(q, col);
 		b.tok[i] = -1;
 		if (v == NULL || cJSON_IsNull(v)) {
 			if (k == B_INPUT || k == B_OUTPUT) {
-				err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": missing", name, line, col);
+				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": missing", name, line, col);
 				goto done;
 			}
 			continue;
@@ -1397,26 +1539,32 @@ billing_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, con
 			    strlen(v->valuestring), &b.tok[i]) == 0;
 		}
 		if (!ok) {
-			err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens", name,
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens", name,
 			    line, col);
 			goto done;
 		}
 	}
 	b.cost = NAN;
-	v = json_path(q, r->map[B_COST]);
+	v = json_path(q, map[B_COST]);
 	if (v != NULL && !cJSON_IsNull(v)) {
 		if (cJSON_IsNumber(v))
 			b.cost = v->valuedouble;
 		else if (!cJSON_IsString(v) || amount_parse(v->valuestring, &b.cost) < 0) {
-			err_set(r->e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount", name, line,
-			    r->map[B_COST]);
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount", name, line,
+			    map[B_COST]);
 			goto done;
 		}
 	}
-	rc = bill_insert(r, st, &b, line);
+	rc = bill_put(src, f, &b, line, e);
 done:
 	cJSON_Delete(q);
 	return rc;
+}
+
+static int
+produce_billing_jsonl(void *ctx, struct recon_feed *f, struct err *e)
+{
+	return produce_lines(ctx, f, e, billing_line);
 }
 
 /* JSON Lines when the name ends in .jsonl, .ndjson or .json, or the first
@@ -1456,10 +1604,8 @@ load_billing(struct recon *r)
 		return -1;
 	for (size_t i = 0; i < r->o->nbilling; i++) {
 		const char *path = r->o->billing[i];
-		int rc = billing_is_jsonl(path)
-		    ? load_lines(r, "billing", path, list, billing_sql, billing_line)
-		    : billing_csv(r, path, list);
-		if (rc < 0)
+		if (load_fed(r, "billing", path, list, billing_sql, billing_is_jsonl(path)
+		        ? produce_billing_jsonl : produce_billing_csv) < 0)
 			return -1;
 	}
 	return 0;
@@ -1472,6 +1618,7 @@ progress(struct recon *r, const char *what)
 {
 	if (r->o->progress)
 		fprintf(stderr, "cohort reconcile: %s\n", what);
+	if (getenv("RECON_PROF")) { struct rusage ru; getrusage(RUSAGE_SELF, &ru); struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); fprintf(stderr, "%8.2f %8.2f %.50s\n", ts.tv_sec % 10000 + ts.tv_nsec / 1e9, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec/1e6, what); }
 }
 
 /* Request ids are unique across the request logs: an input error if not. */
@@ -1506,35 +1653,37 @@ index_requests(struct recon *r)
 
 /* The derived tables every check reads (documented in docs/reconcile-db.md). */
 static const char derive_sql[] =
-"CREATE INDEX billing_by_request ON billing(request_id);\n"
-"CREATE TABLE cohort_games(game_id TEXT PRIMARY KEY, condition TEXT NOT NULL,\n"
+"CREATE INDEX billing_by_request ON billing(request_id, input, output, reasoning, cached);\n"
+"CREATE TABLE game_scope(game_id TEXT PRIMARY KEY, condition TEXT NOT NULL,\n"
 "  class TEXT NOT NULL);\n"
-"INSERT INTO cohort_games SELECT g.game_id, COALESCE(f.condition, g.condition),\n"
-"  CASE WHEN f.game_id IS NOT NULL THEN 'clean' ELSE 'provider_error' END\n"
-"  FROM games g LEFT JOIN freeze_games f ON f.game_id = g.game_id\n"
-"  WHERE f.game_id IS NOT NULL OR (g.in_scope AND g.status = 'provider_error'\n"
-"    AND (g.started_t IS NULL OR g.started_t <= :as_of))\n"
-"  ORDER BY g.game_id;\n"
+"INSERT INTO game_scope SELECT game_id, condition, class FROM (\n"
+"  SELECT f.game_id, f.condition, 'clean' AS class FROM freeze_games f\n"
+"  UNION ALL\n"
+"  SELECT g.game_id, g.condition, CASE WHEN g.status = 'provider_error'\n"
+"    AND (g.started_t IS NULL OR g.started_t <= :as_of) THEN 'provider_error' ELSE 'other' END\n"
+"  FROM games g WHERE g.in_scope\n"
+"    AND NOT EXISTS (SELECT 1 FROM freeze_games f WHERE f.game_id = g.game_id))\n"
+"  ORDER BY game_id;\n"
 "CREATE TABLE game_requests(game_id TEXT PRIMARY KEY, n INTEGER NOT NULL, input INTEGER,\n"
-"  output INTEGER, reasoning INTEGER, cached INTEGER, latency_ms REAL);\n"
+"  output INTEGER, reasoning INTEGER, cached INTEGER, latency_ms REAL, retries INTEGER,\n"
+"  failed INTEGER, model_changes INTEGER);\n"
 "INSERT INTO game_requests SELECT game_id, count(*), sum(input), sum(output), sum(reasoning),\n"
-"  sum(cached), sum(latency_ms) FROM requests WHERE game_id IS NOT NULL\n"
+"  sum(cached), sum(latency_ms), sum(attempt > 1), sum(status = 'error'),\n"
+"  sum(model_returned <> model_requested) FROM requests WHERE game_id IS NOT NULL\n"
 "  GROUP BY game_id ORDER BY game_id;\n"
-"CREATE TABLE request_checks(request_row INTEGER PRIMARY KEY, condition TEXT, class TEXT,\n"
-"  billing_rows INTEGER NOT NULL, first_billing INTEGER, last_billing INTEGER,\n"
-"  input INTEGER, output INTEGER, reasoning INTEGER, cached INTEGER);\n"
-"INSERT INTO request_checks SELECT q.rowid,\n"
-"  COALESCE(c.condition, f.condition, CASE WHEN g.in_scope THEN g.condition END), c.class,\n"
-"  count(b.rowid), min(b.rowid), max(b.rowid), sum(b.input), sum(b.output),\n"
+"CREATE TABLE game_billing(game_id TEXT PRIMARY KEY, n INTEGER NOT NULL, input INTEGER,\n"
+"  output INTEGER, reasoning INTEGER, cached INTEGER);\n"
+"INSERT INTO game_billing SELECT q.game_id, count(*), sum(b.input), sum(b.output),\n"
 "  sum(b.reasoning), sum(b.cached)\n"
-"  FROM requests q LEFT JOIN billing b ON b.request_id = q.request_id\n"
-"  LEFT JOIN games g ON g.game_id = q.game_id\n"
-"  LEFT JOIN cohort_games c ON c.game_id = q.game_id\n"
-"  LEFT JOIN freeze_games f ON f.game_id = q.game_id\n"
-"  GROUP BY q.rowid ORDER BY q.rowid;\n";
+"  FROM requests q CROSS JOIN billing b ON b.request_id = q.request_id\n"
+"  WHERE q.game_id IS NOT NULL GROUP BY q.game_id ORDER BY q.game_id;\n";
 
 #define FINDING "INSERT INTO findings(kind, condition, game_id, request_id, file, line, field," \
 	" expected, found) "
+/* The condition a request is counted in: its game's, when the game is in scope. */
+#define REQ_COND "(SELECT s.condition FROM game_scope s WHERE s.game_id = q.game_id)"
+/* Games whose records are checked: the clean ones and the provider-error ones. */
+#define CHECKED "c.class IN ('clean', 'provider_error')"
 
 /* Each check, in the order of kinds[]. */
 static const char *const checks[] = {
@@ -1555,89 +1704,83 @@ static const char *const checks[] = {
 	" ORDER BY g.game_id",
 
 	FINDING "SELECT 'game_without_requests', c.condition, c.game_id, NULL, g.file, g.line,"
-	" 'requests', g.n_requests, 0 FROM cohort_games c JOIN games g ON g.game_id = c.game_id"
-	" WHERE NOT EXISTS (SELECT 1 FROM game_requests s WHERE s.game_id = c.game_id)"
-	" ORDER BY c.game_id",
+	" 'requests', g.n_requests, 0 FROM game_scope c JOIN games g ON g.game_id = c.game_id"
+	" WHERE " CHECKED " AND NOT EXISTS (SELECT 1 FROM game_requests s"
+	" WHERE s.game_id = c.game_id) ORDER BY c.game_id",
 
 	FINDING "SELECT 'game_requests', c.condition, c.game_id, NULL, g.file, g.line, 'requests',"
-	" g.n_requests, s.n FROM cohort_games c JOIN games g ON g.game_id = c.game_id"
+	" g.n_requests, s.n FROM game_scope c JOIN games g ON g.game_id = c.game_id"
 	" JOIN game_requests s ON s.game_id = c.game_id"
-	" WHERE g.n_requests IS NOT NULL AND g.n_requests <> s.n ORDER BY c.game_id",
+	" WHERE " CHECKED " AND g.n_requests IS NOT NULL AND g.n_requests <> s.n"
+	" ORDER BY c.game_id",
 
-	FINDING "SELECT k, cond, gid, NULL, file, line, field, e, f FROM ("
-	" SELECT 'game_tokens' k, c.condition cond, c.game_id gid, g.file file, g.line line,"
-	" 'tokens.input' field, g.input e, s.input f, 0 o FROM cohort_games c"
-	" JOIN games g ON g.game_id = c.game_id JOIN game_requests s ON s.game_id = c.game_id"
-	" WHERE g.input <> s.input UNION ALL"
-	" SELECT 'game_tokens', c.condition, c.game_id, g.file, g.line, 'tokens.output', g.output,"
-	" s.output, 1 FROM cohort_games c JOIN games g ON g.game_id = c.game_id"
-	" JOIN game_requests s ON s.game_id = c.game_id WHERE g.output <> s.output UNION ALL"
-	" SELECT 'game_tokens', c.condition, c.game_id, g.file, g.line, 'tokens.reasoning',"
-	" g.reasoning, s.reasoning, 2 FROM cohort_games c JOIN games g ON g.game_id = c.game_id"
-	" JOIN game_requests s ON s.game_id = c.game_id WHERE g.reasoning <> s.reasoning UNION ALL"
-	" SELECT 'game_tokens', c.condition, c.game_id, g.file, g.line, 'tokens.cached', g.cached,"
-	" s.cached, 3 FROM cohort_games c JOIN games g ON g.game_id = c.game_id"
-	" JOIN game_requests s ON s.game_id = c.game_id WHERE g.cached <> s.cached)"
-	" ORDER BY gid, o",
+	FINDING "WITH m AS MATERIALIZED (SELECT c.condition, c.game_id, g.file, g.line,"
+	" g.input gi, s.input si, g.output go, s.output so, g.reasoning gr, s.reasoning sr,"
+	" g.cached gc, s.cached sc FROM game_scope c JOIN games g ON g.game_id = c.game_id"
+	" JOIN game_requests s ON s.game_id = c.game_id WHERE " CHECKED " AND (g.input <> s.input"
+	" OR g.output <> s.output OR g.reasoning <> s.reasoning OR g.cached <> s.cached))"
+	" SELECT k, condition, game_id, NULL, file, line, field, e, f FROM ("
+	" SELECT 'game_tokens' k, condition, game_id, file, line, 'tokens.input' field, gi e,"
+	" si f, 0 o FROM m WHERE gi <> si UNION ALL"
+	" SELECT 'game_tokens', condition, game_id, file, line, 'tokens.output', go, so, 1"
+	" FROM m WHERE go <> so UNION ALL"
+	" SELECT 'game_tokens', condition, game_id, file, line, 'tokens.reasoning', gr, sr, 2"
+	" FROM m WHERE gr <> sr UNION ALL"
+	" SELECT 'game_tokens', condition, game_id, file, line, 'tokens.cached', gc, sc, 3"
+	" FROM m WHERE gc <> sc) ORDER BY game_id, o",
 
 	FINDING "SELECT 'wall_time', c.condition, c.game_id, NULL, g.file, g.line, 'wall_s',"
-	" round(s.latency_ms / 1000.0, 3), g.wall_s FROM cohort_games c"
+	" round(s.latency_ms / 1000.0, 3), g.wall_s FROM game_scope c"
 	" JOIN games g ON g.game_id = c.game_id JOIN game_requests s ON s.game_id = c.game_id"
-	" WHERE g.wall_s IS NOT NULL AND s.latency_ms > g.wall_s * 1000 + 1e-6 ORDER BY c.game_id",
+	" WHERE " CHECKED " AND g.wall_s IS NOT NULL AND s.latency_ms > g.wall_s * 1000 + 1e-6"
+	" ORDER BY c.game_id",
 
-	FINDING "SELECT 'request_without_game', rc.condition, q.game_id, q.request_id, q.file,"
-	" q.line, 'game_id', NULL, q.game_id FROM requests q"
-	" JOIN request_checks rc ON rc.request_row = q.rowid WHERE q.game_id IS NULL"
+	FINDING "SELECT 'request_without_game', " REQ_COND ", q.game_id, q.request_id, q.file,"
+	" q.line, 'game_id', NULL, q.game_id FROM requests q WHERE q.game_id IS NULL"
 	" OR NOT EXISTS (SELECT 1 FROM games g WHERE g.game_id = q.game_id) ORDER BY q.rowid",
 
-	FINDING "SELECT 'unbilled_request', rc.condition, q.game_id, q.request_id, q.file, q.line,"
-	" 'request_id', 1, 0 FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	" WHERE rc.billing_rows = 0 AND q.status = 'ok' ORDER BY q.rowid",
+	FINDING "SELECT 'unbilled_request', " REQ_COND ", q.game_id, q.request_id, q.file, q.line,"
+	" 'request_id', 1, 0 FROM requests q WHERE q.status = 'ok'"
+	" AND NOT EXISTS (SELECT 1 FROM billing b WHERE b.request_id = q.request_id)"
+	" ORDER BY q.rowid",
 
-	FINDING "SELECT 'duplicate_billing', rc.condition, q.game_id, q.request_id, b.file, b.line,"
-	" 'request_id', 1, rc.billing_rows FROM request_checks rc"
-	" JOIN requests q ON q.rowid = rc.request_row JOIN billing b ON b.rowid = rc.last_billing"
-	" WHERE rc.billing_rows > 1 ORDER BY q.rowid",
+	FINDING "SELECT 'duplicate_billing', " REQ_COND ", q.game_id, q.request_id, b.file, b.line,"
+	" 'request_id', 1, d.n FROM (SELECT request_id, count(*) n, max(rowid) last FROM billing"
+	" GROUP BY request_id HAVING count(*) > 1) d JOIN requests q ON q.request_id = d.request_id"
+	" JOIN billing b ON b.rowid = d.last ORDER BY q.rowid",
 
-	FINDING "SELECT k, cond, gid, rid, file, line, field, e, f FROM ("
-	" SELECT 'billed_tokens' k, rc.condition cond, q.game_id gid, q.request_id rid,"
-	" b.file file, b.line line, 'input_tokens' field, q.input e, rc.input f, q.rowid r, 0 o"
-	" FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	" JOIN billing b ON b.rowid = rc.first_billing WHERE rc.billing_rows = 1"
-	" AND abs(rc.input - q.input) > :tol * q.input UNION ALL"
-	" SELECT 'billed_tokens', rc.condition, q.game_id, q.request_id, b.file, b.line,"
-	" 'output_tokens', q.output, rc.output, q.rowid, 1"
-	" FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	" JOIN billing b ON b.rowid = rc.first_billing WHERE rc.billing_rows = 1"
-	" AND abs(rc.output - q.output) > :tol * q.output UNION ALL"
-	" SELECT 'billed_tokens', rc.condition, q.game_id, q.request_id, b.file, b.line,"
-	" 'reasoning_tokens', q.reasoning, rc.reasoning, q.rowid, 2"
-	" FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	" JOIN billing b ON b.rowid = rc.first_billing WHERE rc.billing_rows = 1"
-	" AND rc.reasoning IS NOT NULL AND abs(rc.reasoning - q.reasoning) > :tol * q.reasoning"
-	" UNION ALL"
-	" SELECT 'billed_tokens', rc.condition, q.game_id, q.request_id, b.file, b.line,"
-	" 'cached_tokens', q.cached, rc.cached, q.rowid, 3"
-	" FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	" JOIN billing b ON b.rowid = rc.first_billing WHERE rc.billing_rows = 1"
-	" AND rc.cached IS NOT NULL AND abs(rc.cached - q.cached) > :tol * q.cached)"
-	" ORDER BY r, o",
+	FINDING "WITH m AS MATERIALIZED (SELECT q.rowid r, b.rowid brow, q.input qi, b.input bi,"
+	" q.output qo, b.output bo, q.reasoning qr, b.reasoning br, q.cached qc, b.cached bc"
+	" FROM requests q CROSS JOIN billing b ON b.request_id = q.request_id"
+	" WHERE (abs(b.input - q.input) > :tol * q.input OR abs(b.output - q.output) > :tol * q.output"
+	" OR abs(b.reasoning - q.reasoning) > :tol * q.reasoning"
+	" OR abs(b.cached - q.cached) > :tol * q.cached)"
+	" AND NOT EXISTS (SELECT 1 FROM billing b2 WHERE b2.request_id = q.request_id"
+	" AND b2.rowid <> b.rowid)),"
+	" x AS (SELECT m.*, q.game_id, q.request_id, " REQ_COND " cond, b.file, b.line"
+	" FROM m JOIN requests q ON q.rowid = m.r JOIN billing b ON b.rowid = m.brow)"
+	" SELECT k, cond, game_id, request_id, file, line, field, e, f FROM ("
+	" SELECT 'billed_tokens' k, cond, game_id, request_id, file, line, 'input_tokens' field,"
+	" qi e, bi f, r, 0 o FROM x WHERE abs(bi - qi) > :tol * qi UNION ALL"
+	" SELECT 'billed_tokens', cond, game_id, request_id, file, line, 'output_tokens', qo, bo, r, 1"
+	" FROM x WHERE abs(bo - qo) > :tol * qo UNION ALL"
+	" SELECT 'billed_tokens', cond, game_id, request_id, file, line, 'reasoning_tokens', qr, br,"
+	" r, 2 FROM x WHERE abs(br - qr) > :tol * qr UNION ALL"
+	" SELECT 'billed_tokens', cond, game_id, request_id, file, line, 'cached_tokens', qc, bc, r, 3"
+	" FROM x WHERE abs(bc - qc) > :tol * qc) ORDER BY r, o",
 
 	FINDING "SELECT 'unmatched_billing', NULL, NULL, b.request_id, b.file, b.line, 'request_id',"
 	" NULL, b.request_id FROM billing b WHERE NOT EXISTS (SELECT 1 FROM requests q"
 	" WHERE q.request_id = b.request_id) ORDER BY b.rowid",
 
-	FINDING "SELECT 'failed_request', rc.condition, q.game_id, q.request_id, q.file, q.line,"
-	" 'status', 'ok', q.status FROM requests q JOIN request_checks rc"
-	" ON rc.request_row = q.rowid WHERE q.status = 'error' ORDER BY q.rowid",
+	FINDING "SELECT 'failed_request', " REQ_COND ", q.game_id, q.request_id, q.file, q.line,"
+	" 'status', 'ok', q.status FROM requests q WHERE q.status = 'error' ORDER BY q.rowid",
 
-	FINDING "SELECT 'retry', rc.condition, q.game_id, q.request_id, q.file, q.line, 'attempt',"
-	" 1, q.attempt FROM requests q JOIN request_checks rc ON rc.request_row = q.rowid"
-	" WHERE q.attempt > 1 ORDER BY q.rowid",
+	FINDING "SELECT 'retry', " REQ_COND ", q.game_id, q.request_id, q.file, q.line, 'attempt',"
+	" 1, q.attempt FROM requests q WHERE q.attempt > 1 ORDER BY q.rowid",
 
-	FINDING "SELECT 'model_changed', rc.condition, q.game_id, q.request_id, q.file, q.line,"
+	FINDING "SELECT 'model_changed', " REQ_COND ", q.game_id, q.request_id, q.file, q.line,"
 	" 'model.returned', q.model_requested, q.model_returned FROM requests q"
-	" JOIN request_checks rc ON rc.request_row = q.rowid"
 	" WHERE q.model_returned <> q.model_requested ORDER BY q.rowid",
 };
 
@@ -1668,15 +1811,18 @@ run_checks(struct recon *r)
 		db_bind_params(r, st);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			rc = db_fail(r, "derive");
+		progress(r, sqlite3_sql(st));
 		sqlite3_finalize(st);
 	}
 	free(sql);
 	if (rc < 0)
 		return -1;
 	progress(r, "checking");
-	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
 		if (db_run(r, checks[i]) < 0)
 			return -1;
+		progress(r, kinds[i]);
+	}
 	return 0;
 }
 
@@ -1980,14 +2126,15 @@ build_report(struct recon *r)
 	        " FROM freeze_games f LEFT JOIN games g ON g.game_id = f.game_id GROUP BY 1",
 	        s, n, &tot, row_clean) < 0 ||
 	    each_row(r, "SELECT c.condition, count(*), sum(g.input), sum(g.output),"
-	        " sum(g.reasoning), sum(g.cached) FROM cohort_games c"
+	        " sum(g.reasoning), sum(g.cached) FROM game_scope c"
 	        " JOIN games g ON g.game_id = c.game_id WHERE c.class = 'provider_error' GROUP BY 1",
 	        s, n, &tot, row_perr) < 0 ||
-	    each_row(r, "SELECT rc.condition, rc.class, count(*), sum(q.attempt > 1),"
-	        " sum(q.status = 'error'), sum(q.model_returned <> q.model_requested),"
-	        " sum(rc.input), sum(rc.output), sum(rc.reasoning), sum(rc.cached)"
-	        " FROM request_checks rc JOIN requests q ON q.rowid = rc.request_row"
-	        " WHERE rc.class IS NOT NULL GROUP BY 1, 2", s, n, &tot, row_requests) < 0 ||
+	    each_row(r, "SELECT c.condition, c.class, sum(s.n), sum(s.retries), sum(s.failed),"
+	        " sum(s.model_changes), sum(gb.input), sum(gb.output), sum(gb.reasoning),"
+	        " sum(gb.cached) FROM game_scope c JOIN game_requests s ON s.game_id = c.game_id"
+	        " LEFT JOIN game_billing gb ON gb.game_id = c.game_id"
+	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2", s, n, &tot,
+	        row_requests) < 0 ||
 	    each_row(r, "SELECT condition, kind, count(*) FROM findings GROUP BY 1, 2", s, n, &tot,
 	        row_findings) < 0)
 		goto done;
@@ -2052,10 +2199,19 @@ recon_run(const struct recon_opts *o, cJSON **report, struct err *e)
 		goto done;
 	}
 	progress(&r, "loading");
-	if (db_open(&r) < 0 || load_freeze(&r) < 0 || load_ledgers(&r) < 0 ||
-	    load_requests(&r) < 0 || load_billing(&r) < 0 || run_checks(&r) < 0)
+	if (db_open(&r) < 0 || load_freeze(&r) < 0 || load_ledgers(&r) < 0)
+		goto done;
+	progress(&r, "ledgers");
+	if (load_requests(&r) < 0)
+		goto done;
+	progress(&r, "requests");
+	if (load_billing(&r) < 0)
+		goto done;
+	progress(&r, "billing");
+	if (run_checks(&r) < 0)
 		goto done;
 	doc = build_report(&r);
+	progress(&r, "report");
 	if (doc == NULL) {
 		if (e->code == ERR_OK)
 			err_set(e, ERR_NOMEM, "out of memory");
