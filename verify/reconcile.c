@@ -2269,26 +2269,47 @@ num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
-/* "1320 block complete", or "1320 complete; 1720 active". */
+/* "1320 block complete", or "1320 complete; 1720 active": runs of blocks at
+ * one anchor in one state are merged ("1320 complete x3"). */
 static void
 state_text(const cJSON *c, struct buf *b)
 {
 	const cJSON *blocks = json_get(c, "blocks"), *v, *st = json_get(c, "state");
-	int n = cJSON_GetArraySize(blocks), i = 0;
+	int n = cJSON_GetArraySize(blocks), first = 1;
+	char prev[32] = "";
+	int prev_done = -1, run = 0;
 
 	if (n == 0) {
 		buf_adds(b, cJSON_IsString(st) ? st->valuestring : "-");
 		return;
 	}
-	cJSON_ArrayForEach(v, blocks) {
-		const cJSON *a = json_get(v, "anchor");
+	for (v = blocks->child;; v = v->next) {
 		char an[32];
-		if (cJSON_IsNumber(a))
-			canon_number(a->valuedouble, an);
-		else
-			strcpy(an, "?");
-		buf_printf(b, "%s%s%s %s", i++ ? "; " : "", an, n == 1 ? " block" : "",
-		    cJSON_IsTrue(json_get(v, "complete")) ? "complete" : "active");
+		int done = 0;
+		if (v != NULL) {
+			const cJSON *a = json_get(v, "anchor");
+			if (cJSON_IsNumber(a))
+				canon_number(a->valuedouble, an);
+			else
+				strcpy(an, "?");
+			done = cJSON_IsTrue(json_get(v, "complete"));
+			if (run > 0 && strcmp(an, prev) == 0 && done == prev_done) {
+				run++;
+				continue;
+			}
+		}
+		if (run > 0) {
+			buf_printf(b, "%s%s%s %s", first ? "" : "; ", prev, n == 1 ? " block" : "",
+			    prev_done ? "complete" : "active");
+			if (run > 1)
+				buf_printf(b, " x%d", run);
+			first = 0;
+		}
+		if (v == NULL)
+			break;
+		strcpy(prev, an);
+		prev_done = done;
+		run = 1;
 	}
 }
 
