@@ -21,6 +21,7 @@
 #include "../freeze/ledger.h"
 #include "csv.h"
 #include "recon_feed.h"
+#include "recon_flat.h"
 
 #define LINE_CHUNK (1 << 20)
 #define LINE_MAX_BYTES ((size_t)64 << 20)
@@ -481,7 +482,7 @@ db_open(struct recon *r)
 	 * complete, so no journal is needed. */
 	if (db_exec(r, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 	    " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-524288;"
-	    " PRAGMA temp_store=FILE;") < 0)
+	    " PRAGMA temp_store=FILE; PRAGMA threads=2;") < 0)
 		return -1;
 	return db_exec(r, schema);
 }
@@ -1165,6 +1166,84 @@ put_count(struct recon_feed *f, long long v)
 	return 0;
 }
 
+/* A whole number in [lo, hi], as the strict getters read it. */
+static int
+flat_int(const struct recon_flat *fl, const char *path, double lo, double hi, long long *out)
+{
+	const struct recon_flat_field *v = recon_flat_get(fl, path);
+
+	if (v == NULL || v->type != RF_NUM || v->num != floor(v->num) || v->num < lo || v->num > hi)
+		return -1;
+	*out = (long long)v->num;
+	return 0;
+}
+
+static const struct recon_flat_field *
+flat_str(const struct recon_flat *fl, const char *path, int nonempty)
+{
+	const struct recon_flat_field *v = recon_flat_get(fl, path);
+
+	return v != NULL && v->type == RF_STR && (!nonempty || v->n > 0) ? v : NULL;
+}
+
+/* The fast path of request_line: 1 when the line was a well-formed, valid
+ * request and its row was put (or -1 when putting failed), 0 to fall back
+ * to the strict reader. */
+static int
+request_fast(struct source *src, struct recon_feed *f, long line, const char *p, size_t n,
+    struct err *e)
+{
+	static const char *const tk[NCLASS] = { "tokens.input", "tokens.output", "tokens.reasoning",
+		"tokens.cached" };
+	struct recon_flat fl;
+	const struct recon_flat_field *rid, *gid, *ts, *req, *ret, *st, *lat, *v;
+	long long tok[NCLASS], attempt;
+	char tsbuf[RECON_TIME_MAX], tsraw[64];
+	double t;
+
+	if (recon_flat_parse(&fl, p, n) < 0)
+		return 0;
+	rid = flat_str(&fl, "request_id", 1);
+	gid = recon_flat_get(&fl, "game_id");
+	ts = flat_str(&fl, "ts", 0);
+	req = flat_str(&fl, "model.requested", 0);
+	ret = flat_str(&fl, "model.returned", 0);
+	st = flat_str(&fl, "status", 0);
+	lat = recon_flat_get(&fl, "latency_ms");
+	v = recon_flat_get(&fl, "tokens");
+	if (rid == NULL || gid == NULL || (gid->type != RF_NULL && (gid->type != RF_STR || gid->n == 0)) ||
+	    ts == NULL || ts->n >= sizeof tsraw || req == NULL || ret == NULL || st == NULL ||
+	    lat == NULL || lat->type != RF_NUM || lat->num < 0 || v == NULL || v->type != RF_OBJ ||
+	    flat_int(&fl, "attempt", 1, 1000000, &attempt) < 0)
+		return 0;
+	if (!((st->n == 2 && memcmp(st->s, "ok", 2) == 0) || (st->n == 5 && memcmp(st->s, "error", 5) == 0)))
+		return 0;
+	for (int i = 0; i < NCLASS; i++)
+		if (flat_int(&fl, tk[i], 0, (double)MAX_COUNT, &tok[i]) < 0)
+			return 0;
+	memcpy(tsraw, ts->s, ts->n);
+	tsraw[ts->n] = '\0';
+	if (recon_time_parse(tsraw, &t, tsbuf) < 0)
+		return 0;
+	if (recon_feed_row(f) < 0)
+		return -1;
+	if (recon_put_text(f, rid->s, rid->n) < 0 ||
+	    (gid->type == RF_NULL ? (recon_put_null(f), 0) : recon_put_text(f, gid->s, gid->n)) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	recon_put_int(f, src->file);
+	recon_put_int(f, line);
+	if (recon_put_text(f, tsbuf, strlen(tsbuf)) < 0 || recon_put_text(f, req->s, req->n) < 0 ||
+	    recon_put_text(f, ret->s, ret->n) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (int i = 0; i < NCLASS; i++)
+		recon_put_int(f, tok[i]);
+	recon_put_real(f, lat->num);
+	recon_put_int(f, attempt);
+	if (recon_put_text(f, st->s, st->n) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 1;
+}
+
 static int
 request_line(struct source *src, struct recon_feed *f, long line, const char *p, size_t n,
     struct err *e)
@@ -1176,8 +1255,11 @@ request_line(struct source *src, struct recon_feed *f, long line, const char *p,
 	long long tok[NCLASS], attempt;
 	double t, latency;
 	cJSON *q;
-	int rc = -1;
+	int rc = request_fast(src, f, line, p, n, e);
 
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	rc = -1;
 	q = json_parse(p, n, name, line, e);
 	if (q == NULL)
 		return -1;
@@ -1664,19 +1746,39 @@ static const char derive_sql[] =
 "  FROM games g WHERE g.in_scope\n"
 "    AND NOT EXISTS (SELECT 1 FROM freeze_games f WHERE f.game_id = g.game_id))\n"
 "  ORDER BY game_id;\n"
-"CREATE TABLE game_requests(game_id TEXT PRIMARY KEY, n INTEGER NOT NULL, input INTEGER,\n"
+"CREATE TABLE game_requests(game_id TEXT, n INTEGER NOT NULL, input INTEGER,\n"
 "  output INTEGER, reasoning INTEGER, cached INTEGER, latency_ms REAL, retries INTEGER,\n"
-"  failed INTEGER, model_changes INTEGER);\n"
-"INSERT INTO game_requests SELECT game_id, count(*), sum(input), sum(output), sum(reasoning),\n"
-"  sum(cached), sum(latency_ms), sum(attempt > 1), sum(status = 'error'),\n"
-"  sum(model_returned <> model_requested) FROM requests WHERE game_id IS NOT NULL\n"
-"  GROUP BY game_id ORDER BY game_id;\n"
-"CREATE TABLE game_billing(game_id TEXT PRIMARY KEY, n INTEGER NOT NULL, input INTEGER,\n"
-"  output INTEGER, reasoning INTEGER, cached INTEGER);\n"
-"INSERT INTO game_billing SELECT q.game_id, count(*), sum(b.input), sum(b.output),\n"
-"  sum(b.reasoning), sum(b.cached)\n"
-"  FROM requests q CROSS JOIN billing b ON b.request_id = q.request_id\n"
-"  WHERE q.game_id IS NOT NULL GROUP BY q.game_id ORDER BY q.game_id;\n";
+"  failed INTEGER, model_changes INTEGER, billing_rows INTEGER, b_input INTEGER,\n"
+"  b_output INTEGER, b_reasoning INTEGER, b_cached INTEGER, unbilled INTEGER,\n"
+"  mismatched INTEGER);\n";
+
+/* Per game (NULL: requests without a game): its requests and their billing
+ * rows in one pass.  Exact when no request has two billing rows, which the
+ * pass itself tells: then it yields one row per request. */
+static const char game_pass_sql[] =
+"INSERT INTO game_requests SELECT q.game_id, count(*), sum(q.input), sum(q.output),\n"
+"  sum(q.reasoning), sum(q.cached), sum(q.latency_ms), sum(q.attempt > 1),\n"
+"  sum(q.status = 'error'), sum(q.model_returned <> q.model_requested), count(b.rowid),\n"
+"  sum(b.input), sum(b.output), sum(b.reasoning), sum(b.cached),\n"
+"  sum(b.rowid IS NULL AND q.status = 'ok'),\n"
+"  sum(abs(b.input - q.input) > :tol * q.input OR abs(b.output - q.output) > :tol * q.output\n"
+"    OR abs(b.reasoning - q.reasoning) > :tol * q.reasoning\n"
+"    OR abs(b.cached - q.cached) > :tol * q.cached)\n"
+"  FROM requests q LEFT JOIN billing b ON b.request_id = q.request_id\n"
+"  GROUP BY q.game_id ORDER BY q.game_id";
+
+/* The same when some request has several billing rows: requests and
+ * billing apart; unbilled and mismatched unknown (NULL: check them all). */
+static const char game_pass_dup_sql[] =
+"DELETE FROM game_requests;\n"
+"INSERT INTO game_requests SELECT r.*, b.rows, b.input, b.output, b.reasoning, b.cached, NULL, NULL\n"
+"  FROM (SELECT game_id, count(*), sum(input), sum(output), sum(reasoning), sum(cached),\n"
+"    sum(latency_ms), sum(attempt > 1), sum(status = 'error'),\n"
+"    sum(model_returned <> model_requested) FROM requests GROUP BY game_id) r\n"
+"  LEFT JOIN (SELECT q.game_id, count(*) rows, sum(b.input) input, sum(b.output) output,\n"
+"    sum(b.reasoning) reasoning, sum(b.cached) cached FROM requests q\n"
+"    JOIN billing b ON b.request_id = q.request_id GROUP BY q.game_id) b\n"
+"  ON b.game_id IS r.game_id ORDER BY r.game_id;\n";
 
 #define FINDING "INSERT INTO findings(kind, condition, game_id, request_id, file, line, field," \
 	" expected, found) "
@@ -1784,41 +1886,79 @@ static const char *const checks[] = {
 	" WHERE q.model_returned <> q.model_requested ORDER BY q.rowid",
 };
 
+static long long count_rows(struct recon *r, const char *sql);
+
+/* For each check, a query that is 0 when the check cannot find anything
+ * (NULL: always run): the per-game pass already counted what the expensive
+ * request-level scans would look for. */
+static const char *const gates[] = {
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+	"SELECT count(*) FROM game_requests s WHERE s.game_id IS NULL"
+	" OR NOT EXISTS (SELECT 1 FROM games g WHERE g.game_id = s.game_id)",
+	"SELECT count(*) FROM game_requests WHERE unbilled IS NULL OR unbilled > 0",
+	"SELECT value FROM meta WHERE key = 'billing_duplicates'",
+	"SELECT count(*) FROM game_requests WHERE mismatched IS NULL OR mismatched > 0",
+	"SELECT (SELECT count(*) FROM billing) > (SELECT total(billing_rows) FROM game_requests)",
+	"SELECT total(failed) > 0 FROM game_requests",
+	"SELECT total(retries) > 0 FROM game_requests",
+	"SELECT total(model_changes) > 0 FROM game_requests",
+};
+
+/* Run the statements of sql, in order, with the standard parameters. */
+static int
+db_script(struct recon *r, const char *sql)
+{
+	sqlite3_stmt *st;
+	const char *p = sql, *tail;
+
+	while (*p != '\0') {
+		if (sqlite3_prepare_v2(r->db, p, -1, &st, &tail) != SQLITE_OK)
+			return db_fail(r, "prepare");
+		p = tail;
+		if (st == NULL)
+			break;
+		db_bind_params(r, st);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(r, "step");
+		}
+		progress(r, sqlite3_sql(st));
+		sqlite3_finalize(st);
+	}
+	return 0;
+}
+
 static int
 run_checks(struct recon *r)
 {
-	sqlite3_stmt *st;
-	char *sql, *next;
-	int rc = 0;
+	long long joined, nreq;
+	char sql[128];
 
 	progress(r, "indexing");
 	if (index_requests(r) < 0)
 		return -1;
 	progress(r, "joining");
-	/* derive_sql holds several statements that take :as_of. */
-	sql = strdup(derive_sql);
-	if (sql == NULL)
-		return err_set(r->e, ERR_NOMEM, "out of memory");
-	for (const char *p = sql; rc == 0 && *p != '\0'; p = next) {
-		const char *tail;
-		if (sqlite3_prepare_v2(r->db, p, -1, &st, &tail) != SQLITE_OK) {
-			rc = db_fail(r, "prepare");
-			break;
-		}
-		next = (char *)tail;
-		if (st == NULL)
-			break;
-		db_bind_params(r, st);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			rc = db_fail(r, "derive");
-		progress(r, sqlite3_sql(st));
-		sqlite3_finalize(st);
-	}
-	free(sql);
-	if (rc < 0)
+	if (db_script(r, derive_sql) < 0 || db_script(r, game_pass_sql) < 0)
+		return -1;
+	joined = count_rows(r, "SELECT total(n) FROM game_requests");
+	nreq = count_rows(r, "SELECT count(*) FROM requests");
+	if (joined < 0 || nreq < 0)
+		return db_fail(r, "count");
+	if (joined != nreq && db_script(r, game_pass_dup_sql) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "INSERT INTO meta VALUES ('billing_duplicates', %d);"
+	    " CREATE UNIQUE INDEX game_requests_id ON game_requests(game_id)", joined != nreq);
+	if (db_exec(r, sql) < 0)
 		return -1;
 	progress(r, "checking");
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+		if (gates[i] != NULL) {
+			long long g = count_rows(r, gates[i]);
+			if (g < 0)
+				return db_fail(r, "gate");
+			if (g == 0)
+				continue;
+		}
 		if (db_run(r, checks[i]) < 0)
 			return -1;
 		progress(r, kinds[i]);
@@ -2130,9 +2270,8 @@ build_report(struct recon *r)
 	        " JOIN games g ON g.game_id = c.game_id WHERE c.class = 'provider_error' GROUP BY 1",
 	        s, n, &tot, row_perr) < 0 ||
 	    each_row(r, "SELECT c.condition, c.class, sum(s.n), sum(s.retries), sum(s.failed),"
-	        " sum(s.model_changes), sum(gb.input), sum(gb.output), sum(gb.reasoning),"
-	        " sum(gb.cached) FROM game_scope c JOIN game_requests s ON s.game_id = c.game_id"
-	        " LEFT JOIN game_billing gb ON gb.game_id = c.game_id"
+	        " sum(s.model_changes), sum(s.b_input), sum(s.b_output), sum(s.b_reasoning),"
+	        " sum(s.b_cached) FROM game_scope c JOIN game_requests s ON s.game_id = c.game_id"
 	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2", s, n, &tot,
 	        row_requests) < 0 ||
 	    each_row(r, "SELECT condition, kind, count(*) FROM findings GROUP BY 1, 2", s, n, &tot,
