@@ -3,8 +3,6 @@
 #include "recon_feed.h"
 
 #include <pthread.h>
-#include <stdio.h>
-#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +10,7 @@
 
 #define FEED_RING 4       /* batches in flight */
 #define FEED_ROWS 2048    /* rows a batch */
-#define FEED_VALS 16      /* values a row, at most */
+#define FEED_VALS 24      /* values a row, at most */
 
 enum { V_NULL, V_INT, V_REAL, V_TEXT };
 
@@ -136,7 +134,6 @@ producer(void *arg)
 	struct recon_feed *f = arg;
 	int rc = f->fn(f->ctx, f, &f->err);
 	struct batch *b = f->ring[f->pi];
-	if (getenv("RECON_PROF")) { struct timespec ts; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); fprintf(stderr, "producer cpu %.2f\n", ts.tv_sec + ts.tv_nsec / 1e9); }
 
 	pthread_mutex_lock(&f->mu);
 	if (rc == 0 && f->row >= 0)

@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include <sqlite3.h>
 
@@ -435,7 +433,7 @@ static const char schema[] =
 "CREATE TABLE freeze_games(game_id TEXT PRIMARY KEY, id TEXT NOT NULL, condition TEXT NOT NULL,\n"
 "  block INTEGER, anchor REAL, color TEXT, result TEXT);\n"
 "CREATE TABLE freeze_excluded(game_id TEXT NOT NULL, id TEXT, reason TEXT);\n"
-"CREATE TABLE games(game_id TEXT PRIMARY KEY, file INTEGER NOT NULL, line INTEGER NOT NULL,\n"
+"CREATE TABLE games(game_id TEXT NOT NULL, file INTEGER NOT NULL, line INTEGER NOT NULL,\n"
 "  id TEXT NOT NULL, family TEXT NOT NULL, condition TEXT NOT NULL, status TEXT NOT NULL,\n"
 "  result TEXT, started_at TEXT, started_t REAL, ended_at TEXT, ended_t REAL,\n"
 "  input INTEGER, output INTEGER, reasoning INTEGER, cached INTEGER,\n"
@@ -915,226 +913,7 @@ bad:
 	return err_prefix(r->e, "%s", io_name(path));
 }
 
-/* ---------------------------------------------------------------- ledger */
-
-/* One game record (borrowed) at where ("file:line", or "file:rowid N"). */
-static int
-ledger_record(struct recon *r, sqlite3_stmt *st, const char *where, long line, cJSON *g)
-{
-	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted",
-		NULL };
-	static const char *const results[] = { "win", "draw", "loss", NULL };
-	const char *gid, *family, *cond, *status, *result = NULL;
-	char started[RECON_TIME_MAX], ended[RECON_TIME_MAX], id[HASH_ID_LEN + 1];
-	double t0 = NAN, t1 = NAN, wall = NAN, hours = NAN;
-	long long tok[NCLASS], nreq = -1;
-	const cJSON *reqs = NULL;
-	uint8_t d[HASH_LEN];
-	int rc = -1, term, perr;
-
-	if (get_text(g, "game_id", 1, &gid, r->e) < 0 || get_text(g, "family", 1, &family, r->e) < 0 ||
-	    get_text(g, "condition", 1, &cond, r->e) < 0 ||
-	    get_enum(g, "status", 1, statuses, "terminal, live, provider_error or aborted",
-	        &status, r->e) < 0)
-		goto bad;
-	term = strcmp(status, "terminal") == 0;
-	perr = strcmp(status, "provider_error") == 0;
-	if (get_enum(g, "result", term, results, "win, draw or loss", &result, r->e) < 0 ||
-	    get_time(g, "started_at", 0, &t0, started, r->e) < 0 ||
-	    get_time(g, "ended_at", term, &t1, ended, r->e) < 0 ||
-	    get_tokens(g, "tokens", term || perr, tok, r->e) < 0 ||
-	    get_nonneg(g, "wall_s", term, &wall, r->e) < 0 ||
-	    get_nonneg(g, "worker_hours", term, &hours, r->e) < 0 ||
-	    json_get_array(g, "requests", 0, &reqs, r->e) < 0)
-		goto bad;
-	if (reqs != NULL) {
-		const cJSON *v;
-		nreq = 0;
-		cJSON_ArrayForEach(v, reqs) {
-			if (!cJSON_IsString(v)) {
-				err_set(r->e, ERR_INPUT, "\"requests[%lld]\": expected a request id", nreq);
-				goto bad;
-			}
-			nreq++;
-		}
-	}
-	buf_reset(&r->scratch);
-	if (canon_digest(g, &r->scratch, d, r->e) < 0)
-		goto bad;
-	hash_id_format(d, id);
-	sqlite3_reset(st);
-	bind_text(st, 1, gid);
-	sqlite3_bind_int64(st, 2, r->nfile);
-	sqlite3_bind_int64(st, 3, line);
-	bind_text(st, 4, id);
-	bind_text(st, 5, family);
-	bind_text(st, 6, cond);
-	bind_text(st, 7, status);
-	bind_text(st, 8, result);
-	bind_text(st, 9, isnan(t0) ? NULL : started);
-	if (isnan(t0))
-		sqlite3_bind_null(st, 10);
-	else
-		sqlite3_bind_double(st, 10, t0);
-	bind_text(st, 11, isnan(t1) ? NULL : ended);
-	if (isnan(t1))
-		sqlite3_bind_null(st, 12);
-	else
-		sqlite3_bind_double(st, 12, t1);
-	for (int i = 0; i < NCLASS; i++)
-		bind_count(st, 13 + i, tok[i]);
-	if (isnan(wall))
-		sqlite3_bind_null(st, 17);
-	else
-		sqlite3_bind_double(st, 17, wall);
-	if (isnan(hours))
-		sqlite3_bind_null(st, 18);
-	else
-		sqlite3_bind_double(st, 18, hours);
-	bind_count(st, 19, nreq);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		if (sqlite3_extended_errcode(r->db) == SQLITE_CONSTRAINT_PRIMARYKEY)
-			err_set(r->e, ERR_INPUT, "\"game_id\": \"%s\" given twice", gid);
-		else
-			db_fail(r, "games");
-		goto bad;
-	}
-	rc = 0;
-bad:
-	if (rc < 0)
-		err_prefix(r->e, "%s", where);
-	return rc;
-}
-
-static int
-ledger_line(struct recon *r, sqlite3_stmt *st, const char *name, long line, const char *p,
-    size_t n)
-{
-	char where[512];
-	cJSON *g = json_parse(p, n, name, line, r->e);
-	int rc;
-
-	if (g == NULL)
-		return -1;
-	snprintf(where, sizeof where, "%s:%ld", name, line);
-	if (!cJSON_IsObject(g))
-		rc = err_set(r->e, ERR_INPUT, "%s: expected a JSON object", where);
-	else
-		rc = ledger_record(r, st, where, line, g);
-	cJSON_Delete(g);
-	return rc;
-}
-
-struct ledger_ctx {
-	struct recon *r;
-	sqlite3_stmt *st;
-};
-
-static int
-ledger_sqlite_record(void *ctx, cJSON *g, const struct ledger_loc *loc, struct err *e)
-{
-	struct ledger_ctx *c = ctx;
-	char where[512];
-
-	ledger_loc_format(loc, where, sizeof where);
-	return ledger_record(c->r, c->st, where, loc->line, g);
-}
-
-
-
-static const char games_sql[] =
-"INSERT INTO games(game_id, file, line, id, family, condition, status, result, started_at,"
-" started_t, ended_at, ended_t, input, output, reasoning, cached, wall_s, worker_hours,"
-" n_requests, in_scope) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)";
-
-/* 1 when the file starts like an SQLite database. */
-static int
-is_sqlite_file(const char *path)
-{
-	char head[16];
-	FILE *fp;
-	size_t n;
-
-	if (strcmp(path, "-") == 0 || (fp = fopen(path, "rb")) == NULL)
-		return 0;
-	n = fread(head, 1, sizeof head, fp);
-	fclose(fp);
-	return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
-}
-
-static int
-is_blank(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-			return 0;
-	return 1;
-}
-
-/* Stream a JSON Lines file through fn, one transaction; register it. */
-static int
-load_lines(struct recon *r, const char *role, const char *path, cJSON *list, const char *sql,
-    int (*fn)(struct recon *, sqlite3_stmt *, const char *, long, const char *, size_t))
-{
-	struct lines l;
-	sqlite3_stmt *st = NULL;
-	const char *p = NULL;
-	size_t n = 0;
-	uint8_t d[HASH_LEN];
-	int rc;
-
-	if (lines_open(&l, path, r->e) < 0) {
-		lines_close(&l);
-		return -1;
-	}
-	st = db_prep(r, sql);
-	if (st == NULL || db_exec(r, "BEGIN") < 0)
-		goto fail;
-	while ((rc = lines_next(&l, &p, &n, r->e)) == 1) {
-		if (is_blank(p, n))
-			continue;
-		if (fn(r, st, path, l.lineno, p, n) < 0)
-			goto fail;
-	}
-	if (rc < 0 || db_exec(r, "COMMIT") < 0)
-		goto fail;
-	sqlite3_finalize(st);
-	hash_final(l.h, d);
-	lines_close(&l);
-	return file_add(r, role, path, d, NULL, list);
-fail:
-	sqlite3_finalize(st);
-	lines_close(&l);
-	return -1;
-}
-
-static int
-load_ledgers(struct recon *r)
-{
-	cJSON *list = inputs_list(r, "ledgers");
-
-	if (list == NULL)
-		return -1;
-	for (size_t i = 0; i < r->o->nledgers; i++) {
-		const char *path = r->o->ledgers[i];
-		if (is_sqlite_file(path)) {
-			struct ledger_ctx c = { r, db_prep(r, games_sql) };
-			uint8_t d[HASH_LEN];
-			int rc = c.st == NULL || db_exec(r, "BEGIN") < 0 ? -1
-			    : ledger_read(path, ledger_sqlite_record, &c, r->e);
-			sqlite3_finalize(c.st);
-			if (rc < 0 || db_exec(r, "COMMIT") < 0 || hash_file(path, d, NULL, r->e) < 0 ||
-			    file_add(r, "ledger", path, d, NULL, list) < 0)
-				return -1;
-		} else if (load_lines(r, "ledger", path, list, games_sql, ledger_line) < 0) {
-			return -1;
-		}
-	}
-	return db_exec(r, "UPDATE games SET in_scope = 1 WHERE family IN (SELECT family FROM"
-	    " spec_families) AND condition IN (SELECT condition FROM spec_conditions)");
-}
-
-/* -------------------------------------------------------------- requests */
+/* --------------------------------------------------------------- sources */
 
 /* One input streamed by a producer thread (recon_feed.h). */
 struct source {
@@ -1142,6 +921,7 @@ struct source {
 	const char *path;
 	long long file;             /* its number in files */
 	uint8_t digest[HASH_LEN];   /* SHA-256 of its bytes, once read */
+	struct buf scratch;         /* canonical bytes of one record */
 };
 
 static int
@@ -1165,6 +945,272 @@ put_count(struct recon_feed *f, long long v)
 		recon_put_int(f, v);
 	return 0;
 }
+
+static int
+is_blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/* Stream a JSON Lines file through fn on the producer thread; blank lines
+ * are skipped, as cohort freeze does. */
+static int
+produce_lines(struct source *src, struct recon_feed *f, struct err *e,
+    int (*fn)(struct source *, struct recon_feed *, long, const char *, size_t, struct err *))
+{
+	struct lines l;
+	const char *p = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (lines_open(&l, src->path, e) < 0) {
+		lines_close(&l);
+		return -1;
+	}
+	while ((rc = lines_next(&l, &p, &n, e)) == 1)
+		if (!is_blank(p, n) && fn(src, f, l.lineno, p, n, e) < 0) {
+			rc = -1;
+			break;
+		}
+	if (rc == 0)
+		hash_final(l.h, src->digest);
+	lines_close(&l);
+	return rc;
+}
+
+/* Load one input through a producer thread, in one transaction. */
+static int
+load_fed(struct recon *r, const char *role, const char *path, cJSON *list, const char *sql,
+    recon_produce_fn fn)
+{
+	struct source src = { r, path, r->nfile, { 0 }, BUF_INIT };
+	sqlite3_stmt *st = db_prep(r, sql);
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	rc = db_exec(r, "BEGIN");
+	if (rc == 0)
+		rc = recon_feed_run(r->db, st, fn, &src, r->e);
+	sqlite3_finalize(st);
+	buf_release(&src.scratch);
+	if (rc < 0 || db_exec(r, "COMMIT") < 0)
+		return -1;
+	return file_add(r, role, path, src.digest, NULL, list);
+}
+
+/* ---------------------------------------------------------------- ledger */
+
+static int
+put_real(struct recon_feed *f, double x)
+{
+	if (isnan(x))
+		recon_put_null(f);
+	else
+		recon_put_real(f, x);
+	return 0;
+}
+
+/* One game record (borrowed) at where ("file:line", or "file:rowid N"). */
+static int
+ledger_record(struct source *src, struct recon_feed *f, const char *where, long line,
+    const cJSON *g, struct err *e)
+{
+	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted",
+		NULL };
+	static const char *const results[] = { "win", "draw", "loss", NULL };
+	const char *gid, *family, *cond, *status, *result = NULL;
+	char started[RECON_TIME_MAX], ended[RECON_TIME_MAX], id[HASH_ID_LEN + 1];
+	double t0 = NAN, t1 = NAN, wall = NAN, hours = NAN;
+	long long tok[NCLASS], nreq = -1;
+	const cJSON *reqs = NULL;
+	uint8_t d[HASH_LEN];
+	int term, perr;
+
+	if (get_text(g, "game_id", 1, &gid, e) < 0 || get_text(g, "family", 1, &family, e) < 0 ||
+	    get_text(g, "condition", 1, &cond, e) < 0 ||
+	    get_enum(g, "status", 1, statuses, "terminal, live, provider_error or aborted",
+	        &status, e) < 0)
+		goto bad;
+	term = strcmp(status, "terminal") == 0;
+	perr = strcmp(status, "provider_error") == 0;
+	if (get_enum(g, "result", term, results, "win, draw or loss", &result, e) < 0 ||
+	    get_time(g, "started_at", 0, &t0, started, e) < 0 ||
+	    get_time(g, "ended_at", term, &t1, ended, e) < 0 ||
+	    get_tokens(g, "tokens", term || perr, tok, e) < 0 ||
+	    get_nonneg(g, "wall_s", term, &wall, e) < 0 ||
+	    get_nonneg(g, "worker_hours", term, &hours, e) < 0 ||
+	    json_get_array(g, "requests", 0, &reqs, e) < 0)
+		goto bad;
+	if (reqs != NULL) {
+		const cJSON *v;
+		nreq = 0;
+		cJSON_ArrayForEach(v, reqs) {
+			if (!cJSON_IsString(v)) {
+				err_set(e, ERR_INPUT, "\"requests[%lld]\": expected a request id", nreq);
+				goto bad;
+			}
+			nreq++;
+		}
+	}
+	buf_reset(&src->scratch);
+	if (canon_digest(g, &src->scratch, d, e) < 0)
+		goto bad;
+	hash_id_format(d, id);
+	if (recon_feed_row(f) < 0)
+		return -1;
+	if (put_text(f, gid, e) < 0)
+		return -1;
+	recon_put_int(f, src->file);
+	recon_put_int(f, line);
+	if (put_text(f, id, e) < 0 || put_text(f, family, e) < 0 || put_text(f, cond, e) < 0 ||
+	    put_text(f, status, e) < 0 || put_text(f, result, e) < 0 ||
+	    put_text(f, isnan(t0) ? NULL : started, e) < 0)
+		return -1;
+	put_real(f, t0);
+	if (put_text(f, isnan(t1) ? NULL : ended, e) < 0)
+		return -1;
+	put_real(f, t1);
+	for (int i = 0; i < NCLASS; i++)
+		put_count(f, tok[i]);
+	put_real(f, wall);
+	put_real(f, hours);
+	put_count(f, nreq);
+	return 0;
+bad:
+	return err_prefix(e, "%s", where);
+}
+
+static int
+ledger_line(struct source *src, struct recon_feed *f, long line, const char *p, size_t n,
+    struct err *e)
+{
+	char where[512];
+	cJSON *g = json_parse(p, n, src->path, line, e);
+	int rc;
+
+	if (g == NULL)
+		return -1;
+	snprintf(where, sizeof where, "%s:%ld", src->path, line);
+	if (!cJSON_IsObject(g))
+		rc = err_set(e, ERR_INPUT, "%s: expected a JSON object", where);
+	else
+		rc = ledger_record(src, f, where, line, g, e);
+	cJSON_Delete(g);
+	return rc;
+}
+
+static int
+produce_ledger_jsonl(void *ctx, struct recon_feed *f, struct err *e)
+{
+	return produce_lines(ctx, f, e, ledger_line);
+}
+
+struct ledger_ctx {
+	struct source *src;
+	struct recon_feed *f;
+};
+
+static int
+ledger_sqlite_record(void *ctx, cJSON *g, const struct ledger_loc *loc, struct err *e)
+{
+	struct ledger_ctx *c = ctx;
+	char where[512];
+
+	ledger_loc_format(loc, where, sizeof where);
+	return ledger_record(c->src, c->f, where, loc->line, g, e);
+}
+
+static int
+produce_ledger_sqlite(void *ctx, struct recon_feed *f, struct err *e)
+{
+	struct source *src = ctx;
+	struct ledger_ctx c = { src, f };
+
+	if (ledger_read(src->path, ledger_sqlite_record, &c, e) < 0)
+		return -1;
+	return hash_file(src->path, src->digest, NULL, e);
+}
+
+static const char games_sql[] =
+"INSERT INTO games(game_id, file, line, id, family, condition, status, result, started_at,"
+" started_t, ended_at, ended_t, input, output, reasoning, cached, wall_s, worker_hours,"
+" n_requests, in_scope) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0)";
+
+/* 1 when the file starts like an SQLite database. */
+static int
+is_sqlite_file(const char *path)
+{
+	char head[16];
+	FILE *fp;
+	size_t n;
+
+	if (strcmp(path, "-") == 0 || (fp = fopen(path, "rb")) == NULL)
+		return 0;
+	n = fread(head, 1, sizeof head, fp);
+	fclose(fp);
+	return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0;
+}
+
+/* A key given twice across the inputs of a table: an input error naming
+ * both places.  Returns 0 when the unique index could be built. */
+static int
+index_unique(struct recon *r, const char *table, const char *key)
+{
+	char sql[1024];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof sql, "CREATE UNIQUE INDEX %s_by_id ON %s(%s)", table, table, key);
+	if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	if ((sqlite3_extended_errcode(r->db) & 0xff) != SQLITE_CONSTRAINT)
+		return db_fail(r, "index");
+	/* Only on this error path: an index to find the first repeat fast. */
+	snprintf(sql, sizeof sql, "CREATE INDEX %s_repeats ON %s(%s)", table, table, key);
+	if (db_exec(r, sql) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "SELECT k, path, line, first FROM (SELECT q.%s k, f.path path,"
+	    " q.line line, q.rowid row, (SELECT f2.path || ':' || p.line FROM %s p"
+	    " JOIN files f2 ON f2.file = p.file WHERE p.%s = q.%s AND p.rowid < q.rowid"
+	    " ORDER BY p.rowid LIMIT 1) first FROM %s q JOIN files f ON f.file = q.file)"
+	    " WHERE first IS NOT NULL ORDER BY row LIMIT 1", key, table, key, key, table);
+	st = db_prep(r, sql);
+	if (st == NULL)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		rc = err_set(r->e, ERR_INPUT, "%s:%lld: \"%s\": \"%s\" given twice (first at %s)",
+		    (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2), key,
+		    (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 3));
+	else
+		rc = err_set(r->e, ERR_INPUT, "%s: a %s is given twice", table, key);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int
+load_ledgers(struct recon *r)
+{
+	cJSON *list = inputs_list(r, "ledgers");
+
+	if (list == NULL)
+		return -1;
+	for (size_t i = 0; i < r->o->nledgers; i++) {
+		const char *path = r->o->ledgers[i];
+		if (load_fed(r, "ledger", path, list, games_sql, is_sqlite_file(path)
+		        ? produce_ledger_sqlite : produce_ledger_jsonl) < 0)
+			return -1;
+	}
+	if (index_unique(r, "games", "game_id") < 0)
+		return -1;
+	return db_exec(r, "UPDATE games SET in_scope = 1 WHERE family IN (SELECT family FROM"
+	    " spec_families) AND condition IN (SELECT condition FROM spec_conditions)");
+}
+
+/* -------------------------------------------------------------- requests */
 
 /* A whole number in [lo, hi], as the strict getters read it. */
 static int
@@ -1310,55 +1356,10 @@ done:
 	return rc;
 }
 
-/* Stream a JSON Lines file through fn on the producer thread. */
-static int
-produce_lines(struct source *src, struct recon_feed *f, struct err *e,
-    int (*fn)(struct source *, struct recon_feed *, long, const char *, size_t, struct err *))
-{
-	struct lines l;
-	const char *p = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (lines_open(&l, src->path, e) < 0) {
-		lines_close(&l);
-		return -1;
-	}
-	while ((rc = lines_next(&l, &p, &n, e)) == 1)
-		if (!is_blank(p, n) && fn(src, f, l.lineno, p, n, e) < 0) {
-			rc = -1;
-			break;
-		}
-	if (rc == 0)
-		hash_final(l.h, src->digest);
-	lines_close(&l);
-	return rc;
-}
-
 static int
 produce_requests(void *ctx, struct recon_feed *f, struct err *e)
 {
 	return produce_lines(ctx, f, e, request_line);
-}
-
-/* Load one input through a producer thread, in one transaction. */
-static int
-load_fed(struct recon *r, const char *role, const char *path, cJSON *list, const char *sql,
-    recon_produce_fn fn)
-{
-	struct source src = { r, path, r->nfile, { 0 } };
-	sqlite3_stmt *st = db_prep(r, sql);
-	int rc;
-
-	if (st == NULL)
-		return -1;
-	rc = db_exec(r, "BEGIN");
-	if (rc == 0)
-		rc = recon_feed_run(r->db, st, fn, &src, r->e);
-	sqlite3_finalize(st);
-	if (rc < 0 || db_exec(r, "COMMIT") < 0)
-		return -1;
-	return file_add(r, role, path, src.digest, NULL, list);
 }
 
 static int
@@ -1700,37 +1701,6 @@ progress(struct recon *r, const char *what)
 {
 	if (r->o->progress)
 		fprintf(stderr, "cohort reconcile: %s\n", what);
-	if (getenv("RECON_PROF")) { struct rusage ru; getrusage(RUSAGE_SELF, &ru); struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); fprintf(stderr, "%8.2f %8.2f %.50s\n", ts.tv_sec % 10000 + ts.tv_nsec / 1e9, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec/1e6, what); }
-}
-
-/* Request ids are unique across the request logs: an input error if not. */
-static int
-index_requests(struct recon *r)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_exec(r->db, "CREATE UNIQUE INDEX requests_by_id ON requests(request_id)", NULL,
-	        NULL, NULL) == SQLITE_OK)
-		return 0;
-	if ((sqlite3_extended_errcode(r->db) & 0xff) != SQLITE_CONSTRAINT)
-		return db_fail(r, "index");
-	st = db_prep(r, "SELECT q.request_id, f.path, q.line, (SELECT f2.path || ':' || p.line"
-	    " FROM requests p JOIN files f2 ON f2.file = p.file WHERE p.request_id = q.request_id"
-	    " AND p.rowid < q.rowid ORDER BY p.rowid LIMIT 1)"
-	    " FROM requests q JOIN files f ON f.file = q.file"
-	    " WHERE q.request_id IN (SELECT request_id FROM requests GROUP BY request_id"
-	    " HAVING count(*) > 1) ORDER BY q.rowid LIMIT 1 OFFSET 1");
-	if (st == NULL)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		rc = err_set(r->e, ERR_INPUT, "%s:%lld: \"request_id\": \"%s\" given twice (first at %s)",
-		    (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2),
-		    (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 3));
-	else
-		rc = err_set(r->e, ERR_INPUT, "request logs: a request_id is given twice");
-	sqlite3_finalize(st);
-	return rc;
 }
 
 /* The derived tables every check reads (documented in docs/reconcile-db.md). */
@@ -1922,7 +1892,6 @@ db_script(struct recon *r, const char *sql)
 			sqlite3_finalize(st);
 			return db_fail(r, "step");
 		}
-		progress(r, sqlite3_sql(st));
 		sqlite3_finalize(st);
 	}
 	return 0;
@@ -1935,9 +1904,9 @@ run_checks(struct recon *r)
 	char sql[128];
 
 	progress(r, "indexing");
-	if (index_requests(r) < 0)
+	if (index_unique(r, "requests", "request_id") < 0)
 		return -1;
-	progress(r, "joining");
+	progress(r, "joining requests and billing");
 	if (db_script(r, derive_sql) < 0 || db_script(r, game_pass_sql) < 0)
 		return -1;
 	joined = count_rows(r, "SELECT total(n) FROM game_requests");
@@ -1961,7 +1930,6 @@ run_checks(struct recon *r)
 		}
 		if (db_run(r, checks[i]) < 0)
 			return -1;
-		progress(r, kinds[i]);
 	}
 	return 0;
 }
@@ -2337,20 +2305,16 @@ recon_run(const struct recon_opts *o, cJSON **report, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	progress(&r, "loading");
+	progress(&r, "loading the freeze and ledgers");
 	if (db_open(&r) < 0 || load_freeze(&r) < 0 || load_ledgers(&r) < 0)
 		goto done;
-	progress(&r, "ledgers");
+	progress(&r, "loading request logs");
 	if (load_requests(&r) < 0)
 		goto done;
-	progress(&r, "requests");
-	if (load_billing(&r) < 0)
-		goto done;
-	progress(&r, "billing");
-	if (run_checks(&r) < 0)
+	progress(&r, "loading billing");
+	if (load_billing(&r) < 0 || run_checks(&r) < 0)
 		goto done;
 	doc = build_report(&r);
-	progress(&r, "report");
 	if (doc == NULL) {
 		if (e->code == ERR_OK)
 			err_set(e, ERR_NOMEM, "out of memory");
