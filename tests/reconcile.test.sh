@@ -144,6 +144,34 @@ rc=$?
 grep -q '"billed":{"cached":null,"input":[0-9]*,"output":[0-9]*,"reasoning":null' noclass.json && [ $rc = 0 ] &&
 	ok "billing without reasoning and cached columns: those classes null, not compared" || notok "absent classes" "exit $rc"
 
+# Request lines the fast path leaves to the strict reader (escapes, arrays,
+# deeper objects, white space) give the same reconciliation; a duplicate key
+# is refused by the strict reader.
+mkdir -p slow
+cp base/freeze.json base/ledger.jsonl slow/
+/usr/bin/python3 - base/requests.jsonl slow/requests.jsonl <<'PY'
+import json, sys
+out = open(sys.argv[2], "w")
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    if i % 3 == 0:
+        r["trace"] = {"spans": [1, 2, {"deep": True}]}
+    if i % 3 == 1:
+        r["note"] = "caf\u00e9 \"quoted\""
+    out.write(json.dumps(r, indent=None if i % 2 else 1, ensure_ascii=(i % 2 == 0)).replace("\n", " ") + "\n")
+PY
+rec slow --billing base/billing.csv -o slow.json
+rc=$?
+strip slow.json >slow.cmp
+[ $rc = 0 ] && cmp -s base.cmp slow.cmp && ok "request lines off the fast path: same reconciliation" ||
+	notok "strict path requests" "exit $rc $(diff base.cmp slow.cmp | head -3)"
+sed '2s/"status":"ok"/"status":"ok","status":"ok"/' base/requests.jsonl >dupkey.jsonl
+expect_fail2 "requests: a duplicate key refused (strict reader)" '^cohort reconcile: dupkey.jsonl:2:[0-9]+: duplicate key "status"' \
+	"$COHORT" reconcile --freeze base/freeze.json --ledger base/ledger.jsonl --requests dupkey.jsonl --billing base/billing.csv
+sed '3s/"latency_ms":15000/"latency_ms":015000/' base/requests.jsonl >lead0.jsonl
+expect_fail2 "requests: a number with a leading zero refused" '^cohort reconcile: lead0.jsonl:3:[0-9]+: ' \
+	"$COHORT" reconcile --freeze base/freeze.json --ledger base/ledger.jsonl --requests lead0.jsonl --billing base/billing.csv
+
 # --db keeps the database; its times are UTC.
 rec base --billing "$D/provider.csv" --billing-map "$D/provider-map.json" --db keep.db -o /dev/null
 t=$(sqlite3 keep.db "SELECT ts FROM billing WHERE request_id = 'r1'")
