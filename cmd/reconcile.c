@@ -102,6 +102,18 @@ cmd_reconcile(int argc, char **argv)
 			return cmd_usage_error("reconcile", usage,
 			    "--tolerance: expected a fraction from 0 to below 1, like 0.01");
 	}
+	{
+		size_t std = (strcmp(o.freeze, "-") == 0) +
+		    (o.billing_map != NULL && strcmp(o.billing_map, "-") == 0);
+		for (size_t i = 0; i < o.nledgers; i++)
+			std += strcmp(ledgers[i], "-") == 0;
+		for (size_t i = 0; i < o.nrequests; i++)
+			std += strcmp(requests[i], "-") == 0;
+		for (size_t i = 0; i < o.nbilling; i++)
+			std += strcmp(billing[i], "-") == 0;
+		if (std > 1)
+			return cmd_usage_error("reconcile", usage, "only one input can be standard input");
+	}
 	if (o.db != NULL && strcmp(o.db, "-") == 0)
 		return cmd_usage_error("reconcile", usage, "--db: expected a file name");
 	o.progress = isatty(2);

@@ -96,6 +96,8 @@ fi
 check "report with findings matches the schema" /usr/bin/python3 "$ROOT/tests/validate.py" "$SCHEMA" p_all.json
 /usr/bin/python3 -c 'import json; print(json.dumps(json.load(open("p_all.json"))["findings"], indent=1, sort_keys=True))' >p_all.findings
 same_bytes "golden: the findings of all planted kinds" p_all.findings "$ROOT/golden/reconcile-planted/findings.json"
+rec p_all --billing p_all/billing.csv --format table >p_all.table
+same_bytes "golden: the table of all planted kinds, findings counted by kind" p_all.table "$ROOT/golden/reconcile-planted/table.txt"
 grep -q '"file":"billing.csv","found":2,"game_id":"g3","kind":"duplicate_billing","line":11' p_duplicate_billing.json &&
 	ok "a billing finding names the billing file and line" || notok "billing file:line" "$(grep -o '.\{80\}duplicate_billing.\{60\}' p_duplicate_billing.json)"
 
@@ -286,6 +288,13 @@ expect_fail2 "usage: --freeze twice" '--freeze given twice' "$COHORT" reconcile 
 expect_fail2 "usage: bad --format" 'expected json or table' rec base --billing base/billing.csv --format xml
 expect_fail2 "usage: bad --tolerance" 'tolerance: expected a fraction' rec base --billing base/billing.csv --tolerance 5%
 expect_fail2 "usage: a stray argument" "unexpected argument 'extra'" rec base --billing base/billing.csv extra
+expect_fail2 "usage: two inputs from standard input" 'only one input can be standard input' \
+	"$COHORT" reconcile --freeze base/freeze.json --ledger - --requests - --billing base/billing.csv
+"$COHORT" reconcile --freeze base/freeze.json --ledger base/ledger.jsonl --requests - \
+	--billing base/billing.csv <base/requests.jsonl >stdin.json
+strip stdin.json >stdin.cmp
+cmp -s base.cmp stdin.cmp && grep -q '"requests":\[{"name":"-"' stdin.json &&
+	ok "a request log from standard input, named -" || notok "stdin input" "$(head -c 200 stdin.json)"
 
 # The DeepSeek example: seed 000's efficiency table, byte for byte.
 E=$ROOT/examples/deepseek
