@@ -174,6 +174,10 @@ sed '3s/"latency_ms":15000/"latency_ms":015000/' base/requests.jsonl >lead0.json
 expect_fail2 "requests: a number with a leading zero refused" '^cohort reconcile: lead0.jsonl:3:[0-9]+: ' \
 	"$COHORT" reconcile --freeze base/freeze.json --ledger base/ledger.jsonl --requests lead0.jsonl --billing base/billing.csv
 
+check "fast path: 80,000 mutated lines, none accepted that the strict reader refuses, all read alike" \
+	"$BUILD/tests/unit/recon_flat" "$(sed -n 1p "$D/requests.jsonl")" \
+	'{"a":-0.5e3,"b":{"c":true,"d":false,"e":null},"f":"x"}' '{"n":0,"m":1e-400,"k":"caf\u00e9"}' '{}'
+
 # --db keeps the database; its times are UTC.
 rec base --billing "$D/provider.csv" --billing-map "$D/provider-map.json" --db keep.db -o /dev/null
 t=$(sqlite3 keep.db "SELECT ts FROM billing WHERE request_id = 'r1'")
