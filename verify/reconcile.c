@@ -1763,11 +1763,9 @@ static const char *const checks[] = {
 	" NULL FROM freeze_games f WHERE NOT EXISTS (SELECT 1 FROM games g"
 	" WHERE g.game_id = f.game_id) ORDER BY f.game_id",
 
-	FINDING "SELECT * FROM (SELECT 'identity_mismatch', f.condition, f.game_id, NULL, g.file,"
-	" g.line, 'id', f.id, g.id FROM freeze_games f JOIN games g ON g.game_id = f.game_id"
-	" WHERE g.id <> f.id UNION ALL SELECT 'identity_mismatch', CASE WHEN g.in_scope THEN"
-	" g.condition END, x.game_id, NULL, g.file, g.line, 'id', x.id, g.id FROM freeze_excluded x"
-	" JOIN games g ON g.game_id = x.game_id WHERE x.id IS NOT NULL AND g.id <> x.id) ORDER BY 3",
+	FINDING "SELECT 'identity_mismatch', f.condition, f.game_id, NULL, g.file, g.line, 'id',"
+	" f.id, g.id FROM freeze_games f JOIN games g ON g.game_id = f.game_id WHERE g.id <> f.id"
+	" ORDER BY f.game_id",
 
 	FINDING "SELECT 'stale_freeze', g.condition, g.game_id, NULL, g.file, g.line, 'game_id',"
 	" NULL, g.id FROM games g WHERE g.in_scope AND g.status = 'terminal'"
