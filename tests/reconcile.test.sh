@@ -101,6 +101,18 @@ same_bytes "golden: the table of all planted kinds, findings counted by kind" p_
 grep -q '"file":"billing.csv","found":2,"game_id":"g3","kind":"duplicate_billing","line":11' p_duplicate_billing.json &&
 	ok "a billing finding names the billing file and line" || notok "billing file:line" "$(grep -o '.\{80\}duplicate_billing.\{60\}' p_duplicate_billing.json)"
 
+# A game live at the cut that ended after it has moved on: not a finding.
+fixture moved
+/usr/bin/python3 - moved/ledger.jsonl <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+for g in rows:
+    if g["game_id"] == "g6":
+        g.update(status="terminal", result="draw", ended_at="2026-08-02T10:00:00Z")
+open(sys.argv[1], "w").write("".join(json.dumps(g) + "\n" for g in rows))
+PY
+expect_status "a live game that ended after the cut is no finding" 0 rec moved --billing moved/billing.csv
+
 # Tolerance: 7 billed output tokens where 0 were recorded is beyond any
 # tolerance; 2% off is within --tolerance 0.05 but not 0.01.
 fixture tol
