@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "../common/io.h"
+#include "../common/ts.h"
 #include "../freeze/hash.h"
 #include "../freeze/json.h"
 #include "../freeze/ledger.h"
@@ -53,38 +54,12 @@ struct recon {
 	cJSON *freeze;               /* the freeze document */
 	cJSON *inputs;               /* report "inputs", being filled */
 	char *map[NBCOL];            /* provider column for each billing column */
-	double as_of;                /* the freeze's cut, seconds since the epoch */
+	long long as_of;             /* the freeze's cut, nanoseconds since the epoch */
 	long long block_games;       /* games in a complete block */
-	struct buf scratch;          /* canonical bytes of one record */
 	long long nfile;             /* files registered so far */
 };
 
 /* ---------------------------------------------------------------- values */
-
-static int
-is_leap(long y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-static int
-mdays(long y, int m)
-{
-	static const int d[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	return m == 2 && is_leap(y) ? 29 : d[m - 1];
-}
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static long long
-days_from_civil(long y, int m, int d)
-{
-	y -= m <= 2;
-	long era = (y >= 0 ? y : y - 399) / 400;
-	long yoe = y - era * 400;
-	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return (long long)era * 146097 + doe - 719468;
-}
 
 static void
 civil_from_days(long long z, long *y, int *m, int *d)
@@ -100,76 +75,32 @@ civil_from_days(long long z, long *y, int *m, int *d)
 	*y = (long)(yoe + era * 400 + (*m <= 2));
 }
 
-static int
-digits(const char *s, int n, int *out)
-{
-	int v = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
 int
-recon_time_parse(const char *s, double *t, char norm[RECON_TIME_MAX])
+recon_time_parse(const char *s, long long *ns, char norm[RECON_TIME_MAX])
 {
-	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
-	const char *p, *frac = NULL;
+	struct ts t;
+	const char *frac = s + 19;
 	size_t nfrac = 0;
+	long long days, rem;
+	long y;
+	int m, d;
 
-	if (strlen(s) < 20 || digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) ||
-	    s[7] != '-' || digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't') ||
-	    digits(s + 11, 2, &h) || s[13] != ':' || digits(s + 14, 2, &mi) || s[16] != ':' ||
-	    digits(s + 17, 2, &sec))
+	if (ts_parse(s, &t) < 0)
 		return -1;
-	p = s + 19;
-	if (*p == '.') {
-		frac = ++p;
-		while (*p >= '0' && *p <= '9')
-			p++;
-		nfrac = (size_t)(p - frac);
-		if (nfrac == 0 || nfrac > 20)
-			return -1;
-	}
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		sign = *p == '-' ? -1 : 1;
-		if (digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om) || oh > 23 ||
-		    om > 59)
-			return -1;
-		p += 6;
-	} else {
+	/* Nanoseconds since the epoch fit in 64 bits from 1677 to 2262. */
+	if (t.sec < -9223372035LL || t.sec > 9223372035LL)
 		return -1;
-	}
-	if (*p != '\0' || mo < 1 || mo > 12 || d < 1 || d > mdays(y, mo) || h > 23 || mi > 59 ||
-	    sec > 59)
-		return -1;
-	long long secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
-	    (long long)sign * (oh * 3600 + om * 60);
-	long long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-	long long rem = secs - days * 86400;
-	long ny;
-	int nm, nd;
-	civil_from_days(days, &ny, &nm, &nd);
-	if (ny < 0 || ny > 9999)
-		return -1;
-	double f = 0;
-	if (frac != NULL) {
-		char tmp[32] = "0.";
-		memcpy(tmp + 2, frac, nfrac);
-		tmp[2 + nfrac] = '\0';
-		f = strtod(tmp, NULL);
-	}
-	*t = (double)secs + f;
+	*ns = (long long)t.sec * 1000000000LL + t.nsec;
+	days = t.sec >= 0 ? t.sec / 86400 : -((-t.sec + 86399) / 86400);
+	rem = t.sec - days * 86400;
+	civil_from_days(days, &y, &m, &d);
+	if (*frac == '.')
+		for (frac++; nfrac < 9 && frac[nfrac] >= '0' && frac[nfrac] <= '9'; nfrac++)
+			;
 	/* By hand: this runs for every request and billing row. */
 	{
 		char *o = norm;
-		int v[6] = { (int)ny, nm, nd, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60) };
+		int v[6] = { (int)y, m, d, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60) };
 		static const char sep[6] = { '-', '-', 'T', ':', ':', 0 };
 		for (int i = 0; i < 6; i++) {
 			if (i == 0) {
@@ -181,7 +112,7 @@ recon_time_parse(const char *s, double *t, char norm[RECON_TIME_MAX])
 			if (sep[i])
 				*o++ = sep[i];
 		}
-		if (frac != NULL) {
+		if (nfrac > 0) {
 			*o++ = '.';
 			memcpy(o, frac, nfrac);
 			o += nfrac;
@@ -380,7 +311,7 @@ db_bind_params(struct recon *r, sqlite3_stmt *st)
 {
 	int i = sqlite3_bind_parameter_index(st, ":as_of");
 	if (i > 0)
-		sqlite3_bind_double(st, i, r->as_of);
+		sqlite3_bind_int64(st, i, r->as_of);
 	i = sqlite3_bind_parameter_index(st, ":tol");
 	if (i > 0)
 		sqlite3_bind_double(st, i, r->o->tolerance);
@@ -435,7 +366,7 @@ static const char schema[] =
 "CREATE TABLE freeze_excluded(game_id TEXT NOT NULL, id TEXT, reason TEXT);\n"
 "CREATE TABLE games(game_id TEXT NOT NULL, file INTEGER NOT NULL, line INTEGER NOT NULL,\n"
 "  id TEXT NOT NULL, family TEXT NOT NULL, condition TEXT NOT NULL, status TEXT NOT NULL,\n"
-"  result TEXT, started_at TEXT, started_t REAL, ended_at TEXT, ended_t REAL,\n"
+"  result TEXT, started_at TEXT, started_t INTEGER, ended_at TEXT, ended_t INTEGER,\n"
 "  input INTEGER, output INTEGER, reasoning INTEGER, cached INTEGER,\n"
 "  wall_s REAL, worker_hours REAL, n_requests INTEGER, in_scope INTEGER NOT NULL);\n"
 "CREATE TABLE requests(request_id TEXT NOT NULL, game_id TEXT, file INTEGER NOT NULL,\n"
@@ -602,7 +533,7 @@ get_text(const cJSON *obj, const char *key, int required, const char **out, stru
 }
 
 static int
-get_time(const cJSON *obj, const char *key, int required, double *t,
+get_time(const cJSON *obj, const char *key, int required, long long *t,
     char norm[RECON_TIME_MAX], struct err *e)
 {
 	const char *s;
@@ -1024,8 +955,9 @@ ledger_record(struct source *src, struct recon_feed *f, const char *where, long 
 	static const char *const results[] = { "win", "draw", "loss", NULL };
 	const char *gid, *family, *cond, *status, *result = NULL;
 	char started[RECON_TIME_MAX], ended[RECON_TIME_MAX], id[HASH_ID_LEN + 1];
-	double t0 = NAN, t1 = NAN, wall = NAN, hours = NAN;
-	long long tok[NCLASS], nreq = -1;
+	double wall = NAN, hours = NAN;
+	long long t0 = 0, t1 = 0, tok[NCLASS], nreq = -1;
+	int has0, has1;
 	const cJSON *reqs = NULL;
 	uint8_t d[HASH_LEN];
 	int term, perr;
@@ -1038,8 +970,8 @@ ledger_record(struct source *src, struct recon_feed *f, const char *where, long 
 	term = strcmp(status, "terminal") == 0;
 	perr = strcmp(status, "provider_error") == 0;
 	if (get_enum(g, "result", term, results, "win, draw or loss", &result, e) < 0 ||
-	    get_time(g, "started_at", 0, &t0, started, e) < 0 ||
-	    get_time(g, "ended_at", term, &t1, ended, e) < 0 ||
+	    (has0 = get_time(g, "started_at", 0, &t0, started, e)) < 0 ||
+	    (has1 = get_time(g, "ended_at", term, &t1, ended, e)) < 0 ||
 	    get_tokens(g, "tokens", term || perr, tok, e) < 0 ||
 	    get_nonneg(g, "wall_s", term, &wall, e) < 0 ||
 	    get_nonneg(g, "worker_hours", term, &hours, e) < 0 ||
@@ -1068,12 +1000,18 @@ ledger_record(struct source *src, struct recon_feed *f, const char *where, long 
 	recon_put_int(f, line);
 	if (put_text(f, id, e) < 0 || put_text(f, family, e) < 0 || put_text(f, cond, e) < 0 ||
 	    put_text(f, status, e) < 0 || put_text(f, result, e) < 0 ||
-	    put_text(f, isnan(t0) ? NULL : started, e) < 0)
+	    put_text(f, has0 == 0 ? started : NULL, e) < 0)
 		return -1;
-	put_real(f, t0);
-	if (put_text(f, isnan(t1) ? NULL : ended, e) < 0)
+	if (has0 == 0)
+		recon_put_int(f, t0);
+	else
+		recon_put_null(f);
+	if (put_text(f, has1 == 0 ? ended : NULL, e) < 0)
 		return -1;
-	put_real(f, t1);
+	if (has1 == 0)
+		recon_put_int(f, t1);
+	else
+		recon_put_null(f);
 	for (int i = 0; i < NCLASS; i++)
 		put_count(f, tok[i]);
 	put_real(f, wall);
@@ -1245,7 +1183,7 @@ request_fast(struct source *src, struct recon_feed *f, long line, const char *p,
 	const struct recon_flat_field *rid, *gid, *ts, *req, *ret, *st, *lat, *v;
 	long long tok[NCLASS], attempt;
 	char tsbuf[RECON_TIME_MAX], tsraw[64];
-	double t;
+	long long t;
 
 	if (recon_flat_parse(&fl, p, n) < 0)
 		return 0;
@@ -1299,7 +1237,8 @@ request_line(struct source *src, struct recon_feed *f, long line, const char *p,
 	char ts[RECON_TIME_MAX];
 	const cJSON *model, *gv;
 	long long tok[NCLASS], attempt;
-	double t, latency;
+	long long t;
+	double latency;
 	cJSON *q;
 	int rc = request_fast(src, f, line, p, n, e);
 
@@ -1494,7 +1433,7 @@ produce_billing_csv(void *ctx, struct recon_feed *f, struct err *e)
 		}
 		b.ts = NULL;
 		if (col[B_TS] >= 0) {
-			double t;
+			long long t;
 			v = csv_field(c, col[B_TS], NULL);
 			if (recon_time_parse(v, &t, b.tsbuf) < 0) {
 				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time,"
@@ -1587,7 +1526,7 @@ billing_line(struct source *src, struct recon_feed *f, long line, const char *p,
 	b.ts = NULL;
 	v = json_path(q, map[B_TS]);
 	if (v != NULL && !cJSON_IsNull(v)) {
-		double t;
+		long long t;
 		if (!cJSON_IsString(v) || recon_time_parse(v->valuestring, &t, b.tsbuf) < 0) {
 			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time", name, line,
 			    map[B_TS]);
@@ -2339,7 +2278,6 @@ done:
 	cJSON_Delete(r.freeze);
 	for (int k = 0; k < NBCOL; k++)
 		free(r.map[k]);
-	buf_release(&r.scratch);
 	return rc;
 }
 

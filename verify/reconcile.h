@@ -44,11 +44,12 @@ int recon_table(const cJSON *report, struct buf *out, struct err *e);
 /* Room for a normalized time: "YYYY-MM-DDTHH:MM:SS" + fraction + "Z". */
 #define RECON_TIME_MAX 48
 
-/* Parse an RFC 3339 date-time with a "Z" or +HH:MM/-HH:MM offset (any
- * number of fraction digits, up to 20).  Stores the seconds since the
- * epoch (UTC) and the same instant as UTC text ending in "Z", fraction
- * digits kept.  Returns 0, or -1 when s is not such a time. */
-int recon_time_parse(const char *s, double *t, char norm[RECON_TIME_MAX]);
+/* Parse an RFC 3339 date-time as common/ts.h does (a "Z" or +HH:MM/-HH:MM
+ * offset, fraction digits beyond nine ignored) and store the nanoseconds
+ * since the epoch and the same instant as UTC text ending in "Z" with the
+ * first nine fraction digits as given.  Returns 0, or -1 when s is not such
+ * a time or lies outside 1677-2262 (the range of 64-bit nanoseconds). */
+int recon_time_parse(const char *s, long long *ns, char norm[RECON_TIME_MAX]);
 
 /* Parse a token count: ASCII digits only (no sign, separator, decimal
  * point or exponent), at most 2^53 - 1.  Returns 0, or -1. */

@@ -1,5 +1,5 @@
 /* recon_time.c: print how reconcile reads each argument: an RFC 3339 time
- * ("T SECONDS NORMALIZED" or "T bad") or, after "--count", a token count
+ * ("T SECONDS.NANOSECONDS NORMALIZED" or "T bad") or, after "--count", a token count
  * ("C VALUE" or "C bad").  tests/reconcile.test.sh checks the times against
  * date(1). */
 #include <stdio.h>
@@ -14,7 +14,7 @@ main(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		char norm[RECON_TIME_MAX];
-		double t;
+		long long t;
 		long long v;
 
 		if (strcmp(argv[i], "--count") == 0) {
@@ -27,7 +27,8 @@ main(int argc, char **argv)
 			else
 				printf("C bad\n");
 		} else if (recon_time_parse(argv[i], &t, norm) == 0) {
-			printf("T %.3f %s\n", t, norm);
+			printf("T %lld.%09lld %s\n", t / 1000000000 - (t % 1000000000 < 0),
+			    (t % 1000000000 + 1000000000) % 1000000000, norm);
 		} else {
 			printf("T bad\n");
 		}
