@@ -1,2 +1,6 @@
 BUNDLE_OBJS =
 BUNDLE_UNIT =
+BUNDLE_OBJS += bundle/secret.o
+BUNDLE_UNIT += tests/unit/bundle_secret
+BUNDLE_OBJS += bundle/bag.o
+BUNDLE_UNIT += tests/unit/bundle_bag
