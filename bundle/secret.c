@@ -243,9 +243,9 @@ b64_text(const char *v, size_t n, int *colon)
 	return total > 0 && printable == total;
 }
 
-/* Provider-prefixed keys and tokens: the whole token is the value. */
-static void
-check_prefixed(struct scan *s, const char *t, size_t n)
+/* Provider-prefixed keys and tokens: the rule a token matches, or NULL. */
+static const char *
+prefixed_rule(const char *t, size_t n)
 {
 	static const struct {
 		const char *prefix;
@@ -275,17 +275,14 @@ check_prefixed(struct scan *s, const char *t, size_t n)
 	static const char *aws[] = { "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA",
 		"AIPA", "ABIA", "ACCA" };
 
-	if (n == 39 && starts(t, n, "AIza") && all_of(t + 4, 35, istokenish)) {
-		report(s, t, n, s->line, "google-api-key", ACT_KEY, NULL);
-		return;
-	}
+	if (n < 20)
+		return NULL;
+	if (n == 39 && starts(t, n, "AIza") && all_of(t + 4, 35, istokenish))
+		return "google-api-key";
 	if (n == 20 && all_of(t, n, isupdig_c)) {
-		for (size_t i = 0; i < sizeof aws / sizeof aws[0]; i++) {
-			if (memcmp(t, aws[i], 4) == 0) {
-				report(s, t, n, s->line, "aws-access-key-id", ACT_KEY, NULL);
-				return;
-			}
-		}
+		for (size_t i = 0; i < sizeof aws / sizeof aws[0]; i++)
+			if (memcmp(t, aws[i], 4) == 0)
+				return "aws-access-key-id";
 	}
 	for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
 		size_t k = strlen(rules[i].prefix);
@@ -293,10 +290,19 @@ check_prefixed(struct scan *s, const char *t, size_t n)
 			continue;
 		if (n - k < rules[i].min_rest || !all_of(t + k, n - k, istokenish) ||
 		    classes(t + k, n - k) < 2)
-			return;
-		report(s, t, n, s->line, rules[i].rule, ACT_KEY, NULL);
-		return;
+			return NULL;
+		return rules[i].rule;
 	}
+	return NULL;
+}
+
+static void
+check_prefixed(struct scan *s, const char *t, size_t n)
+{
+	const char *rule = prefixed_rule(t, n);
+
+	if (rule)
+		report(s, t, n, s->line, rule, ACT_KEY, NULL);
 }
 
 /* Which kind of name is this: 2 a password, 1 another secret, 0 neither,
@@ -364,7 +370,12 @@ static void
 judge_value(struct scan *s, const char *v, size_t n, long line, int kind)
 {
 	int colon;
+	const char *rule = n >= 20 ? prefixed_rule(v, n) : NULL;
 
+	if (rule) {
+		report(s, v, n, line, rule, ACT_KEY, NULL);
+		return;
+	}
 	if (n == 0 || placeholder(v, n) || all_of(v, n, isdigit_c) || is_uuid(v, n) ||
 	    is_digest(v, n))
 		return;
