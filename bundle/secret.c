@@ -175,6 +175,18 @@ istokenish(unsigned char c)
 }
 
 static int
+isb64_c(unsigned char c)
+{
+	return isalnum_c(c) || c == '+' || c == '/' || c == '=' || c == '_' || c == '-';
+}
+
+static int
+isident_c(unsigned char c)
+{
+	return isalnum_c(c) || c == '_';
+}
+
+static int
 starts(const char *v, size_t n, const char *prefix)
 {
 	size_t k = strlen(prefix);
@@ -392,7 +404,8 @@ judge_value(struct scan *s, const char *v, size_t n, long line, int kind)
 		return;
 	}
 	/* a bare NAME=value line: only a long, random-looking value */
-	if (n >= 32 && n <= 256 && classes(v, n) == 3 && entropy(v, n) >= 4.2 &&
+	if (n >= 32 && n <= 256 && all_of(v, n, isb64_c) && classes(v, n) == 3 &&
+	    entropy(v, n) >= 4.2 &&
 	    !all_of(v, n, ishex_c) && !b64_text(v, n, &colon))
 		report(s, v, n, line, "high-entropy-assignment", ACT_ASSIGN, NULL);
 }
@@ -491,7 +504,7 @@ check_assignment(struct scan *s, const char *t, size_t n, const char *op)
 			q++;
 		if (starts(q, (size_t)(t - q), "export "))
 			q += 7;
-		if (q != t || *op != '=')
+		if (q != t || *op != '=' || !all_of(t, n, isident_c))
 			return;
 	}
 	q = op + 1;
@@ -506,6 +519,12 @@ check_assignment(struct scan *s, const char *t, size_t n, const char *op)
 		if (kind && (size_t)(le - v) <= 1)
 			continuation(s, le, kind);
 		return;
+	}
+	if (kind == 0) {
+		/* nothing but white space may follow the value */
+		for (q = v + vn; q < le; q++)
+			if (*q != ' ' && *q != '\t' && *q != '\r' && *q != '"' && *q != '\'')
+				return;
 	}
 	judge_value(s, v, vn, s->line, kind);
 }
