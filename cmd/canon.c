@@ -26,9 +26,9 @@ cmd_canon(int argc, char **argv)
 	int id = 0, c, rc = EXIT_HOLDS;
 	cJSON *doc;
 
-	optind = 1;
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+io:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "io:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (id++)

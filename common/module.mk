@@ -1,1 +1,1 @@
-COMMON_OBJS = common/err.o common/buf.o common/io.o
+COMMON_OBJS = common/err.o common/buf.o common/io.o common/ts.o

@@ -1,32 +1,61 @@
-/* freeze.h: building and reading cohort.freeze/1 manifests.
+/* freeze.h: building and re-deriving cohort.freeze/1 manifests.
  *
  * freeze_build reads a cohort spec and game ledgers (JSON Lines, or SQLite
- * databases with a `games` table; see docs/design.md) and returns a new
- * manifest tree the caller owns (cJSON_Delete).  When store_dir is set,
- * every record's canonical bytes go into that object store.
+ * databases with a `games` table; docs/design.md) and returns a new
+ * manifest the caller owns (cJSON_Delete).  With store_dir set, every
+ * record's canonical bytes go into that object store.
+ *
+ * The accumulator underneath is shared with verify: records go in one by
+ * one (validated, canonicalized, summarized), and freeze_acc_finish derives
+ * the manifest from the summaries alone, so a freeze and its re-derivation
+ * from stored records are the same code.
  */
 #ifndef COHORT_FREEZE_H
 #define COHORT_FREEZE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
+#include "hash.h"
 
 struct freeze_opts {
 	const cJSON *spec;      /* cohort.spec/1 document (borrowed) */
-	const char *spec_name;  /* for messages */
 	const char **ledgers;   /* ledger paths; "-" is stdin (JSON Lines) */
 	size_t nledgers;
 	const char *store_dir;  /* object store to fill, or NULL */
 	const char *repo_dir;   /* harness repository to record, or NULL */
-	int progress;           /* report progress on stderr */
+	/* called every 65536 records when set (progress on a terminal) */
+	void (*progress)(void *ctx, uint64_t records);
+	void *progress_ctx;
 };
 
 int freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e);
 
-/* Check that a spec document is a well-formed cohort.spec/1. */
+/* Check that spec is a well-formed cohort.spec/1; errors name the field. */
 int freeze_spec_check(const cJSON *spec, struct err *e);
 
+struct freeze_acc;
+
+/* A new accumulator for spec (borrowed; must outlive the accumulator). */
+struct freeze_acc *freeze_acc_new(const cJSON *spec, struct err *e);
+void freeze_acc_free(struct freeze_acc *a);
+/* Validate and summarize one record; where ("file:line") prefixes errors.
+ * On success canon and n hold its canonical bytes (valid until the next call)
+ * and d its digest. */
+int freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where,
+    const char **canon, size_t *n, uint8_t d[HASH_LEN], struct err *e);
+/* Derive the manifest.  repo (may be NULL) is copied in as "repo". */
+int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e);
+
+/* The harness repository's HEAD commit and whether its tree is dirty, as
+ * {"commit": "<40 hex>", "dirty": bool}. */
+int freeze_repo_state(const char *dir, cJSON **out, struct err *e);
+
 #endif
+
+/* The blocks and condition states of a manifest as plain-text tables. */
+int freeze_table(const cJSON *manifest, struct buf *out);

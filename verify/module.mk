@@ -1,2 +1,2 @@
-VERIFY_OBJS =
+VERIFY_OBJS = verify/verify.o verify/files.o verify/hooks.o
 VERIFY_UNIT =

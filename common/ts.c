@@ -1,0 +1,92 @@
+/* ts.c: strict RFC 3339 parsing without the C library's time zone state
+ * (TZ must never change a result). */
+#include "ts.h"
+
+#include <string.h>
+
+static int
+digits(const char *s, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+ * days_from_civil). */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int
+ts_parse(const char *s, struct ts *out)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
+	int32_t ns = 0;
+	const char *p;
+
+	if (s == NULL || strlen(s) < 20)
+		return -1;
+	if (digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) || s[7] != '-' ||
+	    digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || digits(s + 11, 2, &h) ||
+	    s[13] != ':' || digits(s + 14, 2, &mi) || s[16] != ':' || digits(s + 17, 2, &sec))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		int n = 0;
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			if (n < 9) {
+				ns = ns * 10 + (*p - '0');
+				n++;
+			}
+			p++;
+		}
+		if (n == 0)
+			return -1;
+		while (n++ < 9)
+			ns *= 10;
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		sign = *p == '+' ? 1 : -1;
+		if (digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om) || oh > 23 || om > 59)
+			return -1;
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p != '\0')
+		return -1;
+	out->sec = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
+	    sign * (oh * 3600 + om * 60);
+	out->nsec = ns;
+	return 0;
+}
+
+int
+ts_cmp(struct ts a, struct ts b)
+{
+	if (a.sec != b.sec)
+		return a.sec < b.sec ? -1 : 1;
+	return a.nsec < b.nsec ? -1 : a.nsec > b.nsec;
+}

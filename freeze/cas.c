@@ -1,0 +1,426 @@
+/* cas.c: packs and sorted indexes for content-addressed records. */
+#include "cas.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define IDX_MAGIC "CIDX0001"
+#define IDX_ENTRY 44 /* digest 32, offset 8, length 4, big-endian */
+#define MARKER "cohort.store/1\n"
+
+struct pack {
+	const unsigned char *idx; /* mapping of NAME.idx (after the header) */
+	size_t idx_len;           /* bytes mapped, with header */
+	uint64_t count;
+	const char *data; /* mapping of NAME.pack */
+	size_t data_len;
+};
+
+struct newrec {
+	uint8_t d[HASH_LEN];
+	uint64_t off;
+	uint32_t len;
+};
+
+struct cas {
+	char *dir;
+	struct pack *packs;
+	size_t npacks;
+	/* the pack being written */
+	char *tmp_pack;
+	FILE *out;
+	uint64_t out_off;
+	struct newrec *recs;
+	size_t nrecs, caprecs;
+};
+
+static void
+put_be(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = (unsigned char)v;
+		v >>= 8;
+	}
+}
+
+static uint64_t
+get_be(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static int
+map_file(const char *path, const char **p, size_t *n, struct err *e)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	}
+	*n = (size_t)st.st_size;
+	*p = NULL;
+	if (*n > 0) {
+		void *m = mmap(NULL, *n, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			close(fd);
+			return err_set(e, ERR_IO, "%s: cannot map: %s", path, strerror(errno));
+		}
+		madvise(m, *n, MADV_SEQUENTIAL);
+		*p = m;
+	}
+	close(fd);
+	return 0;
+}
+
+static int
+load_pack(struct cas *c, const char *base, struct err *e)
+{
+	char path[4096];
+	struct pack pk = { 0 };
+	const char *idx;
+	struct pack *grown;
+
+	snprintf(path, sizeof path, "%s/pack/%s.idx", c->dir, base);
+	if (map_file(path, &idx, &pk.idx_len, e) < 0)
+		return -1;
+	if (pk.idx_len < 16 || memcmp(idx, IDX_MAGIC, 8) != 0 ||
+	    (pk.idx_len - 16) % IDX_ENTRY != 0 ||
+	    get_be((const unsigned char *)idx + 8, 8) != (pk.idx_len - 16) / IDX_ENTRY) {
+		if (idx)
+			munmap((void *)idx, pk.idx_len);
+		return err_set(e, ERR_INPUT, "%s: not a cohort index", path);
+	}
+	pk.idx = (const unsigned char *)idx;
+	pk.count = (pk.idx_len - 16) / IDX_ENTRY;
+	snprintf(path, sizeof path, "%s/pack/%s.pack", c->dir, base);
+	if (map_file(path, &pk.data, &pk.data_len, e) < 0) {
+		munmap((void *)idx, pk.idx_len);
+		return -1;
+	}
+	grown = realloc(c->packs, (c->npacks + 1) * sizeof *grown);
+	if (grown == NULL) {
+		munmap((void *)idx, pk.idx_len);
+		if (pk.data)
+			munmap((void *)pk.data, pk.data_len);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	c->packs = grown;
+	c->packs[c->npacks++] = pk;
+	return 0;
+}
+
+/* mkdir -p: a new store may be several folders deep. */
+static int
+mkdir_p(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof path)
+		return -1;
+	memcpy(path, dir, n + 1);
+	for (size_t i = 1; i < n; i++)
+		if (path[i] == '/') {
+			path[i] = '\0';
+			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+				return -1;
+			path[i] = '/';
+		}
+	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+cas_open(const char *dir, int create, struct cas **out, struct err *e)
+{
+	char path[4096], **names = NULL;
+	size_t nnames = 0;
+	struct cas *c;
+	struct dirent *de;
+	DIR *d;
+	FILE *fp;
+	int rc = 0;
+
+	*out = NULL;
+	if (strlen(dir) > 3000)
+		return err_set(e, ERR_USAGE, "store path too long");
+	snprintf(path, sizeof path, "%s/cohort-store", dir);
+	if (access(path, F_OK) != 0) {
+		if (!create)
+			return err_set(e, ERR_INPUT, "%s: not a cohort store (no cohort-store file)", dir);
+		if (mkdir_p(dir) < 0)
+			return err_set(e, ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+		snprintf(path, sizeof path, "%s/pack", dir);
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+		snprintf(path, sizeof path, "%s/cohort-store", dir);
+		fp = fopen(path, "wx");
+		if (fp == NULL && errno != EEXIST)
+			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+		if (fp) {
+			fputs(MARKER, fp);
+			if (fclose(fp) != 0)
+				return err_set(e, ERR_IO, "%s: cannot write", path);
+		}
+	}
+	c = calloc(1, sizeof *c);
+	if (c == NULL || (c->dir = strdup(dir)) == NULL) {
+		free(c);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	snprintf(path, sizeof path, "%s/pack", dir);
+	d = opendir(path);
+	if (d == NULL) {
+		cas_free(c);
+		return err_set(e, ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		char **g;
+		if (n <= 4 || strcmp(de->d_name + n - 4, ".idx") != 0 || de->d_name[0] == '.')
+			continue;
+		g = realloc(names, (nnames + 1) * sizeof *g);
+		if (g == NULL || (g[nnames] = strndup(de->d_name, n - 4)) == NULL) {
+			names = g ? g : names;
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+			break;
+		}
+		names = g;
+		nnames++;
+	}
+	closedir(d);
+	/* A fixed order keeps lookups of duplicated records deterministic. */
+	if (rc == 0 && nnames)
+		qsort(names, nnames, sizeof *names, cmp_names);
+	for (size_t i = 0; i < nnames; i++) {
+		if (rc == 0)
+			rc = load_pack(c, names[i], e);
+		free(names[i]);
+	}
+	free(names);
+	if (rc < 0) {
+		cas_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+void
+cas_free(struct cas *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->npacks; i++) {
+		munmap((void *)(c->packs[i].idx), c->packs[i].idx_len);
+		if (c->packs[i].data)
+			munmap((void *)c->packs[i].data, c->packs[i].data_len);
+	}
+	if (c->out)
+		fclose(c->out);
+	if (c->tmp_pack)
+		unlink(c->tmp_pack);
+	free(c->tmp_pack);
+	free(c->packs);
+	free(c->recs);
+	free(c->dir);
+	free(c);
+}
+
+static int
+find_in(const struct pack *pk, const uint8_t d[HASH_LEN], uint64_t *off, uint32_t *len)
+{
+	uint64_t lo = 0, hi = pk->count;
+	const unsigned char *base = pk->idx + 16;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		int r = memcmp(base + mid * IDX_ENTRY, d, HASH_LEN);
+		if (r == 0) {
+			*off = get_be(base + mid * IDX_ENTRY + 32, 8);
+			*len = (uint32_t)get_be(base + mid * IDX_ENTRY + 40, 4);
+			return 1;
+		}
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+int
+cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n, struct err *e)
+{
+	for (size_t i = 0; i < c->npacks; i++) {
+		uint64_t off;
+		uint32_t len;
+		if (!find_in(&c->packs[i], d, &off, &len))
+			continue;
+		if (off > c->packs[i].data_len || len > c->packs[i].data_len - off) {
+			char id[HASH_ID_LEN + 1];
+			hash_id_format(d, id);
+			return err_set(e, ERR_INPUT, "%s: index entry for %s points outside its pack",
+			    c->dir, id);
+		}
+		*p = c->packs[i].data + off;
+		*n = len;
+		return 0;
+	}
+	return 1;
+}
+
+uint64_t
+cas_count(const struct cas *c)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < c->npacks; i++)
+		n += c->packs[i].count;
+	return n;
+}
+
+int
+cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struct err *e)
+{
+	const char *q;
+	size_t qn;
+
+	if (n > UINT32_MAX)
+		return err_set(e, ERR_INPUT, "record too large for the store");
+	if (cas_get(c, d, &q, &qn, e) == 0)
+		return 0;
+	if (c->out == NULL) {
+		size_t len = strlen(c->dir) + 32;
+		int fd;
+		c->tmp_pack = malloc(len);
+		if (c->tmp_pack == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		snprintf(c->tmp_pack, len, "%s/pack/.new-XXXXXX", c->dir);
+		fd = mkstemp(c->tmp_pack);
+		if (fd < 0) {
+			free(c->tmp_pack);
+			c->tmp_pack = NULL;
+			return err_set(e, ERR_IO, "%s/pack: cannot write: %s", c->dir, strerror(errno));
+		}
+		fchmod(fd, 0644);
+		c->out = fdopen(fd, "wb");
+		if (c->out == NULL) {
+			close(fd);
+			return err_set(e, ERR_IO, "%s/pack: cannot write", c->dir);
+		}
+		setvbuf(c->out, NULL, _IOFBF, 1 << 20);
+	}
+	if (c->nrecs == c->caprecs) {
+		size_t cap = c->caprecs ? 2 * c->caprecs : 4096;
+		struct newrec *r = realloc(c->recs, cap * sizeof *r);
+		if (r == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		c->recs = r;
+		c->caprecs = cap;
+	}
+	if (fwrite(p, 1, n, c->out) != n || putc('\n', c->out) == EOF)
+		return err_set(e, ERR_IO, "%s/pack: write error: %s", c->dir, strerror(errno));
+	memcpy(c->recs[c->nrecs].d, d, HASH_LEN);
+	c->recs[c->nrecs].off = c->out_off;
+	c->recs[c->nrecs].len = (uint32_t)n;
+	c->nrecs++;
+	c->out_off += n + 1;
+	return 0;
+}
+
+static int
+cmp_recs(const void *a, const void *b)
+{
+	return memcmp(((const struct newrec *)a)->d, ((const struct newrec *)b)->d, HASH_LEN);
+}
+
+int
+cas_commit(struct cas *c, struct err *e)
+{
+	char path[4096], hex[2 * HASH_LEN + 1], tmpidx[4096];
+	unsigned char head[16], ent[IDX_ENTRY];
+	uint8_t id[HASH_LEN];
+	struct hash *h;
+	size_t n = 0;
+	FILE *fp;
+	int fd, rc = 0;
+
+	if (c->out == NULL)
+		return 0;
+	if (fflush(c->out) != 0 || fsync(fileno(c->out)) != 0)
+		return err_set(e, ERR_IO, "%s: write error: %s", c->tmp_pack, strerror(errno));
+	fclose(c->out);
+	c->out = NULL;
+	qsort(c->recs, c->nrecs, sizeof *c->recs, cmp_recs);
+	for (size_t i = 0; i < c->nrecs; i++)
+		if (n == 0 || memcmp(c->recs[n - 1].d, c->recs[i].d, HASH_LEN) != 0)
+			c->recs[n++] = c->recs[i];
+	snprintf(tmpidx, sizeof tmpidx, "%s/pack/.idx-XXXXXX", c->dir);
+	fd = mkstemp(tmpidx);
+	if (fd < 0 || (fp = fdopen(fd, "wb")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, ERR_IO, "%s/pack: cannot write: %s", c->dir, strerror(errno));
+	}
+	fchmod(fd, 0644);
+	h = hash_new();
+	memcpy(head, IDX_MAGIC, 8);
+	put_be(head + 8, n, 8);
+	fwrite(head, 1, 16, fp);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(ent, c->recs[i].d, HASH_LEN);
+		put_be(ent + 32, c->recs[i].off, 8);
+		put_be(ent + 40, c->recs[i].len, 4);
+		fwrite(ent, 1, IDX_ENTRY, fp);
+		hash_update(h, ent, IDX_ENTRY);
+	}
+	hash_final(h, id);
+	hash_free(h);
+	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0 || ferror(fp))
+		rc = err_set(e, ERR_IO, "%s: write error: %s", tmpidx, strerror(errno));
+	fclose(fp);
+	if (rc < 0) {
+		unlink(tmpidx);
+		return rc;
+	}
+	/* The pack goes into place before its index: an index never names a
+	 * pack that is not there. */
+	hash_hex_format(id, hex);
+	hex[24] = '\0';
+	snprintf(path, sizeof path, "%s/pack/%s.pack", c->dir, hex);
+	if (rename(c->tmp_pack, path) != 0) {
+		unlink(tmpidx);
+		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+	}
+	free(c->tmp_pack);
+	c->tmp_pack = NULL;
+	snprintf(path, sizeof path, "%s/pack/%s.idx", c->dir, hex);
+	if (rename(tmpidx, path) != 0) {
+		unlink(tmpidx);
+		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+	}
+	c->nrecs = 0;
+	hex[24] = '\0';
+	return load_pack(c, hex, e);
+}

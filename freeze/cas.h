@@ -1,0 +1,41 @@
+/* cas.h: the content-addressed object store.
+ *
+ * A store is a folder holding the marker file `cohort-store` and packs in
+ * `pack/`: NAME.pack is the records' canonical bytes, each followed by a
+ * newline (so a pack is itself JSON Lines), and NAME.idx is a sorted table
+ * of (SHA-256, offset, length) that finds them.  One freeze writes one pack;
+ * records already in the store are not written again.  Millions of records
+ * cost two files, not millions.
+ *
+ * Ownership: cas_open returns a store the caller frees with cas_free
+ * (which discards an uncommitted pack).  Bytes returned by cas_get point into
+ * a read-only mapping and live until cas_free.
+ */
+#ifndef COHORT_CAS_H
+#define COHORT_CAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/err.h"
+#include "hash.h"
+
+struct cas;
+
+/* Open the store at dir; with create, make it if it does not exist. */
+int cas_open(const char *dir, int create, struct cas **out, struct err *e);
+void cas_free(struct cas *c);
+
+/* Add a record whose digest is d (computed by the caller over p).  A record
+ * already present is skipped. */
+int cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struct err *e);
+/* Write the new pack's index and move both into place (fsync'ed). */
+int cas_commit(struct cas *c, struct err *e);
+
+/* Find a record: 0 and its bytes, 1 when absent, -1 on error. */
+int cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n, struct err *e);
+
+/* Number of records in committed packs. */
+uint64_t cas_count(const struct cas *c);
+
+#endif

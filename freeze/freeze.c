@@ -1,0 +1,697 @@
+/* freeze.c: validating game records, summarizing them, and deriving the
+ * cohort.freeze/1 manifest: games, exclusions, blocks, conditions (with the
+ * ladder's state) and totals. */
+#include "freeze.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/buf.h"
+#include "../common/ts.h"
+#include "../fit/ladder.h"
+#include "cas.h"
+#include "json.h"
+#include "ledger.h"
+
+enum { R_WIN, R_DRAW, R_LOSS, R_NONE };
+enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_ABORTED };
+static const char *const reason_names[] = { "", "family", "condition", "after_cut", "live",
+	"provider_error", "aborted" };
+static const char *const result_names[] = { "win", "draw", "loss" };
+static const char *const token_names[] = { "input", "output", "reasoning", "cached" };
+
+struct fgame {
+	char *game_id;
+	char *where;          /* "file:line" of the record */
+	uint8_t d[HASH_LEN];
+	int cond;             /* index in the spec's conditions, -1 outside */
+	int reason;           /* X_* */
+	int block;
+	int color;            /* 0 white, 1 black */
+	int result;           /* R_* */
+	double anchor;
+	long long tok[4];
+	double wall_s, worker_hours;
+};
+
+struct freeze_acc {
+	const cJSON *spec;
+	struct ts as_of;
+	const char **families;
+	size_t nfamilies;
+	const char **conds;
+	size_t nconds;
+	struct ladder_policy policy;
+	struct fgame *games;
+	size_t n, cap;
+	struct buf canon;
+};
+
+int
+freeze_spec_check(const cJSON *spec, struct err *e)
+{
+	const char *kind, *name, *as_of, *color;
+	const cJSON *arr, *it, *lad, *proto;
+	struct ladder_policy p;
+	double pen;
+	struct ts t;
+
+	if (!cJSON_IsObject(spec))
+		return err_set(e, ERR_INPUT, "expected a cohort.spec/1 object");
+	if (json_get_string(spec, "kind", 1, &kind, e) < 0)
+		return -1;
+	if (strcmp(kind, "cohort.spec/1") != 0)
+		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.spec/1, found %.60s", kind);
+	if (json_get_string(spec, "name", 1, &name, e) < 0 ||
+	    json_get_string(spec, "as_of", 1, &as_of, e) < 0)
+		return -1;
+	if (ts_parse(as_of, &t) < 0)
+		return err_set(e, ERR_INPUT, "\"as_of\": expected an RFC 3339 time");
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "conditions" : "families";
+		if (json_get_array(spec, key, 1, &arr, e) < 0)
+			return -1;
+		if (cJSON_GetArraySize(arr) == 0)
+			return err_set(e, ERR_INPUT, "\"%s\": expected at least one", key);
+		cJSON_ArrayForEach(it, arr) {
+			if (!cJSON_IsString(it) || it->valuestring[0] == '\0')
+				return err_set(e, ERR_INPUT, "\"%s\": expected non-empty strings", key);
+			for (const cJSON *o = arr->child; o != it; o = o->next)
+				if (strcmp(o->valuestring, it->valuestring) == 0)
+					return err_set(e, ERR_INPUT, "\"%s\": \"%.60s\" listed twice", key,
+					    it->valuestring);
+		}
+	}
+	if (json_get_string(spec, "color", 0, &color, e) < 0)
+		return -1;
+	if (json_get(spec, "color") && strcmp(color, "white") != 0 && strcmp(color, "black") != 0)
+		return err_set(e, ERR_INPUT, "\"color\": expected white or black");
+	if (json_get_number(spec, "black_penalty", 0, &pen, e) < 0)
+		return -1;
+	if (json_get_object(spec, "ladder", 1, &lad, e) < 0 || ladder_policy_read(lad, &p, e) < 0)
+		return -1;
+	if (json_get_object(spec, "protocol", 0, &proto, e) < 0)
+		return -1;
+	return 0;
+}
+
+struct freeze_acc *
+freeze_acc_new(const cJSON *spec, struct err *e)
+{
+	struct freeze_acc *a;
+	const cJSON *arr, *it;
+	const char *as_of;
+
+	if (freeze_spec_check(spec, e) < 0)
+		return NULL;
+	a = calloc(1, sizeof *a);
+	if (a == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	a->spec = spec;
+	json_get_string(spec, "as_of", 1, &as_of, e);
+	ts_parse(as_of, &a->as_of);
+	ladder_policy_read(json_get(spec, "ladder"), &a->policy, e);
+	arr = json_get(spec, "families");
+	a->nfamilies = (size_t)cJSON_GetArraySize(arr);
+	a->families = calloc(a->nfamilies, sizeof *a->families);
+	arr = json_get(spec, "conditions");
+	a->nconds = (size_t)cJSON_GetArraySize(arr);
+	a->conds = calloc(a->nconds, sizeof *a->conds);
+	if (a->families == NULL || a->conds == NULL) {
+		freeze_acc_free(a);
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	size_t i = 0;
+	cJSON_ArrayForEach(it, json_get(spec, "families"))
+		a->families[i++] = it->valuestring;
+	i = 0;
+	cJSON_ArrayForEach(it, arr)
+		a->conds[i++] = it->valuestring;
+	return a;
+}
+
+void
+freeze_acc_free(struct freeze_acc *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->games[i].game_id);
+		free(a->games[i].where);
+	}
+	free(a->games);
+	free(a->families);
+	free(a->conds);
+	buf_release(&a->canon);
+	free(a);
+}
+
+static int
+word(const char *s, const char *const *words, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int
+get_time(const cJSON *rec, const char *key, int required, struct ts *t, int *have, struct err *e)
+{
+	const char *s;
+	int rc = json_get_string(rec, key, required, &s, e);
+
+	*have = 0;
+	if (rc != 0)
+		return rc;
+	if (ts_parse(s, t) < 0)
+		return err_set(e, ERR_INPUT, "\"%s\": expected an RFC 3339 time, found \"%.40s\"", key, s);
+	*have = 1;
+	return 0;
+}
+
+/* Validate a record against the ledger contract and fill g (without game_id
+ * and where).  Messages are `"field": what`. */
+static int
+summarize(const struct freeze_acc *a, const cJSON *rec, struct fgame *g, struct err *e)
+{
+	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
+	static const char *const colors[] = { "white", "black" };
+	const char *family, *cond, *color, *status, *result, *s;
+	const cJSON *anchor, *model, *tokens, *reqs, *it;
+	long long block, plies;
+	struct ts started, ended;
+	int have_start, have_end, st;
+	double x;
+
+	if (json_get_string(rec, "family", 1, &family, e) < 0 ||
+	    json_get_object(rec, "model", 1, &model, e) < 0 ||
+	    json_get_string(rec, "condition", 1, &cond, e) < 0 ||
+	    json_get_string(rec, "color", 1, &color, e) < 0 ||
+	    json_get_object(rec, "anchor", 1, &anchor, e) < 0 ||
+	    json_get_string(rec, "opening", 1, &s, e) < 0 ||
+	    json_get_int(rec, "block", 1, 1, 1000000000, &block, e) < 0 ||
+	    json_get_string(rec, "status", 1, &status, e) < 0)
+		return -1;
+	if (json_get_string(model, "requested", 1, &s, e) < 0 ||
+	    json_get_string(model, "returned", 1, &s, e) < 0)
+		return err_prefix(e, "\"model\"");
+	if ((g->color = word(color, colors, 2)) < 0)
+		return err_set(e, ERR_INPUT, "\"color\": expected white or black, found \"%.40s\"", color);
+	if ((st = word(status, statuses, 4)) < 0)
+		return err_set(e, ERR_INPUT, "\"status\": expected terminal, live, provider_error or "
+		    "aborted, found \"%.40s\"", status);
+	if (json_get_string(anchor, "engine", 1, &s, e) < 0 ||
+	    json_get_number(anchor, "elo", 1, &g->anchor, e) < 0)
+		return err_prefix(e, "\"anchor\"");
+	if (fabs(g->anchor) > 1e6)
+		return err_set(e, ERR_INPUT, "\"anchor\": \"elo\": out of range");
+	if (json_get(anchor, "time_s") == NULL && json_get(anchor, "nodes") == NULL)
+		return err_set(e, ERR_INPUT, "\"anchor\": expected \"time_s\" or \"nodes\"");
+	if ((json_get(anchor, "time_s") && json_get_number(anchor, "time_s", 1, &x, e) < 0) ||
+	    (json_get(anchor, "nodes") && json_get_number(anchor, "nodes", 1, &x, e) < 0) ||
+	    json_get_string(anchor, "limiter", 0, &s, e) < 0 ||
+	    json_get_string(anchor, "binary_sha256", 0, &s, e) < 0)
+		return err_prefix(e, "\"anchor\"");
+	g->result = R_NONE;
+	if (st == 0 || json_get(rec, "result") != NULL) {
+		if (json_get_string(rec, "result", st == 0, &result, e) < 0)
+			return -1;
+		if ((g->result = word(result, result_names, 3)) < 0)
+			return err_set(e, ERR_INPUT, "\"result\": expected win, draw or loss, found "
+			    "\"%.40s\"", result);
+	}
+	if (json_get_string(rec, "termination", st == 0, &s, e) < 0 ||
+	    json_get_int(rec, "plies", st == 0, 0, 100000, &plies, e) < 0)
+		return -1;
+	if (get_time(rec, "started_at", 1, &started, &have_start, e) < 0 ||
+	    get_time(rec, "ended_at", st == 0, &ended, &have_end, e) < 0)
+		return -1;
+	if (have_end && ts_cmp(ended, started) < 0)
+		return err_set(e, ERR_INPUT, "\"ended_at\": before \"started_at\"");
+	if (json_get_object(rec, "tokens", 1, &tokens, e) < 0)
+		return -1;
+	for (int k = 0; k < 4; k++)
+		if (json_get_int(tokens, token_names[k], 1, 0, 9007199254740991LL, &g->tok[k], e) < 0)
+			return err_prefix(e, "\"tokens\"");
+	if (json_get_number(rec, "wall_s", 1, &g->wall_s, e) < 0 ||
+	    json_get_number(rec, "worker_hours", 1, &g->worker_hours, e) < 0)
+		return -1;
+	if (g->wall_s < 0 || g->wall_s > 1e12)
+		return err_set(e, ERR_INPUT, "\"wall_s\": expected a non-negative number of seconds");
+	if (g->worker_hours < 0 || g->worker_hours > 1e12)
+		return err_set(e, ERR_INPUT, "\"worker_hours\": expected a non-negative number");
+	if (json_get_array(rec, "requests", 1, &reqs, e) < 0)
+		return -1;
+	cJSON_ArrayForEach(it, reqs)
+		if (!cJSON_IsString(it))
+			return err_set(e, ERR_INPUT, "\"requests\": expected request id strings");
+	g->block = (int)block;
+	g->cond = -1;
+	for (size_t i = 0; i < a->nconds; i++)
+		if (strcmp(cond, a->conds[i]) == 0)
+			g->cond = (int)i;
+	g->reason = X_NONE;
+	int fam = 0;
+	for (size_t i = 0; i < a->nfamilies; i++)
+		fam |= strcmp(family, a->families[i]) == 0;
+	if (!fam)
+		g->reason = X_FAMILY;
+	else if (g->cond < 0)
+		g->reason = X_CONDITION;
+	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
+		g->reason = X_AFTER_CUT;
+	else if (st != 0)
+		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
+	return 0;
+}
+
+int
+freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const char **canon,
+    size_t *n, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct fgame g = { 0 };
+	const char *gid;
+
+	if (json_get_string(rec, "game_id", 1, &gid, e) < 0)
+		return err_prefix(e, "%s", where);
+	if (gid[0] == '\0')
+		return err_set(e, ERR_INPUT, "%s: \"game_id\": empty", where);
+	if (summarize(a, rec, &g, e) < 0)
+		return err_prefix(e, "%s", where);
+	if (canon_digest(rec, &a->canon, g.d, e) < 0)
+		return err_prefix(e, "%s", where);
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 1024;
+		struct fgame *gs = realloc(a->games, cap * sizeof *gs);
+		if (gs == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		a->games = gs;
+		a->cap = cap;
+	}
+	g.game_id = strdup(gid);
+	g.where = strdup(where);
+	if (g.game_id == NULL || g.where == NULL) {
+		free(g.game_id);
+		free(g.where);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	a->games[a->n++] = g;
+	memcpy(d, g.d, HASH_LEN);
+	*canon = a->canon.p;
+	*n = a->canon.len;
+	return 0;
+}
+
+static int
+cmp_game_id(const void *x, const void *y)
+{
+	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
+}
+
+/* Included games by condition, block, color, game_id. */
+static int
+cmp_block_order(const void *x, const void *y)
+{
+	const struct fgame *a = *(const struct fgame *const *)x, *b = *(const struct fgame *const *)y;
+
+	if (a->cond != b->cond)
+		return a->cond < b->cond ? -1 : 1;
+	if (a->block != b->block)
+		return a->block < b->block ? -1 : 1;
+	if (a->color != b->color)
+		return a->color < b->color ? -1 : 1;
+	return strcmp(a->game_id, b->game_id);
+}
+
+static int
+cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+#define ADD(obj, key, item) \
+	do { \
+		cJSON *it_ = (item); \
+		if (it_ == NULL || !cJSON_AddItemToObjectCS((obj), (key), it_)) { \
+			cJSON_Delete(it_); \
+			goto nomem; \
+		} \
+	} while (0)
+
+#define PUSH(arr, item) \
+	do { \
+		cJSON *it_ = (item); \
+		if (it_ == NULL || !cJSON_AddItemToArray((arr), it_)) { \
+			cJSON_Delete(it_); \
+			goto nomem; \
+		} \
+	} while (0)
+
+struct sums {
+	long long games, w, d, l, tok[4];
+	double wall_s, worker_hours;
+};
+
+static void
+sums_add(struct sums *s, const struct fgame *g)
+{
+	s->games++;
+	s->w += g->result == R_WIN;
+	s->d += g->result == R_DRAW;
+	s->l += g->result == R_LOSS;
+	for (int k = 0; k < 4; k++)
+		s->tok[k] += g->tok[k];
+	s->wall_s += g->wall_s;
+	s->worker_hours += g->worker_hours;
+}
+
+static cJSON *
+tokens_json(const long long tok[4])
+{
+	cJSON *t = cJSON_CreateObject();
+
+	if (t == NULL)
+		return NULL;
+	for (int k = 0; k < 4; k++)
+		if (!cJSON_AddItemToObjectCS(t, token_names[k], cJSON_CreateNumber((double)tok[k])))
+			goto bad;
+	if (!cJSON_AddItemToObjectCS(t, "total", cJSON_CreateNumber((double)(tok[0] + tok[1] + tok[2]))))
+		goto bad;
+	return t;
+bad:
+	cJSON_Delete(t);
+	return NULL;
+}
+
+static int
+add_sums(cJSON *o, const struct sums *s)
+{
+	ADD(o, "games", cJSON_CreateNumber((double)s->games));
+	ADD(o, "w", cJSON_CreateNumber((double)s->w));
+	ADD(o, "d", cJSON_CreateNumber((double)s->d));
+	ADD(o, "l", cJSON_CreateNumber((double)s->l));
+	ADD(o, "tokens", tokens_json(s->tok));
+	ADD(o, "wall_s", cJSON_CreateNumber(json_round(s->wall_s, 1e-3)));
+	ADD(o, "worker_hours", cJSON_CreateNumber(json_round(s->worker_hours, 1e-6)));
+	return 0;
+nomem:
+	return -1;
+}
+
+static cJSON *
+game_entry(const struct fgame *g, int included)
+{
+	char id[HASH_ID_LEN + 1];
+	cJSON *o = cJSON_CreateObject();
+
+	if (o == NULL)
+		return NULL;
+	hash_id_format(g->d, id);
+	ADD(o, "game_id", cJSON_CreateString(g->game_id));
+	ADD(o, "id", cJSON_CreateString(id));
+	if (!included) {
+		ADD(o, "reason", cJSON_CreateString(reason_names[g->reason]));
+		return o;
+	}
+	return o;
+nomem:
+	cJSON_Delete(o);
+	return NULL;
+}
+
+/* Add the per-game summary fields of an included game. */
+static int
+game_summary(cJSON *o, const struct freeze_acc *a, const struct fgame *g)
+{
+	ADD(o, "condition", cJSON_CreateString(a->conds[g->cond]));
+	ADD(o, "block", cJSON_CreateNumber(g->block));
+	ADD(o, "anchor", cJSON_CreateNumber(g->anchor));
+	ADD(o, "color", cJSON_CreateString(g->color ? "black" : "white"));
+	ADD(o, "result", cJSON_CreateString(result_names[g->result]));
+	return 0;
+nomem:
+	return -1;
+}
+
+/* Blocks and conditions from the included games, in block order. */
+static int
+derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON *blocks,
+    cJSON *conds, struct err *e)
+{
+	size_t i = 0;
+	int rc = 0;
+
+	for (size_t c = 0; c < a->nconds; c++) {
+		struct ladder_block *lb = NULL;
+		size_t nlb = 0, nanch = 0;
+		double *anch = NULL;
+		struct sums s = { 0 };
+		struct ladder_state ls = LADDER_STATE_INIT;
+		cJSON *co = NULL, *arr, *devs;
+		int lastblock = -1;
+
+		lb = malloc((ninc + 1) * sizeof *lb);
+		anch = malloc((ninc + 1) * sizeof *anch);
+		if (lb == NULL || anch == NULL)
+			goto nomem_c;
+		while (i < ninc && inc[i]->cond == (int)c) {
+			size_t j = i;
+			cJSON *bo;
+			long long w = 0, d = 0, l = 0;
+			/* one (block, color) group */
+			while (j < ninc && inc[j]->cond == (int)c && inc[j]->block == inc[i]->block &&
+			    inc[j]->color == inc[i]->color) {
+				if (inc[j]->anchor != inc[i]->anchor) {
+					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
+					    "played at %g and at %g", inc[j]->where, inc[i]->block,
+					    a->conds[c], inc[i]->anchor, inc[j]->anchor);
+					goto done_c;
+				}
+				w += inc[j]->result == R_WIN;
+				d += inc[j]->result == R_DRAW;
+				l += inc[j]->result == R_LOSS;
+				sums_add(&s, inc[j]);
+				j++;
+			}
+			bo = cJSON_CreateObject();
+			if (bo == NULL || !cJSON_AddItemToArray(blocks, bo)) {
+				cJSON_Delete(bo);
+				goto nomem_c;
+			}
+			ADD(bo, "condition", cJSON_CreateString(a->conds[c]));
+			ADD(bo, "block", cJSON_CreateNumber(inc[i]->block));
+			ADD(bo, "anchor", cJSON_CreateNumber(inc[i]->anchor));
+			ADD(bo, "color", cJSON_CreateString(inc[i]->color ? "black" : "white"));
+			ADD(bo, "games", cJSON_CreateNumber((double)(j - i)));
+			ADD(bo, "w", cJSON_CreateNumber((double)w));
+			ADD(bo, "d", cJSON_CreateNumber((double)d));
+			ADD(bo, "l", cJSON_CreateNumber((double)l));
+			if (inc[i]->block == lastblock) {
+				if (lb[nlb - 1].anchor != inc[i]->anchor) {
+					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
+					    "played at two anchors", inc[i]->where, inc[i]->block, a->conds[c]);
+					goto done_c;
+				}
+				lb[nlb - 1].w += (int)w;
+				lb[nlb - 1].d += (int)d;
+				lb[nlb - 1].l += (int)l;
+			} else {
+				lb[nlb].anchor = inc[i]->anchor;
+				lb[nlb].w = (int)w;
+				lb[nlb].d = (int)d;
+				lb[nlb].l = (int)l;
+				nlb++;
+				lastblock = inc[i]->block;
+			}
+			anch[nanch++] = inc[i]->anchor;
+			i = j;
+		}
+		if (ladder_replay(&a->policy, lb, nlb, &ls, e) < 0) {
+			rc = -1;
+			goto done_c;
+		}
+		co = cJSON_CreateObject();
+		if (co == NULL || !cJSON_AddItemToArray(conds, co)) {
+			cJSON_Delete(co);
+			co = NULL;
+			goto nomem_c;
+		}
+		ADD(co, "condition", cJSON_CreateString(a->conds[c]));
+		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
+		if (add_sums(co, &s) < 0)
+			goto nomem_c;
+		qsort(anch, nanch, sizeof *anch, cmp_double);
+		arr = cJSON_CreateArray();
+		ADD(co, "anchors", arr);
+		for (size_t k = 0; k < nanch; k++)
+			if (k == 0 || anch[k] != anch[k - 1])
+				PUSH(arr, cJSON_CreateNumber(anch[k]));
+		ADD(co, "blocks", cJSON_CreateNumber((double)nlb));
+		cJSON *lo = cJSON_CreateObject();
+		ADD(co, "ladder", lo);
+		ADD(lo, "rule", cJSON_CreateString(ladder_rule_name(ls.rule)));
+		ADD(lo, "next", ls.stopped ? cJSON_CreateNull() : cJSON_CreateNumber(ls.next));
+		ADD(lo, "last_score", isnan(ls.score) ? cJSON_CreateNull() :
+		    cJSON_CreateNumber(json_round(ls.score, 1e-6)));
+		devs = cJSON_CreateArray();
+		ADD(co, "deviations", devs);
+		for (size_t k = 0; k < ls.ndev; k++) {
+			cJSON *dv = cJSON_CreateObject();
+			PUSH(devs, dv);
+			ADD(dv, "block", cJSON_CreateNumber((double)ls.dev[k].block));
+			ADD(dv, "anchor", cJSON_CreateNumber(ls.dev[k].anchor));
+			ADD(dv, "expected", isnan(ls.dev[k].expected) ? cJSON_CreateNull() :
+			    cJSON_CreateNumber(ls.dev[k].expected));
+			ADD(dv, "why", cJSON_CreateString(ls.dev[k].why));
+		}
+		goto done_c;
+nomem:
+nomem_c:
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+done_c:
+		ladder_state_release(&ls);
+		free(lb);
+		free(anch);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e)
+{
+	cJSON *m = NULL, *games, *excl, *blocks, *conds, *tot, *spec;
+	struct fgame **inc = NULL;
+	struct sums all = { 0 };
+	size_t ninc = 0, nexcl = 0;
+	char sid[HASH_ID_LEN + 1];
+
+	*manifest = NULL;
+	qsort(a->games, a->n, sizeof *a->games, cmp_game_id);
+	for (size_t i = 1; i < a->n; i++)
+		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
+			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
+			    a->games[i].where, a->games[i].game_id, a->games[i - 1].where);
+	if (canon_id(a->spec, sid, e) < 0)
+		return -1;
+	inc = malloc((a->n + 1) * sizeof *inc);
+	m = cJSON_CreateObject();
+	if (inc == NULL || m == NULL)
+		goto nomem;
+	ADD(m, "kind", cJSON_CreateString("cohort.freeze/1"));
+	spec = cJSON_Duplicate(a->spec, 1);
+	ADD(m, "spec", spec);
+	ADD(m, "spec_id", cJSON_CreateString(sid));
+	ADD(m, "as_of", cJSON_CreateString(json_get(a->spec, "as_of")->valuestring));
+	if (repo != NULL)
+		ADD(m, "repo", cJSON_Duplicate(repo, 1));
+	games = cJSON_CreateArray();
+	ADD(m, "games", games);
+	excl = cJSON_CreateArray();
+	ADD(m, "excluded", excl);
+	for (size_t i = 0; i < a->n; i++) {
+		struct fgame *g = &a->games[i];
+		cJSON *o = game_entry(g, g->reason == X_NONE);
+		if (g->reason == X_NONE) {
+			PUSH(games, o);
+			if (game_summary(o, a, g) < 0)
+				goto nomem;
+			inc[ninc++] = g;
+			sums_add(&all, g);
+		} else {
+			PUSH(excl, o);
+			nexcl++;
+		}
+	}
+	qsort(inc, ninc, sizeof *inc, cmp_block_order);
+	blocks = cJSON_CreateArray();
+	ADD(m, "blocks", blocks);
+	conds = cJSON_CreateArray();
+	ADD(m, "conditions", conds);
+	if (derive_blocks(a, inc, ninc, blocks, conds, e) < 0)
+		goto fail;
+	tot = cJSON_CreateObject();
+	ADD(m, "totals", tot);
+	if (add_sums(tot, &all) < 0)
+		goto nomem;
+	ADD(tot, "excluded", cJSON_CreateNumber((double)nexcl));
+	free(inc);
+	*manifest = m;
+	return 0;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+fail:
+	free(inc);
+	cJSON_Delete(m);
+	return -1;
+}
+
+struct build_ctx {
+	struct freeze_acc *acc;
+	struct cas *store;
+	uint64_t records;
+	const struct freeze_opts *o;
+};
+
+static int
+on_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+{
+	struct build_ctx *b = ctx;
+	char where[512];
+	const char *canon;
+	size_t n;
+	uint8_t d[HASH_LEN];
+
+	ledger_loc_format(loc, where, sizeof where);
+	if (freeze_acc_add(b->acc, rec, where, &canon, &n, d, e) < 0)
+		return -1;
+	if (b->store && cas_put(b->store, d, canon, n, e) < 0)
+		return -1;
+	if (++b->records % 65536 == 0 && b->o->progress)
+		b->o->progress(b->o->progress_ctx, b->records);
+	return 0;
+}
+
+int
+freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e)
+{
+	struct build_ctx b = { 0 };
+	cJSON *repo = NULL;
+	int rc = -1;
+
+	*manifest = NULL;
+	b.o = o;
+	b.acc = freeze_acc_new(o->spec, e);
+	if (b.acc == NULL)
+		return -1;
+	if (o->repo_dir && freeze_repo_state(o->repo_dir, &repo, e) < 0)
+		goto done;
+	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
+		goto done;
+	for (size_t i = 0; i < o->nledgers; i++)
+		if (ledger_read(o->ledgers[i], on_record, &b, e) < 0)
+			goto done;
+	if (freeze_acc_finish(b.acc, repo, manifest, e) < 0)
+		goto done;
+	/* The store is committed only once the manifest is sure to be written. */
+	if (b.store && cas_commit(b.store, e) < 0) {
+		cJSON_Delete(*manifest);
+		*manifest = NULL;
+		goto done;
+	}
+	rc = 0;
+done:
+	cas_free(b.store);
+	cJSON_Delete(repo);
+	freeze_acc_free(b.acc);
+	return rc;
+}

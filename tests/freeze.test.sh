@@ -1,0 +1,169 @@
+# freeze.test.sh: freeze and verify on the example cohorts: figures, states,
+# determinism, JSON Lines against SQLite, tampering, and bad input.
+EX=$ROOT/examples
+PY=/usr/bin/python3
+cp -r "$EX/luna" luna
+cp -r "$EX/deepseek" deepseek
+
+expect_status "freeze luna" 0 "$COHORT" freeze --spec luna/spec.json --store luna/store -o luna.json luna/ledger.jsonl
+expect_status "freeze deepseek" 0 "$COHORT" freeze --spec deepseek/spec.json --store ds/store -o ds.json deepseek/ledger.jsonl
+check "freeze documents validate against schemas/freeze.schema.json" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/freeze.schema.json" luna.json ds.json
+check "specs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/spec.schema.json" luna/spec.json deepseek/spec.json
+check "ledgers validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/ledger-record.schema.json" luna/ledger.jsonl deepseek/ledger.jsonl
+
+# The published tables, computed here from the manifest by an independent reader.
+cat >tables.py <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["conditions"]:
+    n = c["games"]
+    per = c["tokens"]["total"] // n if n else 0
+    print(c["condition"], c["state"], n, "%d-%d-%d" % (c["w"], c["d"], c["l"]), per,
+          ",".join("%g" % a for a in c["anchors"]))
+t = d["totals"]
+print("total", t["games"], t["excluded"], t["tokens"]["total"], "%.2f" % t["worker_hours"])
+print("excluded", " ".join(sorted(x["reason"] for x in d["excluded"])))
+PYEOF
+$PY tables.py luna.json | grep -v '^total' | cut -d' ' -f1-4,6 >luna.tab
+cat >luna.want <<'TAB'
+none terminal 10 0-5-5 1320
+top10 terminal 10 2-2-6 1320
+top5 terminal 60 28-14-18 1320,1520,1720,1920
+top3 terminal 80 43-22-15 1320,1720,1920,2120,2320,2520
+top2 terminal 60 41-11-8 1320,1720,2120,2420,2820
+excluded 
+TAB
+same_bytes "luna: W-D-L, anchors and terminal states of the published table" luna.tab luna.want
+$PY tables.py ds.json | awk '$1=="excluded"||$1=="total"{print;next}{print $1,$2,$3,$4,$5}' >ds.tab
+cat >ds.want <<'TAB'
+none terminal 10 0-2-8 759723
+top10 active 8 3-0-5 610880
+top5 active 6 3-1-2 924349
+top3 active 8 6-0-2 368829
+top2 active 11 10-0-1 313651
+total 43 5 24431157 157.55
+excluded after_cut live live live live
+TAB
+same_bytes "deepseek: games, W-D-L, tokens per clean game, states, 24431157 tokens, 157.55 worker-hours" ds.tab ds.want
+
+# Determinism: time zone, locale and working directory change nothing.
+mkdir -p elsewhere
+(cd elsewhere && TZ=Pacific/Kiritimati LC_ALL=C.UTF-8 LANG=fr_FR.UTF-8 "$COHORT" freeze --spec ../luna/spec.json \
+	--store ../luna/store2 -o ../luna2.json "$TMP/luna/ledger.jsonl")
+same_bytes "same bytes under another TZ, locale, folder and store" luna.json luna2.json
+"$COHORT" freeze --spec luna/spec.json luna/ledger.jsonl >luna3.json
+same_bytes "same bytes on stdout, without a store" luna.json luna3.json
+cat luna/ledger.jsonl | "$COHORT" freeze --spec luna/spec.json - >luna4.json
+same_bytes "ledger on standard input" luna.json luna4.json
+tac luna/ledger.jsonl >rev.jsonl
+"$COHORT" freeze --spec luna/spec.json rev.jsonl >luna5.json
+same_bytes "record order does not matter" luna.json luna5.json
+
+# SQLite ledger built by an independent writer (python's sqlite3).
+cat >tosql.py <<'PYEOF'
+import json, sqlite3, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+cols = []
+for r in rows:
+    for k in r:
+        if k not in cols: cols.append(k)
+db = sqlite3.connect(sys.argv[2])
+decl = {k: ("JSON" if any(isinstance(r.get(k), (dict, list)) for r in rows) else "") for k in cols}
+db.execute("CREATE TABLE games (%s)" % ", ".join('"%s" %s' % (k, decl[k]) for k in cols))
+for r in rows:
+    vals = [json.dumps(r[k]) if isinstance(r.get(k), (dict, list)) else r.get(k) for k in cols]
+    db.execute("INSERT INTO games VALUES (%s)" % ",".join("?" * len(cols)), vals)
+db.commit()
+PYEOF
+$PY tosql.py luna/ledger.jsonl luna.sqlite
+"$COHORT" freeze --spec luna/spec.json luna.sqlite >luna-sql.json
+same_bytes "SQLite ledger gives the same freeze identity as JSON Lines" luna.json luna-sql.json
+
+# The store: one pack for all records, nothing new on a second freeze.
+n=$(ls luna/store/pack | wc -l)
+"$COHORT" freeze --spec luna/spec.json --store luna/store luna/ledger.jsonl >/dev/null
+n2=$(ls luna/store/pack | wc -l)
+if [ "$n" = 2 ] && [ "$n2" = 2 ]; then ok "store: one pack and one index; a re-freeze adds nothing"; else notok "store files" "$n then $n2"; fi
+lines=$(cat luna/store/pack/*.pack | wc -l)
+if [ "$lines" = 220 ]; then ok "store holds the 220 canonical records"; else notok "store count" "$lines"; fi
+
+# verify: everything holds, then each kind of tampering is found.
+expect_status "verify luna" 0 "$COHORT" verify luna.json --store luna/store
+"$COHORT" verify --store luna/store luna.json >v.json
+check "verify report validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/verify.schema.json" v.json
+expect_status "verify deepseek (store beside the freeze)" 0 "$COHORT" verify --store ds/store ds.json
+cp -r luna/store flipped
+pack=$(ls flipped/pack/*.pack)
+$PY - "$pack" <<'PYEOF'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read())
+i = b.find(b'"result":"win"'); b[i + 11] = ord("W"); open(p, "wb").write(b)
+PYEOF
+"$COHORT" verify --store flipped --format table luna.json >flip.out
+rc=$?
+if [ $rc = 1 ] && grep -q '^FAIL record-hash' flip.out; then ok "one flipped byte in one record: exit 1, record-hash"; else notok "flipped byte" "exit $rc"; fi
+grep -v '^ok' luna/ledger.jsonl | sed 1d >short.jsonl
+"$COHORT" freeze --spec luna/spec.json --store short-store short.jsonl >/dev/null
+"$COHORT" verify --store short-store --format table luna.json >miss.out
+rc=$?
+if [ $rc = 1 ] && [ "$(grep -c '^FAIL record-present' miss.out)" = 1 ]; then ok "a missing record: exit 1, named once"; else notok "missing record" "exit $rc"; fi
+sed 's/"l":0,"w":10}/"l":0,"w":9}/' luna.json >edited.json
+"$COHORT" verify --store luna/store --format table edited.json >edit.out
+rc=$?
+if [ $rc = 1 ] && grep -q '^FAIL derivation *blocks\[' edit.out; then ok "an edited manifest: exit 1, the block named"; else notok "edited manifest" "exit $rc $(head -3 edit.out)"; fi
+$PY -c "
+import json; d = json.load(open('luna.json')); d['conditions'][0]['state'] = 'active'
+open('edited2.json', 'w').write(json.dumps(d))"
+"$COHORT" verify --store luna/store --format table edited2.json >edit2.out
+if [ $? = 1 ] && grep -q 'conditions\[0\]' edit2.out; then ok "an edited state is found"; else notok "edited state" "$(head -3 edit2.out)"; fi
+expect_fail2 "verify without a store" "not a cohort store" "$COHORT" verify --store nowhere luna.json
+
+# Ladder deviation: a block played at an anchor the policy did not choose.
+sed 's/"elo":1520,/"elo":1620,/g' luna/ledger.jsonl >dev.jsonl
+"$COHORT" freeze --spec luna/spec.json dev.jsonl >dev.json
+if grep -q '"deviations":\[{"anchor":1620,"block":2,"expected":1520' dev.json; then ok "protocol deviation listed"; else notok "deviation" "$(grep -o '"deviations":[^]]*]' dev.json | head -3)"; fi
+
+# --repo: commit and dirtiness through libgit2.
+mkdir harness && (cd harness && git init -q && echo p >prompt.txt && git add prompt.txt &&
+	GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@a GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@a git commit -qm x)
+head=$(git -C harness rev-parse HEAD)
+"$COHORT" freeze --spec luna/spec.json --repo harness luna/ledger.jsonl >repo.json
+if grep -q "\"repo\":{\"commit\":\"$head\",\"dirty\":false}" repo.json; then ok "--repo records the commit, clean"; else notok "--repo" "$(grep -o '"repo":{[^}]*}' repo.json)"; fi
+echo more >>harness/prompt.txt
+"$COHORT" freeze --spec luna/spec.json --repo harness luna/ledger.jsonl >repo2.json
+if grep -q '"dirty":true' repo2.json; then ok "--repo sees a dirty tree"; else notok "--repo dirty" ""; fi
+expect_fail2 "--repo on a folder that is not a repository" "git:" "$COHORT" freeze --spec luna/spec.json --repo luna luna/ledger.jsonl
+
+# Bad input: each names file:line and the field, exits 2, writes nothing.
+good=$(head -1 luna/ledger.jsonl)
+bad() { # NAME PATTERN LINE
+	printf '%s\n%s\n' "$good" "$3" >bad.jsonl
+	rm -f out.json
+	expect_fail2 "$1" "$2" "$COHORT" freeze --spec luna/spec.json -o out.json bad.jsonl
+	if [ -e out.json ] || ls out.json.tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
+}
+bad "truncated line" '^cohort freeze: bad.jsonl:2:[0-9]+: ' "$(echo "$good" | cut -c1-200)"
+bad "wrong type" 'bad.jsonl:2: "block": expected a number' "$(echo "$good" | sed 's/"block":1,/"block":"1",/')"
+bad "missing field" 'bad.jsonl:2: "status": missing' "$(echo "$good" | sed 's/"status":"terminal",//')"
+bad "unknown status" 'bad.jsonl:2: "status": expected terminal' "$(echo "$good" | sed 's/"status":"terminal"/"status":"done"/')"
+bad "unknown result" 'bad.jsonl:2: "result": expected win, draw or loss' "$(echo "$good" | sed 's/"result":"[a-z]*"/"result":"victory"/')"
+bad "negative tokens" 'bad.jsonl:2: "tokens": "input": expected a whole number' "$(echo "$good" | sed 's/"input":/"input":-/')"
+bad "huge block" 'bad.jsonl:2: "block": expected a whole number' "$(echo "$good" | sed 's/"block":1,/"block":1e300,/')"
+bad "bad time" 'bad.jsonl:2: "started_at": expected an RFC 3339 time' "$(echo "$good" | sed 's/"started_at":"[^"]*"/"started_at":"yesterday"/')"
+bad "not an object" 'bad.jsonl:2: expected a JSON object' '[1,2]'
+bad "duplicate game_id" 'bad.jsonl:2: "game_id": duplicate .*first at bad.jsonl:1' "$good"
+bad "duplicate key" 'bad.jsonl:2:8: duplicate key "a"' '{"a":1,"a":2}'
+bad "non-UTF-8 bytes" 'bad.jsonl:2:[0-9]+: invalid UTF-8' "$(echo "$good" | sed 's/"opening":"startpos"/"opening":"st\xffrt"/')"
+awk 'BEGIN{printf "{\"x\":\""; for(i=0;i<1100000;i++) printf "a"; print "\"}"}' >long.jsonl
+expect_fail2 "a line over 1 MiB" 'long.jsonl:1: line longer than 1048576 bytes' "$COHORT" freeze --spec luna/spec.json long.jsonl
+expect_fail2 "-o that cannot be written" 'cannot write' "$COHORT" freeze --spec luna/spec.json -o /nonexistent/x.json luna/ledger.jsonl
+echo '{"kind":"cohort.spec/1"}' >badspec.json
+expect_fail2 "spec without a name" 'badspec.json: "name": missing' "$COHORT" freeze --spec badspec.json luna/ledger.jsonl
+sed 's/"stop_below": *0.35/"stop_below":"low"/' luna/spec.json >badspec2.json
+expect_fail2 "spec with a bad ladder" '"ladder": "stop_below": expected a number' "$COHORT" freeze --spec badspec2.json luna/ledger.jsonl
+expect_fail2 "no ledger" 'no LEDGER given' "$COHORT" freeze --spec luna/spec.json
+expect_fail2 "no spec" '--spec is required' "$COHORT" freeze luna/ledger.jsonl
+expect_fail2 "--spec twice" 'given twice' "$COHORT" freeze --spec a --spec b x
+expect_fail2 "missing ledger file" 'nope.jsonl: cannot open' "$COHORT" freeze --spec luna/spec.json nope.jsonl
+printf 'SQLite format 3\000garbage' >fake.sqlite
+expect_fail2 "a damaged SQLite ledger" 'fake.sqlite: sqlite:' "$COHORT" freeze --spec luna/spec.json fake.sqlite

@@ -1,0 +1,216 @@
+/* files.c: `cohort verify` over several files: classify each (freeze,
+ * derived document, bundle archive, bag folder), check it, and report. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/io.h"
+#include "../freeze/json.h"
+#include "verify.h"
+#include "hooks.h"
+
+struct doc {
+	const char *path;
+	char *name;   /* basename, for the report */
+	cJSON *json;  /* parsed document, or NULL for an archive or folder */
+	char id[HASH_ID_LEN + 1];
+	int archive;
+};
+
+static int
+is_archive(const char *path, int *yes, struct err *e)
+{
+	unsigned char m[262];
+	struct stat st;
+	size_t n;
+	FILE *fp;
+
+	*yes = 0;
+	if (stat(path, &st) < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		*yes = 1;
+		return 0;
+	}
+	fp = fopen(path, "rb");
+	if (fp == NULL)
+		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	n = fread(m, 1, sizeof m, fp);
+	fclose(fp);
+	if ((n >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+	    (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+	    (n >= 262 && memcmp(m + 257, "ustar", 5) == 0))
+		*yes = 1;
+	return 0;
+}
+
+static char *
+base_of(const char *path)
+{
+	char *t = strdup(path), *b;
+
+	if (t == NULL)
+		return NULL;
+	b = strdup(basename(t));
+	free(t);
+	return b;
+}
+
+static char *
+store_beside(const char *path)
+{
+	char *t = strdup(path), *d, *s;
+
+	if (t == NULL)
+		return NULL;
+	d = dirname(t);
+	s = malloc(strlen(d) + 8);
+	if (s)
+		sprintf(s, "%s/store", d);
+	free(t);
+	return s;
+}
+
+static int
+verify_one(const struct verify_opts *o, struct doc *docs, size_t i, cJSON *checks, struct err *e)
+{
+	struct doc *d = &docs[i];
+	const char *kind;
+
+	if (d->archive)
+		return verify_hook_bundle(d->path, checks, e);
+	if (json_get_string(d->json, "kind", 1, &kind, e) < 0)
+		return err_prefix(e, "%s", d->path);
+	if (strcmp(kind, "cohort.freeze/1") == 0) {
+		char *store = o->store_dir ? NULL : store_beside(d->path);
+		int rc = verify_freeze(d->json, o->store_dir ? o->store_dir : store, checks, e);
+		free(store);
+		if (rc < 0)
+			err_prefix(e, "%s", d->path);
+		return rc;
+	}
+	/* A derived document: find the input it names among the files. */
+	const cJSON *in = NULL;
+	const char *want = NULL;
+	if (json_get_string(d->json, "input", 0, &want, e) < 0)
+		return err_prefix(e, "%s", d->path);
+	if (want == NULL)
+		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", d->path, kind);
+	for (size_t k = 0; k < o->nfiles; k++)
+		if (docs[k].json && strcmp(docs[k].id, want) == 0)
+			in = docs[k].json;
+	if (in == NULL) {
+		char detail[256];
+		snprintf(detail, sizeof detail, "input %s is not among the files given", want);
+		verify_check_add(checks, "input-present", d->name, 0, detail);
+		return 1;
+	}
+	verify_check_add(checks, "input-present", d->name, 1, want);
+	return verify_hook_derived(kind, d->json, in, d->name, checks, e);
+}
+
+int
+verify_files(const struct verify_opts *o, cJSON **report, struct err *e)
+{
+	struct doc *docs = calloc(o->nfiles + 1, sizeof *docs);
+	cJSON *r = NULL, *subj, *checks;
+	int rc = 0;
+
+	*report = NULL;
+	if (docs == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < o->nfiles; i++) {
+		docs[i].path = o->files[i];
+		docs[i].name = base_of(o->files[i]);
+		if (docs[i].name == NULL) {
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		if (is_archive(o->files[i], &docs[i].archive, e) < 0) {
+			rc = -1;
+			goto done;
+		}
+		if (docs[i].archive) {
+			uint8_t dg[HASH_LEN];
+			struct stat st;
+			if (stat(o->files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+				if (hash_file(o->files[i], dg, NULL, e) < 0) {
+					rc = -1;
+					goto done;
+				}
+				hash_id_format(dg, docs[i].id);
+			}
+			continue;
+		}
+		docs[i].json = json_parse_file(o->files[i], e);
+		if (docs[i].json == NULL || canon_id(docs[i].json, docs[i].id, e) < 0) {
+			rc = -1;
+			goto done;
+		}
+	}
+	r = cJSON_CreateObject();
+	subj = cJSON_CreateArray();
+	checks = cJSON_CreateArray();
+	if (r == NULL || subj == NULL || checks == NULL) {
+		cJSON_Delete(subj);
+		cJSON_Delete(checks);
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	json_add_string(r, "kind", "cohort.verify/1");
+	cJSON_AddItemToObject(r, "subject", subj);
+	cJSON_AddItemToObject(r, "checks", checks);
+	for (size_t i = 0; i < o->nfiles; i++) {
+		cJSON *s = cJSON_CreateObject();
+		const char *kind = NULL;
+		cJSON_AddItemToArray(subj, s);
+		json_add_string(s, "name", docs[i].name);
+		if (docs[i].id[0])
+			json_add_string(s, "id", docs[i].id);
+		if (docs[i].json)
+			json_get_string(docs[i].json, "kind", 0, &kind, e);
+		json_add_string(s, "kind", docs[i].archive ? "archive" : kind ? kind : "unknown");
+	}
+	for (size_t i = 0; i < o->nfiles; i++) {
+		int one = verify_one(o, docs, i, checks, e);
+		if (one < 0) {
+			rc = -1;
+			goto done;
+		}
+		if (one > 0)
+			rc = 1;
+	}
+	json_add_bool(r, "ok", rc == 0);
+	*report = r;
+	r = NULL;
+done:
+	cJSON_Delete(r);
+	for (size_t i = 0; i < o->nfiles; i++) {
+		free(docs[i].name);
+		cJSON_Delete(docs[i].json);
+	}
+	free(docs);
+	return rc;
+}
+
+int
+verify_table(const cJSON *report, struct buf *out)
+{
+	const cJSON *c;
+	int nok = 0, nbad = 0;
+
+	cJSON_ArrayForEach(c, json_get(report, "checks")) {
+		const cJSON *ok = json_get(c, "ok"), *d = json_get(c, "detail");
+		const cJSON *ck = json_get(c, "check"), *s = json_get(c, "subject");
+		int good = cJSON_IsTrue(ok);
+		nok += good;
+		nbad += !good;
+		buf_printf(out, "%-4s %-18s %-28s %s\n", good ? "ok" : "FAIL",
+		    cJSON_IsString(ck) ? ck->valuestring : "?", cJSON_IsString(s) ? s->valuestring : "?",
+		    cJSON_IsString(d) ? d->valuestring : "");
+	}
+	return buf_printf(out, "%d checks hold, %d findings\n", nok, nbad);
+}

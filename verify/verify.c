@@ -1,0 +1,301 @@
+/* verify.c: re-checking a freeze: every stored record re-hashed, then the
+ * whole manifest re-derived from the records with the freeze's own code and
+ * compared section by section. */
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/buf.h"
+#include "../freeze/cas.h"
+#include "../freeze/freeze.h"
+#include "../freeze/hash.h"
+#include "../freeze/json.h"
+
+/* Findings listed one by one up to this many per check; past it, counted. */
+#define VERIFY_MAX_LISTED 1000
+
+int
+verify_check_add(cJSON *checks, const char *check, const char *subject, int ok, const char *detail)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o == NULL)
+		return ok;
+	json_add_string(o, "check", check);
+	json_add_string(o, "subject", subject);
+	json_add_bool(o, "ok", ok);
+	if (detail != NULL)
+		json_add_string(o, "detail", detail);
+	cJSON_AddItemToArray(checks, o);
+	return ok;
+}
+
+struct vctx {
+	cJSON *checks;
+	int findings;
+	size_t listed;
+	uint64_t suppressed;
+};
+
+static void
+finding(struct vctx *v, const char *check, const char *subject, const char *detail)
+{
+	v->findings++;
+	if (v->listed++ < VERIFY_MAX_LISTED)
+		verify_check_add(v->checks, check, subject, 0, detail);
+	else
+		v->suppressed++;
+}
+
+/* Feed every record the manifest names (games, then excluded) to acc. */
+static int
+check_records(struct vctx *v, const cJSON *manifest, struct cas *store, struct freeze_acc *acc,
+    uint64_t *nrec, struct err *e)
+{
+	static const char *const lists[] = { "games", "excluded" };
+	struct buf tmp = BUF_INIT;
+	int rc = 0;
+
+	*nrec = 0;
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		const cJSON *arr = json_get(manifest, lists[k]), *it;
+		cJSON_ArrayForEach(it, arr) {
+			const char *idtext, *gid, *p, *canon;
+			char detail[512], where[160];
+			uint8_t d[HASH_LEN], got[HASH_LEN];
+			size_t n, cn;
+			cJSON *rec;
+
+			if (json_get_string(it, "id", 1, &idtext, e) < 0 ||
+			    json_get_string(it, "game_id", 1, &gid, e) < 0) {
+				rc = err_prefix(e, "\"%s\"", lists[k]);
+				break;
+			}
+			if (hash_id_parse(idtext, d) < 0) {
+				rc = err_set(e, ERR_INPUT, "\"%s\": \"id\": not an identity: %.80s",
+				    lists[k], idtext);
+				break;
+			}
+			(*nrec)++;
+			int got_rec = cas_get(store, d, &p, &n, e);
+			if (got_rec < 0) {
+				rc = -1;
+				break;
+			}
+			if (got_rec == 1) {
+				snprintf(detail, sizeof detail, "record %s of game %.100s is not in the store",
+				    idtext, gid);
+				finding(v, "record-present", gid, detail);
+				continue;
+			}
+			hash_bytes(p, n, got);
+			if (hash_cmp(got, d) != 0) {
+				char gotid[HASH_ID_LEN + 1];
+				hash_id_format(got, gotid);
+				snprintf(detail, sizeof detail, "stored bytes of game %.100s hash to %s, "
+				    "not %s", gid, gotid, idtext);
+				finding(v, "record-hash", gid, detail);
+				continue;
+			}
+			snprintf(where, sizeof where, "record %.100s", gid);
+			rec = json_parse(p, n, where, 1, e);
+			if (rec == NULL) {
+				finding(v, "record-valid", gid, e->msg);
+				continue;
+			}
+			const char *rgid = NULL;
+			json_get_string(rec, "game_id", 0, &rgid, e);
+			if (rgid == NULL || strcmp(rgid, gid) != 0) {
+				snprintf(detail, sizeof detail, "the manifest names game %.100s, the record "
+				    "is game %.100s", gid, rgid ? rgid : "(none)");
+				finding(v, "record-game", gid, detail);
+			}
+			if (freeze_acc_add(acc, rec, where, &canon, &cn, got, e) < 0)
+				finding(v, "record-valid", gid, e->msg);
+			else if (cn != n || memcmp(canon, p, n) != 0)
+				finding(v, "record-canonical", gid, "stored bytes are not canonical JSON");
+			cJSON_Delete(rec);
+		}
+	}
+	buf_release(&tmp);
+	return rc;
+}
+
+static char *
+snippet(const cJSON *v)
+{
+	struct buf b = BUF_INIT;
+	struct err e = ERR_INIT;
+
+	if (v == NULL)
+		return strdup("(absent)");
+	if (canon_write(v, &b, &e) < 0) {
+		buf_release(&b);
+		return strdup("(unwritable)");
+	}
+	if (b.len > 240) {
+		b.len = 240;
+		b.p[240] = '\0';
+		buf_adds(&b, "...");
+	}
+	return b.p;
+}
+
+static int
+same(const cJSON *a, const cJSON *b)
+{
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	struct err e = ERR_INIT;
+	int eq;
+
+	if (a == NULL || b == NULL)
+		return a == b;
+	eq = canon_write(a, &x, &e) == 0 && canon_write(b, &y, &e) == 0 && x.len == y.len &&
+	    (x.len == 0 || memcmp(x.p, y.p, x.len) == 0);
+	buf_release(&x);
+	buf_release(&y);
+	return eq;
+}
+
+static const char *
+game_of(const cJSON *entry)
+{
+	const cJSON *g = json_get(entry, "game_id");
+
+	return cJSON_IsString(g) ? g->valuestring : "";
+}
+
+/* Both lists are sorted by game_id: walk them together, so one missing
+ * game is one finding, not a shift of every entry after it. */
+static void
+compare_by_game(struct vctx *v, const char *key, const cJSON *g, const cJSON *d)
+{
+	const cJSON *x = g->child, *y = d->child;
+	char detail[1024];
+
+	while (x || y) {
+		int c = !x ? 1 : !y ? -1 : strcmp(game_of(x), game_of(y));
+		char *sx = snippet(c <= 0 ? x : NULL), *sy = snippet(c >= 0 ? y : NULL);
+		char subj[160];
+
+		snprintf(subj, sizeof subj, "%s %.100s", key, game_of(c <= 0 ? x : y));
+		if (c != 0 || !same(x, y)) {
+			snprintf(detail, sizeof detail, "manifest has %s; the records give %s",
+			    sx ? sx : "?", sy ? sy : "?");
+			finding(v, "derivation", subj, detail);
+		}
+		free(sx);
+		free(sy);
+		if (c <= 0)
+			x = x->next;
+		if (c >= 0)
+			y = y->next;
+	}
+}
+
+/* Compare one section of the manifest with its re-derivation; arrays entry
+ * by entry, so every differing entry is named. */
+static void
+compare_section(struct vctx *v, const char *key, const cJSON *given, const cJSON *derived)
+{
+	const cJSON *g = json_get(given, key), *d = json_get(derived, key);
+	char detail[1024];
+
+	if (same(g, d)) {
+		verify_check_add(v->checks, "derivation", key, 1, NULL);
+		return;
+	}
+	if (cJSON_IsArray(g) && cJSON_IsArray(d) &&
+	    (strcmp(key, "games") == 0 || strcmp(key, "excluded") == 0)) {
+		compare_by_game(v, key, g, d);
+		return;
+	}
+	if (cJSON_IsArray(g) && cJSON_IsArray(d)) {
+		int ng = cJSON_GetArraySize(g), nd = cJSON_GetArraySize(d);
+		const cJSON *x = g->child, *y = d->child;
+		for (int i = 0; x || y; i++) {
+			if (!same(x, y)) {
+				char *sx = snippet(x), *sy = snippet(y), subj[64];
+				snprintf(subj, sizeof subj, "%s[%d]", key, i);
+				snprintf(detail, sizeof detail, "manifest has %s; the records give %s",
+				    sx ? sx : "?", sy ? sy : "?");
+				finding(v, "derivation", subj, detail);
+				free(sx);
+				free(sy);
+			}
+			x = x ? x->next : NULL;
+			y = y ? y->next : NULL;
+		}
+		if (ng != nd) {
+			snprintf(detail, sizeof detail, "manifest lists %d entries; the records give %d",
+			    ng, nd);
+			finding(v, "derivation", key, detail);
+		}
+		return;
+	}
+	char *sx = snippet(g), *sy = snippet(d);
+	snprintf(detail, sizeof detail, "manifest has %s; the records give %s", sx ? sx : "?",
+	    sy ? sy : "?");
+	finding(v, "derivation", key, detail);
+	free(sx);
+	free(sy);
+}
+
+int
+verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct err *e)
+{
+	static const char *const sections[] = { "spec_id", "as_of", "games", "excluded", "blocks",
+		"conditions", "totals" };
+	struct vctx v = { checks, 0, 0, 0 };
+	struct freeze_acc *acc = NULL;
+	struct cas *store = NULL;
+	const cJSON *spec;
+	const char *kind;
+	cJSON *derived = NULL;
+	uint64_t nrec = 0;
+	char detail[256];
+	int rc = -1;
+
+	if (json_get_string(freeze, "kind", 1, &kind, e) < 0)
+		return -1;
+	if (strcmp(kind, "cohort.freeze/1") != 0)
+		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.freeze/1, found %.60s", kind);
+	if (json_get_object(freeze, "spec", 1, &spec, e) < 0 ||
+	    json_get_array(freeze, "games", 1, &(const cJSON *){ NULL }, e) < 0 ||
+	    json_get_array(freeze, "excluded", 1, &(const cJSON *){ NULL }, e) < 0)
+		return -1;
+	acc = freeze_acc_new(spec, e);
+	if (acc == NULL)
+		return err_prefix(e, "\"spec\"");
+	if (cas_open(store_dir, 0, &store, e) < 0)
+		goto done;
+	if (check_records(&v, freeze, store, acc, &nrec, e) < 0)
+		goto done;
+	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
+	    (unsigned long long)nrec, (unsigned long long)cas_count(store));
+	if (v.findings == 0)
+		verify_check_add(checks, "records", "store", 1, detail);
+	if (freeze_acc_finish(acc, json_get(freeze, "repo"), &derived, e) < 0) {
+		/* Records that re-derive into nothing consistent are a finding. */
+		finding(&v, "derivation", "manifest", e->msg);
+	} else {
+		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+			compare_section(&v, sections[i], freeze, derived);
+		if (v.findings == 0 && !same(freeze, derived))
+			finding(&v, "derivation", "manifest",
+			    "the manifest holds fields the records do not give");
+	}
+	if (v.suppressed) {
+		snprintf(detail, sizeof detail, "%llu more findings not listed",
+		    (unsigned long long)v.suppressed);
+		verify_check_add(checks, "findings", "store", 0, detail);
+	}
+	rc = v.findings ? 1 : 0;
+done:
+	cJSON_Delete(derived);
+	cas_free(store);
+	freeze_acc_free(acc);
+	return rc;
+}
