@@ -26,13 +26,13 @@
 #include "../verify/verify.h"
 #include "secret.h"
 
-/* Hooks into modules that may not be linked in yet: when the symbol is
- * absent the check is skipped and left out of the "checks" list of the
- * bundle document, so the document never claims a check that did not run.
- * HOOK(fit_refit_check): refitting each fit and bound from its freeze and
- * comparing bytes is to be called here once fit/fit.h provides it. */
-#pragma weak freeze_build
-#pragma weak verify_freeze
+/* The fit module's re-fit (fit/fit.h) may not be linked into this build:
+ * when the symbol is absent the refit check is skipped and "refit" is left
+ * out of the bundle document's list of checks, so it never claims a check
+ * that did not run.  HOOK(bound): the same for bounds, once the bound module
+ * has a re-derivation entry point. */
+int fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *e);
+#pragma weak fit_refit_check
 
 /* One file of the bundle (an item, or a file of an item's store). */
 struct file {
@@ -540,7 +540,7 @@ read_files(struct ctx *c)
 			size_t i = 0;
 			while (i < f->size && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
 				i++;
-			if (i < f->size && q[i] == '{' && f->size <= IO_MAX_DOCUMENT) {
+			if (i < f->size && (q[i] == '{' || q[i] == '[') && f->size <= IO_MAX_DOCUMENT) {
 				struct err pe = ERR_INIT;
 				it->doc = json_parse(q, f->size, it->path, 1, &pe);
 				if (it->doc == NULL && pl > 5 && strcmp(it->path + pl - 5, ".json") == 0)
@@ -551,6 +551,10 @@ read_files(struct ctx *c)
 				finding(c, "invalid", it, it->path, 0,
 				    "replace the file with the document the tool wrote",
 				    "not a JSON document");
+			}
+			if (it->doc && !cJSON_IsObject(it->doc)) {
+				cJSON_Delete(it->doc); /* JSON, but not one of our documents */
+				it->doc = NULL;
 			}
 			if (it->doc) {
 				const cJSON *k2 = json_get(it->doc, "kind");
@@ -670,14 +674,23 @@ check_inputs(struct ctx *c)
 		cJSON *ins;
 		int stale = 0;
 
-		if (it->doc == NULL || (it->kind && strcmp(it->kind, "cohort.freeze/1") == 0))
+		int freeze = it->kind && strcmp(it->kind, "cohort.freeze/1") == 0;
+
+		if (it->doc == NULL)
 			continue;
-		ins = recorded_inputs(it->doc);
+		/* a freeze embeds its spec and names it by "spec_id"; its ledgers are
+		 * checked by freezing them again */
+		if (freeze) {
+			ins = cJSON_CreateArray();
+			collect_ids(json_get(it->doc, "spec_id"), ins);
+		} else {
+			ins = recorded_inputs(it->doc);
+		}
 		if (ins == NULL)
 			continue;
 		cJSON_ArrayForEach(d, it->derived) {
 			const struct item *src = item_by_role(c, d->valuestring);
-			if (src == NULL || src->file == NULL)
+			if (src == NULL || src->file == NULL || (freeze && src->doc == NULL))
 				continue;
 			if (in_list(ins, src->file->id) || (src->doc_id[0] && in_list(ins, src->doc_id)))
 				continue;
@@ -693,7 +706,7 @@ check_inputs(struct ctx *c)
 				    cJSON_GetArrayItem(ins, 0)->valuestring, d->valuestring,
 				    src->doc_id[0] ? src->doc_id : src->file->id);
 		}
-		if (!stale)
+		if (!stale && !freeze)
 			cJSON_ArrayForEach(x, ins)
 				if (item_by_id(c, x->valuestring) == NULL)
 					finding(c, "missing", it, it->path, 0,
@@ -745,13 +758,48 @@ check_live(struct ctx *c)
 	}
 }
 
+/* Compare two freezes' "games" lists ({game_id, id}, sorted by game_id as
+ * the freeze writes them) in one merge walk. */
+static void
+game_diff(const cJSON *old, const cJSON *now, long *changed, long *added, long *removed,
+    const char **first)
+{
+	const cJSON *g = now ? now->child : NULL, *h = old ? old->child : NULL;
+
+	while (g || h) {
+		const cJSON *gid = g ? json_get(g, "game_id") : NULL, *hid = h ? json_get(h, "game_id") : NULL;
+		int cmp;
+		if ((g && !cJSON_IsString(gid)) || (h && !cJSON_IsString(hid)))
+			return;
+		cmp = !g ? 1 : !h ? -1 : strcmp(gid->valuestring, hid->valuestring);
+		if (cmp < 0) {
+			(*added)++;
+			if (*first == NULL)
+				*first = gid->valuestring;
+			g = g->next;
+		} else if (cmp > 0) {
+			(*removed)++;
+			if (*first == NULL)
+				*first = hid->valuestring;
+			h = h->next;
+		} else {
+			const cJSON *a = json_get(g, "id"), *b = json_get(h, "id");
+			if (cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring)) {
+				(*changed)++;
+				if (*first == NULL)
+					*first = gid->valuestring;
+			}
+			g = g->next;
+			h = h->next;
+		}
+	}
+}
+
 /* Re-derive each freeze from the ledger items it is derived from. */
 static int
 check_freeze_ledgers(struct ctx *c, int *ran)
 {
-	*ran = freeze_build != NULL;
-	if (!*ran)
-		return 0;
+	*ran = 1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->it[i];
 		const cJSON *d;
@@ -791,18 +839,53 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
 		cJSON_DeleteItemFromObjectCaseSensitive(again, "repo");
 		if (canon_id(old, a, &fe) == 0 && canon_id(again, b, &fe) == 0 && strcmp(a, b) != 0) {
-			const cJSON *ga = json_get(json_get(old, "totals"), "games");
-			const cJSON *gb = json_get(json_get(again, "totals"), "games");
+			long changed = 0, added = 0, removed = 0;
+			const char *first = NULL;
+			game_diff(json_get(old, "games"), json_get(again, "games"), &changed, &added,
+			    &removed, &first);
 			finding(c, "stale", it, it->path, 0,
 			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
-			    "no longer matches its ledgers: freezing them again gives %s (%d games, the "
-			    "bundled freeze has %d)", b, cJSON_IsNumber(gb) ? gb->valueint : -1,
-			    cJSON_IsNumber(ga) ? ga->valueint : -1);
+			    "no longer matches its ledgers: freezing them again gives %s; included games: "
+			    "%ld changed, %ld added, %ld gone%s%s", b, changed, added, removed,
+			    first ? "; first: " : "", first ? first : "");
 		}
 		cJSON_Delete(old);
 		cJSON_Delete(again);
 	}
 	return 0;
+}
+
+/* A fit must be what a refit of the freeze it names gives, byte for byte. */
+static int
+check_refits(struct ctx *c)
+{
+	int ran = 0;
+
+	if (fit_refit_check == NULL)
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i], *src;
+		const cJSON *in;
+		struct err fe = ERR_INIT;
+		int same = 0;
+
+		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.fit/1") != 0)
+			continue;
+		in = json_get(it->doc, "input");
+		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
+		if (src == NULL || src->doc == NULL)
+			continue; /* reported as missing or stale already */
+		ran = 1;
+		if (fit_refit_check(it->doc, src->doc, &same, &fe) < 0)
+			finding(c, "stale", it, it->path, 0,
+			    "fit the bundled input again with cohort fit, and bundle again",
+			    "cannot be refit from %s: %s", src->path, fe.msg);
+		else if (!same)
+			finding(c, "stale", it, it->path, 0,
+			    "fit the bundled input again with cohort fit, and bundle again",
+			    "a refit of %s does not reproduce it byte for byte", src->path);
+	}
+	return ran;
 }
 
 /* Files with git provenance must equal the blob at the declared commit. */
@@ -1015,7 +1098,7 @@ int
 bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e)
 {
 	struct ctx c;
-	int rc = -1, ran;
+	int rc = -1, ran, refit;
 
 	memset(&c, 0, sizeof c);
 	*doc = NULL;
@@ -1036,12 +1119,13 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	if (check_freeze_ledgers(&c, &ran) < 0)
 		goto done;
 	check_git(&c);
+	refit = check_refits(&c);
 	/* the checks that ran, sorted */
 	{
-		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "secret",
-			"stale" };
+		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
+			"secret", "stale" };
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-			if (k != 0 || ran)
+			if ((k != 0 || ran) && (k != 5 || refit))
 				cJSON_AddItemToArray(c.checks, cJSON_CreateString(names[k]));
 	}
 	if (cJSON_GetArraySize(c.findings) > 0) {
@@ -1157,7 +1241,7 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 					    cJSON_IsString(json_get(cond, "condition")) ?
 					        json_get(cond, "condition")->valuestring : "?");
 			}
-			if (verify_freeze != NULL && cJSON_IsString(store)) {
+			if (cJSON_IsString(store)) {
 				char *sdir;
 				if (asprintf(&sdir, "%s/data/%s", bag_root(b), store->valuestring) >= 0) {
 					int r = verify_freeze(sub, sdir, checks, e);
@@ -1174,9 +1258,53 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		}
 		if (sub && cJSON_IsTrue(json_get(sub, "live")))
 			findings += !bag_check_add(checks, "live", subject, 0, "the document is marked live");
-		/* HOOK(fit_refit_check): refit fits and bounds from their freeze here. */
 		cJSON_Delete(sub);
 		free(full);
+	}
+	/* every fit is what a refit of its bundled input gives */
+	cJSON_ArrayForEach(x, items) {
+		const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
+		const cJSON *in = json_get(x, "inputs");
+		char *fp = NULL, *ip = NULL;
+		cJSON *fit = NULL, *input = NULL;
+		struct err fe = ERR_INIT;
+		int same = 0;
+
+		if (fit_refit_check == NULL || !cJSON_IsString(kind) ||
+		    strcmp(kind->valuestring, "cohort.fit/1") != 0 || !cJSON_IsString(path) ||
+		    !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
+			continue;
+		in = cJSON_GetArrayItem(in, 0);
+		cJSON_ArrayForEach(y, items) {
+			const cJSON *yid = json_get(y, "id"), *ydoc = json_get(y, "document");
+			if ((cJSON_IsString(yid) && strcmp(yid->valuestring, in->valuestring) == 0) ||
+			    (cJSON_IsString(ydoc) && strcmp(ydoc->valuestring, in->valuestring) == 0))
+				break;
+		}
+		if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
+		    strstr(path->valuestring, "..") || strstr(json_get(y, "path")->valuestring, ".."))
+			continue; /* reported by the inputs check below */
+		if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
+		    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
+			fit = json_parse_file(fp, &fe);
+			input = fit ? json_parse_file(ip, &fe) : NULL;
+			if (fit == NULL || input == NULL)
+				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
+			else if (fit_refit_check(fit, input, &same, &fe) < 0)
+				findings += !bag_check_add(checks, "refit", path->valuestring, 0,
+				    "cannot be refit: %s", fe.msg);
+			else if (!same)
+				findings += !bag_check_add(checks, "refit", path->valuestring, 0,
+				    "a refit of %s does not reproduce it byte for byte",
+				    json_get(y, "path")->valuestring);
+			else
+				bag_check_add(checks, "refit", path->valuestring, 1,
+				    "a refit of %s reproduces it byte for byte", json_get(y, "path")->valuestring);
+		}
+		cJSON_Delete(fit);
+		cJSON_Delete(input);
+		free(fp);
+		free(ip);
 	}
 	/* every input a document records is in the bag */
 	cJSON_ArrayForEach(x, items) {
