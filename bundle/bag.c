@@ -1093,7 +1093,7 @@ manifest_path(const char *in, char *out, size_t cap, const char **why)
 }
 
 struct manifest {
-	char name[64];
+	char name[260];
 	int alg;
 	int tag;
 };
