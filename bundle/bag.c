@@ -272,6 +272,7 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	if (w.h == NULL || a == NULL)
 		goto nomem;
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+	    archive_write_set_bytes_per_block(a, 1 << 20) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
 	    (o->compress == BAG_GZIP &&
 	        (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||

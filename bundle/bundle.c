@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <pthread.h>
 
 #include "../common/io.h"
 #include "../freeze/freeze.h"
@@ -316,7 +317,7 @@ file_cmp(const void *a, const void *b)
 static int
 read_spec(struct ctx *c)
 {
-	const cJSON *items, *req, *v;
+	const cJSON *items = NULL, *req = NULL, *v;
 	const char *kind;
 	char *slash;
 	long i = 0;
@@ -503,6 +504,93 @@ on_secret(void *p, const struct secret_hit *h)
 	return 0;
 }
 
+/* The digest runs on a second thread while the scan reads the same pages. */
+struct hash_job {
+	const void *p;
+	size_t n;
+	uint8_t *out;
+};
+
+static void *
+hash_job_run(void *arg)
+{
+	struct hash_job *j = arg;
+
+	hash_bytes(j->p, j->n, j->out);
+	return NULL;
+}
+
+/* The second half of a large file is scanned on its own thread; its hits
+ * are kept and reported after the first half's, with their lines shifted. */
+struct scan_half {
+	const char *p;
+	size_t n;
+	struct secret_hit *hits;
+	size_t nhits, cap;
+	int oom;
+};
+
+static int
+keep_hit(void *arg, const struct secret_hit *h)
+{
+	struct scan_half *j = arg;
+
+	if (j->nhits == j->cap) {
+		size_t nc = j->cap ? 2 * j->cap : 16;
+		struct secret_hit *nv = realloc(j->hits, nc * sizeof *nv);
+		if (nv == NULL) {
+			j->oom = 1;
+			return 1;
+		}
+		j->hits = nv;
+		j->cap = nc;
+	}
+	j->hits[j->nhits++] = *h;
+	return 0;
+}
+
+static void *
+scan_half_run(void *arg)
+{
+	struct scan_half *j = arg;
+
+	secret_scan(j->p, j->n, keep_hit, j);
+	return NULL;
+}
+
+/* Scan p..p+n, reporting through sc: large buffers in two halves split at a
+ * line end, one on another thread. */
+static int
+scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
+{
+	const char *mid = n >= ((size_t)4 << 20) ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
+	struct scan_half half = { 0 };
+	pthread_t th;
+	long lines = 0;
+
+	if (mid == NULL) {
+		secret_scan(p, n, on_secret, sc);
+		return 0;
+	}
+	mid++;
+	half.p = mid;
+	half.n = (size_t)(p + n - mid);
+	if (pthread_create(&th, NULL, scan_half_run, &half) != 0) {
+		secret_scan(p, n, on_secret, sc);
+		return 0;
+	}
+	secret_scan(p, (size_t)(mid - p), on_secret, sc);
+	for (const char *q = p; q < mid && (q = memchr(q, '\n', (size_t)(mid - q))) != NULL; q++)
+		lines++;
+	pthread_join(th, NULL);
+	for (size_t i = 0; i < half.nhits; i++) {
+		half.hits[i].line += lines;
+		on_secret(sc, &half.hits[i]);
+	}
+	free(half.hits);
+	return half.oom ? err_set(sc->c->e, ERR_NOMEM, "out of memory") : 0;
+}
+
 /* Digest and scan each file in one mapping; parse the cohort documents. */
 static int
 read_files(struct ctx *c)
@@ -531,9 +619,23 @@ read_files(struct ctx *c)
 			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
 		}
 		close(fd);
-		hash_bytes(m ? m : "", f->size, f->sha);
+		{
+			struct hash_job job = { m ? m : "", f->size, f->sha };
+			pthread_t th;
+			int threaded = f->size >= ((size_t)1 << 20) &&
+			    pthread_create(&th, NULL, hash_job_run, &job) == 0;
+			if (!threaded)
+				hash_job_run(&job);
+			int r = scan_bytes(m ? m : "", f->size, &sc);
+			if (threaded)
+				pthread_join(th, NULL);
+			if (r < 0) {
+				if (m)
+					munmap(m, (size_t)st.st_size);
+				return -1;
+			}
+		}
 		hash_id_format(f->sha, f->id);
-		secret_scan(m ? m : "", f->size, on_secret, &sc);
 		if (it->file == f) {
 			size_t pl = strlen(it->path);
 			const char *q = m;

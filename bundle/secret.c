@@ -73,11 +73,20 @@ ishex_c(unsigned char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
+/* Values, names and headers are looked for at most this far along a line,
+ * so a long line (a JSON Lines record) costs no more than a short one. */
+#define SCAN_REACH 4096
+
 static const char *
 line_end(const struct scan *s, const char *q)
 {
-	const char *nl = memchr(q, '\n', (size_t)(s->end - q));
-	return nl ? nl : s->end;
+	size_t n = (size_t)(s->end - q);
+	const char *nl;
+
+	if (n > SCAN_REACH)
+		n = SCAN_REACH;
+	nl = memchr(q, '\n', n);
+	return nl ? nl : q + n;
 }
 
 static void
@@ -91,7 +100,7 @@ report(struct scan *s, const char *v, size_t n, long line, const char *rule, con
 	if (s->stop || v == s->last)
 		return;
 	/* the line that holds the value may carry an allowlist pragma */
-	for (ls = v; ls > s->p && ls[-1] != '\n'; ls--)
+	for (ls = v; ls > s->p && ls[-1] != '\n' && v - ls < SCAN_REACH; ls--)
 		;
 	le = line_end(s, v);
 	if (memmem(ls, (size_t)(le - ls), "pragma: allowlist secret", 24) != NULL)
@@ -287,7 +296,8 @@ prefixed_rule(const char *t, size_t n)
 	static const char *aws[] = { "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA",
 		"AIPA", "ABIA", "ACCA" };
 
-	if (n < 20)
+	if (n < 20 || (t[0] != 's' && t[0] != 'A' && t[0] != 'h' && t[0] != 'g' && t[0] != 'x' &&
+	                  t[0] != 'r'))
 		return NULL;
 	if (n == 39 && starts(t, n, "AIza") && all_of(t + 4, 35, istokenish))
 		return "google-api-key";
@@ -329,11 +339,21 @@ secret_name(const char *t, size_t n)
 		"_sha256", "_sha", "_count", "_total", "_len", "_length", "_type", "_kind", "_name",
 		"_path", "_file", "_url", "_policy", "_limit", "_size", "_format", "_required" };
 
+	int kind = 0;
+
 	if (n < 3 || n >= sizeof lc)
 		return 0;
 	for (i = 0; i < n; i++)
 		lc[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
 	lc[n] = '\0';
+	/* most names are none of these: decide that first */
+	if (strstr(lc, "pass") || strstr(lc, "pwd"))
+		kind = 2;
+	else if (strstr(lc, "secret") || strstr(lc, "token") || strstr(lc, "key") ||
+	    strstr(lc, "auth") || strstr(lc, "credential"))
+		kind = 1;
+	else
+		return 0;
 	for (i = 0; i < sizeof ends_not / sizeof ends_not[0]; i++) {
 		size_t k = strlen(ends_not[i]);
 		if (n > k && strcmp(lc + n - k, ends_not[i]) == 0 &&
@@ -342,9 +362,16 @@ secret_name(const char *t, size_t n)
 	}
 	if (strstr(lc, "tokens") || strstr(lc, "tokenizer") || strstr(lc, "keyword"))
 		return -1;
-	if (strstr(lc, "password") || strstr(lc, "passwd") || strcmp(lc, "pwd") == 0 ||
-	    strstr(lc, "_pwd") || strcmp(lc, "pass") == 0 || strstr(lc, "_pass") == lc + n - 5)
-		return 2;
+	if (kind == 2) {
+		if (strstr(lc, "password") || strstr(lc, "passwd") || strcmp(lc, "pwd") == 0 ||
+		    strstr(lc, "_pwd") || strcmp(lc, "pass") == 0 ||
+		    (n > 5 && strcmp(lc + n - 5, "_pass") == 0))
+			return 2;
+		kind = 0; /* "passage", "bypass": fall through to the other names */
+		if (!(strstr(lc, "secret") || strstr(lc, "token") || strstr(lc, "key") ||
+		        strstr(lc, "auth") || strstr(lc, "credential")))
+			return 0;
+	}
 	if (strstr(lc, "secret") || strstr(lc, "token") || strstr(lc, "api_key") ||
 	    strstr(lc, "apikey") || strstr(lc, "api-key") || strstr(lc, "access_key") ||
 	    strstr(lc, "accesskey") || strstr(lc, "private_key") || strstr(lc, "privatekey") ||
@@ -491,7 +518,7 @@ continuation(struct scan *s, const char *le, int kind)
 static void
 check_assignment(struct scan *s, const char *t, size_t n, const char *op)
 {
-	const char *le = line_end(s, op), *v, *q;
+	const char *le, *v, *q;
 	size_t vn;
 	int kind = secret_name(t, n);
 
@@ -507,6 +534,7 @@ check_assignment(struct scan *s, const char *t, size_t n, const char *op)
 		if (q != t || *op != '=' || !all_of(t, n, isident_c))
 			return;
 	}
+	le = line_end(s, op);
 	q = op + 1;
 	if (*op == ':' && q < le && *q == '=')
 		q++; /* := */

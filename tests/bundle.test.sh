@@ -162,6 +162,17 @@ grep -q "$k" ref.json ref.err && notok "the key is never printed whole" "found" 
 grep -q '"action": *"revoke' ref.json || $PY -c 'import json; d=json.load(open("ref.json")); exit(0 if all(f["action"] for f in d["findings"]) else 1)' &&
 	ok "every finding says what to do" || notok "actions" "$(cat ref.json)"
 
+# a large file is scanned in two halves: lines still count from the top
+mkdir -p big
+awk 'BEGIN { for (i = 1; i <= 120000; i++) printf "{\"game_id\":\"g%06d\",\"plies\":%d,\"note\":\"a quiet line of ledger text\"}\n", i, i % 200 }' >big/log.jsonl
+awk 'NR == 100000 { print "{\"auth_token\":\"Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1\"}" } { print }' big/log.jsonl >big/log2.jsonl
+mv big/log2.jsonl big/log.jsonl
+awk 'NR == 3 { print "ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2" } { print }' big/log.jsonl >big/log2.jsonl
+mv big/log2.jsonl big/log.jsonl
+spec big '{"role":"log","path":"log.jsonl"}'
+refused "secret: lines are right in both halves of a large file (line 100001)" big/s.json secret '"line": 100001, "path": "log.jsonl", "role": "log", "rule": "secret-assignment"'
+grep -q '"line":3,"path":"log.jsonl","role":"log","rule":"github-token"' ref.json && ok "secret: first half line 3" || notok "first half line" "$(cat ref.json)"
+
 # everything at once: every finding is reported, not only the first
 make_luna all
 printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >all/fit.json
@@ -177,6 +188,11 @@ counts=$($PY -c 'import json; c=json.load(open("all.json"))["counts"]; print(" "
 "$COHORT" bundle --spec all/bundle.json --check --format table >all.txt 2>/dev/null
 [ "$(grep -c '' all.txt)" = 8 ] && head -1 all.txt | grep -q '^check *role *where *finding' &&
 	ok "--format table: a header and one line a finding" || notok "--format table" "$(cat all.txt)"
+
+mkdir -p norequire && cp luna/spec.json norequire/
+printf '{"kind":"cohort.bundle-spec/1","name":"n","as_of":"2026-07-20T00:00:00+02:00","items":[{"role":"spec","path":"spec.json"}]}' >norequire/s.json
+"$COHORT" bundle --spec norequire/s.json -o n.tar >/dev/null 2>n.err && tar -tvf n.tar | grep -q ' 2026-07-19 22:00 n/bagit.txt' &&
+	ok "a spec without require bundles; as_of with an offset dates entries in UTC" || notok "no require" "$(cat n.err; tar -tvf n.tar | head -3)"
 
 # --- bad input: exit 2, a clear message, nothing written ------------------
 bad() { # NAME PATTERN SPEC
