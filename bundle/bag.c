@@ -1496,6 +1496,79 @@ bag_check(struct bag *b, cJSON *checks, struct err *e)
 }
 
 int
+bag_extract(struct bag *b, const char *prefix, struct err *e)
+{
+	struct archive *a;
+	struct archive_entry *ae;
+	char rel[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
+	const char *why;
+	size_t k = strlen(prefix), want = 0;
+	char *buf;
+	int r, rc = -1;
+
+	for (size_t i = 0; i < b->nent; i++)
+		want += b->ent[i].big && strncmp(b->ent[i].name, prefix, k) == 0;
+	if (want == 0)
+		return 0;
+	a = reader_open(b->path, e);
+	if (a == NULL)
+		return -1;
+	buf = malloc(1 << 20);
+	if (buf == NULL) {
+		archive_read_free(a);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
+		const char *name;
+		struct bentry *be = NULL;
+		la_ssize_t got;
+		int fd;
+
+		if (r < ARCHIVE_WARN) {
+			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
+			    archive_error_string(a));
+			goto done;
+		}
+		name = archive_entry_pathname_utf8(ae);
+		if (name == NULL)
+			name = archive_entry_pathname(ae);
+		if (name == NULL || safe_name(name, rel, sizeof rel, &why) < 0 ||
+		    archive_entry_filetype(ae) != AE_IFREG)
+			continue;
+		for (size_t i = 0; i < b->nent && be == NULL; i++)
+			if (b->ent[i].big && strcmp(b->ent[i].arcname, rel) == 0 &&
+			    strncmp(b->ent[i].name, prefix, k) == 0)
+				be = &b->ent[i];
+		if (be == NULL)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		if (fd < 0) {
+			err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+			goto done;
+		}
+		while ((got = archive_read_data(a, buf, 1 << 20)) > 0)
+			if (write_fd(fd, buf, (size_t)got) < 0) {
+				close(fd);
+				err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+				goto done;
+			}
+		close(fd);
+		if (got < 0) {
+			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
+			    archive_error_string(a));
+			goto done;
+		}
+		be->big = 0;
+	}
+	rc = 0;
+done:
+	free(buf);
+	archive_read_free(a);
+	return rc;
+}
+
+int
 bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN], int *extracted)
 {
 	const struct bentry *be = find_entry(b, name);

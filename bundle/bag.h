@@ -80,6 +80,11 @@ int bag_check(struct bag *b, cJSON *checks, struct err *e);
 int bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN],
     int *extracted);
 
+/* Extract the payload files of an archive that were too large to extract
+ * when it was opened and whose bag names start with prefix (a file, or a
+ * folder ending in '/'), so that they are on disk under bag_root. */
+int bag_extract(struct bag *b, const char *prefix, struct err *e);
+
 /* Append {"check", "subject", "ok", "detail"} to checks; returns ok. */
 int bag_check_add(cJSON *checks, const char *check, const char *subject, int ok,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));

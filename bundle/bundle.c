@@ -1321,8 +1321,18 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		const cJSON *dd = json_get(x, "document");
 		if (cJSON_IsString(dd))
 			cJSON_AddItemToArray(ids, cJSON_CreateString(dd->valuestring));
-		if (!extracted)
-			continue;
+		if (!cJSON_IsString(json_get(x, "kind")))
+			continue; /* only documents are read further */
+		/* a large document, and a freeze's store, must be on disk */
+		const cJSON *sp = json_get(json_get(x, "store"), "path");
+		char prefix[BAG_MAX_NAME + 8];
+		if ((!extracted && bag_extract(b, name, e) < 0) ||
+		    (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+		        snprintf(prefix, sizeof prefix, "data/%s/", sp->valuestring) > 0 &&
+		        bag_extract(b, prefix, e) < 0)) {
+			cJSON_Delete(ids);
+			return -1;
+		}
 		/* the documents themselves */
 		char *full;
 		cJSON *sub;

@@ -257,6 +257,22 @@ expect_fail2 "--gzip and --zstd" 'at most one of --gzip and --zstd' "$COHORT" bu
 expect_fail2 "--check with -o" '--check writes no archive' "$COHORT" bundle --spec luna/bundle.json --check -o x.tar
 expect_fail2 "an extra argument" "unexpected argument 'extra'" "$COHORT" bundle --spec luna/bundle.json extra
 
+# payload files over 64 MiB are hashed in a second pass, and documents among
+# them extracted when they are needed
+make_luna huge
+awk 'BEGIN { printf "{\"kind\":\"cohort.note/1\",\"text\":\""; s = "quiet words of a long note "; for (i = 0; i < 15; i++) s = s s; for (i = 0; i < 80; i++) printf "%s", s; printf "end\"}" }' >huge/note.json
+cp huge/bundle.json huge/b.tmp
+sed 's/"items": \[/"items": [{"role": "note", "path": "note.json"},/' huge/b.tmp >huge/bundle.json
+"$COHORT" bundle --spec huge/bundle.json -o huge.tar >/dev/null 2>huge.err
+[ "$(wc -c <huge/note.json)" -gt 67108864 ] || notok "huge fixture" "too small"
+check "an archive with a document over 64 MiB verifies" "$V" huge.tar
+off=$(grep -boa 'end"}' huge.tar | head -1 | cut -d: -f1)
+printf 'X' | dd of=huge.tar bs=1 seek="$off" conv=notrunc 2>/dev/null
+"$V" huge.tar >/dev/null 2>huge.err
+[ $? = 1 ] && grep -q 'payload data/note.json: sha256 is' huge.err && ok "a changed byte in the large document is found" ||
+	notok "large file tamper" "$(cat huge.err)"
+rm -rf huge huge.tar
+
 # --- archives: truncated, tampered ----------------------------------------
 size=$(wc -c <a.tar)
 fails=
