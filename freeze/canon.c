@@ -2,6 +2,7 @@
  * code units, ECMAScript number text, minimal string escaping. */
 #include "json.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,12 +86,22 @@ canon_number(double x, char out[32])
 		snprintf(o, 24, "%.0f", x);
 		return;
 	}
-	/* Shortest digits that read back as x; %.*e rounds correctly, so the
-	 * first precision that round-trips is also the closest. */
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(t, sizeof t, "%.*e", prec - 1, x);
-		if (strtod(t, NULL) == x)
-			break;
+	/* Shortest digits that read back as x.  %.*e rounds correctly, so when
+	 * the shortest form has at most 15 digits, the 15-digit rounding is it
+	 * padded with zeros (x lies within half an ulp of it, far inside half
+	 * a 15-digit step); else 16 or 17 digits, the closest of which is the
+	 * one ECMAScript wants. */
+	if (x < DBL_MIN) {
+		/* Subnormals carry fewer digits: search from one digit up. */
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(t, sizeof t, "%.*e", prec - 1, x);
+			if (strtod(t, NULL) == x)
+				break;
+		}
+	} else if (snprintf(t, sizeof t, "%.14e", x), strtod(t, NULL) != x) {
+		snprintf(t, sizeof t, "%.15e", x);
+		if (strtod(t, NULL) != x)
+			snprintf(t, sizeof t, "%.16e", x);
 	}
 	/* t is d[.ddd]e[+-]XX */
 	for (i = 0; t[i] != 'e'; i++)
@@ -133,6 +144,38 @@ canon_number(double x, char out[32])
 	}
 }
 
+/* Length of the well-formed UTF-8 sequence at p (C0 80, our U+0000,
+ * included), or 0. */
+static size_t
+seq_len(const unsigned char *p)
+{
+	unsigned c = p[0], lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (c == 0xC0)
+		return p[1] == 0x80 ? 2 : 0;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		if (c == 0xE0) lo = 0xA0;
+		if (c == 0xED) hi = 0x9F;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		if (c == 0xF0) lo = 0x90;
+		if (c == 0xF4) hi = 0x8F;
+	} else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* One pass: copy runs of plain bytes, escape what RFC 8785 escapes, and
+ * check UTF-8 on the way.  -1 out of memory, -2 not UTF-8. */
 static int
 write_string(const char *s, struct buf *b)
 {
@@ -143,12 +186,25 @@ write_string(const char *s, struct buf *b)
 		return -1;
 	for (;;) {
 		run = p;
-		while (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0xC0)
+		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 			p++;
 		if (p > run && buf_add(b, run, p - run) < 0)
 			return -1;
 		if (*p == 0)
 			break;
+		if (*p >= 0x80) {
+			size_t n = seq_len(p);
+			if (n == 0)
+				return -2;
+			if (n == 2 && p[0] == 0xC0) {
+				if (buf_add(b, "\\u0000", 6) < 0)
+					return -1;
+			} else if (buf_add(b, p, n) < 0) {
+				return -1;
+			}
+			p += n;
+			continue;
+		}
 		char esc[7] = { '\\', 0 };
 		size_t n = 2;
 		switch (*p) {
@@ -159,14 +215,6 @@ write_string(const char *s, struct buf *b)
 		case '\n': esc[1] = 'n'; break;
 		case '\r': esc[1] = 'r'; break;
 		case '\t': esc[1] = 't'; break;
-		case 0xC0:
-			if (p[1] == 0x80) {
-				memcpy(esc, "\\u0000", 6);
-				n = 6;
-				p++;
-				break;
-			}
-			return -2;
 		default:
 			esc[1] = 'u';
 			esc[2] = '0';
@@ -180,46 +228,6 @@ write_string(const char *s, struct buf *b)
 		p++;
 	}
 	return buf_addc(b, '"');
-}
-
-/* Well-formed UTF-8 (our C0 80 for U+0000 allowed). */
-static int
-utf8_ok(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		unsigned c = *p;
-		if (c < 0x80) {
-			p++;
-			continue;
-		}
-		if (c == 0xC0 && p[1] == 0x80) {
-			p += 2;
-			continue;
-		}
-		size_t n;
-		unsigned lo = 0x80, hi = 0xBF;
-		if (c >= 0xC2 && c <= 0xDF)
-			n = 2;
-		else if (c >= 0xE0 && c <= 0xEF) {
-			n = 3;
-			if (c == 0xE0) lo = 0xA0;
-			if (c == 0xED) hi = 0x9F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 4;
-			if (c == 0xF0) lo = 0x90;
-			if (c == 0xF4) hi = 0x8F;
-		} else
-			return 0;
-		if (p[1] < lo || p[1] > hi)
-			return 0;
-		for (size_t i = 2; i < n; i++)
-			if ((p[i] & 0xC0) != 0x80)
-				return 0;
-		p += n;
-	}
-	return 1;
 }
 
 static int
@@ -237,11 +245,11 @@ write_string_checked(const char *s, struct buf *b, struct err *e)
 
 	if (s == NULL)
 		return err_set(e, ERR_INPUT, "canonical writer: null string");
-	if (!utf8_ok(s))
-		return err_set(e, ERR_INPUT, "canonical writer: string is not UTF-8");
 	rc = write_string(s, b);
 	if (rc == -1)
 		return err_set(e, ERR_NOMEM, "canonical writer: out of memory");
+	if (rc == -2)
+		return err_set(e, ERR_INPUT, "canonical writer: string is not UTF-8");
 	return 0;
 }
 

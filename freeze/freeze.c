@@ -271,21 +271,37 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct fgame *g, struct 
 	return 0;
 }
 
-int
-freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const char **canon,
-    size_t *n, uint8_t d[HASH_LEN], struct err *e)
+/* Validate, summarize and canonicalize one record into g and canon.  Reads
+ * a but never changes it, so worker threads may call it at once. */
+static int
+prepare(const struct freeze_acc *a, const cJSON *rec, const char *where, struct fgame *g,
+    struct buf *canon, struct err *e)
 {
-	struct fgame g = { 0 };
 	const char *gid;
 
+	memset(g, 0, sizeof *g);
 	if (json_get_string(rec, "game_id", 1, &gid, e) < 0)
 		return err_prefix(e, "%s", where);
 	if (gid[0] == '\0')
 		return err_set(e, ERR_INPUT, "%s: \"game_id\": empty", where);
-	if (summarize(a, rec, &g, e) < 0)
+	if (summarize(a, rec, g, e) < 0)
 		return err_prefix(e, "%s", where);
-	if (canon_digest(rec, &a->canon, g.d, e) < 0)
+	if (canon_digest(rec, canon, g->d, e) < 0)
 		return err_prefix(e, "%s", where);
+	g->game_id = strdup(gid);
+	g->where = strdup(where);
+	if (g->game_id == NULL || g->where == NULL) {
+		free(g->game_id);
+		free(g->where);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Take g (its strings now belong to a). */
+static int
+append(struct freeze_acc *a, struct fgame *g, struct err *e)
+{
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 1024;
 		struct fgame *gs = realloc(a->games, cap * sizeof *gs);
@@ -294,14 +310,67 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 		a->games = gs;
 		a->cap = cap;
 	}
-	g.game_id = strdup(gid);
-	g.where = strdup(where);
-	if (g.game_id == NULL || g.where == NULL) {
+	a->games[a->n++] = *g;
+	return 0;
+}
+
+struct freeze_item {
+	struct fgame g;
+};
+
+int
+freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
+    struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct freeze_item *it = malloc(sizeof *it);
+
+	*item = NULL;
+	if (it == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	buf_reset(canon);
+	if (prepare(a, rec, where, &it->g, canon, e) < 0) {
+		free(it);
+		return -1;
+	}
+	memcpy(d, it->g.d, HASH_LEN);
+	*item = it;
+	return 0;
+}
+
+int
+freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
+{
+	if (append(a, &item->g, e) < 0) {
+		freeze_item_free(item);
+		return -1;
+	}
+	free(item);
+	return 0;
+}
+
+void
+freeze_item_free(struct freeze_item *item)
+{
+	if (item == NULL)
+		return;
+	free(item->g.game_id);
+	free(item->g.where);
+	free(item);
+}
+
+int
+freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const char **canon,
+    size_t *n, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct fgame g;
+
+	if (prepare(a, rec, where, &g, &a->canon, e) < 0)
+		return -1;
+	if (append(a, &g, e) < 0) {
 		free(g.game_id);
 		free(g.where);
-		return err_set(e, ERR_NOMEM, "out of memory");
+		return -1;
 	}
-	a->games[a->n++] = g;
 	memcpy(d, g.d, HASH_LEN);
 	*canon = a->canon.p;
 	*n = a->canon.len;
@@ -642,20 +711,52 @@ struct build_ctx {
 	const struct freeze_opts *o;
 };
 
+/* One record on its way from a worker thread to the accumulator. */
+struct slot {
+	struct fgame g;
+	struct buf canon;
+};
+
 static int
-on_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+slot_work(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *p, struct err *e)
 {
 	struct build_ctx *b = ctx;
+	struct slot *s = p;
 	char where[512];
-	const char *canon;
-	size_t n;
-	uint8_t d[HASH_LEN];
 
 	ledger_loc_format(loc, where, sizeof where);
-	if (freeze_acc_add(b->acc, rec, where, &canon, &n, d, e) < 0)
+	if (prepare(b->acc, rec, where, &s->g, &s->canon, e) < 0) {
+		buf_release(&s->canon);
 		return -1;
-	if (b->store && cas_put(b->store, d, canon, n, e) < 0)
+	}
+	return 0;
+}
+
+static void
+slot_release(void *p)
+{
+	struct slot *s = p;
+
+	free(s->g.game_id);
+	free(s->g.where);
+	buf_release(&s->canon);
+}
+
+static int
+slot_done(void *ctx, void *p, struct err *e)
+{
+	struct build_ctx *b = ctx;
+	struct slot *s = p;
+
+	if (b->store && cas_put(b->store, s->g.d, s->canon.p, s->canon.len, e) < 0) {
+		slot_release(s);
 		return -1;
+	}
+	buf_release(&s->canon);
+	if (append(b->acc, &s->g, e) < 0) {
+		slot_release(s);
+		return -1;
+	}
 	if (++b->records % 65536 == 0 && b->o->progress)
 		b->o->progress(b->o->progress_ctx, b->records);
 	return 0;
@@ -677,8 +778,9 @@ freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e)
 		goto done;
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
 		goto done;
+	struct ledger_par par = { slot_work, slot_done, slot_release, sizeof(struct slot), &b, 0 };
 	for (size_t i = 0; i < o->nledgers; i++)
-		if (ledger_read(o->ledgers[i], on_record, &b, e) < 0)
+		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;
 	if (freeze_acc_finish(b.acc, repo, manifest, e) < 0)
 		goto done;

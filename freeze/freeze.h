@@ -48,6 +48,15 @@ void freeze_acc_free(struct freeze_acc *a);
  * and d its digest. */
 int freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where,
     const char **canon, size_t *n, uint8_t d[HASH_LEN], struct err *e);
+/* The same in two steps, for threads: freeze_acc_prepare only reads a (any
+ * number of threads may call it at once) and returns a new item holding the
+ * record's summary; canon receives its canonical bytes and d their digest.
+ * freeze_acc_take then moves the item into a (one thread, in order). */
+struct freeze_item;
+int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
+    struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
+int freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e);
+void freeze_item_free(struct freeze_item *item);
 /* Derive the manifest.  repo (may be NULL) is copied in as "repo". */
 int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e);
 

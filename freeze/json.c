@@ -328,49 +328,50 @@ link_child(cJSON *parent, cJSON **tail, cJSON *item)
 	parent->child->prev = item;
 }
 
-/* Keys seen so far in one object, to refuse duplicates as they come.  Small
- * objects compare linearly; large ones are checked with a sort at the end. */
-#define DUP_LINEAR 64
+/* Duplicate keys: producers almost always write keys in one order, so while
+ * each key sorts after the one before it, one comparison a key proves there
+ * is no duplicate.  Only an object whose keys come out of order is sorted
+ * and checked at its end; key offsets are kept to name the duplicate. */
+struct keyat {
+	const char *key;
+	size_t off; /* offset of the key in the input */
+};
 
 static int
-keycmp_qsort(const void *a, const void *b)
+keyat_cmp(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct keyat *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c != 0)
+		return c;
+	return x->off < y->off ? -1 : x->off > y->off;
 }
 
 static int
-dup_check_sorted(struct parser *ps, cJSON *obj, const unsigned char *at)
+dup_check_sorted(struct parser *ps, cJSON *obj, struct keyat *keys, size_t n)
 {
-	size_t n = 0, i;
-	const char **keys;
-	cJSON *c;
-	int rc = 0;
+	size_t i = 0;
 
-	for (c = obj->child; c; c = c->next)
-		n++;
-	keys = malloc(n * sizeof *keys);
-	if (keys == NULL)
-		return err_set(ps->e, ERR_NOMEM, "%s: out of memory", ps->name);
-	i = 0;
-	for (c = obj->child; c; c = c->next)
-		keys[i++] = c->string;
-	qsort(keys, n, sizeof *keys, keycmp_qsort);
-	for (i = 1; i < n && rc == 0; i++)
-		if (strcmp(keys[i - 1], keys[i]) == 0) {
+	for (cJSON *c = obj->child; c; c = c->next)
+		keys[i++].key = c->string;
+	qsort(keys, n, sizeof *keys, keyat_cmp);
+	for (i = 1; i < n; i++)
+		if (strcmp(keys[i - 1].key, keys[i].key) == 0) {
 			char what[200];
-			snprintf(what, sizeof what, "duplicate key \"%.120s\" in this object", keys[i]);
-			rc = fail(ps, at, what);
+			snprintf(what, sizeof what, "duplicate key \"%.120s\"", keys[i].key);
+			return fail(ps, ps->start + keys[i].off, what);
 		}
-	free(keys);
-	return rc;
+	return 0;
 }
 
 static cJSON *
 parse_object(struct parser *ps)
 {
-	const unsigned char *open = ps->p;
 	cJSON *obj = cJSON_CreateObject(), *tail = NULL, *v;
-	size_t count = 0;
+	struct keyat stack[32], *keys = stack, *grown;
+	size_t count = 0, cap = 32;
+	int ordered = 1;
 
 	if (obj == NULL) {
 		err_set(ps->e, ERR_NOMEM, "%s: out of memory", ps->name);
@@ -395,16 +396,21 @@ parse_object(struct parser *ps)
 		key = parse_string(ps);
 		if (key == NULL)
 			goto bad;
-		if (count < DUP_LINEAR) {
-			for (cJSON *c = obj->child; c; c = c->next)
-				if (strcmp(c->string, key) == 0) {
-					char what[200];
-					snprintf(what, sizeof what, "duplicate key \"%.120s\"", key);
-					free(key);
-					fail(ps, kat, what);
-					goto bad;
-				}
+		if (count == cap) {
+			cap *= 2;
+			grown = keys == stack ? malloc(cap * sizeof *keys) : realloc(keys, cap * sizeof *keys);
+			if (grown == NULL) {
+				free(key);
+				err_set(ps->e, ERR_NOMEM, "%s: out of memory", ps->name);
+				goto bad;
+			}
+			if (keys == stack)
+				memcpy(grown, stack, sizeof stack);
+			keys = grown;
 		}
+		keys[count].off = (size_t)(kat - ps->start);
+		if (ordered && tail != NULL && strcmp(tail->string, key) >= 0)
+			ordered = 0;
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != ':') {
 			free(key);
@@ -433,10 +439,14 @@ parse_object(struct parser *ps)
 		fail(ps, ps->p, "expected ',' or '}'");
 		goto bad;
 	}
-	if (count > DUP_LINEAR && dup_check_sorted(ps, obj, open) < 0)
+	if (!ordered && dup_check_sorted(ps, obj, keys, count) < 0)
 		goto bad;
+	if (keys != stack)
+		free(keys);
 	return obj;
 bad:
+	if (keys != stack)
+		free(keys);
 	cJSON_Delete(obj);
 	return NULL;
 }

@@ -32,3 +32,21 @@ int ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e);
 void ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n);
 
 #endif
+
+/* Parallel JSON Lines.  Each record is parsed and passed to work() on a
+ * worker thread, which fills that record's slot (slot_size bytes, zeroed);
+ * done() then receives the slots on the calling thread in input order.
+ * The first error in input order stops the run and is returned; release()
+ * frees a slot that done() did not take.  SQLite ledgers are read in order
+ * on the calling thread (work then done for each row). */
+struct ledger_par {
+	int (*work)(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *slot,
+	    struct err *e);
+	int (*done)(void *ctx, void *slot, struct err *e);
+	void (*release)(void *slot);
+	size_t slot_size;
+	void *ctx;
+	int jobs; /* worker threads; 0 for the number of online processors */
+};
+
+int ledger_read_par(const char *path, const struct ledger_par *p, struct err *e);

@@ -66,3 +66,8 @@ cp want.json keep.json
 same_bytes "failed run leaves the old -o file" keep.json want.json
 if ls keep.json.tmp.* >/dev/null 2>&1; then notok "no temporary left" "$(ls)"; else ok "no temporary left"; fi
 expect_fail2 "-o into a missing folder" "cannot write" "$COHORT" canon -o /nonexistent/dir/x.json doc.json
+if [ -w /dev/full ]; then
+	"$COHORT" canon doc.json >/dev/full 2>full.err
+	rc=$?
+	if [ $rc = 2 ] && grep -q 'write error' full.err; then ok "a full disk on stdout is an error, exit 2"; else notok "stdout to /dev/full" "exit $rc $(cat full.err)"; fi
+fi

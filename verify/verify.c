@@ -3,9 +3,11 @@
  * compared section by section. */
 #include "verify.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/buf.h"
 #include "../freeze/cas.h"
@@ -49,77 +51,165 @@ finding(struct vctx *v, const char *check, const char *subject, const char *deta
 		v->suppressed++;
 }
 
-/* Feed every record the manifest names (games, then excluded) to acc. */
+/* What checking one record found: up to two findings and its summary. */
+struct vitem {
+	const char *gid;            /* borrowed from the manifest */
+	uint8_t d[HASH_LEN];        /* identity the manifest gives */
+	struct freeze_item *item;   /* summary to take, or NULL */
+	char *check[2], *detail[2]; /* findings (owned) */
+};
+
+struct vjob {
+	struct cas *store;
+	const struct freeze_acc *acc;
+	struct vitem *items;
+	size_t from, to;
+};
+
+static void
+vitem_finding(struct vitem *it, const char *check, const char *detail)
+{
+	for (int i = 0; i < 2; i++)
+		if (it->check[i] == NULL) {
+			it->check[i] = strdup(check);
+			it->detail[i] = strdup(detail);
+			return;
+		}
+}
+
+/* Re-hash and re-summarize one record; only reads shared state. */
+static void
+check_one(struct vjob *j, struct vitem *it, struct buf *canon)
+{
+	struct err e = ERR_INIT;
+	char detail[512], where[160], id[HASH_ID_LEN + 1];
+	uint8_t got[HASH_LEN];
+	const char *p, *rgid = NULL;
+	size_t n;
+	cJSON *rec;
+	int r;
+
+	hash_id_format(it->d, id);
+	r = cas_get(j->store, it->d, &p, &n, &e);
+	if (r != 0) {
+		if (r > 0)
+			snprintf(detail, sizeof detail, "record %s of game %.100s is not in the store", id,
+			    it->gid);
+		vitem_finding(it, "record-present", r > 0 ? detail : e.msg);
+		return;
+	}
+	hash_bytes(p, n, got);
+	if (hash_cmp(got, it->d) != 0) {
+		char gotid[HASH_ID_LEN + 1];
+		hash_id_format(got, gotid);
+		snprintf(detail, sizeof detail, "stored bytes of game %.100s hash to %s, not %s", it->gid,
+		    gotid, id);
+		vitem_finding(it, "record-hash", detail);
+		return;
+	}
+	snprintf(where, sizeof where, "record %.100s", it->gid);
+	rec = json_parse(p, n, where, 1, &e);
+	if (rec == NULL) {
+		vitem_finding(it, "record-valid", e.msg);
+		return;
+	}
+	json_get_string(rec, "game_id", 0, &rgid, &e);
+	if (rgid == NULL || strcmp(rgid, it->gid) != 0) {
+		snprintf(detail, sizeof detail, "the manifest names game %.100s, the record is game %.100s",
+		    it->gid, rgid ? rgid : "(none)");
+		vitem_finding(it, "record-game", detail);
+	}
+	if (freeze_acc_prepare(j->acc, rec, where, &it->item, canon, got, &e) < 0)
+		vitem_finding(it, "record-valid", e.msg);
+	else if (canon->len != n || memcmp(canon->p, p, n) != 0)
+		vitem_finding(it, "record-canonical", "stored bytes are not canonical JSON");
+	cJSON_Delete(rec);
+}
+
+static void *
+check_range(void *arg)
+{
+	struct vjob *j = arg;
+	struct buf canon = BUF_INIT;
+
+	for (size_t i = j->from; i < j->to; i++)
+		check_one(j, &j->items[i], &canon);
+	buf_release(&canon);
+	return NULL;
+}
+
+#define VERIFY_MAX_JOBS 16
+
+/* Every record the manifest names (games, then excluded): re-hashed and
+ * re-summarized on all processors, then taken into acc in manifest order. */
 static int
 check_records(struct vctx *v, const cJSON *manifest, struct cas *store, struct freeze_acc *acc,
     uint64_t *nrec, struct err *e)
 {
 	static const char *const lists[] = { "games", "excluded" };
-	struct buf tmp = BUF_INIT;
-	int rc = 0;
+	struct vjob jobs[VERIFY_MAX_JOBS];
+	pthread_t th[VERIFY_MAX_JOBS];
+	struct vitem *items;
+	size_t n = 0, k = 0;
+	long njobs = sysconf(_SC_NPROCESSORS_ONLN);
+	int started = 0, rc = 0;
 
-	*nrec = 0;
-	for (int k = 0; k < 2 && rc == 0; k++) {
-		const cJSON *arr = json_get(manifest, lists[k]), *it;
-		cJSON_ArrayForEach(it, arr) {
-			const char *idtext, *gid, *p, *canon;
-			char detail[512], where[160];
-			uint8_t d[HASH_LEN], got[HASH_LEN];
-			size_t n, cn;
-			cJSON *rec;
-
+	for (int l = 0; l < 2; l++)
+		n += (size_t)cJSON_GetArraySize(json_get(manifest, lists[l]));
+	*nrec = n;
+	items = calloc(n + 1, sizeof *items);
+	if (items == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (int l = 0; l < 2; l++) {
+		const cJSON *it;
+		cJSON_ArrayForEach(it, json_get(manifest, lists[l])) {
+			const char *idtext;
 			if (json_get_string(it, "id", 1, &idtext, e) < 0 ||
-			    json_get_string(it, "game_id", 1, &gid, e) < 0) {
-				rc = err_prefix(e, "\"%s\"", lists[k]);
-				break;
+			    json_get_string(it, "game_id", 1, &items[k].gid, e) < 0) {
+				rc = err_prefix(e, "\"%s\"", lists[l]);
+				goto done;
 			}
-			if (hash_id_parse(idtext, d) < 0) {
-				rc = err_set(e, ERR_INPUT, "\"%s\": \"id\": not an identity: %.80s",
-				    lists[k], idtext);
-				break;
+			if (hash_id_parse(idtext, items[k].d) < 0) {
+				rc = err_set(e, ERR_INPUT, "\"%s\": \"id\": not an identity: %.80s", lists[l],
+				    idtext);
+				goto done;
 			}
-			(*nrec)++;
-			int got_rec = cas_get(store, d, &p, &n, e);
-			if (got_rec < 0) {
-				rc = -1;
-				break;
-			}
-			if (got_rec == 1) {
-				snprintf(detail, sizeof detail, "record %s of game %.100s is not in the store",
-				    idtext, gid);
-				finding(v, "record-present", gid, detail);
-				continue;
-			}
-			hash_bytes(p, n, got);
-			if (hash_cmp(got, d) != 0) {
-				char gotid[HASH_ID_LEN + 1];
-				hash_id_format(got, gotid);
-				snprintf(detail, sizeof detail, "stored bytes of game %.100s hash to %s, "
-				    "not %s", gid, gotid, idtext);
-				finding(v, "record-hash", gid, detail);
-				continue;
-			}
-			snprintf(where, sizeof where, "record %.100s", gid);
-			rec = json_parse(p, n, where, 1, e);
-			if (rec == NULL) {
-				finding(v, "record-valid", gid, e->msg);
-				continue;
-			}
-			const char *rgid = NULL;
-			json_get_string(rec, "game_id", 0, &rgid, e);
-			if (rgid == NULL || strcmp(rgid, gid) != 0) {
-				snprintf(detail, sizeof detail, "the manifest names game %.100s, the record "
-				    "is game %.100s", gid, rgid ? rgid : "(none)");
-				finding(v, "record-game", gid, detail);
-			}
-			if (freeze_acc_add(acc, rec, where, &canon, &cn, got, e) < 0)
-				finding(v, "record-valid", gid, e->msg);
-			else if (cn != n || memcmp(canon, p, n) != 0)
-				finding(v, "record-canonical", gid, "stored bytes are not canonical JSON");
-			cJSON_Delete(rec);
+			k++;
 		}
 	}
-	buf_release(&tmp);
+	if (njobs < 1)
+		njobs = 1;
+	if (njobs > VERIFY_MAX_JOBS)
+		njobs = VERIFY_MAX_JOBS;
+	if ((size_t)njobs > n / 256 + 1)
+		njobs = (long)(n / 256 + 1);
+	for (long i = 0; i < njobs; i++) {
+		jobs[i] = (struct vjob){ store, acc, items, n * i / njobs, n * (i + 1) / njobs };
+		if (i == njobs - 1 || pthread_create(&th[i], NULL, check_range, &jobs[i]) != 0)
+			check_range(&jobs[i]);
+		else
+			started++;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (size_t i = 0; i < n; i++) {
+		for (int f = 0; f < 2; f++)
+			if (items[i].check[f])
+				finding(v, items[i].check[f], items[i].gid, items[i].detail[f]);
+		if (items[i].item && rc == 0) {
+			rc = freeze_acc_take(acc, items[i].item, e);
+			items[i].item = NULL;
+		}
+	}
+done:
+	for (size_t i = 0; i < n; i++) {
+		freeze_item_free(items[i].item);
+		for (int f = 0; f < 2; f++) {
+			free(items[i].check[f]);
+			free(items[i].detail[f]);
+		}
+	}
+	free(items);
 	return rc;
 }
 

@@ -36,6 +36,42 @@ main(int argc, char **argv)
 			fprintf(stderr, "numbers: %s: got %s, want %s\n", line, got, comma + 1);
 	}
 	fclose(fp);
+	/* A second, independent check on random bit patterns: the text reads
+	 * back as the same double, and no text with one digit fewer does. */
+	uint64_t state = 0x9e3779b97f4a7c15ULL;
+	for (long i = 0; i < 300000; i++) {
+		uint64_t bits;
+		double x, y;
+		char t[40], digits[40];
+		int k = 0;
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		bits = state;
+		memcpy(&x, &bits, sizeof x);
+		if (x != x || x - x != 0)
+			continue;
+		canon_number(x, got);
+		y = strtod(got, NULL);
+		for (const char *c = got; *c && *c != 'e'; c++)
+			if (*c >= '0' && *c <= '9' && (k > 0 || *c != '0'))
+				digits[k++] = *c;
+		while (k > 1 && digits[k - 1] == '0')
+			k--;
+		n++;
+		if (y != x) {
+			if (bad++ < 10)
+				fprintf(stderr, "numbers: %016llx: %s does not read back\n",
+				    (unsigned long long)bits, got);
+			continue;
+		}
+		if (k > 1) {
+			snprintf(t, sizeof t, "%.*e", k - 2, x);
+			if (strtod(t, NULL) == x && bad++ < 10)
+				fprintf(stderr, "numbers: %016llx: %s is not the shortest (%s)\n",
+				    (unsigned long long)bits, got, t);
+		}
+	}
 	printf("numbers: %ld lines, %ld wrong\n", n, bad);
 	return bad ? 1 : 0;
 }

@@ -1,0 +1,403 @@
+/* bound.c: exact Clopper-Pearson score bounds and the rating intervals they
+ * imply, per block and per condition; the shared reader of cohort blocks. */
+#include "bound.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "../common/io.h"
+#include "../freeze/json.h"
+
+static int
+read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
+{
+	const char *color;
+	long long w, d, l, games, block;
+	int rc;
+
+	if (!cJSON_IsObject(o))
+		return err_set(e, ERR_INPUT, "expected an object");
+	if (json_get_string(o, "condition", 1, &b->condition, e) < 0 ||
+	    json_get_number(o, "anchor", 1, &b->anchor, e) < 0 ||
+	    json_get_string(o, "color", 1, &color, e) < 0 ||
+	    json_get_int(o, "w", 1, 0, 1000000000, &w, e) < 0 ||
+	    json_get_int(o, "d", 1, 0, 1000000000, &d, e) < 0 ||
+	    json_get_int(o, "l", 1, 0, 1000000000, &l, e) < 0)
+		return -1;
+	if (strcmp(color, "black") != 0 && strcmp(color, "white") != 0)
+		return err_set(e, ERR_INPUT, "\"color\": expected black or white");
+	b->black = strcmp(color, "black") == 0;
+	b->w = (int)w;
+	b->d = (int)d;
+	b->l = (int)l;
+	if (w + d + l == 0)
+		return err_set(e, ERR_INPUT, "\"w\": a block needs at least one game");
+	rc = json_get_int(o, "games", is_freeze, 1, 3000000000LL, &games, e);
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && games != w + d + l)
+		return err_set(e, ERR_INPUT, "\"games\": %lld, but w + d + l is %lld", games,
+		               w + d + l);
+	rc = json_get_int(o, "block", is_freeze, 1, 1000000000, &block, e);
+	if (rc < 0)
+		return -1;
+	b->block = rc == 0 ? (long)block : 0;
+	return 0;
+}
+
+int
+bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
+                      struct err *e)
+{
+	const char *kind;
+	const cJSON *blocks, *holder = doc, *it;
+	size_t i = 0;
+	int rc;
+
+	bound_cohort_release(c);
+	c->name = name;
+	c->black_penalty = 35;
+	c->spec = NULL;
+	if (!cJSON_IsObject(doc))
+		return err_set(e, ERR_INPUT, "%s: expected a JSON object", name);
+	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
+		return err_prefix(e, "%s", name);
+	if (strcmp(kind, "cohort.freeze/1") == 0) {
+		c->is_freeze = 1;
+		if (json_get_object(doc, "spec", 1, &c->spec, e) < 0)
+			return err_prefix(e, "%s", name);
+		holder = c->spec;
+	} else if (strcmp(kind, "cohort.blocks/1") == 0) {
+		c->is_freeze = 0;
+	} else {
+		return err_set(e, ERR_INPUT,
+		               "%s: \"kind\": expected cohort.freeze/1 or "
+		               "cohort.blocks/1, not %s",
+		               name, kind);
+	}
+	rc = json_get_number(holder, "black_penalty", 0, &c->black_penalty, e);
+	if (rc < 0)
+		return err_prefix(e, c->is_freeze ? "%s: \"spec\"" : "%s", name);
+	if (rc == 0 && (c->black_penalty < -1000 || c->black_penalty > 1000))
+		return err_set(e, ERR_INPUT, "%s: \"black_penalty\": expected -1000 to 1000 Elo",
+		               name);
+	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
+		return err_prefix(e, "%s", name);
+	c->n = (size_t)cJSON_GetArraySize(blocks);
+	if (c->n == 0 && !allow_empty)
+		return err_set(e, ERR_INPUT, "%s: \"blocks\": the cohort has no block", name);
+	c->b = calloc(c->n ? c->n : 1, sizeof *c->b);
+	if (c->b == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	cJSON_ArrayForEach(it, blocks)
+	{
+		if (read_block(it, c->is_freeze, &c->b[i], e) < 0)
+			return err_prefix(e, "%s: \"blocks\"[%zu]", name, i);
+		if (c->b[i].block == 0) {
+			long k = 1;
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(c->b[j].condition, c->b[i].condition) == 0)
+					k++;
+			c->b[i].block = k;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int
+bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
+{
+	return bound_cohort_read_opt(doc, name, 0, c, e);
+}
+
+void
+bound_cohort_release(struct bound_cohort *c)
+{
+	if (c == NULL)
+		return;
+	free(c->b);
+	c->b = NULL;
+	c->n = 0;
+}
+
+double
+bound_correction(int black, double penalty)
+{
+	return black ? penalty : -penalty;
+}
+
+int
+bound_score_interval(double x, double n, double level, int one_sided, double *lo, double *hi)
+{
+	double a = one_sided ? 1 - level : (1 - level) / 2;
+
+	*lo = x <= 0 ? 0 : gsl_cdf_beta_Pinv(a, x, n - x + 1);
+	*hi = x >= n ? 1 : gsl_cdf_beta_Qinv(a, x + 1, n - x);
+	return isfinite(*lo) && isfinite(*hi) ? 0 : -1;
+}
+
+double
+bound_rating(double anchor, double correction, double s)
+{
+	if (s <= 0)
+		return -INFINITY;
+	if (s >= 1)
+		return INFINITY;
+	return anchor + correction + 400 * log10(s / (1 - s));
+}
+
+/* Score, interval and rating fields shared by blocks and conditions. */
+static int
+add_estimate(cJSON *o, int w, int d, int l, double ref, const struct bound_options *opt,
+             struct err *e)
+{
+	double n = (double)w + d + l, x = w + 0.5 * d, s = x / n, lo, hi, rlo, rhi;
+	cJSON *si, *ri, *bd;
+	int sat = x <= 0 || x >= n;
+
+	if (bound_score_interval(x, n, opt->level, opt->one_sided, &lo, &hi) < 0)
+		return err_set(e, ERR_NUMERIC, "beta quantile failed for %g of %g", x, n);
+	rlo = bound_rating(ref, 0, lo);
+	rhi = bound_rating(ref, 0, hi);
+	if (!json_add_number(o, "score", json_round(s, 1e-6)) ||
+	    !(si = cJSON_AddArrayToObject(o, "score_interval")) ||
+	    !(ri = cJSON_AddArrayToObject(o, "rating_interval")) ||
+	    !json_add_bool(o, "saturated", sat))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	cJSON_AddItemToArray(si, cJSON_CreateNumber(json_round(lo, 1e-6)));
+	cJSON_AddItemToArray(si, cJSON_CreateNumber(json_round(hi, 1e-6)));
+	cJSON_AddItemToArray(ri, isfinite(rlo) ? cJSON_CreateNumber(json_round(rlo, 0.01))
+	                                       : cJSON_CreateNull());
+	cJSON_AddItemToArray(ri, isfinite(rhi) ? cJSON_CreateNumber(json_round(rhi, 0.01))
+	                                       : cJSON_CreateNull());
+	if (cJSON_GetArraySize(si) != 2 || cJSON_GetArraySize(ri) != 2)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (!sat) {
+		if (!json_add_number(o, "rating", json_round(bound_rating(ref, 0, s), 0.01)) ||
+		    !json_add_null(o, "bound"))
+			return err_set(e, ERR_NOMEM, "out of memory");
+		return 0;
+	}
+	if (!json_add_null(o, "rating") || !(bd = cJSON_AddObjectToObject(o, "bound")) ||
+	    !json_add_string(bd, "side", x >= n ? "lower" : "upper") ||
+	    !json_add_number(bd, "rating", json_round(x >= n ? rlo : rhi, 0.01)))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+static int
+add_block(cJSON *arr, const struct bound_block *b, double penalty, const struct bound_options *o,
+          struct err *e)
+{
+	cJSON *it = cJSON_CreateObject();
+	double corr = bound_correction(b->black, penalty);
+
+	if (it == NULL || !cJSON_AddItemToArray(arr, it))
+		return cJSON_Delete(it), err_set(e, ERR_NOMEM, "out of memory");
+	if (!json_add_string(it, "condition", b->condition) ||
+	    !json_add_number(it, "block", (double)b->block) ||
+	    !json_add_number(it, "anchor", json_round(b->anchor, 0.01)) ||
+	    !json_add_string(it, "color", b->black ? "black" : "white") ||
+	    !json_add_number(it, "correction", json_round(corr, 0.01)) ||
+	    !json_add_number(it, "games", (double)b->w + b->d + b->l) ||
+	    !json_add_number(it, "w", b->w) || !json_add_number(it, "d", b->d) ||
+	    !json_add_number(it, "l", b->l))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return add_estimate(it, b->w, b->d, b->l, b->anchor + corr, o, e);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One condition: its blocks' games pooled, rated at the games-weighted mean
+ * of anchor + correction (a performance rating). */
+static int
+add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
+              const struct bound_options *o, double *anchors, struct err *e)
+{
+	cJSON *it = cJSON_CreateObject(), *an;
+	long w = 0, d = 0, l = 0, nb = 0;
+	double sa = 0, sc = 0;
+	size_t na = 0;
+
+	if (it == NULL || !cJSON_AddItemToArray(arr, it))
+		return cJSON_Delete(it), err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct bound_block *b = &c->b[i];
+		double g = (double)b->w + b->d + b->l;
+		if (strcmp(b->condition, cond) != 0)
+			continue;
+		w += b->w, d += b->d, l += b->l, nb++;
+		sa += g * b->anchor;
+		sc += g * bound_correction(b->black, c->black_penalty);
+		anchors[na++] = b->anchor;
+	}
+	qsort(anchors, na, sizeof *anchors, cmp_double);
+	if (!json_add_string(it, "condition", cond) || !json_add_number(it, "blocks", (double)nb) ||
+	    !(an = cJSON_AddArrayToObject(it, "anchors")))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < na; i++)
+		if (i == 0 || anchors[i] != anchors[i - 1])
+			cJSON_AddItemToArray(an, cJSON_CreateNumber(json_round(anchors[i], 0.01)));
+	sa /= (double)(w + d + l);
+	sc /= (double)(w + d + l);
+	if (!json_add_number(it, "anchor_mean", json_round(sa, 0.01)) ||
+	    !json_add_number(it, "correction", json_round(sc, 0.01)) ||
+	    !json_add_number(it, "games", (double)(w + d + l)) ||
+	    !json_add_number(it, "w", (double)w) || !json_add_number(it, "d", (double)d) ||
+	    !json_add_number(it, "l", (double)l))
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (w + d + l > 1000000000L)
+		return err_set(e, ERR_INPUT, "%s: condition %s has too many games", c->name, cond);
+	return add_estimate(it, (int)w, (int)d, (int)l, sa + sc, o, e);
+}
+
+int
+bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
+               struct err *e)
+{
+	cJSON *doc = cJSON_CreateObject(), *blocks, *conds, *opts;
+	double *anchors = malloc(c->n * sizeof *anchors);
+
+	*out = NULL;
+	if (doc == NULL || anchors == NULL)
+		goto nomem;
+	if (!json_add_string(doc, "kind", "cohort.bound/1") ||
+	    !json_add_string(doc, "input", c->id) ||
+	    !json_add_string(doc, "input_kind",
+	                     c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
+	    !json_add_string(doc, "method", "clopper-pearson, draws as half points") ||
+	    !json_add_number(doc, "black_penalty", json_round(c->black_penalty, 0.01)) ||
+	    !(opts = cJSON_AddObjectToObject(doc, "options")) ||
+	    !json_add_number(opts, "level", json_round(o->level, 1e-6)) ||
+	    !json_add_string(opts, "sides", o->one_sided ? "one" : "two") ||
+	    !(blocks = cJSON_AddArrayToObject(doc, "blocks")) ||
+	    !(conds = cJSON_AddArrayToObject(doc, "conditions")))
+		goto nomem;
+	for (size_t i = 0; i < c->n; i++)
+		if (add_block(blocks, &c->b[i], c->black_penalty, o, e) < 0)
+			goto fail;
+	for (size_t i = 0; i < c->n; i++) {
+		size_t j;
+		for (j = 0; j < i; j++)
+			if (strcmp(c->b[j].condition, c->b[i].condition) == 0)
+				break;
+		if (j == i && add_condition(conds, c, c->b[i].condition, o, anchors, e) < 0)
+			goto fail;
+	}
+	free(anchors);
+	*out = doc;
+	return 0;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+fail:
+	free(anchors);
+	cJSON_Delete(doc);
+	return -1;
+}
+
+static void
+fmt_num(char *s, size_t n, const cJSON *v, const char *fmt)
+{
+	if (cJSON_IsNumber(v))
+		snprintf(s, n, fmt, v->valuedouble);
+	else
+		snprintf(s, n, "-");
+}
+
+static int
+table_row(const cJSON *it, const char *label, struct buf *out)
+{
+	const cJSON *si = json_get(it, "score_interval"), *ri = json_get(it, "rating_interval");
+	const cJSON *bd = json_get(it, "bound");
+	char anchor[32], score[64], rating[32], rint[64], lo[16], hi[16];
+
+	if (json_get(it, "anchor"))
+		fmt_num(anchor, sizeof anchor, json_get(it, "anchor"), "%.0f");
+	else
+		fmt_num(anchor, sizeof anchor, json_get(it, "anchor_mean"), "~%.0f");
+	snprintf(score, sizeof score, "%.3f [%.3f, %.3f]", json_get(it, "score")->valuedouble,
+	         cJSON_GetArrayItem(si, 0)->valuedouble, cJSON_GetArrayItem(si, 1)->valuedouble);
+	if (cJSON_IsObject(bd))
+		snprintf(rating, sizeof rating, "%s%.0f",
+		         strcmp(json_get(bd, "side")->valuestring, "lower") == 0 ? ">" : "<",
+		         json_get(bd, "rating")->valuedouble);
+	else
+		fmt_num(rating, sizeof rating, json_get(it, "rating"), "%.0f");
+	fmt_num(lo, sizeof lo, cJSON_GetArrayItem(ri, 0), "%.0f");
+	fmt_num(hi, sizeof hi, cJSON_GetArrayItem(ri, 1), "%.0f");
+	snprintf(rint, sizeof rint, "%s..%s", lo, hi);
+	return buf_printf(out, "%-14s %6s %4.0f-%.0f-%-4.0f %-24s %7s %s%s\n", label, anchor,
+	                  json_get(it, "w")->valuedouble, json_get(it, "d")->valuedouble,
+	                  json_get(it, "l")->valuedouble, score, rating, rint,
+	                  cJSON_IsTrue(json_get(it, "saturated")) ? "  saturated" : "");
+}
+
+int
+bound_table(const cJSON *doc, struct buf *out, struct err *e)
+{
+	const cJSON *it, *opts = json_get(doc, "options");
+	int rc = 0;
+
+	rc |= buf_printf(out,
+	                 "score interval: Clopper-Pearson %s %.3g%%, draws as half points; "
+	                 "Black penalty %.0f\n",
+	                 strcmp(json_get(opts, "sides")->valuestring, "one") == 0 ? "one-sided"
+	                                                                          : "two-sided",
+	                 100 * json_get(opts, "level")->valuedouble,
+	                 json_get(doc, "black_penalty")->valuedouble);
+	rc |= buf_printf(out, "%-14s %6s %-10s %-24s %7s %s\n", "block", "anchor", "W-D-L",
+	                 "score [interval]", "rating", "rating interval");
+	cJSON_ArrayForEach(it, json_get(doc, "blocks"))
+	{
+		char label[64];
+		snprintf(label, sizeof label, "%.9s #%.0f", json_get(it, "condition")->valuestring,
+		         json_get(it, "block")->valuedouble);
+		rc |= table_row(it, label, out);
+	}
+	rc |= buf_printf(out, "\n%-14s %6s %-10s %-24s %7s %s\n", "condition", "anchor", "W-D-L",
+	                 "score [interval]", "rating", "rating interval");
+	cJSON_ArrayForEach(it, json_get(doc, "conditions")) rc |=
+	    table_row(it, json_get(it, "condition")->valuestring, out);
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
+
+int
+bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
+          struct err *e)
+{
+	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct buf b = BUF_INIT;
+	cJSON *in, *doc = NULL;
+	int rc = -1;
+
+	if (!(o->level > 0 && o->level < 1))
+		return err_set(e, ERR_USAGE, "--level: expected a number between 0 and 1");
+	in = json_parse_file(path, e);
+	if (in == NULL)
+		return -1;
+	if (bound_cohort_read(in, io_name(path), &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
+	    bound_document(&c, o, &doc, e) < 0)
+		goto done;
+	if (table)
+		rc = bound_table(doc, &b, e) < 0 ? -1
+		                                 : io_write_all(outpath, b.p ? b.p : "", b.len, e);
+	else
+		rc = json_emit(doc, outpath, e);
+done:
+	buf_release(&b);
+	cJSON_Delete(doc);
+	bound_cohort_release(&c);
+	cJSON_Delete(in);
+	return rc;
+}

@@ -1,0 +1,93 @@
+/* bound.h: exact score bounds per block and per condition (`cohort bound`),
+ * and the reader of a cohort's blocks that `bound` and `ladder next` share.
+ *
+ * Ownership: a struct bound_cohort borrows strings and the spec from the
+ * cJSON tree it was read from (the tree must outlive it) and owns only its
+ * block array, which bound_cohort_release frees.  Documents returned through
+ * `cJSON **out` belong to the caller (cJSON_Delete).
+ *
+ * Draws count as half points: a block of n games with w wins and d draws
+ * has x = w + d/2 successes.  The Clopper-Pearson interval is written with
+ * beta quantiles, which are defined for a non-integer x as well:
+ *   lower = B^-1(a; x, n - x + 1)   (0 when x = 0)
+ *   upper = B^-1(1 - a; x + 1, n - x) (1 when x = n)
+ * with a = (1 - level)/2 two-sided, a = 1 - level one-sided.  For integer x
+ * this is the exact binomial interval; for half-integer x it interpolates
+ * between the intervals of its two integer neighbours.
+ */
+#ifndef COHORT_BOUND_H
+#define COHORT_BOUND_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
+#include "../common/err.h"
+#include "../freeze/hash.h"
+
+/* Elo per natural-log unit of strength: rating difference 400 log10(x). */
+#define BOUND_ELO_PER_NAT (400.0 / 2.302585092994045684)
+
+struct bound_block {
+	const char *condition; /* borrowed from the tree */
+	long block;            /* index within its condition, from 1 */
+	double anchor;         /* the opponent's configured Elo */
+	int black;             /* the model played Black */
+	int w, d, l;           /* terminal games */
+};
+
+struct bound_cohort {
+	const char *name;         /* input name for messages */
+	int is_freeze;            /* a cohort.freeze/1 (else cohort.blocks/1) */
+	char id[HASH_ID_LEN + 1]; /* identity of the input document */
+	double black_penalty;     /* Elo a Black game costs */
+	const cJSON *spec;        /* the freeze's spec, or NULL */
+	size_t n;                 /* blocks */
+	struct bound_block *b;    /* owned */
+};
+
+#define BOUND_COHORT_INIT                                                                          \
+	{                                                                                          \
+		NULL, 0, {0}, 35, NULL, 0, NULL                                                    \
+	}
+
+/* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1.  Blocks keep
+ * the document's order; a blocks document's block indexes count per
+ * condition unless given.  An empty "blocks" is an error.  Errors name the
+ * file and field. */
+int bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e);
+/* The same, accepting an empty "blocks" when allow_empty. */
+int bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty,
+                          struct bound_cohort *c, struct err *e);
+void bound_cohort_release(struct bound_cohort *c);
+
+/* The color correction added to a shortcut rating: +penalty for Black,
+ * -penalty for White (a Black game is played at R - penalty). */
+double bound_correction(int black, double penalty);
+
+/* Exact interval for x successes in n trials at level (one-sided: each end
+ * is a one-sided bound at level).  Returns -1 when GSL fails. */
+int bound_score_interval(double x, double n, double level, int one_sided, double *lo, double *hi);
+
+/* anchor + correction + 400 log10(s / (1 - s)): -inf at 0, +inf at 1. */
+double bound_rating(double anchor, double correction, double s);
+
+struct bound_options {
+	double level;  /* in (0, 1); default 0.95 */
+	int one_sided; /* one-sided bounds instead of a two-sided interval */
+};
+
+/* The cohort.bound/1 document of a cohort read by bound_cohort_read. */
+int bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
+                   struct err *e);
+
+/* A human table of a cohort.bound/1 document, appended to out. */
+int bound_table(const cJSON *doc, struct buf *out, struct err *e);
+
+/* `cohort bound`: read path ("-" stdin), write JSON or a table to outpath
+ * (NULL stdout), atomically. */
+int bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
+              struct err *e);
+
+#endif

@@ -1,0 +1,943 @@
+/* davidson.c: maximum likelihood for the joint Davidson model by Newton's
+ * method on its arrowhead Hessian, and profile-likelihood intervals by
+ * bracketing and Brent's method (GSL).
+ *
+ * The log-likelihood of one block is w s + d (phi + s/2) - n log D, the
+ * log-partition of a three-point exponential family in (s, phi): its
+ * Hessian is minus the covariance of (score, draw), so the whole
+ * likelihood is concave and the Newton direction always climbs.  Each
+ * rating couples only with phi and the penalty, so a Newton step is a
+ * block elimination: a diagonal part and a Schur complement of size 1
+ * or 2.  A pass over the data costs O(blocks).
+ */
+#include "davidson.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#define MAX_NEWTON 300
+#define THETA_LIMIT 120.0  /* |theta| beyond this (about 20,000 Elo): diverging */
+#define PHI_LIMIT 40.0
+#define PROFILE_REACH 60.0 /* a profile end farther than this is open */
+#define ROOT_XTOL 1e-10
+
+struct par {
+	double *th;
+	double phi, pen;
+};
+
+/* Sums gathered by one pass over the data. */
+struct pass {
+	double L;
+	double *g, *h, *hphi, *hpen;       /* per condition: dL/dth, d2/dth2, d2/dth dphi, d2/dth dpen */
+	double gphi, gpen, hpp, hpq, hqq;  /* phi/pen gradient; phi-phi, phi-pen, pen-pen */
+};
+
+struct ctx {
+	const struct fit_model *m;
+	const struct fit_spec *spec;
+	double q;              /* chi-square(1) quantile at level */
+	unsigned char *act;    /* conditions in the likelihood */
+	struct par best;       /* the MLE */
+	double Lbest;
+	struct par trial;      /* line-search point */
+	struct par warm;       /* profile warm start */
+	struct par tmp;
+	struct pass ps;
+	double *dth;           /* Newton step */
+	double *infodiag;      /* -d2L/dth2 at the MLE */
+	double info_phi, info_pen;
+	long evals;
+	/* the reduced profile (see below) */
+	struct cheb *fphi;
+};
+
+/* Profile of phi with the penalty fixed, as a Chebyshev interpolant:
+ * F(phi) = max over all finite ratings of L, and F'(phi). */
+struct cheb {
+	double lo, hi;
+	int n;
+	double *cf, *cd; /* coefficients of F - Lbest and of F' */
+};
+
+static double
+block_terms(double s, double phi, double n, double w, double d, int derivs, double out[5])
+{
+	double t = phi + 0.5 * s, m = s > 0 ? s : 0;
+
+	if (t > m)
+		m = t;
+	double ew = exp(s - m), el = exp(-m), ed = exp(t - m);
+	double D = ew + el + ed;
+	double L = w * s + d * t - n * (m + log(D));
+	if (derivs) {
+		double pw = ew / D, pd = ed / D, pl = el / D;
+		out[0] = w + 0.5 * d - n * (pw + 0.5 * pd);
+		out[1] = d - n * pd;
+		out[2] = -n * (0.25 * pw * pd + pw * pl + 0.25 * pd * pl);
+		out[3] = -n * 0.5 * pd * (pl - pw);
+		out[4] = -n * pd * (pw + pl);
+	}
+	return L;
+}
+
+static double
+cond_pass(const struct fit_model *m, size_t c, double th, double phi, double pen, int derivs,
+    double *g, double *h, double *hphi, double *hpen, double gl[5])
+{
+	double L = 0, o[5];
+
+	*g = *h = *hphi = *hpen = 0;
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+		double s = th + m->sp[b] * pen - m->a[b];
+		L += block_terms(s, phi, m->n[b], m->w[b], m->d[b], derivs, o);
+		if (!derivs)
+			continue;
+		*g += o[0];
+		*h += o[2];
+		*hphi += o[3];
+		*hpen += m->sp[b] * o[2];
+		gl[0] += o[1];             /* dL/dphi */
+		gl[1] += m->sp[b] * o[0];  /* dL/dpen */
+		gl[2] += o[4];             /* phi-phi */
+		gl[3] += m->sp[b] * o[3];  /* phi-pen */
+		gl[4] += o[2];             /* pen-pen */
+	}
+	return L;
+}
+
+static double
+pass_eval(struct ctx *x, const struct par *p, int derivs)
+{
+	const struct fit_model *m = x->m;
+	struct pass *ps = &x->ps;
+	double L = 0, gl[5] = { 0, 0, 0, 0, 0 };
+
+	for (size_t c = 0; c < m->ncond; c++) {
+		if (!x->act[c]) {
+			ps->g[c] = ps->h[c] = ps->hphi[c] = ps->hpen[c] = 0;
+			continue;
+		}
+		L += cond_pass(m, c, p->th[c], p->phi, p->pen, derivs, &ps->g[c], &ps->h[c],
+		    &ps->hphi[c], &ps->hpen[c], gl);
+	}
+	ps->L = L;
+	ps->gphi = gl[0];
+	ps->gpen = gl[1];
+	ps->hpp = gl[2];
+	ps->hpq = gl[3];
+	ps->hqq = gl[4];
+	x->evals++;
+	return L;
+}
+
+static void
+par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
+{
+	memcpy(dst->th, src->th, m->ncond * sizeof *dst->th);
+	dst->phi = src->phi;
+	dst->pen = src->pen;
+}
+
+/* Maximise L over the free parameters: every active condition but fixc
+ * (-1: none), phi unless fixphi, the penalty when estimated and not
+ * fixpen.  On success p holds the maximum and x->ps the derivatives
+ * there. */
+static int
+solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iters, double *maxg,
+    struct err *e)
+{
+	const struct fit_model *m = x->m;
+	struct pass *ps = &x->ps;
+	int fphi = !fixphi, fpen = x->spec->estimate_pen && !fixpen;
+	double L = pass_eval(x, p, 1);
+
+	for (int it = 0;; it++) {
+		double mg = 0;
+		for (size_t c = 0; c < m->ncond; c++)
+			if (x->act[c] && (long)c != fixc && fabs(ps->g[c]) > mg)
+				mg = fabs(ps->g[c]);
+		if (fphi && fabs(ps->gphi) > mg)
+			mg = fabs(ps->gphi);
+		if (fpen && fabs(ps->gpen) > mg)
+			mg = fabs(ps->gpen);
+		if (!isfinite(L) || !isfinite(mg))
+			return err_set(e, ERR_NUMERIC, "likelihood is not finite");
+		if (mg <= FIT_GRAD_TOL) {
+			if (iters)
+				*iters = it;
+			if (maxg)
+				*maxg = mg;
+			return 0;
+		}
+		if (it >= MAX_NEWTON)
+			return err_set(e, ERR_NUMERIC, "no convergence after %d Newton steps (max gradient %g)",
+			    MAX_NEWTON, mg);
+
+		/* Block elimination: S = C - B' D^-1 B, S dg = -gg + B' D^-1 g. */
+		double S00 = fphi ? ps->hpp : -1, S01 = 0, S11 = fpen ? ps->hqq : -1;
+		double r0 = fphi ? -ps->gphi : 0, r1 = fpen ? -ps->gpen : 0;
+		if (fphi && fpen)
+			S01 = ps->hpq;
+		for (size_t c = 0; c < m->ncond; c++) {
+			if (!x->act[c] || (long)c == fixc)
+				continue;
+			double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
+			double b0 = fphi ? ps->hphi[c] : 0, b1 = fpen ? ps->hpen[c] : 0;
+			S00 -= b0 * b0 / dc;
+			S01 -= b0 * b1 / dc;
+			S11 -= b1 * b1 / dc;
+			r0 += b0 * ps->g[c] / dc;
+			r1 += b1 * ps->g[c] / dc;
+		}
+		double det = S00 * S11 - S01 * S01;
+		if (!(det > 0) || !(S00 < 0))
+			return err_set(e, ERR_NUMERIC, "Hessian is not negative definite");
+		double dphi = (r0 * S11 - r1 * S01) / det;
+		double dpen = (S00 * r1 - S01 * r0) / det;
+		if (!fphi)
+			dphi = 0;
+		if (!fpen)
+			dpen = 0;
+		double big = fabs(dphi) > fabs(dpen) ? fabs(dphi) : fabs(dpen), slope = 0;
+		for (size_t c = 0; c < m->ncond; c++) {
+			x->dth[c] = 0;
+			if (!x->act[c] || (long)c == fixc)
+				continue;
+			double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
+			x->dth[c] = (-ps->g[c] - ps->hphi[c] * dphi - ps->hpen[c] * dpen) / dc;
+			slope += ps->g[c] * x->dth[c];
+			if (fabs(x->dth[c]) > big)
+				big = fabs(x->dth[c]);
+		}
+		slope += ps->gphi * dphi + ps->gpen * dpen;
+
+		/* Cap a long step, then backtrack (Armijo) until L rises; near
+		 * the top the full Newton step is taken as it is. */
+		double alpha = big > 2 ? 2 / big : 1, Lt;
+		for (;;) {
+			for (size_t c = 0; c < m->ncond; c++)
+				x->trial.th[c] = p->th[c] + alpha * x->dth[c];
+			x->trial.phi = p->phi + alpha * dphi;
+			x->trial.pen = p->pen + alpha * dpen;
+			Lt = pass_eval(x, &x->trial, 1);
+			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope))
+				break;
+			alpha *= 0.5;
+			if (alpha < 1e-14)
+				return err_set(e, ERR_NUMERIC, "line search failed (max gradient %g)", mg);
+		}
+		par_copy(m, p, &x->trial);
+		L = Lt;
+		for (size_t c = 0; c < m->ncond; c++)
+			if (x->act[c] && fabs(p->th[c]) > THETA_LIMIT)
+				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
+		if (fabs(p->phi) > PHI_LIMIT)
+			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
+		if (fabs(p->pen) > THETA_LIMIT)
+			return err_set(e, ERR_INPUT, "the black penalty has no finite estimate");
+	}
+}
+
+/* ---- profiles ---- */
+
+enum { PROF_COND, PROF_PHI, PROF_PEN };
+
+struct prof {
+	struct ctx *x;
+	int kind;
+	size_t c;
+	int failed;
+	struct err *e;
+};
+
+static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+
+/* 2 (Lbest - PL(v)) - q: zero at an interval end. */
+static double
+prof_f(double v, void *arg)
+{
+	struct prof *pr = arg;
+	struct ctx *x = pr->x;
+	struct par *p = &x->warm;
+	int rc;
+
+	if (pr->failed)
+		return NAN;
+	if (pr->kind == PROF_COND && x->fphi != NULL)
+		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
+	if (pr->kind == PROF_COND) {
+		p->th[pr->c] = v;
+		rc = solve(x, p, (long)pr->c, 0, 0, NULL, NULL, pr->e);
+	} else if (pr->kind == PROF_PHI) {
+		p->phi = v;
+		rc = solve(x, p, -1, 1, 0, NULL, NULL, pr->e);
+	} else {
+		p->pen = v;
+		rc = solve(x, p, -1, 0, 1, NULL, NULL, pr->e);
+	}
+	if (rc < 0) {
+		/* Far out a profile may not be solvable; fall back to the MLE
+		 * as a warm start once before giving up. */
+		par_copy(x->m, p, &x->best);
+		if (pr->kind == PROF_COND)
+			p->th[pr->c] = v;
+		else if (pr->kind == PROF_PHI)
+			p->phi = v;
+		else
+			p->pen = v;
+		rc = solve(x, p, pr->kind == PROF_COND ? (long)pr->c : -1, pr->kind == PROF_PHI,
+		    pr->kind == PROF_PEN, NULL, NULL, pr->e);
+		if (rc < 0) {
+			pr->failed = 1;
+			return NAN;
+		}
+	}
+	return 2 * (x->Lbest - x->ps.L) - x->q;
+}
+
+/* From start (where f < 0) walk in direction dir with growing steps until
+ * f >= 0, then refine the root with Brent.  *end is NAN when the profile
+ * never reaches the cut within PROFILE_REACH. */
+static int
+prof_end(struct prof *pr, double start, double dir, double h, double *end)
+{
+	double a = start, b = start, fb = -1;
+
+	for (int k = 0; k < 80; k++) {
+		b = a + dir * h;
+		if (fabs(b - start) > PROFILE_REACH) {
+			*end = NAN;
+			return 0;
+		}
+		fb = prof_f(b, pr);
+		if (pr->failed)
+			return -1;
+		if (fb >= 0)
+			break;
+		a = b;
+		h *= 2;
+	}
+	if (fb < 0) {
+		*end = NAN;
+		return 0;
+	}
+	if (fb == 0) {
+		*end = b;
+		return 0;
+	}
+	gsl_function F = { prof_f, pr };
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (s == NULL)
+		return err_set(pr->e, ERR_NOMEM, "out of memory");
+	double lo = a < b ? a : b, hi = a < b ? b : a;
+	int st = gsl_root_fsolver_set(s, &F, lo, hi);
+	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
+		st = gsl_root_fsolver_iterate(s);
+		if (st != GSL_SUCCESS)
+			break;
+		lo = gsl_root_fsolver_x_lower(s);
+		hi = gsl_root_fsolver_x_upper(s);
+		if (gsl_root_test_interval(lo, hi, ROOT_XTOL, 0) == GSL_SUCCESS)
+			break;
+	}
+	*end = gsl_root_fsolver_root(s);
+	gsl_root_fsolver_free(s);
+	if (pr->failed)
+		return -1;
+	if (st != GSL_SUCCESS)
+		return err_set(pr->e, ERR_NUMERIC, "profile root: %s", gsl_strerror(st));
+	return 0;
+}
+
+/* Both ends of a finite parameter's profile interval. */
+static int
+prof_both(struct ctx *x, int kind, size_t c, double mle, double info, double *lo, double *hi,
+    struct err *e)
+{
+	struct prof pr = { x, kind, c, 0, e };
+	double h = info > 0 ? sqrt(x->q / info) : 0.5;
+
+	par_copy(x->m, &x->warm, &x->best);
+	if (prof_end(&pr, mle, -1, h, lo) < 0)
+		return -1;
+	par_copy(x->m, &x->warm, &x->best);
+	if (prof_end(&pr, mle, +1, h, hi) < 0)
+		return -1;
+	return 0;
+}
+
+/* A saturated condition: its rating enters the likelihood only while it is
+ * profiled; the profile rises towards Lbest at the open side, so walk out
+ * until it is inside the cut, then find the one finite end. */
+static int
+prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
+{
+	const struct fit_model *m = x->m;
+	struct prof pr = { x, PROF_COND, c, 0, e };
+	double dir = m->sat[c] == FIT_SAT_UP ? 1 : -1, t = dir > 0 ? -INFINITY : INFINITY, f;
+	int rc;
+
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+		double at = m->a[b] - m->sp[b] * x->best.pen;
+		if (dir > 0 ? at > t : at < t)
+			t = at;
+	}
+	/* The direct profile needs c in the likelihood; the reduced one
+	 * keeps it out of F and adds it by hand. */
+	x->act[c] = x->fphi == NULL;
+	par_copy(m, &x->warm, &x->best);
+	for (int k = 0;; k++) {
+		f = prof_f(t, &pr);
+		if (pr.failed) {
+			x->act[c] = 0;
+			return -1;
+		}
+		if (f < 0)
+			break;
+		if (k > 60) {
+			x->act[c] = 0;
+			return err_set(e, ERR_NUMERIC, "profile of a saturated rating does not level off");
+		}
+		t += dir * 1.0;
+	}
+	if (dir > 0) {
+		*hi = NAN;
+		rc = prof_end(&pr, t, -1, 0.5, lo);
+	} else {
+		*lo = NAN;
+		rc = prof_end(&pr, t, +1, 0.5, hi);
+	}
+	x->act[c] = 0;
+	return rc;
+}
+
+/* ---- the reduced profile for a fixed penalty ----
+ *
+ * With the penalty fixed, a condition's ratings interact with the others
+ * only through phi.  Let F(phi) be the likelihood maximised over every
+ * finite rating at that phi, and M_c(phi) the same for condition c alone.
+ * Then the profile of condition c at theta_c = t is
+ *     PL_c(t) = max over phi of  F(phi) - M_c(phi) + L_c(t, phi)
+ * (for a saturated c, M_c is absent: c is not in F).  F needs a pass over
+ * every condition; it is smooth in phi, and every optimum phi of a profile
+ * inside the cut lies inside the profile interval of phi itself (because
+ * PL_c(t) <= F(phi*)), so F and F' are interpolated once on that interval
+ * (plus a margin) by Chebyshev series converged to rounding; outside it F
+ * is computed exactly.  Each profile point then costs a pass over one
+ * condition's blocks only. */
+
+struct fval {
+	double F, dF, d2F;
+};
+
+/* F(phi) and its derivatives exactly: every finite rating re-optimised. */
+static int
+f_exact(struct ctx *x, double phi, struct fval *out, struct err *e)
+{
+	par_copy(x->m, &x->tmp, &x->best);
+	x->tmp.phi = phi;
+	if (solve(x, &x->tmp, -1, 1, 1, NULL, NULL, e) < 0)
+		return -1;
+	/* Envelope theorem: dF = dL/dphi; d2F is the Schur complement. */
+	double S = x->ps.hpp;
+	for (size_t c = 0; c < x->m->ncond; c++)
+		if (x->act[c] && x->ps.h[c] < 0)
+			S -= x->ps.hphi[c] * x->ps.hphi[c] / x->ps.h[c];
+	out->F = x->ps.L;
+	out->dF = x->ps.gphi;
+	out->d2F = S;
+	return 0;
+}
+
+static void
+cheb_free(struct cheb *ch)
+{
+	if (ch == NULL)
+		return;
+	free(ch->cf);
+	free(ch->cd);
+	free(ch);
+}
+
+/* Chebyshev series of the values v[k] at the nodes cos(pi (k + 1/2) / n). */
+static void
+cheb_coef(const double *v, int n, double *cf)
+{
+	for (int j = 0; j < n; j++) {
+		double s = 0;
+		for (int k = 0; k < n; k++)
+			s += v[k] * cos(M_PI * j * (k + 0.5) / n);
+		cf[j] = 2.0 * s / n;
+	}
+}
+
+/* Value and first derivative of a series at phi. */
+static void
+cheb_eval(const struct cheb *ch, const double *cf, double phi, double *val, double *der)
+{
+	double u = (2 * phi - ch->lo - ch->hi) / (ch->hi - ch->lo);
+	double b1 = 0, b2 = 0, d1 = 0, d2 = 0;
+
+	/* Clenshaw for the value, and for the derivative series via
+	 * T_j' = j U_{j-1}. */
+	for (int j = ch->n - 1; j >= 1; j--) {
+		double t = 2 * u * b1 - b2 + cf[j];
+		b2 = b1;
+		b1 = t;
+	}
+	*val = u * b1 - b2 + 0.5 * cf[0];
+	if (der) {
+		for (int j = ch->n - 1; j >= 1; j--) {
+			double t = 2 * u * d1 - d2 + j * cf[j];
+			d2 = d1;
+			d1 = t;
+		}
+		*der = d1 * 2 / (ch->hi - ch->lo);
+	}
+}
+
+static int
+cheb_build(struct ctx *x, double lo, double hi, struct err *e)
+{
+	int n = 16;
+	double *v = NULL, *dv = NULL;
+	struct cheb *ch = calloc(1, sizeof *ch);
+
+	if (ch == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	ch->lo = lo;
+	ch->hi = hi;
+	for (;;) {
+		free(v);
+		free(dv);
+		free(ch->cf);
+		free(ch->cd);
+		v = malloc(n * sizeof *v);
+		dv = malloc(n * sizeof *dv);
+		ch->cf = malloc(n * sizeof *ch->cf);
+		ch->cd = malloc(n * sizeof *ch->cd);
+		if (!v || !dv || !ch->cf || !ch->cd) {
+			free(v);
+			free(dv);
+			cheb_free(ch);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		for (int k = 0; k < n; k++) {
+			double u = cos(M_PI * (k + 0.5) / n);
+			struct fval f;
+			if (f_exact(x, 0.5 * (lo + hi) + 0.5 * (hi - lo) * u, &f, e) < 0) {
+				free(v);
+				free(dv);
+				cheb_free(ch);
+				return -1;
+			}
+			v[k] = f.F - x->Lbest;
+			dv[k] = f.dF;
+		}
+		ch->n = n;
+		cheb_coef(v, n, ch->cf);
+		cheb_coef(dv, n, ch->cd);
+		/* Converged when the last quarter of the coefficients is at
+		 * rounding level of the values. */
+		double scale = 1 + fabs(x->Lbest) * 1e-3, tail = 0, dscale = 1, dtail = 0;
+		for (int k = 0; k < n; k++)
+			if (fabs(dv[k]) > dscale)
+				dscale = fabs(dv[k]);
+		for (int j = n - n / 4; j < n; j++) {
+			if (fabs(ch->cf[j]) > tail)
+				tail = fabs(ch->cf[j]);
+			if (fabs(ch->cd[j]) > dtail)
+				dtail = fabs(ch->cd[j]);
+		}
+		if ((tail <= 1e-12 * scale && dtail <= 1e-11 * dscale) || n >= 256)
+			break;
+		n *= 2;
+	}
+	free(v);
+	free(dv);
+	x->fphi = ch;
+	return 0;
+}
+
+static int
+f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
+{
+	const struct cheb *ch = x->fphi;
+
+	if (phi < ch->lo || phi > ch->hi) {
+		if (f_exact(x, phi, out, e) < 0)
+			return -1;
+		out->F -= x->Lbest;
+		return 0;
+	}
+	double dd;
+	cheb_eval(ch, ch->cf, phi, &out->F, NULL);
+	cheb_eval(ch, ch->cd, phi, &out->dF, &dd);
+	out->d2F = dd;
+	return 0;
+}
+
+/* Maximise one condition's likelihood over its rating at fixed phi:
+ * M_c(phi), dM/dphi, d2M/dphi2; *th is the warm start and the answer. */
+static int
+cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct err *e)
+{
+	double g, h, hp, hq, gl[5];
+
+	for (int it = 0; it < 200; it++) {
+		memset(gl, 0, sizeof gl);
+		double L = cond_pass(x->m, c, *th, phi, x->best.pen, 1, &g, &h, &hp, &hq, gl);
+		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
+			out[0] = L;
+			out[1] = gl[0];
+			out[2] = gl[2] - hp * hp / h;
+			return 0;
+		}
+		double step = -g / h;
+		if (step > 2)
+			step = 2;
+		if (step < -2)
+			step = -2;
+		*th += step;
+	}
+	return err_set(e, ERR_NUMERIC, "no convergence of a condition's rating");
+}
+
+static double
+cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
+{
+	const struct fit_model *m = x->m;
+	int finite = m->sat[c] == FIT_FINITE;
+	double phi = x->warm.phi, th = finite ? x->best.th[c] : 0, val = 0;
+	double lo = -INFINITY, hi = INFINITY;
+
+	/* Newton on phi for the concave G(phi) = F - M_c + L_c(t, .),
+	 * safeguarded by the bracket the derivative's sign gives. */
+	for (int it = 0;; it++) {
+		struct fval f;
+		double mc[3] = { 0, 0, 0 }, g, h, hp, hq, gl[5] = { 0, 0, 0, 0, 0 };
+		if (f_value(x, phi, &f, e) < 0 || (finite && cond_max(x, c, phi, &th, mc, e) < 0)) {
+			*failed = 1;
+			return NAN;
+		}
+		double Lc = cond_pass(m, c, t, phi, x->best.pen, 1, &g, &h, &hp, &hq, gl);
+		double G = f.F - mc[0] + Lc, dG = f.dF - mc[1] + gl[0];
+		double d2G = f.d2F - mc[2] + gl[2];
+		val = G;
+		if (fabs(dG) <= FIT_GRAD_TOL || it >= 100)
+			break;
+		if (dG > 0)
+			lo = phi;
+		else
+			hi = phi;
+		double next = d2G < 0 ? phi - dG / d2G : phi + (dG > 0 ? 1 : -1);
+		if (next - phi > 2)
+			next = phi + 2;
+		if (next - phi < -2)
+			next = phi - 2;
+		if (!(next > lo && next < hi))
+			next = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi) : (dG > 0 ? phi + 1 : phi - 1);
+		if (next == phi)
+			break;
+		phi = next;
+	}
+	x->warm.phi = phi;
+	x->evals++;
+	return -2 * val - x->q;
+}
+
+/* ---- driver ---- */
+
+static int
+check_identified(const struct fit_model *m, const struct fit_spec *spec, struct err *e)
+{
+	size_t nfin = 0;
+	int draws = 0, wl = 0, black = 0, white = 0, both = 0;
+
+	for (size_t c = 0; c < m->ncond; c++) {
+		if (m->sat[c] != FIT_FINITE)
+			continue;
+		nfin++;
+		int cw = 0, cl = 0, cb = 0, cwh = 0;
+		for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+			cw |= m->w[b] > 0;
+			cl |= m->n[b] - m->w[b] - m->d[b] > 0;
+			draws |= m->d[b] > 0;
+			cb |= m->sp[b] < 0;
+			cwh |= m->sp[b] > 0;
+		}
+		wl |= cw && cl;
+		black |= cb;
+		white |= cwh;
+		both |= cb && cwh;
+	}
+	if (nfin == 0)
+		return err_set(e, ERR_INPUT,
+		    "no condition has a finite rating: each is all wins, all losses or empty");
+	if (!draws)
+		return err_set(e, ERR_INPUT,
+		    "the draw parameter has no finite estimate: no draw outside all-win or all-loss conditions");
+	if (!wl)
+		return err_set(e, ERR_INPUT,
+		    "the draw parameter has no finite estimate: no condition has both a win and a loss");
+	if (spec->estimate_pen && !(black && white))
+		return err_set(e, ERR_INPUT,
+		    "\"black_penalty\": cannot be estimated: the games are all of one color");
+	if (spec->estimate_pen && !both)
+		return err_set(e, ERR_INPUT,
+		    "\"black_penalty\": cannot be estimated: no condition has games of both colors");
+	return 0;
+}
+
+static void
+ctx_release(struct ctx *x)
+{
+	free(x->act);
+	free(x->best.th);
+	free(x->trial.th);
+	free(x->warm.th);
+	free(x->tmp.th);
+	free(x->ps.g);
+	free(x->ps.h);
+	free(x->ps.hphi);
+	free(x->ps.hpen);
+	free(x->dth);
+	free(x->infodiag);
+	cheb_free(x->fphi);
+}
+
+static int
+ctx_init(struct ctx *x, const struct fit_model *m, const struct fit_spec *spec, struct err *e)
+{
+	size_t k = m->ncond ? m->ncond : 1;
+
+	memset(x, 0, sizeof *x);
+	x->m = m;
+	x->spec = spec;
+	x->act = calloc(k, 1);
+	x->best.th = calloc(k, sizeof(double));
+	x->trial.th = calloc(k, sizeof(double));
+	x->warm.th = calloc(k, sizeof(double));
+	x->tmp.th = calloc(k, sizeof(double));
+	x->ps.g = calloc(k, sizeof(double));
+	x->ps.h = calloc(k, sizeof(double));
+	x->ps.hphi = calloc(k, sizeof(double));
+	x->ps.hpen = calloc(k, sizeof(double));
+	x->dth = calloc(k, sizeof(double));
+	x->infodiag = calloc(k, sizeof(double));
+	if (!x->act || !x->best.th || !x->trial.th || !x->warm.th || !x->tmp.th || !x->ps.g ||
+	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag) {
+		ctx_release(x);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Starting values: pooled logistic score per condition, draw rate. */
+static void
+start_values(struct ctx *x)
+{
+	const struct fit_model *m = x->m;
+	double N = 0, D = 0, pen = x->spec->pen;
+
+	for (size_t c = 0; c < m->ncond; c++) {
+		double n = 0, sc = 0, at = 0;
+		for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+			n += m->n[b];
+			sc += m->w[b] + 0.5 * m->d[b];
+			at += m->n[b] * (m->a[b] - m->sp[b] * pen);
+			if (m->sat[c] == FIT_FINITE) {
+				N += m->n[b];
+				D += m->d[b];
+			}
+		}
+		x->act[c] = m->sat[c] == FIT_FINITE;
+		double S = (sc + 0.5) / (n + 1);
+		x->best.th[c] = x->act[c] ? at / n + log(S / (1 - S)) : NAN;
+	}
+	double pd = (D + 0.5) / (N + 1);
+	x->best.phi = log(2 * pd / (1 - pd));
+	x->best.pen = pen;
+}
+
+int
+fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
+    struct err *e)
+{
+	struct ctx x;
+	size_t K = m->ncond;
+
+	memset(r, 0, sizeof *r);
+	if (check_identified(m, spec, e) < 0)
+		return -1;
+	if (ctx_init(&x, m, spec, e) < 0)
+		return -1;
+	r->ncond = K;
+	r->theta = malloc((K ? K : 1) * sizeof(double));
+	r->lo = malloc((K ? K : 1) * sizeof(double));
+	r->hi = malloc((K ? K : 1) * sizeof(double));
+	if (!r->theta || !r->lo || !r->hi) {
+		ctx_release(&x);
+		fit_result_release(r);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	x.q = fit_chi2_quantile(spec->level);
+	start_values(&x);
+	if (solve(&x, &x.best, -1, 0, 0, &r->iterations, &r->max_gradient, e) < 0)
+		goto fail;
+	r->converged = 1;
+	x.Lbest = x.ps.L;
+	r->loglik = x.Lbest;
+	for (size_t c = 0; c < K; c++) {
+		r->theta[c] = x.act[c] ? x.best.th[c] : NAN;
+		r->lo[c] = r->hi[c] = NAN;
+		x.infodiag[c] = -x.ps.h[c];
+	}
+	r->phi = x.best.phi;
+	r->pen = x.best.pen;
+	r->phi_lo = r->phi_hi = r->pen_lo = r->pen_hi = NAN;
+	/* Profile information of phi and pen (Schur complements). */
+	{
+		double S = x.ps.hpp, Sq = x.ps.hqq;
+		for (size_t c = 0; c < K; c++)
+			if (x.act[c]) {
+				S -= x.ps.hphi[c] * x.ps.hphi[c] / x.ps.h[c];
+				Sq -= x.ps.hpen[c] * x.ps.hpen[c] / x.ps.h[c];
+			}
+		x.info_phi = -S;
+		x.info_pen = -Sq;
+	}
+	if (!spec->profiles)
+		goto done;
+
+	if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+		goto fail;
+	if (spec->estimate_pen &&
+	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
+		goto fail;
+	if (!spec->estimate_pen && !spec->direct) {
+		double lo = r->phi_lo, hi = r->phi_hi;
+		if (!isfinite(lo) || !isfinite(hi)) {
+			lo = x.best.phi - 3;
+			hi = x.best.phi + 3;
+		}
+		double margin = 0.25 * (hi - lo);
+		if (cheb_build(&x, lo - margin, hi + margin, e) < 0)
+			goto fail;
+	}
+	for (size_t c = 0; c < K; c++) {
+		int rc;
+		if (m->sat[c] == FIT_EMPTY)
+			continue;
+		if (m->sat[c] == FIT_FINITE)
+			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c], &r->hi[c], e);
+		else
+			rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e);
+		if (rc < 0)
+			goto fail;
+	}
+done:
+	r->evaluations = x.evals;
+	ctx_release(&x);
+	return 0;
+fail:
+	ctx_release(&x);
+	fit_result_release(r);
+	return -1;
+}
+
+void
+fit_result_release(struct fit_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->theta);
+	free(r->lo);
+	free(r->hi);
+	r->theta = r->lo = r->hi = NULL;
+}
+
+double
+fit_chi2_quantile(double level)
+{
+	return gsl_cdf_chisq_Pinv(level, 1.0);
+}
+
+struct fit_model *
+fit_model_new(size_t ncond, const struct fit_block_in *b, size_t nb, struct err *e)
+{
+	struct fit_model *m = calloc(1, sizeof *m);
+	size_t k = 0, *count;
+
+	if (m == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	m->ncond = ncond;
+	m->start = calloc(ncond + 1, sizeof *m->start);
+	m->sat = calloc(ncond ? ncond : 1, sizeof *m->sat);
+	count = calloc(ncond + 1, sizeof *count);
+	m->a = malloc((nb ? nb : 1) * sizeof(double));
+	m->sp = malloc((nb ? nb : 1) * sizeof(double));
+	m->n = malloc((nb ? nb : 1) * sizeof(double));
+	m->w = malloc((nb ? nb : 1) * sizeof(double));
+	m->d = malloc((nb ? nb : 1) * sizeof(double));
+	if (!m->start || !m->sat || !count || !m->a || !m->sp || !m->n || !m->w || !m->d) {
+		free(count);
+		fit_model_free(m);
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	/* Counting sort by condition, stable: blocks keep their order. */
+	for (size_t i = 0; i < nb; i++)
+		if (b[i].w + b[i].d + b[i].l > 0)
+			count[b[i].cond + 1]++;
+	for (size_t c = 0; c < ncond; c++)
+		count[c + 1] += count[c];
+	for (size_t c = 0; c <= ncond; c++)
+		m->start[c] = count[c];
+	for (size_t i = 0; i < nb; i++) {
+		if (b[i].w + b[i].d + b[i].l <= 0)
+			continue;
+		size_t j = count[b[i].cond]++;
+		m->a[j] = b[i].anchor * FIT_LOG_PER_ELO;
+		m->sp[j] = b[i].black ? -1 : 1;
+		m->n[j] = (double)(b[i].w + b[i].d + b[i].l);
+		m->w[j] = (double)b[i].w;
+		m->d[j] = (double)b[i].d;
+		k++;
+	}
+	m->nblock = k;
+	free(count);
+	for (size_t c = 0; c < ncond; c++) {
+		double w = 0, l = 0, n = 0;
+		for (size_t j = m->start[c]; j < m->start[c + 1]; j++) {
+			n += m->n[j];
+			w += m->w[j];
+			l += m->n[j] - m->w[j] - m->d[j];
+		}
+		m->sat[c] = n == 0 ? FIT_EMPTY : w == n ? FIT_SAT_UP : l == n ? FIT_SAT_DOWN : FIT_FINITE;
+	}
+	return m;
+}
+
+void
+fit_model_free(struct fit_model *m)
+{
+	if (m == NULL)
+		return;
+	free(m->start);
+	free(m->sat);
+	free(m->a);
+	free(m->sp);
+	free(m->n);
+	free(m->w);
+	free(m->d);
+	free(m);
+}

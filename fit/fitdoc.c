@@ -1,0 +1,881 @@
+/* fitdoc.c: the documents around the Davidson fit: reading a freeze or a
+ * blocks document, building cohort.fit/1, its table, and the re-fit check.
+ */
+#include "fit.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../freeze/json.h"
+#include "davidson.h"
+
+#define MAX_COUNT 1000000000LL
+#define MAX_ANCHOR 100000.0
+
+void
+fit_options_init(struct fit_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->level = FIT_DEFAULT_LEVEL;
+	o->nsens = 3;
+	o->sens[0] = 0;
+	o->sens[1] = 35;
+	o->sens[2] = 70;
+}
+
+/* A whole-string finite number. */
+static int
+parse_number(const char *s, double *out)
+{
+	char *end;
+
+	if (s == NULL || *s == '\0' || strchr(" \t\n", *s))
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+static int
+check_level(double level, struct err *e, enum err_code code, const char *what)
+{
+	if (!(level > 0 && level < 1))
+		return err_set(e, code, "%s: expected a number between 0 and 1 (exclusive)", what);
+	return 0;
+}
+
+static int
+check_penalty(double p, struct err *e, enum err_code code, const char *what)
+{
+	if (!(fabs(p) <= 1000))
+		return err_set(e, code, "%s: expected a number from -1000 to 1000", what);
+	return 0;
+}
+
+int
+fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
+    const char *sensitivity, struct err *e)
+{
+	if (level != NULL) {
+		if (parse_number(level, &o->level) < 0)
+			return err_set(e, ERR_USAGE, "--level: expected a number, got '%s'", level);
+		if (check_level(o->level, e, ERR_USAGE, "--level") < 0)
+			return -1;
+	}
+	if (penalty != NULL) {
+		if (strcmp(penalty, "estimate") == 0) {
+			o->estimate = 1;
+		} else if (parse_number(penalty, &o->penalty) < 0) {
+			return err_set(e, ERR_USAGE, "--black-penalty: expected a number or 'estimate', got '%s'",
+			    penalty);
+		} else {
+			if (check_penalty(o->penalty, e, ERR_USAGE, "--black-penalty") < 0)
+				return -1;
+			o->have_penalty = 1;
+		}
+	}
+	if (sensitivity != NULL) {
+		const char *p = sensitivity;
+		o->nsens = 0;
+		for (;;) {
+			const char *comma = strchr(p, ',');
+			size_t len = comma ? (size_t)(comma - p) : strlen(p);
+			char item[64];
+			double v;
+			if (len == 0 || len >= sizeof item)
+				return err_set(e, ERR_USAGE, "--sensitivity: expected numbers separated by commas, got '%s'",
+				    sensitivity);
+			memcpy(item, p, len);
+			item[len] = '\0';
+			if (parse_number(item, &v) < 0)
+				return err_set(e, ERR_USAGE, "--sensitivity: '%s' is not a number", item);
+			if (check_penalty(v, e, ERR_USAGE, "--sensitivity") < 0)
+				return -1;
+			if (o->nsens >= FIT_MAX_SENS)
+				return err_set(e, ERR_USAGE, "--sensitivity: at most %d penalties", FIT_MAX_SENS);
+			o->sens[o->nsens++] = v;
+			if (comma == NULL)
+				break;
+			p = comma + 1;
+		}
+	}
+	return 0;
+}
+
+int
+fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
+{
+	const cJSON *v;
+
+	fit_options_init(o);
+	if (options == NULL)
+		return 0;
+	if (!cJSON_IsObject(options))
+		return err_set(e, ERR_INPUT, "\"options\": expected an object");
+	cJSON_ArrayForEach(v, options) {
+		if (strcmp(v->string, "level") && strcmp(v->string, "black_penalty") &&
+		    strcmp(v->string, "sensitivity"))
+			return err_set(e, ERR_INPUT, "\"options\": unknown field \"%s\"", v->string);
+	}
+	if (json_get_number(options, "level", 0, &o->level, e) < 0)
+		return err_prefix(e, "\"options\"");
+	if (check_level(o->level, e, ERR_INPUT, "\"options\": \"level\"") < 0)
+		return -1;
+	v = json_get(options, "black_penalty");
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "estimate") == 0) {
+		o->estimate = 1;
+	} else if (cJSON_IsNumber(v)) {
+		o->have_penalty = 1;
+		o->penalty = v->valuedouble;
+		if (check_penalty(o->penalty, e, ERR_INPUT, "\"options\": \"black_penalty\"") < 0)
+			return -1;
+	} else if (v != NULL && !cJSON_IsNull(v)) {
+		return err_set(e, ERR_INPUT, "\"options\": \"black_penalty\": expected a number or \"estimate\"");
+	}
+	v = json_get(options, "sensitivity");
+	if (v != NULL) {
+		const cJSON *x;
+		if (!cJSON_IsArray(v))
+			return err_set(e, ERR_INPUT, "\"options\": \"sensitivity\": expected an array of numbers");
+		o->nsens = 0;
+		cJSON_ArrayForEach(x, v) {
+			if (!cJSON_IsNumber(x) || o->nsens >= FIT_MAX_SENS)
+				return err_set(e, ERR_INPUT,
+				    "\"options\": \"sensitivity\": expected at most %d numbers", FIT_MAX_SENS);
+			if (check_penalty(x->valuedouble, e, ERR_INPUT, "\"options\": \"sensitivity\"") < 0)
+				return -1;
+			o->sens[o->nsens++] = x->valuedouble;
+		}
+		if (o->nsens == 0)
+			return err_set(e, ERR_INPUT, "\"options\": \"sensitivity\": expected at least one number");
+	}
+	return 0;
+}
+
+/* ---- input ---- */
+
+struct blk {
+	long index;        /* "block", or 0 when absent */
+	double anchor;     /* Elo */
+	int black;
+	long w, d, l;
+};
+
+struct input {
+	int freeze;               /* 1 for cohort.freeze/1 */
+	size_t ncond;
+	const char **name;        /* borrowed from the tree */
+	size_t nb;
+	struct blk *b;
+	size_t *cond;             /* condition index per block */
+	int have_penalty;
+	double penalty;
+};
+
+static void
+input_release(struct input *in)
+{
+	free(in->name);
+	free(in->b);
+	free(in->cond);
+	memset(in, 0, sizeof *in);
+}
+
+static long
+cond_index(const struct input *in, const char *name)
+{
+	for (size_t i = 0; i < in->ncond; i++)
+		if (strcmp(in->name[i], name) == 0)
+			return (long)i;
+	return -1;
+}
+
+static int
+read_block(const cJSON *o, struct blk *b, struct err *e)
+{
+	const char *color;
+	long long w, d, l, games, index = 0;
+	int rc;
+
+	if (!cJSON_IsObject(o))
+		return err_set(e, ERR_INPUT, "expected an object");
+	if (json_get_number(o, "anchor", 1, &b->anchor, e) < 0)
+		return -1;
+	if (!(fabs(b->anchor) <= MAX_ANCHOR))
+		return err_set(e, ERR_INPUT, "\"anchor\": expected a number from %g to %g", -MAX_ANCHOR,
+		    MAX_ANCHOR);
+	if (json_get_string(o, "color", 1, &color, e) < 0)
+		return -1;
+	if (strcmp(color, "black") == 0)
+		b->black = 1;
+	else if (strcmp(color, "white") == 0)
+		b->black = 0;
+	else
+		return err_set(e, ERR_INPUT, "\"color\": expected black or white");
+	if (json_get_int(o, "w", 1, 0, MAX_COUNT, &w, e) < 0 ||
+	    json_get_int(o, "d", 1, 0, MAX_COUNT, &d, e) < 0 ||
+	    json_get_int(o, "l", 1, 0, MAX_COUNT, &l, e) < 0)
+		return -1;
+	rc = json_get_int(o, "games", 0, 0, 3 * MAX_COUNT, &games, e);
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && games != w + d + l)
+		return err_set(e, ERR_INPUT, "\"games\": %lld is not w + d + l = %lld", games, w + d + l);
+	if (json_get_int(o, "block", 0, 1, MAX_COUNT, &index, e) < 0)
+		return -1;
+	b->w = (long)w;
+	b->d = (long)d;
+	b->l = (long)l;
+	b->index = (long)index;
+	return 0;
+}
+
+static int
+read_input(const cJSON *doc, struct input *in, struct err *e)
+{
+	const char *kind;
+	const cJSON *blocks, *conds = NULL, *holder = doc, *v;
+	size_t n, i = 0;
+	long long total = 0;
+
+	memset(in, 0, sizeof *in);
+	if (!cJSON_IsObject(doc))
+		return err_set(e, ERR_INPUT, "expected a cohort.freeze/1 or cohort.blocks/1 object");
+	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
+		return -1;
+	if (strcmp(kind, "cohort.freeze/1") == 0) {
+		in->freeze = 1;
+		if (json_get_object(doc, "spec", 1, &holder, e) < 0)
+			return -1;
+		if (json_get_array(holder, "conditions", 0, &conds, e) < 0)
+			return err_prefix(e, "\"spec\"");
+	} else if (strcmp(kind, "cohort.blocks/1") == 0) {
+		if (json_get_array(doc, "conditions", 0, &conds, e) < 0)
+			return -1;
+	} else {
+		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.freeze/1 or cohort.blocks/1, got %s",
+		    kind);
+	}
+	v = json_get(holder, "black_penalty");
+	if (v != NULL) {
+		if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= 1000))
+			return err_set(e, ERR_INPUT, "%s\"black_penalty\": expected a number from -1000 to 1000",
+			    in->freeze ? "\"spec\": " : "");
+		in->have_penalty = 1;
+		in->penalty = v->valuedouble;
+	}
+	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
+		return -1;
+	n = (size_t)cJSON_GetArraySize(blocks);
+	size_t nc = conds ? (size_t)cJSON_GetArraySize(conds) : 0;
+	in->name = calloc(nc + n + 1, sizeof *in->name);
+	in->b = calloc(n + 1, sizeof *in->b);
+	in->cond = calloc(n + 1, sizeof *in->cond);
+	if (!in->name || !in->b || !in->cond) {
+		input_release(in);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (conds != NULL) {
+		cJSON_ArrayForEach(v, conds) {
+			if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
+				err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: expected a non-empty string",
+				    in->freeze ? "\"spec\": " : "", in->ncond);
+				goto fail;
+			}
+			if (cond_index(in, v->valuestring) >= 0) {
+				err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: \"%s\" given twice",
+				    in->freeze ? "\"spec\": " : "", in->ncond, v->valuestring);
+				goto fail;
+			}
+			in->name[in->ncond++] = v->valuestring;
+		}
+	}
+	cJSON_ArrayForEach(v, blocks) {
+		const char *cname;
+		if (!cJSON_IsObject(v)) {
+			err_set(e, ERR_INPUT, "blocks[%zu]: expected an object", i);
+			goto fail;
+		}
+		if (json_get_string(v, "condition", 1, &cname, e) < 0 ||
+		    (cname[0] == '\0' && err_set(e, ERR_INPUT, "\"condition\": empty") < 0) ||
+		    read_block(v, &in->b[i], e) < 0) {
+			err_prefix(e, "blocks[%zu]", i);
+			goto fail;
+		}
+		long c = cond_index(in, cname);
+		if (c < 0) {
+			if (conds != NULL) {
+				err_set(e, ERR_INPUT, "blocks[%zu]: \"condition\": \"%s\" is not one of the %s conditions",
+				    i, cname, in->freeze ? "spec's" : "listed");
+				goto fail;
+			}
+			c = (long)in->ncond;
+			in->name[in->ncond++] = cname;
+		}
+		in->cond[i] = (size_t)c;
+		total += in->b[i].w + in->b[i].d + in->b[i].l;
+		i++;
+	}
+	in->nb = i;
+	if (total == 0) {
+		err_set(e, ERR_INPUT, "\"blocks\": empty cohort: no game to fit");
+		goto fail;
+	}
+	return 0;
+fail:
+	input_release(in);
+	return -1;
+}
+
+/* ---- output ---- */
+
+/* A builder that remembers an allocation failure instead of checking each
+ * call. */
+struct bld {
+	int oom;
+};
+
+static cJSON *
+chk(struct bld *k, cJSON *item)
+{
+	if (item == NULL)
+		k->oom = 1;
+	return item;
+}
+
+static void
+put_num(struct bld *k, cJSON *o, const char *key, double x)
+{
+	chk(k, json_add_number(o, key, x));
+}
+
+/* A rating in Elo, rounded; null when not finite. */
+static void
+put_elo(struct bld *k, cJSON *o, const char *key, double theta)
+{
+	if (isfinite(theta))
+		put_num(k, o, key, json_round(theta / FIT_LOG_PER_ELO, 0.01));
+	else
+		chk(k, json_add_null(o, key));
+}
+
+static cJSON *
+elo_item(double theta)
+{
+	return isfinite(theta) ? cJSON_CreateNumber(json_round(theta / FIT_LOG_PER_ELO, 0.01))
+			       : cJSON_CreateNull();
+}
+
+static void
+put_interval(struct bld *k, cJSON *o, const char *key, double lo, double hi, int elo)
+{
+	cJSON *a = chk(k, cJSON_CreateArray());
+
+	if (a == NULL)
+		return;
+	if (!cJSON_AddItemToObject(o, key, a)) {
+		cJSON_Delete(a);
+		k->oom = 1;
+		return;
+	}
+	if (elo) {
+		chk(k, cJSON_AddItemToArray(a, elo_item(lo)) ? a : NULL);
+		chk(k, cJSON_AddItemToArray(a, elo_item(hi)) ? a : NULL);
+	} else {
+		double v[2] = { lo, hi };
+		for (int j = 0; j < 2; j++) {
+			cJSON *it = isfinite(v[j]) ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
+						   : cJSON_CreateNull();
+			chk(k, cJSON_AddItemToArray(a, it) ? a : NULL);
+		}
+	}
+}
+
+static cJSON *
+add_array(struct bld *k, cJSON *o, const char *key)
+{
+	cJSON *a = chk(k, cJSON_CreateArray());
+
+	if (a != NULL && !cJSON_AddItemToObject(o, key, a)) {
+		cJSON_Delete(a);
+		k->oom = 1;
+		return NULL;
+	}
+	return a;
+}
+
+static cJSON *
+add_object(struct bld *k, cJSON *o, const char *key)
+{
+	cJSON *a = chk(k, cJSON_CreateObject());
+
+	if (a == NULL)
+		return NULL;
+	if (key ? !cJSON_AddItemToObject(o, key, a) : !cJSON_AddItemToArray(o, a)) {
+		cJSON_Delete(a);
+		k->oom = 1;
+		return NULL;
+	}
+	return a;
+}
+
+static void
+push_num(struct bld *k, cJSON *a, double x)
+{
+	cJSON *it = chk(k, cJSON_CreateNumber(x));
+
+	if (it != NULL && !cJSON_AddItemToArray(a, it)) {
+		cJSON_Delete(it);
+		k->oom = 1;
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const char *
+status_name(int sat)
+{
+	switch (sat) {
+	case FIT_SAT_UP: return "all_wins";
+	case FIT_SAT_DOWN: return "all_losses";
+	case FIT_EMPTY: return "no_games";
+	default: return "finite";
+	}
+}
+
+/* One condition's entry, its blocks with their logistic shortcut. */
+static void
+put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
+    const struct fit_model *m, const struct fit_result *r, double pen_elo)
+{
+	cJSON *o = add_object(k, arr, NULL), *blocks, *anchors;
+	long w = 0, d = 0, l = 0;
+	size_t na = 0;
+	double *an;
+
+	if (o == NULL)
+		return;
+	an = malloc((in->nb + 1) * sizeof *an);
+	if (an == NULL) {
+		k->oom = 1;
+		return;
+	}
+	chk(k, json_add_string(o, "condition", in->name[c]));
+	blocks = add_array(k, o, "blocks");
+	for (size_t i = 0; i < in->nb; i++) {
+		const struct blk *b = &in->b[i];
+		long n = b->w + b->d + b->l;
+		if (in->cond[i] != c)
+			continue;
+		w += b->w;
+		d += b->d;
+		l += b->l;
+		if (n > 0)
+			an[na++] = b->anchor;
+		cJSON *bo = blocks ? add_object(k, blocks, NULL) : NULL;
+		if (bo == NULL)
+			continue;
+		put_num(k, bo, "anchor", json_round(b->anchor, 0.01));
+		if (b->index > 0)
+			put_num(k, bo, "block", (double)b->index);
+		chk(k, json_add_string(bo, "color", b->black ? "black" : "white"));
+		put_num(k, bo, "games", (double)n);
+		put_num(k, bo, "w", (double)b->w);
+		put_num(k, bo, "d", (double)b->d);
+		put_num(k, bo, "l", (double)b->l);
+		if (n == 0) {
+			chk(k, json_add_null(bo, "score"));
+			chk(k, json_add_null(bo, "shortcut"));
+			continue;
+		}
+		double S = (b->w + 0.5 * b->d) / (double)n;
+		put_num(k, bo, "score", json_round(S, 1e-6));
+		if (S > 0 && S < 1)
+			put_num(k, bo, "shortcut",
+			    json_round(b->anchor + (b->black ? pen_elo : -pen_elo) + 400 * log10(S / (1 - S)),
+				0.01));
+		else
+			chk(k, json_add_null(bo, "shortcut"));
+	}
+	qsort(an, na, sizeof *an, cmp_double);
+	anchors = add_array(k, o, "anchors");
+	for (size_t j = 0; j < na; j++)
+		if (anchors && (j == 0 || an[j] != an[j - 1]))
+			push_num(k, anchors, json_round(an[j], 0.01));
+	free(an);
+	put_num(k, o, "games", (double)(w + d + l));
+	put_num(k, o, "w", (double)w);
+	put_num(k, o, "d", (double)d);
+	put_num(k, o, "l", (double)l);
+	chk(k, json_add_string(o, "status", status_name(m->sat[c])));
+	put_elo(k, o, "rating", r->theta[c]);
+	put_interval(k, o, "interval", r->lo[c], r->hi[c], 1);
+	if (m->sat[c] == FIT_SAT_UP || m->sat[c] == FIT_SAT_DOWN) {
+		cJSON *bd = add_object(k, o, "bound");
+		int up = m->sat[c] == FIT_SAT_UP;
+		if (bd != NULL) {
+			chk(k, json_add_string(bd, "side", up ? "lower" : "upper"));
+			put_elo(k, bd, "value", up ? r->lo[c] : r->hi[c]);
+		}
+	} else {
+		chk(k, json_add_null(o, "bound"));
+	}
+}
+
+static struct fit_model *
+model_build(const struct input *in, struct err *e)
+{
+	struct fit_block_in *fb = malloc((in->nb + 1) * sizeof *fb);
+	struct fit_model *m;
+
+	if (fb == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < in->nb; i++) {
+		fb[i].cond = in->cond[i];
+		fb[i].anchor = in->b[i].anchor;
+		fb[i].black = in->b[i].black;
+		fb[i].w = in->b[i].w;
+		fb[i].d = in->b[i].d;
+		fb[i].l = in->b[i].l;
+	}
+	m = fit_model_new(in->ncond, fb, in->nb, e);
+	free(fb);
+	return m;
+}
+
+static int
+build_doc(const cJSON *input, const struct input *in, const struct fit_options *o,
+    const struct fit_model *m, const struct fit_result *r, const struct fit_result *sens,
+    cJSON **out, struct err *e)
+{
+	struct bld k = { 0 };
+	char id[HASH_ID_LEN + 1];
+	cJSON *doc, *x, *a;
+	double pen_elo = r->pen / FIT_LOG_PER_ELO;
+
+	if (canon_id(input, id, e) < 0)
+		return -1;
+	doc = cJSON_CreateObject();
+	if (doc == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	chk(&k, json_add_string(doc, "kind", "cohort.fit/1"));
+	chk(&k, json_add_string(doc, "input", id));
+	chk(&k, json_add_string(doc, "input_kind", in->freeze ? "cohort.freeze/1" : "cohort.blocks/1"));
+	chk(&k, json_add_string(doc, "estimator", FIT_ESTIMATOR));
+	chk(&k, json_add_string(doc, "model",
+	    "P(win)=x/(x+1+nu*sqrt(x)), P(draw)=nu*sqrt(x)/(x+1+nu*sqrt(x)), "
+	    "P(loss)=1/(x+1+nu*sqrt(x)), x=10^((R-anchor-p)/400) for a Black game, "
+	    "10^((R-anchor+p)/400) for a White game"));
+
+	x = add_object(&k, doc, "options");
+	if (x != NULL) {
+		put_num(&k, x, "level", o->level);
+		if (o->estimate)
+			chk(&k, json_add_string(x, "black_penalty", "estimate"));
+		else
+			put_num(&k, x, "black_penalty", json_round(pen_elo, 0.01));
+		a = add_array(&k, x, "sensitivity");
+		for (size_t i = 0; a && i < o->nsens; i++)
+			push_num(&k, a, o->sens[i]);
+	}
+
+	x = add_object(&k, doc, "black_penalty");
+	if (x != NULL) {
+		put_num(&k, x, "value", json_round(pen_elo, 0.01));
+		chk(&k, json_add_bool(x, "estimated", o->estimate));
+		if (o->estimate)
+			put_interval(&k, x, "interval", r->pen_lo, r->pen_hi, 1);
+		else
+			chk(&k, json_add_null(x, "interval"));
+	}
+
+	x = add_object(&k, doc, "draw");
+	if (x != NULL) {
+		put_num(&k, x, "nu", json_round(exp(r->phi), 1e-6));
+		put_interval(&k, x, "interval", r->phi_lo, r->phi_hi, 0);
+	}
+
+	a = add_array(&k, doc, "conditions");
+	for (size_t c = 0; a && c < in->ncond; c++)
+		put_condition(&k, a, in, c, m, r, pen_elo);
+
+	a = add_array(&k, doc, "sensitivity");
+	for (size_t i = 0; a && i < o->nsens; i++) {
+		cJSON *row = add_object(&k, a, NULL), *ra;
+		if (row == NULL)
+			continue;
+		put_num(&k, row, "black_penalty", o->sens[i]);
+		put_num(&k, row, "nu", json_round(exp(sens[i].phi), 1e-6));
+		ra = add_array(&k, row, "ratings");
+		for (size_t c = 0; ra && c < in->ncond; c++) {
+			cJSON *one = add_object(&k, ra, NULL);
+			if (one == NULL)
+				continue;
+			chk(&k, json_add_string(one, "condition", in->name[c]));
+			put_elo(&k, one, "rating", sens[i].theta[c]);
+		}
+	}
+
+	x = add_object(&k, doc, "diagnostics");
+	if (x != NULL) {
+		put_num(&k, x, "iterations", r->iterations);
+		put_num(&k, x, "max_gradient", json_round(r->max_gradient, FIT_GRAD_TOL));
+		put_num(&k, x, "tolerance", FIT_GRAD_TOL);
+		chk(&k, json_add_bool(x, "converged", r->converged));
+		put_num(&k, x, "log_likelihood", json_round(r->loglik, 1e-6));
+		put_num(&k, x, "chi2_cut", json_round(fit_chi2_quantile(o->level), 1e-6));
+	}
+	if (k.oom) {
+		cJSON_Delete(doc);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	*out = doc;
+	return 0;
+}
+
+int
+fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err *e)
+{
+	struct input in;
+	struct fit_model *m;
+	struct fit_result r = FIT_RESULT_INIT, *sens;
+	struct fit_spec spec;
+	int rc = -1;
+	size_t done = 0;
+
+	*out = NULL;
+	if (read_input(input, &in, e) < 0)
+		return -1;
+	m = model_build(&in, e);
+	sens = calloc(o->nsens + 1, sizeof *sens);
+	if (m == NULL || sens == NULL) {
+		if (m != NULL)
+			err_set(e, ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	spec.pen = (o->have_penalty ? o->penalty
+		    : in.have_penalty ? in.penalty : FIT_DEFAULT_PENALTY) * FIT_LOG_PER_ELO;
+	spec.estimate_pen = o->estimate;
+	spec.level = o->level;
+	spec.profiles = 1;
+	spec.direct = o->direct;
+	if (fit_solve_all(m, &spec, &r, e) < 0)
+		goto out;
+	for (; done < o->nsens; done++) {
+		struct fit_spec s = spec;
+		s.pen = o->sens[done] * FIT_LOG_PER_ELO;
+		s.estimate_pen = 0;
+		s.profiles = 0;
+		if (fit_solve_all(m, &s, &sens[done], e) < 0) {
+			err_prefix(e, "sensitivity at black penalty %g", o->sens[done]);
+			goto out;
+		}
+	}
+	rc = build_doc(input, &in, o, m, &r, sens, out, e);
+out:
+	for (size_t i = 0; sens && i < done; i++)
+		fit_result_release(&sens[i]);
+	free(sens);
+	fit_result_release(&r);
+	fit_model_free(m);
+	input_release(&in);
+	return rc;
+}
+
+int
+fit_document(const cJSON *input, const cJSON *options, cJSON **out, struct err *e)
+{
+	struct fit_options o;
+
+	if (fit_options_read(options, &o, e) < 0)
+		return -1;
+	return fit_run(input, &o, out, e);
+}
+
+int
+fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *e)
+{
+	const char *kind;
+	const cJSON *opts;
+	cJSON *again = NULL;
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	int rc = -1;
+
+	*same = 0;
+	if (json_get_string(fitdoc, "kind", 1, &kind, e) < 0)
+		return -1;
+	if (strcmp(kind, "cohort.fit/1") != 0)
+		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.fit/1, got %s", kind);
+	if (json_get_object(fitdoc, "options", 1, &opts, e) < 0)
+		return -1;
+	if (fit_document(input, opts, &again, e) < 0)
+		return -1;
+	if (canon_write(fitdoc, &a, e) == 0 && canon_write(again, &b, e) == 0) {
+		*same = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+		rc = 0;
+	}
+	cJSON_Delete(again);
+	buf_release(&a);
+	buf_release(&b);
+	return rc;
+}
+
+/* ---- table ---- */
+
+/* Text of a number from the document, rounded to whole Elo for reading. */
+static void
+fmt_elo(const cJSON *v, char *out, size_t n)
+{
+	if (cJSON_IsNumber(v))
+		snprintf(out, n, "%.0f", v->valuedouble);
+	else
+		snprintf(out, n, "open");
+}
+
+#define TCOLS 6
+#define TCELL 96
+
+struct trow {
+	char cell[TCOLS][TCELL];
+};
+
+static void
+table_print(struct buf *out, struct trow *rows, size_t n, int ncol)
+{
+	size_t wdt[TCOLS] = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		for (int j = 0; j < ncol; j++)
+			if (strlen(rows[i].cell[j]) > wdt[j])
+				wdt[j] = strlen(rows[i].cell[j]);
+	for (size_t i = 0; i < n; i++) {
+		for (int j = 0; j < ncol; j++) {
+			if (j == 0)
+				buf_printf(out, "%-*s", (int)wdt[j], rows[i].cell[j]);
+			else
+				buf_printf(out, "  %*s", (int)wdt[j], rows[i].cell[j]);
+		}
+		buf_addc(out, '\n');
+	}
+}
+
+int
+fit_table(const cJSON *doc, struct buf *out, struct err *e)
+{
+	const cJSON *conds, *c, *draw, *opts, *pen, *sens;
+	double level = FIT_DEFAULT_LEVEL;
+	size_t n, i = 0;
+	struct trow *rows;
+	char lv[32];
+
+	if (json_get_array(doc, "conditions", 1, &conds, e) < 0 ||
+	    json_get_object(doc, "draw", 1, &draw, e) < 0 ||
+	    json_get_object(doc, "options", 1, &opts, e) < 0 ||
+	    json_get_object(doc, "black_penalty", 1, &pen, e) < 0 ||
+	    json_get_array(doc, "sensitivity", 1, &sens, e) < 0 ||
+	    json_get_number(opts, "level", 0, &level, e) < 0)
+		return -1;
+	snprintf(lv, sizeof lv, "%g%%", level * 100);
+	n = (size_t)cJSON_GetArraySize(conds);
+	rows = calloc(n + 1, sizeof *rows);
+	if (rows == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	snprintf(rows[0].cell[0], TCELL, "condition");
+	snprintf(rows[0].cell[1], TCELL, "games");
+	snprintf(rows[0].cell[2], TCELL, "W-D-L");
+	snprintf(rows[0].cell[3], TCELL, "tested anchors");
+	snprintf(rows[0].cell[4], TCELL, "joint local Elo");
+	snprintf(rows[0].cell[5], TCELL, "profile %s", lv);
+	cJSON_ArrayForEach(c, conds) {
+		struct trow *t = &rows[++i];
+		const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
+		const cJSON *bd = json_get(c, "bound");
+		const cJSON *name = json_get(c, "condition");
+		char lo[32], hi[32];
+		int na = cJSON_GetArraySize(an);
+		snprintf(t->cell[0], TCELL, "%s", cJSON_IsString(name) ? name->valuestring : "?");
+		snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
+		snprintf(t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
+		    cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
+		if (na == 0)
+			snprintf(t->cell[3], TCELL, "none");
+		else if (na == 1)
+			snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
+		else
+			snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
+			    cJSON_GetArrayItem(an, na - 1)->valuedouble);
+		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+		if (cJSON_IsObject(bd)) {
+			const cJSON *side = json_get(bd, "side");
+			int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
+			char v[32];
+			fmt_elo(json_get(bd, "value"), v, sizeof v);
+			snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
+			snprintf(t->cell[5], TCELL, lower ? "%s .. open" : "open .. %s", v);
+		} else if (cJSON_IsNumber(json_get(c, "rating"))) {
+			fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
+			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
+		} else {
+			snprintf(t->cell[4], TCELL, "no games");
+			snprintf(t->cell[5], TCELL, "-");
+		}
+	}
+	table_print(out, rows, n + 1, TCOLS);
+	free(rows);
+
+	{
+		const cJSON *iv = json_get(draw, "interval");
+		buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
+		    cJSON_GetNumberValue(json_get(draw, "nu")), lv,
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
+	}
+	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
+		const cJSON *iv = json_get(pen, "interval");
+		char lo[32], hi[32];
+		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
+		    cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
+	} else {
+		buf_printf(out, "black penalty %g assumed\n", cJSON_GetNumberValue(json_get(pen, "value")));
+	}
+
+	/* Sensitivity: one row per assumed penalty, one column per condition. */
+	size_t ns = (size_t)cJSON_GetArraySize(sens);
+	if (ns > 0) {
+		const cJSON *row;
+		buf_printf(out, "\nassumed black penalty");
+		cJSON_ArrayForEach(c, conds)
+			buf_printf(out, "  %8s", cJSON_IsString(json_get(c, "condition"))
+				? json_get(c, "condition")->valuestring : "?");
+		buf_addc(out, '\n');
+		cJSON_ArrayForEach(row, sens) {
+			const cJSON *r;
+			buf_printf(out, "%21g", cJSON_GetNumberValue(json_get(row, "black_penalty")));
+			cJSON_ArrayForEach(r, json_get(row, "ratings")) {
+				char v[32];
+				fmt_elo(json_get(r, "rating"), v, sizeof v);
+				if (!cJSON_IsNumber(json_get(r, "rating")))
+					snprintf(v, sizeof v, "bound");
+				buf_printf(out, "  %8s", v);
+			}
+			buf_addc(out, '\n');
+		}
+	}
+	return 0;
+}

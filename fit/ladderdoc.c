@@ -1,0 +1,241 @@
+/* ladderdoc.c: `cohort ladder next`: replay one condition's blocks with the
+ * spec's ladder policy (fit/ladder.h, the code freeze uses) and report the
+ * next anchor or the stop, the rule that fired and every deviation. */
+#include "ladderdoc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/io.h"
+#include "../freeze/json.h"
+#include "ladder.h"
+
+/* The condition's blocks in block order; entries sharing a block index
+ * (one per color) are one ladder block. */
+static int
+condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_block *lb, size_t *n,
+                 struct err *e)
+{
+	long *idx = malloc(c->n * sizeof *idx);
+	size_t k = 0;
+
+	if (idx == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct bound_block *b = &c->b[i];
+		size_t j;
+		if (strcmp(b->condition, cond) != 0)
+			continue;
+		for (j = 0; j < k && idx[j] != b->block; j++)
+			;
+		if (j < k) {
+			if (lb[j].anchor != b->anchor) {
+				free(idx);
+				return err_set(e, ERR_INPUT,
+				               "%s: condition %s, block %ld: two anchors "
+				               "(%g and %g)",
+				               c->name, cond, b->block, lb[j].anchor, b->anchor);
+			}
+			lb[j].w += b->w, lb[j].d += b->d, lb[j].l += b->l;
+			continue;
+		}
+		/* insertion in block order */
+		for (j = k; j > 0 && idx[j - 1] > b->block; j--) {
+			idx[j] = idx[j - 1];
+			lb[j] = lb[j - 1];
+		}
+		idx[j] = b->block;
+		lb[j].anchor = b->anchor;
+		lb[j].w = b->w, lb[j].d = b->d, lb[j].l = b->l;
+		k++;
+	}
+	free(idx);
+	*n = k;
+	return 0;
+}
+
+static int
+spec_has_condition(const cJSON *spec, const char *cond)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, json_get(spec, "conditions")) if (cJSON_IsString(it) &&
+	                                                         strcmp(it->valuestring, cond) ==
+	                                                             0) return 1;
+	return 0;
+}
+
+int
+ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char *spec_id,
+                     const char *cond, cJSON **out, struct err *e)
+{
+	struct ladder_policy p;
+	struct ladder_state st = LADDER_STATE_INIT;
+	struct ladder_block *lb = malloc((c->n ? c->n : 1) * sizeof *lb);
+	const cJSON *lad;
+	cJSON *doc = NULL, *dev, *last;
+	size_t n = 0;
+	long games = 0;
+
+	*out = NULL;
+	if (lb == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (json_get_object(spec, "ladder", 1, &lad, e) < 0 || ladder_policy_read(lad, &p, e) < 0) {
+		err_prefix(e, "%s", c->is_freeze ? c->name : "spec");
+		goto fail;
+	}
+	if (condition_blocks(c, cond, lb, &n, e) < 0)
+		goto fail;
+	if (n == 0 && !spec_has_condition(spec, cond)) {
+		err_set(e, ERR_INPUT, "--condition: %s has no block in %s", cond, c->name);
+		goto fail;
+	}
+	if (ladder_replay(&p, lb, n, &st, e) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		games += lb[i].w + lb[i].d + lb[i].l;
+	doc = cJSON_CreateObject();
+	if (doc == NULL || !json_add_string(doc, "kind", "cohort.ladder-next/1") ||
+	    !json_add_string(doc, "input", c->id) ||
+	    !json_add_string(doc, "input_kind",
+	                     c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
+	    !json_add_string(doc, "spec", spec_id) || !json_add_string(doc, "condition", cond) ||
+	    !json_add_number(doc, "blocks", (double)n) ||
+	    !json_add_number(doc, "games", (double)games) ||
+	    !json_add_string(doc, "state", st.stopped ? "terminal" : "active") ||
+	    !json_add_string(doc, "rule", ladder_rule_name(st.rule)) ||
+	    !(st.stopped ? json_add_string(doc, "next", "stop")
+	                 : json_add_number(doc, "next", json_round(st.next, 0.01))) ||
+	    !(dev = cJSON_AddArrayToObject(doc, "deviations")))
+		goto nomem;
+	if (n == 0) {
+		if (!json_add_null(doc, "last"))
+			goto nomem;
+	} else if (!(last = cJSON_AddObjectToObject(doc, "last")) ||
+	           !json_add_number(last, "anchor", json_round(lb[n - 1].anchor, 0.01)) ||
+	           !json_add_number(last, "w", lb[n - 1].w) ||
+	           !json_add_number(last, "d", lb[n - 1].d) ||
+	           !json_add_number(last, "l", lb[n - 1].l) ||
+	           !json_add_number(last, "score", json_round(st.score, 1e-6))) {
+		goto nomem;
+	}
+	for (size_t i = 0; i < st.ndev; i++) {
+		cJSON *d = cJSON_CreateObject();
+		if (d == NULL || !cJSON_AddItemToArray(dev, d) ||
+		    !json_add_number(d, "block", (double)st.dev[i].block) ||
+		    !json_add_number(d, "anchor", json_round(st.dev[i].anchor, 0.01)) ||
+		    !cJSON_AddItemToObject(
+		        d, "expected",
+		        isnan(st.dev[i].expected)
+		            ? cJSON_CreateNull()
+		            : cJSON_CreateNumber(json_round(st.dev[i].expected, 0.01))) ||
+		    !json_add_string(d, "why", st.dev[i].why))
+			goto nomem;
+	}
+	ladder_state_release(&st);
+	free(lb);
+	*out = doc;
+	return 0;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+fail:
+	ladder_state_release(&st);
+	cJSON_Delete(doc);
+	free(lb);
+	return -1;
+}
+
+static int
+next_table(const cJSON *d, struct buf *b)
+{
+	const cJSON *next = json_get(d, "next"), *last = json_get(d, "last"), *it;
+	int rc = 0;
+
+	rc |= buf_printf(b, "%-10s %6s %6s %-22s %-18s %s\n", "condition", "blocks", "games",
+	                 "last block", "rule", "next");
+	{
+		char lastb[64] = "-", nx[32];
+		if (cJSON_IsObject(last))
+			snprintf(lastb, sizeof lastb, "%.0f %.0f-%.0f-%.0f (%.3f)",
+			         json_get(last, "anchor")->valuedouble,
+			         json_get(last, "w")->valuedouble, json_get(last, "d")->valuedouble,
+			         json_get(last, "l")->valuedouble,
+			         json_get(last, "score")->valuedouble);
+		if (cJSON_IsString(next))
+			snprintf(nx, sizeof nx, "stop");
+		else
+			snprintf(nx, sizeof nx, "%.0f", next->valuedouble);
+		rc |= buf_printf(
+		    b, "%-10s %6.0f %6.0f %-22s %-18s %s\n", json_get(d, "condition")->valuestring,
+		    json_get(d, "blocks")->valuedouble, json_get(d, "games")->valuedouble, lastb,
+		    json_get(d, "rule")->valuestring, nx);
+	}
+	cJSON_ArrayForEach(it, json_get(d, "deviations")) rc |= buf_printf(
+	    b, "  deviation: block %.0f at %.0f: %s\n", json_get(it, "block")->valuedouble,
+	    json_get(it, "anchor")->valuedouble, json_get(it, "why")->valuestring);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+ladder_next_run(const struct ladder_next_options *o, struct err *e)
+{
+	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct buf b = BUF_INIT;
+	cJSON *in, *spec_doc = NULL, *doc = NULL;
+	const cJSON *spec;
+	char spec_id[HASH_ID_LEN + 1];
+	int rc = -1;
+
+	in = json_parse_file(o->path, e);
+	if (in == NULL)
+		return -1;
+	if (bound_cohort_read_opt(in, io_name(o->path), 1, &c, e) < 0 || canon_id(in, c.id, e) < 0)
+		goto done;
+	if (c.is_freeze && o->spec_path) {
+		err_set(e, ERR_USAGE,
+		        "--spec: a freeze carries its spec; give --spec only with a "
+		        "blocks document");
+		goto done;
+	}
+	if (!c.is_freeze && !o->spec_path) {
+		err_set(e, ERR_USAGE, "--spec: a blocks document needs the cohort spec");
+		goto done;
+	}
+	if (c.is_freeze) {
+		spec = c.spec;
+	} else {
+		const char *kind;
+		spec = spec_doc = json_parse_file(o->spec_path, e);
+		if (spec == NULL)
+			goto done;
+		if (json_get_string(spec, "kind", 1, &kind, e) < 0) {
+			err_prefix(e, "%s", io_name(o->spec_path));
+			goto done;
+		}
+		if (strcmp(kind, "cohort.spec/1") != 0) {
+			err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1",
+			        io_name(o->spec_path));
+			goto done;
+		}
+	}
+	if (canon_id(spec, spec_id, e) < 0 ||
+	    ladder_next_document(&c, spec, spec_id, o->condition, &doc, e) < 0)
+		goto done;
+	if (o->table) {
+		if (next_table(doc, &b) < 0) {
+			err_set(e, ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		rc = io_write_all(o->out, b.p ? b.p : "", b.len, e);
+	} else {
+		rc = json_emit(doc, o->out, e);
+	}
+done:
+	buf_release(&b);
+	cJSON_Delete(doc);
+	cJSON_Delete(spec_doc);
+	bound_cohort_release(&c);
+	cJSON_Delete(in);
+	return rc;
+}

@@ -1,0 +1,30 @@
+/* ladderdoc.h: `cohort ladder next`: the policy's verdict on one
+ * condition's blocks, as a cohort.ladder-next/1 document or a table.
+ *
+ * Ownership: documents returned through `cJSON **out` belong to the caller.
+ */
+#ifndef COHORT_LADDERDOC_H
+#define COHORT_LADDERDOC_H
+
+#include <cjson/cJSON.h>
+
+#include "../common/err.h"
+#include "bound.h"
+
+struct ladder_next_options {
+	const char *path;      /* a cohort.freeze/1 or cohort.blocks/1 ("-" stdin) */
+	const char *spec_path; /* cohort.spec/1, required with a blocks document */
+	const char *condition; /* the condition to replay */
+	int table;             /* --format table */
+	const char *out;       /* -o FILE, NULL for stdout */
+};
+
+/* The cohort.ladder-next/1 document of condition in c under spec (a
+ * cohort.spec/1 tree, whose identity is spec_id). */
+int ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char *spec_id,
+                         const char *condition, cJSON **out, struct err *e);
+
+/* `cohort ladder next`: read, replay, write. */
+int ladder_next_run(const struct ladder_next_options *o, struct err *e);
+
+#endif

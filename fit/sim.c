@@ -1,0 +1,1219 @@
+/* sim.c: the single-condition Davidson solver and the ladder audit: W-D-L
+ * blocks drawn from the model at known ratings, the exact ladder
+ * transitions of fit/ladder.h, three estimators, and their errors. */
+#include "sim.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "../common/io.h"
+#include "../freeze/json.h"
+#include "bound.h"
+#include "ladder.h"
+
+#define E_NAT BOUND_ELO_PER_NAT
+#define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
+#define SIM_MAX_VISITS 64        /* distinct anchors tallied per cell */
+#define SIM_CHUNK 250            /* least replicates per work unit */
+#define SIM_MAX_CHUNKS 64        /* most work units per cell */
+#define SIM_MAX_CELLS 10000      /* starts x truths */
+#define SIM_MAX_BLOCK_GAMES 1000 /* games per simulated block */
+
+/* ---- the solver ---------------------------------------------------- */
+
+double
+sim_loglik(const struct sim_obs *o, size_t n, double s, double t, double g[2], double h[3])
+{
+	double ll = 0;
+
+	if (g)
+		g[0] = g[1] = 0;
+	if (h)
+		h[0] = h[1] = h[2] = 0;
+	for (size_t i = 0; i < n; i++) {
+		double u = s - o[i].b, a2 = t + u / 2, m = fmax(fmax(u, 0), a2);
+		double ew = exp(u - m), el = exp(-m), ed = exp(a2 - m), dd = ew + el + ed;
+		double pw = ew / dd, pd = ed / dd, nn = (double)o[i].w + o[i].d + o[i].l;
+		double sc = pw + pd / 2;
+
+		ll += o[i].w * u + o[i].d * a2 - nn * (m + log(dd));
+		if (g) {
+			g[0] += o[i].w + 0.5 * o[i].d - nn * sc;
+			g[1] += o[i].d - nn * pd;
+		}
+		if (h) {
+			h[0] -= nn * (pw + pd / 4 - sc * sc);
+			h[1] -= nn * (pd / 2 - sc * pd);
+			h[2] -= nn * (pd - pd * pd);
+		}
+	}
+	return ll;
+}
+
+static void
+totals(const struct sim_obs *o, size_t n, double *w, double *d, double *l, double *bbar)
+{
+	double sb = 0;
+
+	*w = *d = *l = 0;
+	for (size_t i = 0; i < n; i++) {
+		double nn = (double)o[i].w + o[i].d + o[i].l;
+		*w += o[i].w, *d += o[i].d, *l += o[i].l;
+		sb += nn * o[i].b;
+	}
+	*bbar = *w + *d + *l > 0 ? sb / (*w + *d + *l) : 0;
+}
+
+static double
+clampd(double x, double lo, double hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+int
+sim_fit_fixed(const struct sim_obs *o, size_t n, double t, double *s)
+{
+	double w, d, l, bbar, g[2], h[3], sc;
+
+	totals(o, n, &w, &d, &l, &bbar);
+	sc = (w + d / 2) / (w + d + l);
+	if (w + d == 0 || l + d == 0)
+		return -1;
+	*s = bbar + log(sc / (1 - sc));
+	if (!isfinite(*s))
+		*s = bbar;
+	for (int it = 0; it < 200; it++) {
+		double ll = sim_loglik(o, n, *s, t, g, h), step, lam = 1;
+		if (fabs(g[0]) <= 1e-9)
+			return 0;
+		step = clampd(-g[0] / h[0], -5, 5);
+		while (lam > 1e-12 && sim_loglik(o, n, *s + lam * step, t, NULL, NULL) < ll - 1e-10)
+			lam /= 2;
+		*s += lam * step;
+	}
+	return -1;
+}
+
+int
+sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
+{
+	double w, d, l, bbar, g[2], h[3], sc, ds;
+
+	memset(f, 0, sizeof *f);
+	totals(o, n, &w, &d, &l, &bbar);
+	if (w == 0 || l == 0) {
+		double t = 0, far;
+		f->side = w == 0 && l == 0 ? 0 : w == 0 ? -1 : 1;
+		f->s = bbar;
+		if (f->side == 0) {
+			f->ll = 0;
+			return 0;
+		}
+		far = bbar + f->side * 60;
+		for (size_t i = 0; i < n; i++)
+			far = f->side < 0 ? fmin(far, o[i].b - 30) : fmax(far, o[i].b + 30);
+		f->ll = sim_profile(o, n, far, &t, NULL, NULL);
+		return 0;
+	}
+	f->defined = 1;
+	sc = (w + d / 2) / (w + d + l);
+	f->s = bbar + log(sc / (1 - sc));
+	if (d == 0) {
+		f->t = -SIM_T_LIM;
+		if (sim_fit_fixed(o, n, f->t, &f->s) < 0)
+			return -1;
+		f->ll = sim_loglik(o, n, f->s, f->t, NULL, NULL);
+		return 0;
+	}
+	ds = d / (w + d + l);
+	f->t = log(2 * ds / (1 - ds));
+	for (f->iters = 0; f->iters < 200; f->iters++) {
+		double ll = sim_loglik(o, n, f->s, f->t, g, h), det, da, db, lam = 1, big;
+		if (fmax(fabs(g[0]), fabs(g[1])) <= 1e-9) {
+			f->ll = ll;
+			return 0;
+		}
+		det = h[0] * h[2] - h[1] * h[1];
+		if (det > 0 && h[0] < 0) {
+			da = -(h[2] * g[0] - h[1] * g[1]) / det;
+			db = -(-h[1] * g[0] + h[0] * g[1]) / det;
+		} else { /* numerically flat: a scaled gradient step instead */
+			da = g[0] / (fabs(h[0]) + 1);
+			db = g[1] / (fabs(h[2]) + 1);
+		}
+		big = fmax(fabs(da), fabs(db));
+		if (big > 5)
+			da *= 5 / big, db *= 5 / big;
+		while (lam > 1e-12 && sim_loglik(o, n, f->s + lam * da,
+		                                 clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM),
+		                                 NULL, NULL) < ll - 1e-10)
+			lam /= 2;
+		f->s += lam * da;
+		f->t = clampd(f->t + lam * db, -SIM_T_LIM, SIM_T_LIM);
+	}
+	return -1;
+}
+
+double
+sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, double *d2)
+{
+	double g[2], h[3], ll, draws = 0;
+
+	for (size_t i = 0; i < n; i++)
+		draws += o[i].d;
+	if (draws == 0) {
+		*t = -SIM_T_LIM;
+	} else {
+		*t = clampd(*t, -SIM_T_LIM, SIM_T_LIM);
+		for (int it = 0; it < 100; it++) {
+			double step, lam = 1, nt;
+			ll = sim_loglik(o, n, s, *t, g, h);
+			if (fabs(g[1]) <= 1e-11 || (*t >= SIM_T_LIM && g[1] > 0) ||
+			    (*t <= -SIM_T_LIM && g[1] < 0))
+				break;
+			step = clampd(-g[1] / h[2], -5, 5);
+			if (!isfinite(step))
+				step = g[1] > 0 ? 5 : -5;
+			for (;;) {
+				nt = clampd(*t + lam * step, -SIM_T_LIM, SIM_T_LIM);
+				if (lam < 1e-12 ||
+				    sim_loglik(o, n, s, nt, NULL, NULL) >= ll - 1e-12)
+					break;
+				lam /= 2;
+			}
+			if (nt == *t)
+				break;
+			*t = nt;
+		}
+	}
+	ll = sim_loglik(o, n, s, *t, g, h);
+	if (d1)
+		*d1 = g[0];
+	if (d2)
+		*d2 = fabs(*t) >= SIM_T_LIM || h[2] == 0 ? h[0] : h[0] - h[1] * h[1] / h[2];
+	return ll;
+}
+
+/* Newton from outside the interval towards the root of l_p(s) = target:
+ * l_p is concave, so the iterates approach the root monotonically. */
+static double
+profile_root(const struct sim_obs *o, size_t n, double s, double t, double target)
+{
+	for (int it = 0; it < 100; it++) {
+		double d1, v = sim_profile(o, n, s, &t, &d1, NULL) - target, ns;
+		if (d1 == 0 || !isfinite(d1))
+			break;
+		ns = s - v / d1;
+		if (fabs(ns - s) < 1e-10)
+			return ns;
+		s = ns;
+	}
+	return s;
+}
+
+/* The first point, stepping from s0 in direction dir, where the profile is
+ * below target; NAN if none within 200 log units. */
+static double
+profile_outside(const struct sim_obs *o, size_t n, double s0, double t, int dir, double step,
+                double target)
+{
+	for (; step < 200; step *= 2) {
+		double s = s0 + dir * step;
+		if (sim_profile(o, n, s, &t, NULL, NULL) < target)
+			return s;
+	}
+	return NAN;
+}
+
+/* sim_profile_interval with the chi-square cut q already computed. */
+static int
+profile_interval_q(const struct sim_obs *o, size_t n, const struct sim_fit *f, double q, double *lo,
+                   double *hi)
+{
+	double target = f->ll - q / 2, s;
+
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (!isfinite(q))
+		return -1;
+	if (f->defined) {
+		double t = f->t, d2, step;
+		sim_profile(o, n, f->s, &t, NULL, &d2);
+		step = d2 < 0 ? sqrt(q / -d2) : 1;
+		s = profile_outside(o, n, f->s, f->t, -1, step, target);
+		if (!isnan(s))
+			*lo = profile_root(o, n, s, f->t, target);
+		s = profile_outside(o, n, f->s, f->t, +1, step, target);
+		if (!isnan(s))
+			*hi = profile_root(o, n, s, f->t, target);
+		return 0;
+	}
+	if (f->side == 0)
+		return 0;
+	{
+		double edge = f->side < 0 ? -INFINITY : INFINITY;
+		for (size_t i = 0; i < n; i++)
+			edge = f->side < 0 ? fmax(edge, o[i].b) : fmin(edge, o[i].b);
+		s = profile_outside(o, n, edge, 0, -f->side, 0.5, target);
+		if (isnan(s))
+			return -1;
+		s = profile_root(o, n, s, 0, target);
+		if (f->side < 0)
+			*hi = s;
+		else
+			*lo = s;
+	}
+	return 0;
+}
+
+int
+sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
+                     double *lo, double *hi)
+{
+	return profile_interval_q(o, n, f, gsl_cdf_chisq_Pinv(level, 1), lo, hi);
+}
+
+/* ---- the audit ----------------------------------------------------- */
+
+enum { EST_JOINT, EST_DELETED, EST_LAST, NEST };
+static const char *const est_name[NEST] = {"joint", "deleted_below_final", "last_block"};
+
+struct est_acc {
+	double undefined;         /* replicates with no finite estimate */
+	double sum, sum2;         /* error (estimate - truth), clamped */
+	double ndef, sumd, sum2d; /* the same over defined replicates only */
+};
+
+struct acc {
+	double games, blocks, anchors, sat, onebl, covered;
+	struct est_acc est[NEST];
+	size_t nvis;
+	double vis_anchor[SIM_MAX_VISITS], vis_blocks[SIM_MAX_VISITS];
+};
+
+struct sim_ctx {
+	const struct sim_options *o;
+	struct ladder_policy p;
+	double corr; /* color correction of the model's color */
+	double q;    /* chi-square (1 df) quantile at level */
+	int black;
+	size_t ntruth;
+	long chunk;      /* replicates per chunk */
+	size_t nchunk;   /* chunks per cell */
+	struct acc *acc; /* [start][truth][chunk] */
+	pthread_mutex_t mu;
+	size_t next; /* next work unit, under mu */
+	int failed;  /* a solver failed, under mu */
+};
+
+static uint64_t
+mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The replicate's stream: splitmix64 over (seed, start, truth, rep), the
+ * ratings in hundredths of an Elo point, folded to the 32 bits MT19937
+ * takes.  tag 0 drives games, tag 1 the ledger's plies, tokens and times. */
+static unsigned long
+stream_seed(uint64_t seed, double start, double truth, long rep, int tag)
+{
+	uint64_t h = mix64(seed);
+
+	h = mix64(h ^ (uint64_t)llround(start * 100));
+	h = mix64(h ^ (uint64_t)llround(truth * 100));
+	h = mix64(h ^ (uint64_t)rep);
+	h = mix64(h ^ (uint64_t)tag);
+	return (unsigned long)((h ^ (h >> 32)) & 0xffffffffULL);
+}
+
+static double
+truth_at(const struct sim_options *o, size_t j)
+{
+	return o->lo + (double)j * o->step;
+}
+
+/* Run one ladder; returns the number of blocks. */
+static size_t
+run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
+           struct ladder_block *blk)
+{
+	double anchor = start, next;
+	int repeats = 0;
+	size_t nb = 0;
+
+	while (nb < SIM_MAX_BLOCKS) {
+		double u = (truth - anchor - c->corr) / E_NAT, m = fmax(u, 0), nu = c->o->nu;
+		double ew = exp(u - m), el = exp(-m), ed = nu * exp(u / 2 - m), dd = ew + el + ed;
+		double pw = ew / dd, pwd = (ew + ed) / dd;
+		struct ladder_block *b = &blk[nb++];
+		enum ladder_rule rule;
+
+		b->anchor = anchor;
+		b->w = b->d = b->l = 0;
+		for (int k = 0; k < c->p.block_games; k++) {
+			double x = gsl_rng_uniform(r);
+			if (x < pw)
+				b->w++;
+			else if (x < pwd)
+				b->d++;
+			else
+				b->l++;
+		}
+		rule = ladder_step(&c->p, anchor, ladder_score(b), repeats, &next);
+		if (rule == LADDER_PROMOTE) {
+			anchor = next;
+			repeats = 0;
+		} else if (rule == LADDER_REPEAT) {
+			repeats++;
+		} else {
+			break;
+		}
+	}
+	return nb;
+}
+
+static void
+add_err(struct est_acc *a, int defined, double est, double truth)
+{
+	double err = est - truth;
+
+	a->undefined += !defined;
+	a->sum += err;
+	a->sum2 += err * err;
+	if (defined) {
+		a->ndef++;
+		a->sumd += err;
+		a->sum2d += err * err;
+	}
+}
+
+/* The joint estimate of the blocks at keep_from or above, and whether the profile interval
+ * covers truth.  An undefined estimate is its one-sided profile bound. */
+static int
+joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
+               struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
+{
+	struct sim_fit f;
+	double lo, hi;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (blk[i].anchor < keep_from)
+			continue;
+		obs[k].b = (blk[i].anchor + c->corr) / E_NAT;
+		obs[k].w = blk[i].w, obs[k].d = blk[i].d, obs[k].l = blk[i].l;
+		k++;
+	}
+	if (sim_fit_joint(obs, k, &f) < 0 || profile_interval_q(obs, k, &f, c->q, &lo, &hi) < 0)
+		return -1;
+	*defined = f.defined;
+	*est = f.defined    ? f.s * E_NAT
+	       : f.side < 0 ? hi * E_NAT
+	       : f.side > 0 ? lo * E_NAT
+	                    : f.s * E_NAT;
+	if (covered)
+		*covered = lo * E_NAT <= truth && truth <= hi * E_NAT;
+	return 0;
+}
+
+static int
+replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long rep, struct acc *a,
+          struct ladder_block *blk, struct sim_obs *obs)
+{
+	size_t nb, nanch = 0;
+	double est, games = 0, lo, hi;
+	int def, cov;
+
+	gsl_rng_set(r, stream_seed(c->o->seed, start, truth, rep, 0));
+	nb = run_ladder(c, r, start, truth, blk);
+	for (size_t i = 0; i < nb; i++) {
+		size_t v;
+		int n = blk[i].w + blk[i].d + blk[i].l;
+		games += n;
+		a->sat += blk[i].w == n || blk[i].l == n;
+		if (i == 0 || blk[i].anchor != blk[i - 1].anchor)
+			nanch++;
+		for (v = 0; v < a->nvis && a->vis_anchor[v] != blk[i].anchor; v++)
+			;
+		if (v == a->nvis && v < SIM_MAX_VISITS) {
+			a->vis_anchor[v] = blk[i].anchor;
+			a->vis_blocks[v] = 0;
+			a->nvis++;
+		}
+		if (v < SIM_MAX_VISITS)
+			a->vis_blocks[v]++;
+	}
+	a->games += games;
+	a->blocks += (double)nb;
+	a->anchors += (double)nanch;
+	a->onebl += nb == 1;
+
+	if (joint_estimate(c, blk, -INFINITY, nb, obs, truth, &est, &def, &cov) < 0)
+		return -1;
+	add_err(&a->est[EST_JOINT], def, est, truth);
+	a->covered += cov;
+	if (joint_estimate(c, blk, blk[nb - 1].anchor, nb, obs, truth, &est, &def, NULL) < 0)
+		return -1;
+	add_err(&a->est[EST_DELETED], def, est, truth);
+	{
+		const struct ladder_block *b = &blk[nb - 1];
+		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
+		def = x > 0 && x < n;
+		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
+			return -1;
+		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
+		add_err(&a->est[EST_LAST], def, est, truth);
+	}
+	return 0;
+}
+
+static void *
+worker(void *arg)
+{
+	struct sim_ctx *c = arg;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
+	struct sim_obs *obs = malloc(SIM_MAX_BLOCKS * sizeof *obs);
+	size_t units = c->o->nstarts * c->ntruth * c->nchunk;
+
+	if (r == NULL || blk == NULL || obs == NULL) {
+		pthread_mutex_lock(&c->mu);
+		c->failed = 1;
+		pthread_mutex_unlock(&c->mu);
+	}
+	for (;;) {
+		size_t u, si, tj, ck;
+		int stop;
+		pthread_mutex_lock(&c->mu);
+		u = c->next++;
+		stop = c->failed || u >= units;
+		pthread_mutex_unlock(&c->mu);
+		if (stop)
+			break;
+		ck = u % c->nchunk;
+		tj = u / c->nchunk % c->ntruth;
+		si = u / c->nchunk / c->ntruth;
+		for (long rep = (long)ck * c->chunk;
+		     rep < c->o->reps && rep < (long)(ck + 1) * c->chunk; rep++) {
+			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1,
+			              &c->acc[u], blk, obs) < 0) {
+				pthread_mutex_lock(&c->mu);
+				c->failed = 1;
+				pthread_mutex_unlock(&c->mu);
+				break;
+			}
+		}
+	}
+	gsl_rng_free(r);
+	free(blk);
+	free(obs);
+	return NULL;
+}
+
+/* Sum a cell's chunks in order into *a (so the bytes do not depend on the
+ * number of threads). */
+static void
+cell_sum(const struct sim_ctx *c, size_t si, size_t tj, struct acc *a)
+{
+	memset(a, 0, sizeof *a);
+	for (size_t k = 0; k < c->nchunk; k++) {
+		const struct acc *x = &c->acc[(si * c->ntruth + tj) * c->nchunk + k];
+		a->games += x->games, a->blocks += x->blocks, a->anchors += x->anchors;
+		a->sat += x->sat, a->onebl += x->onebl, a->covered += x->covered;
+		for (int j = 0; j < NEST; j++) {
+			const struct est_acc *p = &x->est[j];
+			struct est_acc *q = &a->est[j];
+			q->undefined += p->undefined, q->sum += p->sum, q->sum2 += p->sum2;
+			q->ndef += p->ndef, q->sumd += p->sumd, q->sum2d += p->sum2d;
+		}
+		for (size_t v = 0; v < x->nvis; v++) {
+			size_t w;
+			for (w = 0; w < a->nvis && a->vis_anchor[w] != x->vis_anchor[v]; w++)
+				;
+			if (w == a->nvis && w < SIM_MAX_VISITS) {
+				a->vis_anchor[w] = x->vis_anchor[v];
+				a->vis_blocks[w] = 0;
+				a->nvis++;
+			}
+			if (w < SIM_MAX_VISITS)
+				a->vis_blocks[w] += x->vis_blocks[v];
+		}
+	}
+}
+
+/* ---- the document -------------------------------------------------- */
+
+struct est_summary {
+	double undefined, bias, rmse, bias_defined, rmse_defined; /* NAN when none defined */
+};
+
+static void
+est_summary(const struct est_acc *a, double reps, struct est_summary *s)
+{
+	s->undefined = a->undefined / reps;
+	s->bias = a->sum / reps;
+	s->rmse = sqrt(a->sum2 / reps);
+	s->bias_defined = a->ndef > 0 ? a->sumd / a->ndef : NAN;
+	s->rmse_defined = a->ndef > 0 ? sqrt(a->sum2d / a->ndef) : NAN;
+}
+
+static cJSON *
+num_or_null(double x, double step)
+{
+	return isfinite(x) ? cJSON_CreateNumber(json_round(x, step)) : cJSON_CreateNull();
+}
+
+static int
+add_est(cJSON *o, const struct est_summary *s)
+{
+	return json_add_number(o, "undefined", json_round(s->undefined, 1e-6)) &&
+	       json_add_number(o, "bias", json_round(s->bias, 0.01)) &&
+	       json_add_number(o, "rmse", json_round(s->rmse, 0.01)) &&
+	       cJSON_AddItemToObject(o, "bias_defined", num_or_null(s->bias_defined, 0.01)) &&
+	       cJSON_AddItemToObject(o, "rmse_defined", num_or_null(s->rmse_defined, 0.01));
+}
+
+static int
+cmp_vis(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int
+add_cell(cJSON *cells, const struct sim_ctx *c, size_t si, size_t tj, struct acc *a,
+         struct est_summary sum[NEST])
+{
+	double reps = (double)c->o->reps, blocks, vis[SIM_MAX_VISITS][2];
+	cJSON *it = cJSON_CreateObject(), *est, *v;
+
+	cell_sum(c, si, tj, a);
+	if (it == NULL || !cJSON_AddItemToArray(cells, it))
+		return cJSON_Delete(it), -1;
+	blocks = a->blocks;
+	if (!json_add_number(it, "start", json_round(c->o->starts[si], 0.01)) ||
+	    !json_add_number(it, "truth", json_round(truth_at(c->o, tj), 0.01)) ||
+	    !json_add_number(it, "games", json_round(a->games / reps, 1e-6)) ||
+	    !json_add_number(it, "blocks", json_round(blocks / reps, 1e-6)) ||
+	    !json_add_number(it, "anchors", json_round(a->anchors / reps, 1e-6)) ||
+	    !json_add_number(it, "one_block", json_round(a->onebl / reps, 1e-6)) ||
+	    !json_add_number(it, "saturated", json_round(a->sat / blocks, 1e-6)) ||
+	    !json_add_number(it, "coverage", json_round(a->covered / reps, 1e-6)) ||
+	    !(est = cJSON_AddObjectToObject(it, "estimators")) ||
+	    !(v = cJSON_AddArrayToObject(it, "visits")))
+		return -1;
+	for (int j = 0; j < NEST; j++) {
+		cJSON *o = cJSON_AddObjectToObject(est, est_name[j]);
+		est_summary(&a->est[j], reps, &sum[j]);
+		if (o == NULL || !add_est(o, &sum[j]))
+			return -1;
+	}
+	for (size_t k = 0; k < a->nvis; k++)
+		vis[k][0] = a->vis_anchor[k], vis[k][1] = a->vis_blocks[k];
+	qsort(vis, a->nvis, sizeof vis[0], cmp_vis);
+	for (size_t k = 0; k < a->nvis; k++) {
+		cJSON *p = cJSON_CreateObject();
+		if (p == NULL || !cJSON_AddItemToArray(v, p) ||
+		    !json_add_number(p, "anchor", json_round(vis[k][0], 0.01)) ||
+		    !json_add_number(p, "blocks", json_round(vis[k][1] / reps, 1e-6)))
+			return cJSON_Delete(p), -1;
+	}
+	return 0;
+}
+
+static cJSON *
+audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
+{
+	const struct sim_options *o = c->o;
+	cJSON *doc = cJSON_CreateObject(), *opt, *cells, *summ, *st, *x;
+	struct acc *a = malloc(sizeof *a);
+	char seed[32];
+
+	if (doc == NULL || a == NULL)
+		goto fail;
+	snprintf(seed, sizeof seed, "%llu", o->seed);
+	if (!json_add_string(doc, "kind", "cohort.ladder-audit/1") ||
+	    !json_add_string(doc, "spec", spec_id) ||
+	    !(x = cJSON_Duplicate(json_get(spec, "ladder"), 1)) ||
+	    !cJSON_AddItemToObject(doc, "ladder", x) ||
+	    !json_add_string(doc, "color", c->black ? "black" : "white") ||
+	    !json_add_number(doc, "black_penalty",
+	                     json_round(c->black ? c->corr : -c->corr, 0.01)) ||
+	    !(opt = cJSON_AddObjectToObject(doc, "options")) ||
+	    !(x = cJSON_AddObjectToObject(opt, "truth")) ||
+	    !json_add_number(x, "lo", json_round(o->lo, 0.01)) ||
+	    !json_add_number(x, "hi", json_round(o->hi, 0.01)) ||
+	    !json_add_number(x, "step", json_round(o->step, 0.01)) ||
+	    !(st = cJSON_AddArrayToObject(opt, "starts")) ||
+	    !json_add_number(opt, "reps", (double)o->reps) || !json_add_string(opt, "seed", seed) ||
+	    !json_add_number(opt, "nu", json_round(o->nu, 1e-6)) ||
+	    !json_add_number(opt, "level", json_round(o->level, 1e-6)) ||
+	    !json_add_string(doc, "rng",
+	                     "gsl mt19937; replicate stream seeded by splitmix64 over "
+	                     "(seed, start, truth, replicate)") ||
+	    !json_add_string(
+	        doc, "undefined_rule",
+	        "an undefined estimate enters bias and rmse "
+	        "as its one-sided bound at level (profile likelihood for joint and "
+	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
+	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
+		goto fail;
+	for (size_t si = 0; si < o->nstarts; si++)
+		if (!cJSON_AddItemToArray(st, cJSON_CreateNumber(json_round(o->starts[si], 0.01))))
+			goto fail;
+	for (size_t si = 0; si < o->nstarts; si++) {
+		double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
+		struct est_summary s[NEST],
+		    m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
+		cJSON *it = cJSON_CreateObject(), *est;
+		memset(m, 0, sizeof m);
+		for (size_t tj = 0; tj < c->ntruth; tj++) {
+			if (add_cell(cells, c, si, tj, a, s) < 0)
+				goto fail;
+			g += a->games / (double)o->reps, b += a->blocks / (double)o->reps;
+			sat += a->sat / a->blocks, cov += a->covered / (double)o->reps;
+			one += a->onebl / (double)o->reps;
+			for (int j = 0; j < NEST; j++)
+				m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
+				    m[j].rmse += s[j].rmse,
+				    m[j].rmse_defined += s[j].rmse * s[j].rmse;
+		}
+		if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
+		    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
+		    !json_add_number(it, "games", json_round(g / nt, 1e-6)) ||
+		    !json_add_number(it, "blocks", json_round(b / nt, 1e-6)) ||
+		    !json_add_number(it, "one_block", json_round(one / nt, 1e-6)) ||
+		    !json_add_number(it, "saturated", json_round(sat / nt, 1e-6)) ||
+		    !json_add_number(it, "coverage", json_round(cov / nt, 1e-6)) ||
+		    !(est = cJSON_AddObjectToObject(it, "estimators"))) {
+			if (it && !cJSON_GetArraySize(summ))
+				cJSON_Delete(it);
+			goto fail;
+		}
+		for (int j = 0; j < NEST; j++) {
+			cJSON *e = cJSON_AddObjectToObject(est, est_name[j]);
+			if (e == NULL ||
+			    !json_add_number(e, "undefined",
+			                     json_round(m[j].undefined / nt, 1e-6)) ||
+			    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
+			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
+			    !json_add_number(e, "rmse_pooled",
+			                     json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
+				goto fail;
+		}
+	}
+	free(a);
+	return doc;
+fail:
+	free(a);
+	cJSON_Delete(doc);
+	return NULL;
+}
+
+static int
+audit_table(const cJSON *doc, struct buf *out)
+{
+	const cJSON *it, *opt = json_get(doc, "options");
+	int rc = 0;
+
+	rc |=
+	    buf_printf(out,
+	               "ladder audit: %.0f replicates per cell, nu %g, Black penalty %g; "
+	               "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
+	               json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
+	               json_get(doc, "black_penalty")->valuedouble);
+	rc |=
+	    buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
+	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
+	cJSON_ArrayForEach(it, json_get(doc, "cells"))
+	{
+		const cJSON *e = json_get(it, "estimators");
+		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, json_get(it, "truth")->valuedouble,
+		    json_get(it, "games")->valuedouble, json_get(it, "blocks")->valuedouble,
+		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
+		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
+		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
+	}
+	rc |= buf_printf(out, "mean over the truth grid:\n");
+	cJSON_ArrayForEach(it, json_get(doc, "summary"))
+	{
+		/* the summary's rmse is the mean of the cells' RMSEs */
+		const cJSON *e = json_get(it, "estimators");
+		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
+		            *l = json_get(e, "last_block");
+		rc |= buf_printf(
+		    out,
+		    "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
+		    "%4.0f%%\n",
+		    json_get(it, "start")->valuedouble, "all", json_get(it, "games")->valuedouble,
+		    json_get(it, "blocks")->valuedouble,
+		    100 * json_get(it, "saturated")->valuedouble, json_get(j, "rmse")->valuedouble,
+		    json_get(d, "rmse")->valuedouble, json_get(l, "rmse")->valuedouble,
+		    json_get(j, "undefined")->valuedouble, json_get(d, "undefined")->valuedouble,
+		    json_get(l, "undefined")->valuedouble,
+		    100 * json_get(it, "coverage")->valuedouble);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- the simulated ledger ---------------------------------------- */
+
+#define SIM_EPOCH 1767225600LL /* 2026-01-01T00:00:00Z */
+
+static void
+fmt_time(long long t, char out[32])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void
+cond_name(char *s, size_t n, double start, double truth, long rep)
+{
+	snprintf(s, n, "s%g-t%g-r%ld", start, truth, rep);
+}
+
+/* Where the simulated games go: any of the three may be closed. */
+struct emit {
+	struct outfile ledger, requests, billing;
+	struct buf line;
+};
+
+static int
+emit_json(struct outfile *of, struct buf *line, const cJSON *v, struct err *e)
+{
+	buf_reset(line);
+	if (canon_write(v, line, e) < 0)
+		return -1;
+	if (buf_addc(line, '\n') < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return outfile_write(of, line->p, line->len, e);
+}
+
+static void
+fmt_time_ms(long long ms, char out[40])
+{
+	time_t tt = (time_t)(ms / 1000);
+	struct tm tm;
+	size_t n;
+
+	gmtime_r(&tt, &tm);
+	n = strftime(out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, 40 - n, ".%03dZ", (int)(ms % 1000));
+}
+
+/* One game: its record, and one request per model move.  Distributions
+ * (m = plies / 2 model moves, at least one):
+ * plies: decisive 20 + 2 Poisson(25) (+1 when White mates), capped at 199;
+ * draws 200 (ply limit) with probability 1/4, else 40 + 2 Poisson(30);
+ * per request: input 1200 + Poisson(600) tokens, output Poisson(60),
+ * reasoning round(Gamma(2, 400)), cached floor(input U(0.4, 0.7)),
+ * latency Gamma(2, 6) s; the engine's reply 0.2 s after each request; the
+ * game's tokens and wall time are the sums; the next game starts 30 s
+ * after the end.  Billing: $1.25 per million uncached input tokens, $0.125
+ * cached, $10 output and reasoning. */
+static int
+emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
+          int black, long block, int k, int result, long long *clock, struct err *e)
+{
+	static const char *const res[3] = {"win", "draw", "loss"};
+	char id[160], ts[32], te[32];
+	int plies, m;
+	long long ms = *clock * 1000, tok[4] = {0, 0, 0, 0};
+	double wall = 0;
+	const char *term;
+	cJSON *g = cJSON_CreateObject(), *x, *req = NULL, *rq = NULL;
+
+	snprintf(id, sizeof id, "%s-b%ld-g%d", cond, block, k);
+	if (result == 1) {
+		int lim = gsl_rng_uniform(r) < 0.25;
+		plies = lim ? 200 : 40 + 2 * (int)gsl_ran_poisson(r, 30);
+		if (plies > 200)
+			plies = 200;
+		term = lim                        ? "ply_limit"
+		       : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition"
+		                                  : "stalemate";
+	} else {
+		plies = 20 + 2 * (int)gsl_ran_poisson(r, 25) + (result == 2);
+		if (plies > 199)
+			plies = 199;
+		term = gsl_rng_uniform(r) < 0.8 ? "checkmate" : "resignation";
+	}
+	m = plies / 2 > 0 ? plies / 2 : 1;
+	if (g == NULL || !(req = cJSON_CreateArray()))
+		goto nomem;
+	for (int i = 1; i <= m; i++) {
+		char rid[200], rts[40];
+		long long in = 1200 + (long long)gsl_ran_poisson(r, 600);
+		long long out = (long long)gsl_ran_poisson(r, 60);
+		long long rs = llround(gsl_ran_gamma(r, 2, 400));
+		long long ca = (long long)floor((double)in * (0.4 + 0.3 * gsl_rng_uniform(r)));
+		long long lat = llround(gsl_ran_gamma(r, 2, 6) * 1000);
+
+		snprintf(rid, sizeof rid, "%s-r%d", id, i);
+		fmt_time_ms(ms, rts);
+		tok[0] += in, tok[1] += out, tok[2] += rs, tok[3] += ca;
+		wall += lat / 1000.0 + 0.2;
+		ms += lat + 200;
+		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
+			goto nomem;
+		if (em->requests.fp) {
+			if (!(rq = cJSON_CreateObject()) || !json_add_number(rq, "attempt", 1) ||
+			    !json_add_string(rq, "game_id", id) ||
+			    !json_add_number(rq, "latency_ms", (double)lat) ||
+			    !(x = cJSON_AddObjectToObject(rq, "model")) ||
+			    !json_add_string(x, "requested", "sim-davidson-1") ||
+			    !json_add_string(x, "returned", "sim-davidson-1") ||
+			    !json_add_string(rq, "request_id", rid) ||
+			    !json_add_string(rq, "status", "ok") ||
+			    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
+			    !json_add_number(x, "input", (double)in) ||
+			    !json_add_number(x, "output", (double)out) ||
+			    !json_add_number(x, "reasoning", (double)rs) ||
+			    !json_add_number(x, "cached", (double)ca) ||
+			    !json_add_string(rq, "ts", rts))
+				goto nomem;
+			if (emit_json(&em->requests, &em->line, rq, e) < 0)
+				goto fail;
+			cJSON_Delete(rq);
+			rq = NULL;
+		}
+		if (em->billing.fp) {
+			double cost = (double)(in - ca) * 1.25e-6 + (double)ca * 0.125e-6 +
+			              (double)(out + rs) * 10e-6;
+			buf_reset(&em->line);
+			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n",
+			               rid, rts, in, out, rs, ca, cost) < 0)
+				goto nomem;
+			if (outfile_write(&em->billing, em->line.p, em->line.len, e) < 0)
+				goto fail;
+		}
+	}
+	wall = json_round(wall + 0.1 * (plies - m), 1e-3);
+	fmt_time(*clock, ts);
+	fmt_time(*clock + (long long)ceil(wall), te);
+	*clock += (long long)ceil(wall) + 30;
+	if (!em->ledger.fp) {
+		cJSON_Delete(req);
+		cJSON_Delete(g);
+		return 0;
+	}
+	if (!json_add_string(g, "game_id", id) || !json_add_string(g, "family", family) ||
+	    !(x = cJSON_AddObjectToObject(g, "model")) ||
+	    !json_add_string(x, "requested", "sim-davidson-1") ||
+	    !json_add_string(x, "returned", "sim-davidson-1") ||
+	    !json_add_string(g, "condition", cond) ||
+	    !json_add_string(g, "color", black ? "black" : "white") ||
+	    !(x = cJSON_AddObjectToObject(g, "anchor")) ||
+	    !json_add_string(x, "engine", "stockfish") ||
+	    !json_add_number(x, "elo", json_round(anchor, 0.01)) ||
+	    !json_add_string(x, "limiter", "UCI_LimitStrength") ||
+	    !json_add_number(x, "time_s", 0.1) || !json_add_string(g, "opening", "startpos") ||
+	    !json_add_number(g, "block", (double)block) ||
+	    !json_add_string(g, "status", "terminal") ||
+	    !json_add_string(g, "result", res[result]) ||
+	    !json_add_string(g, "termination", term) || !json_add_number(g, "plies", plies) ||
+	    !json_add_string(g, "started_at", ts) || !json_add_string(g, "ended_at", te) ||
+	    !(x = cJSON_AddObjectToObject(g, "tokens")) ||
+	    !json_add_number(x, "input", (double)tok[0]) ||
+	    !json_add_number(x, "output", (double)tok[1]) ||
+	    !json_add_number(x, "reasoning", (double)tok[2]) ||
+	    !json_add_number(x, "cached", (double)tok[3]) || !json_add_number(g, "wall_s", wall) ||
+	    !json_add_number(g, "worker_hours", json_round(wall / 3600, 1e-6)) ||
+	    !cJSON_AddItemToObject(g, "requests", req))
+		goto nomem;
+	req = NULL;
+	if (emit_json(&em->ledger, &em->line, g, e) < 0)
+		goto fail;
+	cJSON_Delete(g);
+	return 0;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+fail:
+	cJSON_Delete(rq);
+	cJSON_Delete(req);
+	cJSON_Delete(g);
+	return -1;
+}
+
+static int
+emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
+{
+	const struct sim_options *o = c->o;
+	const cJSON *fam = cJSON_GetArrayItem(json_get(spec, "families"), 0);
+	const char *family = cJSON_IsString(fam) ? fam->valuestring : "sim";
+	struct emit em = {OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT};
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937), *rl = gsl_rng_alloc(gsl_rng_mt19937);
+	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
+	cJSON *conds = cJSON_CreateArray(), *es = NULL;
+	long long last = SIM_EPOCH;
+	int rc = -1;
+	static const char head[] =
+	    "request_id,ts,model,input_tokens,output_tokens,reasoning_tokens,cached_tokens,cost\n";
+
+	if (r == NULL || rl == NULL || blk == NULL || conds == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if ((o->ledger && outfile_open(&em.ledger, o->ledger, e) < 0) ||
+	    (o->requests && outfile_open(&em.requests, o->requests, e) < 0) ||
+	    (o->billing && (outfile_open(&em.billing, o->billing, e) < 0 ||
+	                    outfile_write(&em.billing, head, sizeof head - 1, e) < 0)))
+		goto done;
+	for (size_t si = 0; si < o->nstarts; si++)
+		for (size_t tj = 0; tj < c->ntruth; tj++)
+			for (long rep = 1; rep <= o->reps; rep++) {
+				double start = o->starts[si], truth = truth_at(o, tj);
+				long long clock = SIM_EPOCH;
+				char cond[96];
+				size_t nb;
+				cond_name(cond, sizeof cond, start, truth, rep);
+				if (!cJSON_AddItemToArray(conds, cJSON_CreateString(cond))) {
+					err_set(e, ERR_NOMEM, "out of memory");
+					goto done;
+				}
+				if (!o->ledger && !o->requests && !o->billing)
+					continue;
+				gsl_rng_set(r, stream_seed(o->seed, start, truth, rep, 0));
+				gsl_rng_set(rl, stream_seed(o->seed, start, truth, rep, 1));
+				nb = run_ladder(c, r, start, truth, blk);
+				for (size_t i = 0; i < nb; i++) {
+					int order[SIM_MAX_BLOCK_GAMES], n = 0;
+					for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
+						order[n++] = q < blk[i].w              ? 0
+						             : q < blk[i].w + blk[i].d ? 1
+						                                       : 2;
+					/* The block's outcomes, in an order drawn from the ledger
+					 * stream. */
+					gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
+					for (int k = 0; k < n; k++)
+						if (emit_game(&em, rl, family, cond, blk[i].anchor,
+						              c->black, (long)i + 1, k + 1,
+						              order[k], &clock, e) < 0)
+							goto done;
+				}
+				if (clock > last)
+					last = clock;
+			}
+	if ((o->ledger && outfile_commit(&em.ledger, e) < 0) ||
+	    (o->requests && outfile_commit(&em.requests, e) < 0) ||
+	    (o->billing && outfile_commit(&em.billing, e) < 0))
+		goto done;
+	if (o->emit_spec) {
+		char asof[32], name[256];
+		const cJSON *nm = json_get(spec, "name");
+		es = cJSON_Duplicate(spec, 1);
+		fmt_time((last / 86400 + 1) * 86400, asof);
+		snprintf(name, sizeof name, "%s-simulated",
+		         cJSON_IsString(nm) ? nm->valuestring : "cohort");
+		if (es == NULL)
+			goto nomem;
+		cJSON_DeleteItemFromObjectCaseSensitive(es, "conditions");
+		cJSON_DeleteItemFromObjectCaseSensitive(es, "as_of");
+		cJSON_DeleteItemFromObjectCaseSensitive(es, "name");
+		cJSON_DeleteItemFromObjectCaseSensitive(es, "families");
+		if (!json_add_string(es, "name", name) || !json_add_string(es, "as_of", asof) ||
+		    !cJSON_AddItemToObject(es, "families", cJSON_CreateStringArray(&family, 1)))
+			goto nomem;
+		cJSON_AddItemToObject(es, "conditions", conds);
+		conds = NULL;
+		if (json_emit(es, o->emit_spec, e) < 0)
+			goto done;
+	}
+	rc = 0;
+	goto done;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+done:
+	outfile_abort(&em.ledger);
+	outfile_abort(&em.requests);
+	outfile_abort(&em.billing);
+	buf_release(&em.line);
+	cJSON_Delete(es);
+	cJSON_Delete(conds);
+	gsl_rng_free(r);
+	gsl_rng_free(rl);
+	free(blk);
+	return rc;
+}
+
+/* ---- the run ------------------------------------------------------- */
+
+static int
+check_options(const struct sim_ctx *c, struct err *e)
+{
+	const struct sim_options *o = c->o;
+	double minstep = INFINITY, anchors;
+
+	if (!(o->step > 0))
+		return err_set(e, ERR_USAGE, "--truth: STEP must be positive");
+	if (!(o->hi >= o->lo))
+		return err_set(e, ERR_USAGE, "--truth: HI is below LO");
+	if (((o->hi - o->lo) / o->step + 1) * (double)o->nstarts > SIM_MAX_CELLS)
+		return err_set(e, ERR_USAGE, "--truth, --starts: more than %d starts x truths",
+		               SIM_MAX_CELLS);
+	if (o->reps < 1)
+		return err_set(e, ERR_USAGE, "--reps: expected at least one replicate");
+	if (!(o->nu > 0 && o->nu < 1e6))
+		return err_set(e, ERR_USAGE, "--nu: expected a positive draw parameter");
+	if (!(o->level > 0 && o->level < 1))
+		return err_set(e, ERR_USAGE, "--level: expected a number between 0 and 1");
+	if (o->nstarts == 0)
+		return err_set(e, ERR_USAGE, "--starts: expected at least one start");
+	if (c->p.block_games > SIM_MAX_BLOCK_GAMES)
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": \"block_games\": at most %d in a "
+		               "simulation",
+		               io_name(o->spec_path), SIM_MAX_BLOCK_GAMES);
+	for (size_t i = 0; i < o->nstarts; i++)
+		if (!(o->starts[i] >= c->p.start && o->starts[i] <= c->p.max))
+			return err_set(e, ERR_USAGE,
+			               "--starts: %g is outside the policy's anchors "
+			               "(%g to %g)",
+			               o->starts[i], c->p.start, c->p.max);
+	for (size_t i = 0; i < c->p.npromote; i++)
+		minstep = fmin(minstep, c->p.promote_by[i]);
+	anchors = c->p.npromote ? (c->p.max - c->p.start) / minstep + 2 : 1;
+	if (anchors * (c->p.max_repeats + 1) > SIM_MAX_BLOCKS)
+		return err_set(e, ERR_INPUT,
+		               "%s: \"ladder\": a ladder could run more than %d blocks",
+		               io_name(o->spec_path), SIM_MAX_BLOCKS);
+	return 0;
+}
+
+static int
+read_spec(struct sim_ctx *c, const cJSON *spec, struct err *e)
+{
+	const char *kind, *color = "black";
+	const cJSON *lad;
+	double pen = 35;
+	const char *name = io_name(c->o->spec_path);
+
+	if (!cJSON_IsObject(spec))
+		return err_set(e, ERR_INPUT, "%s: expected a JSON object", name);
+	if (json_get_string(spec, "kind", 1, &kind, e) < 0)
+		return err_prefix(e, "%s", name);
+	if (strcmp(kind, "cohort.spec/1") != 0)
+		return err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1", name);
+	if (json_get_object(spec, "ladder", 1, &lad, e) < 0 ||
+	    json_get_number(spec, "black_penalty", 0, &pen, e) < 0 ||
+	    json_get_string(spec, "color", 0, &color, e) < 0)
+		return err_prefix(e, "%s", name);
+	if (ladder_policy_read(lad, &c->p, e) < 0)
+		return err_prefix(e, "%s", name);
+	if (strcmp(color, "black") != 0 && strcmp(color, "white") != 0)
+		return err_set(e, ERR_INPUT, "%s: \"color\": expected black or white", name);
+	c->black = strcmp(color, "black") == 0;
+	c->corr = bound_correction(c->black, pen);
+	return 0;
+}
+
+static int
+online_cores(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+int
+sim_run(const struct sim_options *o, struct err *e)
+{
+	struct sim_ctx c;
+	cJSON *spec, *doc = NULL;
+	char spec_id[HASH_ID_LEN + 1];
+	pthread_t th[256];
+	int jobs, started = 0, rc = -1;
+	size_t units;
+	struct buf b = BUF_INIT;
+
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	spec = json_parse_file(o->spec_path, e);
+	if (spec == NULL)
+		return -1;
+	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 ||
+	    canon_id(spec, spec_id, e) < 0)
+		goto done;
+	c.q = gsl_cdf_chisq_Pinv(o->level, 1);
+	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
+	/* The chunk size depends on --reps only, never on --jobs. */
+	c.chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
+	if (c.chunk < SIM_CHUNK)
+		c.chunk = SIM_CHUNK;
+	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
+	units = o->nstarts * c.ntruth * c.nchunk;
+	c.acc = calloc(units, sizeof *c.acc);
+	if (c.acc == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	pthread_mutex_init(&c.mu, NULL);
+	jobs = o->jobs > 0 ? o->jobs : online_cores();
+	if (jobs > 256)
+		jobs = 256;
+	if ((size_t)jobs > units)
+		jobs = (int)units;
+	for (; started < jobs; started++)
+		if (pthread_create(&th[started], NULL, worker, &c) != 0)
+			break;
+	if (started == 0)
+		worker(&c);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&c.mu);
+	if (c.failed) {
+		err_set(e, ERR_NUMERIC, "a simulated fit did not converge");
+		goto done;
+	}
+	doc = audit_document(&c, spec_id, spec);
+	if (doc == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
+	    emit_ledger(&c, spec, e) < 0)
+		goto done;
+	if (o->table) {
+		if (audit_table(doc, &b) < 0) {
+			err_set(e, ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		rc = io_write_all(o->out, b.p ? b.p : "", b.len, e);
+	} else {
+		rc = json_emit(doc, o->out, e);
+	}
+done:
+	buf_release(&b);
+	free(c.acc);
+	cJSON_Delete(doc);
+	cJSON_Delete(spec);
+	return rc;
+}

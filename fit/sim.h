@@ -1,0 +1,90 @@
+/* sim.h: the provider-free ladder audit (`cohort ladder simulate`) and the
+ * small single-condition Davidson solver it runs 100,000s of times.
+ *
+ * The solver fits ONE condition's blocks: its rating and the draw parameter
+ * nu, with anchors and the color correction known.  Parameters are in
+ * natural-log strength units: s = rating / BOUND_ELO_PER_NAT, t = ln nu.  A
+ * block with offset b = (anchor + correction) / BOUND_ELO_PER_NAT has
+ * u = s - b and
+ *   P(win) = e^u / D,  P(draw) = e^(t + u/2) / D,  P(loss) = 1 / D,
+ *   D = e^u + 1 + e^(t + u/2)
+ * (x = e^u, nu = e^t: the Davidson model).  The log-likelihood is concave
+ * in (s, t) (an exponential family with statistics w + d/2 and d), so
+ * Newton's method with step halving converges from any start.  The solver
+ * allocates nothing.
+ *
+ * Ownership: sim_run owns everything it allocates; nothing is returned.
+ */
+#ifndef COHORT_SIM_H
+#define COHORT_SIM_H
+
+#include <stddef.h>
+
+#include "../common/err.h"
+
+/* One block as the solver sees it. */
+struct sim_obs {
+	double b; /* (anchor + correction) / BOUND_ELO_PER_NAT */
+	int w, d, l;
+};
+
+/* ln nu is kept inside [-SIM_T_LIM, SIM_T_LIM]: with no draw at all the
+ * maximum sits at nu = 0, reached here as nu = e^-40. */
+#define SIM_T_LIM 40.0
+
+struct sim_fit {
+	int defined; /* 1: a finite maximum-likelihood rating exists */
+	int side;    /* undefined: +1 the rating runs to +inf (no loss), -1 to -inf (no win) */
+	double s;    /* rating in log units (defined only) */
+	double t;    /* ln nu at the maximum (defined only) */
+	double ll;   /* maximum (or supremum) of the log-likelihood */
+	int iters;   /* Newton iterations */
+};
+
+/* Log-likelihood at (s, t), with its gradient and Hessian when g, h are
+ * not NULL (h = {d2/ds2, d2/dsdt, d2/dt2}). */
+double sim_loglik(const struct sim_obs *o, size_t n, double s, double t, double g[2], double h[3]);
+
+/* Maximum likelihood for rating and nu.  Returns -1 if Newton fails to
+ * reach max |gradient| <= 1e-9 (does not happen on concave data). */
+int sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f);
+
+/* Maximum likelihood for the rating alone with nu fixed (t = ln nu). */
+int sim_fit_fixed(const struct sim_obs *o, size_t n, double t, double *s);
+
+/* The profile log-likelihood max_t l(s, t); *t is the starting guess on
+ * entry and the maximiser on return; *d1, *d2 (may be NULL) its first and
+ * second derivatives in s. */
+double sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, double *d2);
+
+/* Profile-likelihood interval at level (chi-square, 1 df) in log units:
+ * both ends when f is defined; when not, the open end is -inf or +inf and
+ * the other end is the one-sided bound where the profile falls q/2 below
+ * its supremum. */
+int sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
+                         double *lo, double *hi);
+
+struct sim_options {
+	const char *spec_path; /* cohort.spec/1 */
+	double lo, hi, step;   /* true ratings: lo, lo + step, ... <= hi */
+	const double *starts;  /* starting anchors */
+	size_t nstarts;
+	long reps; /* ladders per start and truth */
+	unsigned long long seed;
+	double nu;             /* true draw parameter */
+	double level;          /* profile interval level (coverage) */
+	int jobs;              /* threads; 0 = online cores */
+	const char *ledger;    /* --emit-ledger FILE or NULL */
+	const char *requests;  /* --emit-requests FILE: the request log */
+	const char *billing;   /* --emit-billing FILE: a billing export (CSV) */
+	const char *emit_spec; /* --emit-spec FILE or NULL */
+	int table;             /* --format table */
+	const char *out;       /* -o FILE or NULL for stdout */
+};
+
+/* `cohort ladder simulate`: run, write the cohort.ladder-audit/1 document
+ * (or a table) and, if asked, the simulated ledger, its spec, request log
+ * and billing export. */
+int sim_run(const struct sim_options *o, struct err *e);
+
+#endif

@@ -1,0 +1,187 @@
+# fit.test.sh: cohort fit: golden outputs, schemas, published figures,
+# closed forms, sensitivity, re-fit, and bad input.
+D=$ROOT/tests/data/fit
+PY=/usr/bin/python3
+LUNA=$D/luna-blocks.json
+
+# Golden cases: golden/fit-*/cmd holds the arguments (paths relative to the
+# project), stdout the exact bytes, status the exit status.
+for g in "$ROOT"/golden/fit-*/; do
+	name=$(basename "$g")
+	(cd "$ROOT" && $COHORT $(cat "$g/cmd") >"$TMP/$name.out" 2>"$TMP/$name.err")
+	echo $? >"$TMP/$name.status"
+	same_bytes "golden $name: stdout" "$TMP/$name.out" "$g/stdout"
+	same_bytes "golden $name: status" "$TMP/$name.status" "$g/status"
+done
+
+# Every output validates, and so does every blocks document we ship.
+$COHORT fit -o luna.json "$LUNA"
+$COHORT fit -o deepseek.json "$D/deepseek-blocks.json"
+$COHORT fit --black-penalty estimate -o colors.json "$D/colors-blocks.json"
+$COHORT fit --level 0.8 -o colors80.json "$D/colors-blocks.json"
+check "fit outputs validate against schemas/fit.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" luna.json deepseek.json colors.json colors80.json
+check "blocks documents validate against schemas/blocks.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/blocks.schema.json" "$D"/*.json "$ROOT"/examples/*-blocks.json
+if [ "$(tr -d '\n' <"$ROOT/examples/luna-blocks.json")" = "$(tr -d '\n' <"$LUNA")" ]; then
+	ok "examples/luna-blocks.json is the test cohort"
+else notok "examples/luna-blocks.json is the test cohort" "differs from $LUNA"; fi
+
+# The published Luna figures: ratings within 5 Elo, interval ends within
+# 2 Elo, nu within 0.005.  (none and top10 are 4 Elo off: see the man page.)
+cat >figures.py <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pub = {"none": (1067, 705, 1351), "top10": (1127, 805, 1407), "top5": (1830, 1713, 1950),
+       "top3": (2431, 2317, 2548), "top2": (2832, 2680, 2992)}
+bad = []
+for c in d["conditions"]:
+    r, lo, hi = pub[c["condition"]]
+    if abs(c["rating"] - r) > 5 or abs(c["interval"][0] - lo) > 2 or abs(c["interval"][1] - hi) > 2:
+        bad.append("%s %s %s vs %s" % (c["condition"], c["rating"], c["interval"], (r, lo, hi)))
+if abs(d["draw"]["nu"] - 1.02) > 0.005:
+    bad.append("nu %s" % d["draw"]["nu"])
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+check "Luna: published ratings, intervals and nu" $PY figures.py luna.json
+
+# Closed form, independent of the code: a condition with one block at one
+# anchor, nu fixed at the fitted value, solves
+#   (n - S) y^2 + nu (n/2 - S) y - S = 0,  y = sqrt(x),  S = w + d/2,
+# so its rating is anchor + penalty + 800 log10(y).
+cat >closed.py <<'EOF'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+nu, pen = d["draw"]["nu"], d["black_penalty"]["value"]
+bad = []
+for c in d["conditions"]:
+    if len(c["blocks"]) != 1 or c["rating"] is None:
+        continue
+    b = c["blocks"][0]
+    n, S = b["games"], b["w"] + b["d"] / 2
+    A, B, C = n - S, nu * (n / 2 - S), -S
+    y = (-B + math.sqrt(B * B - 4 * A * C)) / (2 * A)
+    want = b["anchor"] + pen + 800 * math.log10(y)
+    if abs(want - c["rating"]) > 0.01:
+        bad.append("%s: %s, closed form %.4f" % (c["condition"], c["rating"], want))
+    print("checked", c["condition"], c["rating"], round(want, 4))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+check "closed form for single-block conditions (Luna)" $PY closed.py luna.json
+check "closed form for single-block conditions (DeepSeek)" $PY closed.py deepseek.json
+
+# Black-only: every rating under penalty P is the rating under 0 plus P,
+# exactly, and the table's middle row is the main fit.
+cat >shift.py <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {s["black_penalty"]: {r["condition"]: r["rating"] for r in s["ratings"]} for s in d["sensitivity"]}
+bad = []
+for p, row in rows.items():
+    for c, r in row.items():
+        if r is not None and round(r - rows[0][c] - p, 6) != 0:
+            bad.append("%s at %s: %s vs %s" % (c, p, r, rows[0][c]))
+main = {c["condition"]: c["rating"] for c in d["conditions"]}
+if rows.get(d["black_penalty"]["value"]) != main:
+    bad.append("row %s is not the main fit" % d["black_penalty"]["value"])
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+check "sensitivity: every rating shifts by exactly the penalty (Luna)" $PY shift.py luna.json
+check "sensitivity: every rating shifts by exactly the penalty (DeepSeek)" $PY shift.py deepseek.json
+
+# The numerical core against closed forms and a second optimiser.
+check "unit: closed forms, coordinate ascent, profile ends, saturation" "$BUILD/tests/unit/fit_check" 24
+check "unit: fit_document and fit_refit_check" "$BUILD/tests/unit/fit_refit" "$LUNA" refit.json
+$COHORT fit --level 0.9 --black-penalty 0 --sensitivity 0,10 "$LUNA" >cli.json
+same_bytes "library options equal the command-line options" cli.json refit.json
+
+# Determinism and the options.
+$COHORT fit "$LUNA" >again.json
+same_bytes "same input, same bytes" again.json luna.json
+$COHORT fit --black-penalty 35 --level 0.95 --sensitivity 0,35,70 "$LUNA" >explicit.json
+same_bytes "defaults are penalty from the input, level 0.95, sensitivity 0,35,70" explicit.json luna.json
+$COHORT fit - <"$LUNA" >stdin.json
+same_bytes "reads standard input" stdin.json luna.json
+if [ "$(sha256sum <luna.json | cut -c1-64)" = "$($COHORT canon --id luna.json | cut -c8-)" ]; then
+	ok "output is canonical (sha256sum equals its identity)"
+else notok "output is canonical" "sha256sum differs from canon --id"; fi
+if grep -q "\"input\":\"$($COHORT canon --id "$LUNA")\"" luna.json; then ok "input named by identity"; else
+	notok "input named by identity" "$(head -c 200 luna.json)"; fi
+$COHORT fit --level 0.8 "$LUNA" >l80.json
+if $PY -c '
+import json,sys
+a=json.load(open("luna.json")); b=json.load(open("l80.json"))
+sys.exit(0 if all(y["interval"][0]>x["interval"][0] and y["interval"][1]<x["interval"][1] for x,y in zip(a["conditions"],b["conditions"])) else 1)'
+then ok "--level 0.8 intervals lie inside the 0.95 ones"; else notok "--level 0.8 narrower" "not nested"; fi
+$COHORT fit --black-penalty 0 --sensitivity 0 "$LUNA" >p0.json
+if $PY -c '
+import json,sys
+a=json.load(open("luna.json")); b=json.load(open("p0.json"))
+sys.exit(0 if all(round(x["rating"]-y["rating"]-35,6)==0 and round(x["interval"][0]-y["interval"][0]-35,6)==0 for x,y in zip(a["conditions"],b["conditions"])) else 1)'
+then ok "--black-penalty 0 moves ratings and intervals down by 35"; else notok "--black-penalty 0" "not a 35 shift"; fi
+
+# A freeze gives the same fit as the blocks document of the same games.
+if (cd "$ROOT/examples" && $COHORT freeze --spec luna/spec.json --store "$TMP/store" -o "$TMP/lf.json" luna/ledger.jsonl) >/dev/null 2>&1; then
+	$COHORT fit lf.json >lf.fit.json
+	if $PY -c '
+import json,sys
+a=json.load(open("luna.json")); b=json.load(open("lf.fit.json"))
+for d in (a, b):
+    del d["input"], d["input_kind"]
+sys.exit(0 if a == b else 1)'; then ok "fit of the Luna freeze equals the fit of its blocks"; else
+		notok "fit of the Luna freeze" "differs beyond input"; fi
+else notok "freeze the Luna example" "freeze failed"; fi
+
+# Saturated conditions: bounds, never numbers, in the table.
+if grep -q '^top2 .* >= 3036  3036 \.\. open$' "$ROOT/golden/fit-colors-table/stdout" 2>/dev/null ||
+	$COHORT fit --format table "$D/colors-blocks.json" | grep -Eq '^top2 +10 +10-0-0 +2420 +>= [0-9]+ +[0-9]+ \.\. open$'; then
+	ok "table shows an all-wins condition as a lower bound"; else notok "table bound" "no '>=' row"; fi
+if $COHORT fit --format table "$D/colors-blocks.json" | grep -Eq '^lost +10 +0-0-10 +1320 +<= [0-9]+ +open \.\. [0-9]+$'; then
+	ok "table shows an all-losses condition as an upper bound"; else notok "table upper bound" "no '<=' row"; fi
+
+# Bad input: exit 2, a message naming the field, nothing on stdout, no file.
+bad() { # NAME PATTERN JSON
+	printf '%s' "$3" >bad.json
+	expect_fail2 "bad input: $1" "$2" $COHORT fit -o badout.json bad.json
+	if [ -e badout.json ]; then notok "bad input leaves no output: $1" "badout.json exists"; rm -f badout.json; fi
+}
+B='{"kind":"cohort.blocks/1","blocks":['
+E=']}'
+OKB='{"condition":"a","anchor":1320,"color":"black","w":3,"d":4,"l":3}'
+bad "negative count" '^cohort fit: bad.json: blocks\[1\]: "w": expected a whole number' "$B$OKB,"'{"condition":"a","anchor":1320,"color":"black","w":-1,"d":4,"l":3}'"$E"
+bad "non-integer count" 'blocks\[0\]: "d": expected a whole number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2.5,"l":3}'"$E"
+bad "count as a string" 'blocks\[0\]: "l": expected a number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2,"l":"3"}'"$E"
+bad "empty cohort" '"blocks": empty cohort' "$B$E"
+bad "cohort with no game" '"blocks": empty cohort' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":0,"l":0}'"$E"
+bad "anchor not a number" 'blocks\[0\]: "anchor": expected a number' "$B"'{"condition":"a","anchor":"1320","color":"black","w":1,"d":2,"l":3}'"$E"
+bad "anchor missing" 'blocks\[0\]: "anchor": missing' "$B"'{"condition":"a","color":"black","w":1,"d":2,"l":3}'"$E"
+bad "color" 'blocks\[0\]: "color": expected black or white' "$B"'{"condition":"a","anchor":1320,"color":"red","w":1,"d":2,"l":3}'"$E"
+bad "games disagree" 'blocks\[0\]: "games": 9 is not w \+ d \+ l = 6' "$B"'{"condition":"a","anchor":1320,"color":"black","games":9,"w":1,"d":2,"l":3}'"$E"
+bad "unknown kind" '"kind": expected cohort.freeze/1 or cohort.blocks/1' '{"kind":"cohort.fit/1","blocks":[]}'
+bad "no kind" '"kind": missing' '{"blocks":[]}'
+bad "not an object" 'expected a cohort.freeze/1 or cohort.blocks/1 object' '[1,2]'
+bad "block not an object" 'blocks\[0\]: expected an object' "$B"'7'"$E"
+bad "condition not listed" '"condition": "b" is not one of the listed conditions' '{"kind":"cohort.blocks/1","conditions":["a"],"blocks":['"$OKB"',{"condition":"b","anchor":1320,"color":"black","w":1,"d":2,"l":3}]}'
+bad "penalty in the input" '"black_penalty": expected a number' '{"kind":"cohort.blocks/1","black_penalty":"35","blocks":['"$OKB"']}'
+bad "malformed JSON" 'bad.json:1:' '{"kind":'
+bad "all saturated" 'no condition has a finite rating' "$B"'{"condition":"a","anchor":1320,"color":"black","w":10,"d":0,"l":0}'"$E"
+bad "no draws" 'no draw' "$B"'{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}'"$E"
+bad "draw parameter unbounded" 'no condition has both a win and a loss' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":5,"l":5}'"$E"
+printf '%s' "$B$OKB$E" >good.json
+expect_fail2 "level 0" '--level: expected a number between 0 and 1' $COHORT fit --level 0 good.json
+expect_fail2 "level 1" '--level: expected a number between 0 and 1' $COHORT fit --level 1 good.json
+expect_fail2 "level 95" '--level: expected a number between 0 and 1' $COHORT fit --level 95 good.json
+expect_fail2 "level text" "--level: expected a number, got 'high'" $COHORT fit --level high good.json
+expect_fail2 "penalty list with a word" "--sensitivity: 'x' is not a number" $COHORT fit --sensitivity 0,x,70 good.json
+expect_fail2 "penalty list with an empty item" '--sensitivity: expected numbers separated by commas' $COHORT fit --sensitivity 0,,70 good.json
+expect_fail2 "penalty list empty" '--sensitivity: expected numbers separated by commas' $COHORT fit --sensitivity '' good.json
+expect_fail2 "penalty word" "--black-penalty: expected a number or 'estimate'" $COHORT fit --black-penalty lots good.json
+expect_fail2 "estimate with one color" '"black_penalty": cannot be estimated: the games are all of one color' $COHORT fit --black-penalty estimate "$LUNA"
+expect_fail2 "option twice" '--level given twice' $COHORT fit --level 0.9 --level 0.8 good.json
+expect_fail2 "format" '--format: expected json or table' $COHORT fit --format xml good.json
+expect_fail2 "no file" 'expected one FILE' $COHORT fit
+expect_fail2 "missing file" 'nope.json' $COHORT fit nope.json
+expect_status "--help exits 0" 0 $COHORT fit --help

@@ -1,0 +1,22 @@
+# verify.test.sh: derived documents are computed again from the input they
+# name; a changed byte, a missing input, or a different input is a finding.
+cp -r "$ROOT/examples/luna" luna
+"$COHORT" freeze --spec luna/spec.json --store luna/store -o luna/freeze.json luna/ledger.jsonl
+"$COHORT" fit -o fit.json luna/freeze.json
+"$COHORT" bound -o bound.json luna/freeze.json
+"$COHORT" bound --level 0.9 --one-sided -o bound90.json luna/freeze.json
+expect_status "freeze, fit and bound verify together" 0 "$COHORT" verify --store luna/store luna/freeze.json fit.json bound.json bound90.json
+[ "$(grep -o '"check":"refit","detail":"[^"]*","ok":true' "$TMP/out" | wc -l)" = 3 ] && ok "three refits hold" || notok "three refits" "$(head -c 300 "$TMP/out")"
+sed 's/"rating":1830.06,/"rating":1830.07,/' fit.json >fit-edit.json
+expect_status "an edited fit is a finding" 1 "$COHORT" verify --store luna/store luna/freeze.json fit-edit.json
+grep -q '"check":"refit","detail":"computed again from its input: different bytes","ok":false' "$TMP/out" &&
+	ok "the finding says the refit differs" || notok "refit finding" "$(head -c 300 "$TMP/out")"
+expect_status "a fit without its input is a finding" 1 "$COHORT" verify fit.json
+grep -q '"check":"input-present"' "$TMP/out" && ok "input-present named" || notok "input-present" "$(head -c 300 "$TMP/out")"
+"$COHORT" fit --black-penalty 70 -o fit70.json luna/freeze.json
+expect_status "a fit with other options still refits from what it records" 0 "$COHORT" verify --store luna/store luna/freeze.json fit70.json
+expect_fail2 "verify of a file that is not JSON" "luna/ledger.jsonl:2:1: trailing data" "$COHORT" verify luna/ledger.jsonl
+echo '{"kind":"cohort.other/1"}' >other.json
+expect_fail2 "verify of an unknown kind" 'cannot verify a cohort.other/1 document' "$COHORT" verify other.json
+expect_fail2 "verify of a missing file" 'nope.json: No such file' "$COHORT" verify nope.json
+expect_fail2 "verify without files" 'no FILE given' "$COHORT" verify
