@@ -24,16 +24,9 @@
 #include "../common/io.h"
 #include "../freeze/freeze.h"
 #include "../freeze/json.h"
+#include "../verify/hooks.h"
 #include "../verify/verify.h"
 #include "secret.h"
-
-/* The fit module's re-fit (fit/fit.h) may not be linked into this build:
- * when the symbol is absent the refit check is skipped and "refit" is left
- * out of the bundle document's list of checks, so it never claims a check
- * that did not run.  HOOK(bound): the same for bounds, once the bound module
- * has a re-derivation entry point. */
-int fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *e);
-#pragma weak fit_refit_check
 
 /* One file of the bundle (an item, or a file of an item's store). */
 struct file {
@@ -957,37 +950,42 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 	return 0;
 }
 
-/* A fit must be what a refit of the freeze it names gives, byte for byte. */
 static int
+is_derived_kind(const char *kind)
+{
+	return kind && (strcmp(kind, "cohort.fit/1") == 0 || strcmp(kind, "cohort.bound/1") == 0);
+}
+
+/* A fit or bound must be what computing it again from the input it names
+ * gives, byte for byte (verify's re-derivation, verify/hooks.h). */
+static void
 check_refits(struct ctx *c)
 {
-	int ran = 0;
-
-	if (fit_refit_check == NULL)
-		return 0;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i], *src;
 		const cJSON *in;
 		struct err fe = ERR_INIT;
-		int same = 0;
+		cJSON *scratch;
+		int r;
 
-		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.fit/1") != 0)
+		if (it->doc == NULL || !is_derived_kind(it->kind))
 			continue;
 		in = json_get(it->doc, "input");
 		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
 		if (src == NULL || src->doc == NULL)
 			continue; /* reported as missing or stale already */
-		ran = 1;
-		if (fit_refit_check(it->doc, src->doc, &same, &fe) < 0)
+		scratch = cJSON_CreateArray();
+		r = verify_hook_derived(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		if (r < 0)
 			finding(c, "stale", it, it->path, 0,
-			    "fit the bundled input again with cohort fit, and bundle again",
-			    "cannot be refit from %s: %s", src->path, fe.msg);
-		else if (!same)
+			    "compute it again from the bundled input with the tool, and bundle again",
+			    "cannot be computed again from %s: %s", src->path, fe.msg);
+		else if (r > 0)
 			finding(c, "stale", it, it->path, 0,
-			    "fit the bundled input again with cohort fit, and bundle again",
-			    "a refit of %s does not reproduce it byte for byte", src->path);
+			    "compute it again from the bundled input with the tool, and bundle again",
+			    "computing it again from %s does not reproduce it byte for byte", src->path);
+		cJSON_Delete(scratch);
 	}
-	return ran;
 }
 
 /* Files with git provenance must equal the blob at the declared commit. */
@@ -1200,7 +1198,7 @@ int
 bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e)
 {
 	struct ctx c;
-	int rc = -1, ran, refit;
+	int rc = -1, ran;
 
 	memset(&c, 0, sizeof c);
 	*doc = NULL;
@@ -1221,13 +1219,13 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	if (check_freeze_ledgers(&c, &ran) < 0)
 		goto done;
 	check_git(&c);
-	refit = check_refits(&c);
+	check_refits(&c);
 	/* the checks that ran, sorted */
 	{
 		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
 			"secret", "stale" };
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-			if ((k != 0 || ran) && (k != 5 || refit))
+			if (k != 0 || ran)
 				cJSON_AddItemToArray(c.checks, cJSON_CreateString(names[k]));
 	}
 	if (cJSON_GetArraySize(c.findings) > 0) {
@@ -1373,18 +1371,17 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		cJSON_Delete(sub);
 		free(full);
 	}
-	/* every fit is what a refit of its bundled input gives */
+	/* every fit and bound is what computing it again from its bundled input
+	 * gives */
 	cJSON_ArrayForEach(x, items) {
 		const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
 		const cJSON *in = json_get(x, "inputs");
 		char *fp = NULL, *ip = NULL;
-		cJSON *fit = NULL, *input = NULL;
+		cJSON *doc = NULL, *input = NULL;
 		struct err fe = ERR_INIT;
-		int same = 0;
 
-		if (fit_refit_check == NULL || !cJSON_IsString(kind) ||
-		    strcmp(kind->valuestring, "cohort.fit/1") != 0 || !cJSON_IsString(path) ||
-		    !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
+		if (!cJSON_IsString(kind) || !is_derived_kind(kind->valuestring) ||
+		    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
 			continue;
 		in = cJSON_GetArrayItem(in, 0);
 		cJSON_ArrayForEach(y, items) {
@@ -1394,26 +1391,26 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 				break;
 		}
 		if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
-		    strstr(path->valuestring, "..") || strstr(json_get(y, "path")->valuestring, ".."))
+		    !cJSON_IsString(json_get(y, "kind")) || strstr(path->valuestring, "..") ||
+		    strstr(json_get(y, "path")->valuestring, ".."))
 			continue; /* reported by the inputs check below */
 		if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
 		    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
-			fit = json_parse_file(fp, &fe);
-			input = fit ? json_parse_file(ip, &fe) : NULL;
-			if (fit == NULL || input == NULL)
+			doc = json_parse_file(fp, &fe);
+			input = doc ? json_parse_file(ip, &fe) : NULL;
+			if (doc == NULL || input == NULL) {
 				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
-			else if (fit_refit_check(fit, input, &same, &fe) < 0)
-				findings += !bag_check_add(checks, "refit", path->valuestring, 0,
-				    "cannot be refit: %s", fe.msg);
-			else if (!same)
-				findings += !bag_check_add(checks, "refit", path->valuestring, 0,
-				    "a refit of %s does not reproduce it byte for byte",
-				    json_get(y, "path")->valuestring);
-			else
-				bag_check_add(checks, "refit", path->valuestring, 1,
-				    "a refit of %s reproduces it byte for byte", json_get(y, "path")->valuestring);
+			} else {
+				int r = verify_hook_derived(kind->valuestring, doc, input, path->valuestring,
+				    checks, &fe);
+				if (r < 0)
+					findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
+					    fe.msg);
+				else
+					findings += r > 0;
+			}
 		}
-		cJSON_Delete(fit);
+		cJSON_Delete(doc);
 		cJSON_Delete(input);
 		free(fp);
 		free(ip);

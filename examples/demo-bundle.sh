@@ -20,6 +20,9 @@ harness_repo() { # DIR
 }
 
 banner "bundle luna: the evidence it holds"
+# the derived documents, if no earlier stage wrote them
+[ -f luna/fit.json ] || "$COHORT" fit -o luna/fit.json luna/freeze.json
+[ -f luna/bound.json ] || "$COHORT" bound -o luna/bound.json luna/freeze.json
 harness_repo luna
 "$COHORT" bundle --spec luna/bundle.json --check --format table || true
 id=$("$COHORT" bundle --spec luna/bundle.json -o luna.tar) || true

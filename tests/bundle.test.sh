@@ -13,11 +13,8 @@ make_luna() { # DIR
 	(
 		cd "$1" || exit 1
 		"$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl || exit 1
-		if ! "$COHORT" fit -o fit.json freeze.json 2>/dev/null; then
-			# no fit module in this build: a fit document naming the freeze
-			printf '{"conditions":[],"input":"%s","kind":"cohort.fit/1"}' \
-				"$("$COHORT" canon --id freeze.json)" >fit.json
-		fi
+		"$COHORT" fit -o fit.json freeze.json || exit 1
+		"$COHORT" bound -o bound.json freeze.json || exit 1
 		mkdir -p harness/prompts
 		cp prompts/system.txt prompts/tools.json harness/prompts/
 		cd harness && git init -q . && git add prompts &&
@@ -141,6 +138,16 @@ refused "stale: a commit that does not exist" stale3/bundle.json stale 'commit 1
 make_luna stale4
 cp stale4/spec.json stale4/spec.tmp && sed 's/"black_penalty": 35/"black_penalty": 36/' stale4/spec.tmp >stale4/spec.json
 refused "stale: a freeze whose spec is not the bundled spec" stale4/bundle.json stale 'item now in the bundle is'
+
+make_luna stale5
+$PY -c 'import json,sys
+d=json.load(open("stale5/fit.json")); d["estimator"] = d["estimator"] + "-edited"
+open("stale5/fit.json","w").write(json.dumps(d))'
+refused "stale: a fit that computing again from its freeze does not reproduce" stale5/bundle.json stale 'computing it again from freeze.json does not reproduce it byte for byte", "path": "fit.json"'
+make_luna stale6
+sed -i 's/"level":0.95/"level":0.9/' stale6/bound.json
+refused "stale: a bound that computing again from its freeze does not reproduce" stale6/bundle.json stale 'computing it again from freeze.json does not reproduce it byte for byte", "path": "bound.json"'
+grep -q '"refit"' x/luna-publication/data/bundle.json && ok "bundle.json lists the refit check as run" || notok "refit listed" "$(cat x/luna-publication/data/bundle.json | head -c 300)"
 
 mkdir -p ds && cp -r "$ROOT/examples/deepseek/." ds/ &&
 	(cd ds && "$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl) >/dev/null 2>&1
@@ -303,6 +310,16 @@ printf 'y' | dd of=tamper.tar bs=1 seek="$off" conv=notrunc 2>/dev/null
 rc=$?
 [ $rc = 1 ] && grep -q 'payload data/prompts/system.txt: sha256 is' tamper.err && ok "a changed byte: exit 1, the file named" ||
 	notok "tampered archive" "exit $rc: $(cat tamper.err)"
+# a consistent bag whose fit was edited: the refit inside verification finds it
+cp -r x/luna-publication refit
+$PY -c 'import json
+d=json.load(open("refit/data/fit.json")); d["estimator"] = "edited"
+open("refit/data/fit.json","w").write(json.dumps(d))'
+(cd refit && find data -type f | LC_ALL=C sort | xargs sha256sum >manifest-sha256.txt &&
+	sha256sum bag-info.txt bagit.txt manifest-sha256.txt >tagmanifest-sha256.txt)
+"$V" refit >/dev/null 2>refit.err
+[ $? = 1 ] && grep -q '^identity fit.json' refit.err && ok "an edited fit in a consistent bag: exit 1" ||
+	notok "edited fit" "$(cat refit.err)"
 # a consistent bag whose bundle.json lies about an item
 cp -r x/luna-publication lie
 sed -i 's/"path":"fit.json"/"path":"spec.json"/' lie/data/bundle.json 2>/dev/null
