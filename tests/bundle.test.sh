@@ -40,6 +40,9 @@ same_bytes "printed identity is sha256sum of the archive" id.txt want-id.txt
 same_bytes "two runs give the same archive bytes" a.tar b.tar
 (cd luna && "$COHORT" bundle --spec ./bundle.json -o ../c.tar >/dev/null 2>&1)
 same_bytes "same bytes from another working folder" a.tar c.tar
+"$COHORT" bundle --spec luna/bundle.json >d.tar 2>d.err
+same_bytes "without -o the archive goes to stdout" a.tar d.tar
+grep -qx "cohort bundle: $(cat id.txt)" d.err && ok "without -o the identity goes to stderr" || notok "identity on stderr" "$(cat d.err)"
 for z in gzip zstd; do
 	"$COHORT" bundle --spec luna/bundle.json --$z -o a.$z >/dev/null 2>&1
 	sleep 1
@@ -157,6 +160,9 @@ for c in top5 top3 top2; do
 done
 grep -q '4 games are still live (first: deepseek-top10-b01-g09)' ref.json && ok "live: names each active condition and the live games" ||
 	notok "live games" "$(cat ref.json)"
+$PY -c 'import json; c=json.load(open("ref.json"))["counts"]; exit(0 if c == {"missing":0,"stale":0,"live":5,"secret":0,"invalid":0} else 1)' &&
+	ok "DeepSeek: only live findings (no false alarm on its ledger, request log, billing, freeze, store)" ||
+	notok "DeepSeek counts" "$(cat ref.json)"
 printf '{"kind":"cohort.note/1","live":true}' >luna/note.json
 spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
 refused "live: a document marked live" luna/s.json live 'the document is marked live'
