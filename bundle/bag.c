@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <pthread.h>
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -55,10 +56,73 @@ bag_check_add(cJSON *checks, const char *check, const char *subject, int ok, con
 
 /* ---------------------------------------------------------------- writer */
 
+/* The archive's own digest is taken on a second thread: the writer copies
+ * each block into a small ring and goes on while the hasher catches up. */
+#define RING_SLOTS 4
+#define RING_SLOT ((size_t)1 << 20)
+
+struct ring {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	char *slot[RING_SLOTS];
+	size_t len[RING_SLOTS];
+	unsigned head, tail, count;
+	int done;
+	struct hash *h;
+};
+
+static void *
+ring_hasher(void *arg)
+{
+	struct ring *r = arg;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->count == 0 && !r->done)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->count == 0)
+			break;
+		unsigned i = r->tail;
+		pthread_mutex_unlock(&r->mu);
+		hash_update(r->h, r->slot[i], r->len[i]);
+		pthread_mutex_lock(&r->mu);
+		r->tail = (r->tail + 1) % RING_SLOTS;
+		r->count--;
+		pthread_cond_broadcast(&r->cv);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* Hand n bytes to the hasher (in order); blocks while the ring is full. */
+static void
+ring_put(struct ring *r, const char *p, size_t n)
+{
+	while (n > 0) {
+		size_t k = n < RING_SLOT ? n : RING_SLOT;
+		pthread_mutex_lock(&r->mu);
+		while (r->count == RING_SLOTS)
+			pthread_cond_wait(&r->cv, &r->mu);
+		unsigned i = r->head;
+		pthread_mutex_unlock(&r->mu);
+		memcpy(r->slot[i], p, k);
+		r->len[i] = k;
+		pthread_mutex_lock(&r->mu);
+		r->head = (r->head + 1) % RING_SLOTS;
+		r->count++;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		p += k;
+		n -= k;
+	}
+}
+
 struct wout {
 	int fd;
-	struct hash *h;
-	int err; /* errno of a failed write */
+	struct ring *ring;  /* the hasher of the archive's bytes */
+	int err;            /* errno of a failed write */
+	uint64_t written;   /* bytes so far */
+	uint64_t flushed;   /* bytes whose write-back has been started */
 };
 
 static la_ssize_t
@@ -68,7 +132,6 @@ wout_write(struct archive *a, void *p, const void *buf, size_t n)
 	const char *q = buf;
 	size_t left = n;
 
-	(void)a;
 	while (left > 0) {
 		ssize_t k = write(w->fd, q, left);
 		if (k < 0 && errno == EINTR)
@@ -81,7 +144,15 @@ wout_write(struct archive *a, void *p, const void *buf, size_t n)
 		q += k;
 		left -= (size_t)k;
 	}
-	hash_update(w->h, buf, n);
+	ring_put(w->ring, buf, n);
+	w->written += n;
+	/* start write-back early, so the fsync at the end has little left to
+	 * wait for (a pipe refuses; that is fine) */
+	if (w->written - w->flushed >= ((uint64_t)8 << 20)) {
+		sync_file_range(w->fd, (off_t)w->flushed, (off_t)(w->written - w->flushed),
+		    SYNC_FILE_RANGE_WRITE);
+		w->flushed = w->written;
+	}
 	return (la_ssize_t)n;
 }
 
@@ -186,7 +257,10 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	struct went *v = NULL;
 	size_t nv = 0, cv = 0;
 	struct outfile out = OUTFILE_INIT;
-	struct wout w = { -1, NULL, 0 };
+	struct wout w = { -1, NULL, 0, 0, 0 };
+	struct ring ring;
+	pthread_t hasher;
+	int hashing = 0;
 	struct archive *a = NULL;
 	uint64_t bytes = 0;
 	char hex[2 * HASH_LEN + 1];
@@ -267,9 +341,19 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	if (outfile_open(&out, path, e) < 0)
 		goto done;
 	w.fd = fileno(out.fp);
-	w.h = hash_new();
+	memset(&ring, 0, sizeof ring);
+	pthread_mutex_init(&ring.mu, NULL);
+	pthread_cond_init(&ring.cv, NULL);
+	w.ring = &ring;
+	ring.h = hash_new();
+	for (int i = 0; i < RING_SLOTS; i++)
+		if ((ring.slot[i] = malloc(RING_SLOT)) == NULL)
+			goto nomem;
+	if (ring.h == NULL || pthread_create(&hasher, NULL, ring_hasher, &ring) != 0)
+		goto nomem;
+	hashing = 1;
 	a = archive_write_new();
-	if (w.h == NULL || a == NULL)
+	if (a == NULL)
 		goto nomem;
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_set_bytes_per_block(a, 1 << 20) != ARCHIVE_OK ||
@@ -306,7 +390,13 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 		err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
 		goto done;
 	}
-	hash_final(w.h, id);
+	pthread_mutex_lock(&ring.mu);
+	ring.done = 1;
+	pthread_cond_broadcast(&ring.cv);
+	pthread_mutex_unlock(&ring.mu);
+	pthread_join(hasher, NULL);
+	hashing = 0;
+	hash_final(ring.h, id);
 	if (outfile_commit(&out, e) < 0)
 		goto done;
 	rc = 0;
@@ -317,7 +407,20 @@ done:
 	if (rc < 0)
 		outfile_abort(&out);
 	archive_write_free(a);
-	hash_free(w.h);
+	if (hashing) {
+		pthread_mutex_lock(&ring.mu);
+		ring.done = 1;
+		pthread_cond_broadcast(&ring.cv);
+		pthread_mutex_unlock(&ring.mu);
+		pthread_join(hasher, NULL);
+	}
+	if (w.ring) {
+		hash_free(ring.h);
+		for (int i = 0; i < RING_SLOTS; i++)
+			free(ring.slot[i]);
+		pthread_mutex_destroy(&ring.mu);
+		pthread_cond_destroy(&ring.cv);
+	}
 	for (size_t i = 0; i < nv; i++)
 		free(v[i].path);
 	free(v);

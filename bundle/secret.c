@@ -346,13 +346,32 @@ secret_name(const char *t, size_t n)
 	for (i = 0; i < n; i++)
 		lc[i] = (char)(t[i] >= 'A' && t[i] <= 'Z' ? t[i] + 32 : t[i]);
 	lc[n] = '\0';
-	/* most names are none of these: decide that first */
-	if (strstr(lc, "pass") || strstr(lc, "pwd"))
-		kind = 2;
-	else if (strstr(lc, "secret") || strstr(lc, "token") || strstr(lc, "key") ||
-	    strstr(lc, "auth") || strstr(lc, "credential"))
-		kind = 1;
-	else
+	/* most names are none of these: decide that first, in one pass */
+	for (i = 0; i < n && kind != 2; i++) {
+		const char *q = lc + i;
+		switch (*q) {
+		case 'p':
+			if (strncmp(q, "pass", 4) == 0 || strncmp(q, "pwd", 3) == 0)
+				kind = 2;
+			break;
+		case 's':
+			kind |= strncmp(q, "secret", 6) == 0;
+			break;
+		case 't':
+			kind |= strncmp(q, "token", 5) == 0;
+			break;
+		case 'k':
+			kind |= strncmp(q, "key", 3) == 0;
+			break;
+		case 'a':
+			kind |= strncmp(q, "auth", 4) == 0;
+			break;
+		case 'c':
+			kind |= strncmp(q, "credential", 10) == 0;
+			break;
+		}
+	}
+	if (kind == 0)
 		return 0;
 	for (i = 0; i < sizeof ends_not / sizeof ends_not[0]; i++) {
 		size_t k = strlen(ends_not[i]);
