@@ -10,20 +10,20 @@
 #include "cmd.h"
 
 static const char usage[] =
-"usage: cohort fit [--level P] [--black-penalty N|estimate] [--sensitivity N,N,...]\n"
-"                  [--format json|table] [-o FILE] FILE\n";
+    "usage: cohort fit [--level P] [--black-penalty N|estimate] [--sensitivity N,N,...]\n"
+    "                  [--format json|table] [-o FILE] FILE\n";
 
 int
 cmd_fit(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "level", required_argument, NULL, 'L' },
-		{ "black-penalty", required_argument, NULL, 'p' },
-		{ "sensitivity", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"level", required_argument, NULL, 'L'},
+	    {"black-penalty", required_argument, NULL, 'p'},
+	    {"sensitivity", required_argument, NULL, 's'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct err e = ERR_INIT;
 	struct fit_options fo;
@@ -37,24 +37,41 @@ cmd_fit(int argc, char **argv)
 		const char **slot = NULL;
 		const char *name = NULL;
 		switch (c) {
-		case 'L': slot = &level; name = "--level"; break;
-		case 'p': slot = &pen; name = "--black-penalty"; break;
-		case 's': slot = &sens; name = "--sensitivity"; break;
-		case 'f': slot = &format; name = "--format"; break;
-		case 'o': slot = &out; name = "-o"; break;
-		case 'h':
-			return cmd_help(usage);
+		case 'L':
+			slot = &level;
+			name = "--level";
+			break;
+		case 'p':
+			slot = &pen;
+			name = "--black-penalty";
+			break;
+		case 's':
+			slot = &sens;
+			name = "--sensitivity";
+			break;
+		case 'f':
+			slot = &format;
+			name = "--format";
+			break;
+		case 'o':
+			slot = &out;
+			name = "-o";
+			break;
+		case 'h': return cmd_help(usage);
 		case ':':
-			return cmd_usage_error("fit", usage, "option '%s' needs a value", argv[optind - 1]);
+			return cmd_usage_error("fit", usage, "option '%s' needs a value",
+			                       argv[optind - 1]);
 		default:
-			return cmd_usage_error("fit", usage, "unknown option '%s'", argv[optind - 1]);
+			return cmd_usage_error("fit", usage, "unknown option '%s'",
+			                       argv[optind - 1]);
 		}
 		if (*slot != NULL)
 			return cmd_usage_error("fit", usage, "%s given twice", name);
 		*slot = optarg;
 	}
 	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
-		return cmd_usage_error("fit", usage, "--format: expected json or table, got '%s'", format);
+		return cmd_usage_error("fit", usage, "--format: expected json or table, got '%s'",
+		                       format);
 	table = format != NULL && strcmp(format, "table") == 0;
 	if (argc - optind != 1)
 		return cmd_usage_error("fit", usage, "expected one FILE");

@@ -21,7 +21,7 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-#define THETA_LIMIT 120.0  /* |theta| beyond this (about 20,000 Elo): diverging */
+#define THETA_LIMIT 120.0 /* a move of 20,000 Elo from the anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
@@ -34,27 +34,28 @@ struct par {
 /* Sums gathered by one pass over the data. */
 struct pass {
 	double L;
-	double *g, *h, *hphi, *hpen;       /* per condition: dL/dth, d2/dth2, d2/dth dphi, d2/dth dpen */
-	double gphi, gpen, hpp, hpq, hqq;  /* phi/pen gradient; phi-phi, phi-pen, pen-pen */
+	double *g, *h, *hphi, *hpen; /* per condition: dL/dth, d2/dth2, d2/dth dphi, d2/dth dpen */
+	double gphi, gpen, hpp, hpq, hqq; /* phi/pen gradient; phi-phi, phi-pen, pen-pen */
 };
 
 struct ctx {
 	const struct fit_model *m;
 	const struct fit_spec *spec;
-	double q;              /* chi-square(1) quantile at level */
-	unsigned char *act;    /* conditions in the likelihood */
-	struct par best;       /* the MLE */
+	double q;           /* chi-square(1) quantile at level */
+	unsigned char *act; /* conditions in the likelihood */
+	struct par best;    /* the MLE */
 	double Lbest;
-	struct par trial;      /* line-search point */
-	struct par warm;       /* profile warm start */
+	struct par trial; /* line-search point */
+	struct par warm;  /* profile warm start */
 	struct par tmp;
 	struct pass ps;
-	double *dth;           /* Newton step */
-	double *infodiag;      /* -d2L/dth2 at the MLE */
+	double *dth;      /* Newton step */
+	double *infodiag; /* -d2L/dth2 at the MLE */
 	double info_phi, info_pen;
 	long evals;
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
+	struct cheb2 *fphi2; /* the same in (phi, pen) when pen is estimated */
 };
 
 /* Profile of phi with the penalty fixed, as a Chebyshev interpolant:
@@ -65,18 +66,28 @@ struct cheb {
 	double *cf, *cd; /* coefficients of F - Lbest and of F' */
 };
 
+/* One block's log-likelihood at s (nu = e^phi given too), and with derivs
+ * its gradient and Hessian in (s, phi): out = {dL/ds, dL/dphi, d2/ds2,
+ * d2/ds dphi, d2/dphi2}.  With h = s/2 and r = e^(-|h|) <= 1,
+ * D = e^s + 1 + nu e^h is e^(2h) (1 + r^2 + nu r) or (r^2 + 1 + nu r):
+ * one exp and one log, and nothing overflows. */
 static double
-block_terms(double s, double phi, double n, double w, double d, int derivs, double out[5])
+block_terms(double s, double phi, double nu, double n, double w, double d, int derivs,
+            double out[5])
 {
-	double t = phi + 0.5 * s, m = s > 0 ? s : 0;
+	double h = 0.5 * s, r = exp(-fabs(h)), r2 = r * r, nr = nu * r;
+	double D = 1 + r2 + nr, logD = log(D) + (h > 0 ? s : 0);
+	double L = w * s + d * (phi + h) - n * logD;
 
-	if (t > m)
-		m = t;
-	double ew = exp(s - m), el = exp(-m), ed = exp(t - m);
-	double D = ew + el + ed;
-	double L = w * s + d * t - n * (m + log(D));
 	if (derivs) {
-		double pw = ew / D, pd = ed / D, pl = el / D;
+		double pd = nr / D, pw, pl;
+		if (h > 0) {
+			pw = 1 / D;
+			pl = r2 / D;
+		} else {
+			pw = r2 / D;
+			pl = 1 / D;
+		}
 		out[0] = w + 0.5 * d - n * (pw + 0.5 * pd);
 		out[1] = d - n * pd;
 		out[2] = -n * (0.25 * pw * pd + pw * pl + 0.25 * pd * pl);
@@ -88,25 +99,25 @@ block_terms(double s, double phi, double n, double w, double d, int derivs, doub
 
 static double
 cond_pass(const struct fit_model *m, size_t c, double th, double phi, double pen, int derivs,
-    double *g, double *h, double *hphi, double *hpen, double gl[5])
+          double *g, double *h, double *hphi, double *hpen, double gl[5])
 {
-	double L = 0, o[5];
+	double L = 0, o[5], nu = exp(phi);
 
 	*g = *h = *hphi = *hpen = 0;
 	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
 		double s = th + m->sp[b] * pen - m->a[b];
-		L += block_terms(s, phi, m->n[b], m->w[b], m->d[b], derivs, o);
+		L += block_terms(s, phi, nu, m->n[b], m->w[b], m->d[b], derivs, o);
 		if (!derivs)
 			continue;
 		*g += o[0];
 		*h += o[2];
 		*hphi += o[3];
 		*hpen += m->sp[b] * o[2];
-		gl[0] += o[1];             /* dL/dphi */
-		gl[1] += m->sp[b] * o[0];  /* dL/dpen */
-		gl[2] += o[4];             /* phi-phi */
-		gl[3] += m->sp[b] * o[3];  /* phi-pen */
-		gl[4] += o[2];             /* pen-pen */
+		gl[0] += o[1];            /* dL/dphi */
+		gl[1] += m->sp[b] * o[0]; /* dL/dpen */
+		gl[2] += o[4];            /* phi-phi */
+		gl[3] += m->sp[b] * o[3]; /* phi-pen */
+		gl[4] += o[2];            /* pen-pen */
 	}
 	return L;
 }
@@ -116,7 +127,7 @@ pass_eval(struct ctx *x, const struct par *p, int derivs)
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
-	double L = 0, gl[5] = { 0, 0, 0, 0, 0 };
+	double L = 0, gl[5] = {0, 0, 0, 0, 0};
 
 	for (size_t c = 0; c < m->ncond; c++) {
 		if (!x->act[c]) {
@@ -124,7 +135,7 @@ pass_eval(struct ctx *x, const struct par *p, int derivs)
 			continue;
 		}
 		L += cond_pass(m, c, p->th[c], p->phi, p->pen, derivs, &ps->g[c], &ps->h[c],
-		    &ps->hphi[c], &ps->hpen[c], gl);
+		               &ps->hphi[c], &ps->hpen[c], gl);
 	}
 	ps->L = L;
 	ps->gphi = gl[0];
@@ -150,7 +161,7 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
  * there. */
 static int
 solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iters, double *maxg,
-    struct err *e)
+      struct err *e)
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
@@ -176,8 +187,9 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			return 0;
 		}
 		if (it >= MAX_NEWTON)
-			return err_set(e, ERR_NUMERIC, "no convergence after %d Newton steps (max gradient %g)",
-			    MAX_NEWTON, mg);
+			return err_set(e, ERR_NUMERIC,
+			               "no convergence after %d Newton steps (max gradient %g)",
+			               MAX_NEWTON, mg);
 
 		/* Block elimination: S = C - B' D^-1 B, S dg = -gg + B' D^-1 g. */
 		double S00 = fphi ? ps->hpp : -1, S01 = 0, S11 = fpen ? ps->hqq : -1;
@@ -226,16 +238,21 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			x->trial.phi = p->phi + alpha * dphi;
 			x->trial.pen = p->pen + alpha * dpen;
 			Lt = pass_eval(x, &x->trial, 1);
-			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope))
+			/* L is a sum over every block: its rounding noise grows
+			 * with |L|, and a step whose gain is below it is a step
+			 * at the top. */
+			double noise = 1e-12 * (1 + fabs(L));
+			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope - noise))
 				break;
 			alpha *= 0.5;
 			if (alpha < 1e-14)
-				return err_set(e, ERR_NUMERIC, "line search failed (max gradient %g)", mg);
+				return err_set(e, ERR_NUMERIC,
+				               "line search failed (max gradient %g)", mg);
 		}
 		par_copy(m, p, &x->trial);
 		L = Lt;
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && fabs(p->th[c]) > THETA_LIMIT)
+			if (x->act[c] && fabs(p->th[c] - m->a[m->start[c]]) > THETA_LIMIT)
 				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
 		if (fabs(p->phi) > PHI_LIMIT)
 			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
@@ -256,7 +273,13 @@ struct prof {
 	struct err *e;
 };
 
+struct fval {
+	double F, dF, d2F;
+};
+
 static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static double cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static int f_value(struct ctx *x, double phi, struct fval *out, struct err *e);
 
 /* 2 (Lbest - PL(v)) - q: zero at an interval end. */
 static double
@@ -271,6 +294,16 @@ prof_f(double v, void *arg)
 		return NAN;
 	if (pr->kind == PROF_COND && x->fphi != NULL)
 		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
+	if (pr->kind == PROF_COND && x->fphi2 != NULL)
+		return cheb2_profile_cond(x, pr->c, v, pr->e, &pr->failed);
+	if (pr->kind == PROF_PHI && x->fphi != NULL) {
+		struct fval f;
+		if (f_value(x, v, &f, pr->e) < 0) {
+			pr->failed = 1;
+			return NAN;
+		}
+		return -2 * f.F - x->q;
+	}
 	if (pr->kind == PROF_COND) {
 		p->th[pr->c] = v;
 		rc = solve(x, p, (long)pr->c, 0, 0, NULL, NULL, pr->e);
@@ -292,7 +325,7 @@ prof_f(double v, void *arg)
 		else
 			p->pen = v;
 		rc = solve(x, p, pr->kind == PROF_COND ? (long)pr->c : -1, pr->kind == PROF_PHI,
-		    pr->kind == PROF_PEN, NULL, NULL, pr->e);
+		           pr->kind == PROF_PEN, NULL, NULL, pr->e);
 		if (rc < 0) {
 			pr->failed = 1;
 			return NAN;
@@ -331,12 +364,20 @@ prof_end(struct prof *pr, double start, double dir, double h, double *end)
 		*end = b;
 		return 0;
 	}
-	gsl_function F = { prof_f, pr };
+	gsl_function F = {prof_f, pr};
 	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	if (s == NULL)
 		return err_set(pr->e, ERR_NOMEM, "out of memory");
 	double lo = a < b ? a : b, hi = a < b ? b : a;
 	int st = gsl_root_fsolver_set(s, &F, lo, hi);
+	if (st == GSL_EINVAL && !pr->failed) {
+		/* No sign change: at a tiny level the cut q is below the
+		 * rounding noise of the likelihood: the end is the inner
+		 * point. */
+		gsl_root_fsolver_free(s);
+		*end = a;
+		return 0;
+	}
 	for (int it = 0; st == GSL_SUCCESS && it < 200; it++) {
 		st = gsl_root_fsolver_iterate(s);
 		if (st != GSL_SUCCESS)
@@ -358,9 +399,9 @@ prof_end(struct prof *pr, double start, double dir, double h, double *end)
 /* Both ends of a finite parameter's profile interval. */
 static int
 prof_both(struct ctx *x, int kind, size_t c, double mle, double info, double *lo, double *hi,
-    struct err *e)
+          struct err *e)
 {
-	struct prof pr = { x, kind, c, 0, e };
+	struct prof pr = {x, kind, c, 0, e};
 	double h = info > 0 ? sqrt(x->q / info) : 0.5;
 
 	par_copy(x->m, &x->warm, &x->best);
@@ -379,7 +420,7 @@ static int
 prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 {
 	const struct fit_model *m = x->m;
-	struct prof pr = { x, PROF_COND, c, 0, e };
+	struct prof pr = {x, PROF_COND, c, 0, e};
 	double dir = m->sat[c] == FIT_SAT_UP ? 1 : -1, t = dir > 0 ? -INFINITY : INFINITY, f;
 	int rc;
 
@@ -390,7 +431,7 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 	}
 	/* The direct profile needs c in the likelihood; the reduced one
 	 * keeps it out of F and adds it by hand. */
-	x->act[c] = x->fphi == NULL;
+	x->act[c] = x->fphi == NULL && x->fphi2 == NULL;
 	par_copy(m, &x->warm, &x->best);
 	for (int k = 0;; k++) {
 		f = prof_f(t, &pr);
@@ -402,7 +443,8 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 			break;
 		if (k > 60) {
 			x->act[c] = 0;
-			return err_set(e, ERR_NUMERIC, "profile of a saturated rating does not level off");
+			return err_set(e, ERR_NUMERIC,
+			               "profile of a saturated rating does not level off");
 		}
 		t += dir * 1.0;
 	}
@@ -431,10 +473,6 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
  * (plus a margin) by Chebyshev series converged to rounding; outside it F
  * is computed exactly.  Each profile point then costs a pass over one
  * condition's blocks only. */
-
-struct fval {
-	double F, dF, d2F;
-};
 
 /* F(phi) and its derivatives exactly: every finite rating re-optimised. */
 static int
@@ -543,19 +581,18 @@ cheb_build(struct ctx *x, double lo, double hi, struct err *e)
 		ch->n = n;
 		cheb_coef(v, n, ch->cf);
 		cheb_coef(dv, n, ch->cd);
-		/* Converged when the last quarter of the coefficients is at
-		 * rounding level of the values. */
-		double scale = 1 + fabs(x->Lbest) * 1e-3, tail = 0, dscale = 1, dtail = 0;
-		for (int k = 0; k < n; k++)
-			if (fabs(dv[k]) > dscale)
-				dscale = fabs(dv[k]);
+		/* Converged when the last quarter of the coefficients is
+		 * below 1e-9 in log-likelihood (an interval end then moves by
+		 * less than 1e-8 log units), or at the rounding level of a sum
+		 * as large as Lbest. */
+		double floor = 1e-9 + 1e-14 * fabs(x->Lbest), tail = 0, dtail = 0;
 		for (int j = n - n / 4; j < n; j++) {
 			if (fabs(ch->cf[j]) > tail)
 				tail = fabs(ch->cf[j]);
 			if (fabs(ch->cd[j]) > dtail)
 				dtail = fabs(ch->cd[j]);
 		}
-		if ((tail <= 1e-12 * scale && dtail <= 1e-11 * dscale) || n >= 256)
+		if ((tail <= floor && dtail <= 10 * floor) || n >= 128)
 			break;
 		n *= 2;
 	}
@@ -583,28 +620,43 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
 	return 0;
 }
 
-/* Maximise one condition's likelihood over its rating at fixed phi:
- * M_c(phi), dM/dphi, d2M/dphi2; *th is the warm start and the answer. */
+/* Maximise one condition's likelihood over its rating at fixed phi and
+ * pen: out = {M_c, dM/dphi, d2M/dphi2, dM/dpen, d2M/dphi dpen,
+ * d2M/dpen2}; *th is the warm start and the answer. */
 static int
-cond_max(struct ctx *x, size_t c, double phi, double *th, double out[3], struct err *e)
+cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6], struct err *e)
 {
-	double g, h, hp, hq, gl[5];
+	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
 
-	for (int it = 0; it < 200; it++) {
+	/* Newton, kept inside the bracket that the sign of the (decreasing)
+	 * derivative gives; bisection when a step would leave it. */
+	for (int it = 0; it < 400; it++) {
 		memset(gl, 0, sizeof gl);
-		double L = cond_pass(x->m, c, *th, phi, x->best.pen, 1, &g, &h, &hp, &hq, gl);
+		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl);
 		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
 			out[0] = L;
 			out[1] = gl[0];
 			out[2] = gl[2] - hp * hp / h;
+			out[3] = gl[1];
+			out[4] = gl[3] - hp * hq / h;
+			out[5] = gl[4] - hq * hq / h;
 			return 0;
 		}
-		double step = -g / h;
+		if (g > 0)
+			lo = *th;
+		else
+			hi = *th;
+		double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
 		if (step > 2)
 			step = 2;
 		if (step < -2)
 			step = -2;
-		*th += step;
+		double next = *th + step;
+		if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
+			next = 0.5 * (lo + hi);
+		if (next == *th)
+			break;
+		*th = next;
 	}
 	return err_set(e, ERR_NUMERIC, "no convergence of a condition's rating");
 }
@@ -621,8 +673,9 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	 * safeguarded by the bracket the derivative's sign gives. */
 	for (int it = 0;; it++) {
 		struct fval f;
-		double mc[3] = { 0, 0, 0 }, g, h, hp, hq, gl[5] = { 0, 0, 0, 0, 0 };
-		if (f_value(x, phi, &f, e) < 0 || (finite && cond_max(x, c, phi, &th, mc, e) < 0)) {
+		double mc[6] = {0, 0, 0, 0, 0, 0}, g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0};
+		if (f_value(x, phi, &f, e) < 0 ||
+		    (finite && cond_max(x, c, phi, x->best.pen, &th, mc, e) < 0)) {
 			*failed = 1;
 			return NAN;
 		}
@@ -642,7 +695,8 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 		if (next - phi < -2)
 			next = phi - 2;
 		if (!(next > lo && next < hi))
-			next = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi) : (dG > 0 ? phi + 1 : phi - 1);
+			next = isfinite(lo) && isfinite(hi) ? 0.5 * (lo + hi)
+			                                    : (dG > 0 ? phi + 1 : phi - 1);
 		if (next == phi)
 			break;
 		phi = next;
@@ -652,7 +706,362 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 	return -2 * val - x->q;
 }
 
+/* ---- the reduced profile for an estimated penalty ----
+ *
+ * The same construction in two dimensions: F(phi, pen) maximised over
+ * every finite rating, interpolated (with its gradient, by the envelope
+ * theorem) on a tensor Chebyshev grid over the box spanned by the profile
+ * intervals of phi and of the penalty, which is the bounding box of the
+ * region where 2 (Lbest - F) <= q and so holds every profile optimum
+ * inside the cut.  A profile point is a safeguarded 2-D Newton ascent of
+ * F - M_c + L_c(t, ., .). */
+
+struct cheb2 {
+	double lo[2], hi[2];
+	int n;
+	double *cf, *c0, *c1; /* n x n coefficients of F - Lbest, dF/dphi, dF/dpen */
+};
+
+struct fval2 {
+	double F, g[2], H[3]; /* value, gradient, Hessian (phi-phi, phi-pen, pen-pen) */
+};
+
+static void
+cheb2_free(struct cheb2 *ch)
+{
+	if (ch == NULL)
+		return;
+	free(ch->cf);
+	free(ch->c0);
+	free(ch->c1);
+	free(ch);
+}
+
+/* Value and derivative of a 1-D series at u in [-1, 1]. */
+static void
+cheb1(const double *cf, int n, double u, double *val, double *der)
+{
+	double b1 = 0, b2 = 0, d1 = 0, d2 = 0;
+
+	for (int j = n - 1; j >= 1; j--) {
+		double t = 2 * u * b1 - b2 + cf[j];
+		b2 = b1;
+		b1 = t;
+	}
+	*val = u * b1 - b2 + 0.5 * cf[0];
+	if (der) {
+		for (int j = n - 1; j >= 1; j--) {
+			double t = 2 * u * d1 - d2 + j * cf[j];
+			d2 = d1;
+			d1 = t;
+		}
+		*der = d1;
+	}
+}
+
+/* A tensor series at (u, v): value and its two partial derivatives. */
+static void
+cheb2_eval(const double *cf, int n, double u, double v, double *val, double *du, double *dv)
+{
+	double r[128] = {0}, rd[128] = {0};
+
+	for (int i = 0; i < n; i++)
+		cheb1(&cf[i * n], n, v, &r[i], &rd[i]);
+	cheb1(r, n, u, val, du);
+	cheb1(rd, n, u, dv, NULL);
+}
+
+/* Coefficients of the values v[k * n + l] at the node pairs. */
+static void
+cheb2_coef(const double *v, int n, double *cf, double *tmp)
+{
+	for (int k = 0; k < n; k++)
+		cheb_coef(&v[k * n], n, &tmp[k * n]);
+	for (int j = 0; j < n; j++) {
+		double col[128], out[128];
+		for (int k = 0; k < n; k++)
+			col[k] = tmp[k * n + j];
+		cheb_coef(col, n, out);
+		for (int i = 0; i < n; i++)
+			cf[i * n + j] = out[i];
+	}
+}
+
+static int
+f_exact2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e)
+{
+	par_copy(x->m, &x->tmp, &x->best);
+	x->tmp.phi = phi;
+	x->tmp.pen = pen;
+	if (solve(x, &x->tmp, -1, 1, 1, NULL, NULL, e) < 0)
+		return -1;
+	double a = x->ps.hpp, b = x->ps.hpq, d = x->ps.hqq;
+	for (size_t c = 0; c < x->m->ncond; c++)
+		if (x->act[c] && x->ps.h[c] < 0) {
+			a -= x->ps.hphi[c] * x->ps.hphi[c] / x->ps.h[c];
+			b -= x->ps.hphi[c] * x->ps.hpen[c] / x->ps.h[c];
+			d -= x->ps.hpen[c] * x->ps.hpen[c] / x->ps.h[c];
+		}
+	out->F = x->ps.L - x->Lbest;
+	out->g[0] = x->ps.gphi;
+	out->g[1] = x->ps.gpen;
+	out->H[0] = a;
+	out->H[1] = b;
+	out->H[2] = d;
+	return 0;
+}
+
+static int
+cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 **out,
+            struct err *e)
+{
+	struct cheb2 *ch = calloc(1, sizeof *ch);
+	double *v = NULL, *v0 = NULL, *v1 = NULL, *tmp = NULL;
+	int n = 12;
+
+	if (ch == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memcpy(ch->lo, lo, sizeof ch->lo);
+	memcpy(ch->hi, hi, sizeof ch->hi);
+	for (;;) {
+		size_t nn = (size_t)n * n;
+		free(v), free(v0), free(v1), free(tmp);
+		free(ch->cf), free(ch->c0), free(ch->c1);
+		v = malloc(nn * sizeof *v);
+		v0 = malloc(nn * sizeof *v0);
+		v1 = malloc(nn * sizeof *v1);
+		tmp = malloc(nn * sizeof *tmp);
+		ch->cf = malloc(nn * sizeof *ch->cf);
+		ch->c0 = malloc(nn * sizeof *ch->c0);
+		ch->c1 = malloc(nn * sizeof *ch->c1);
+		if (!v || !v0 || !v1 || !tmp || !ch->cf || !ch->c0 || !ch->c1) {
+			err_set(e, ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+		for (int k = 0; k < n; k++) {
+			double phi = 0.5 * (lo[0] + hi[0]) +
+			             0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
+			for (int l = 0; l < n; l++) {
+				double pen = 0.5 * (lo[1] + hi[1]) +
+				             0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
+				struct fval2 f;
+				if (f_exact2(x, phi, pen, &f, e) < 0)
+					goto fail;
+				v[k * n + l] = f.F;
+				v0[k * n + l] = f.g[0];
+				v1[k * n + l] = f.g[1];
+			}
+		}
+		ch->n = n;
+		cheb2_coef(v, n, ch->cf, tmp);
+		cheb2_coef(v0, n, ch->c0, tmp);
+		cheb2_coef(v1, n, ch->c1, tmp);
+		/* The same rule as in one dimension, on the coefficients with
+		 * either index in its last quarter. */
+		double floor = 1e-9 + 1e-14 * fabs(x->Lbest), tail = 0, gtail = 0;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				if (i < n - n / 4 && j < n - n / 4)
+					continue;
+				size_t k = (size_t)i * n + j;
+				if (fabs(ch->cf[k]) > tail)
+					tail = fabs(ch->cf[k]);
+				if (fabs(ch->c0[k]) > gtail)
+					gtail = fabs(ch->c0[k]);
+				if (fabs(ch->c1[k]) > gtail)
+					gtail = fabs(ch->c1[k]);
+			}
+		if ((tail <= floor && gtail <= 10 * floor) || n >= 32)
+			break;
+		n = n < 24 ? 24 : 32;
+	}
+	free(v), free(v0), free(v1), free(tmp);
+	*out = ch;
+	return 0;
+fail:
+	free(v), free(v0), free(v1), free(tmp);
+	cheb2_free(ch);
+	return -1;
+}
+
+static int
+f_value2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e)
+{
+	const struct cheb2 *ch = x->fphi2;
+
+	if (phi < ch->lo[0] || phi > ch->hi[0] || pen < ch->lo[1] || pen > ch->hi[1])
+		return f_exact2(x, phi, pen, out, e);
+	double u = (2 * phi - ch->lo[0] - ch->hi[0]) / (ch->hi[0] - ch->lo[0]);
+	double v = (2 * pen - ch->lo[1] - ch->hi[1]) / (ch->hi[1] - ch->lo[1]);
+	double su = 2 / (ch->hi[0] - ch->lo[0]), sv = 2 / (ch->hi[1] - ch->lo[1]);
+	double du, dv, g0u, g0v, g1u, g1v;
+	cheb2_eval(ch->cf, ch->n, u, v, &out->F, &du, &dv);
+	cheb2_eval(ch->c0, ch->n, u, v, &out->g[0], &g0u, &g0v);
+	cheb2_eval(ch->c1, ch->n, u, v, &out->g[1], &g1u, &g1v);
+	out->H[0] = g0u * su;
+	out->H[1] = 0.5 * (g0v * sv + g1u * su);
+	out->H[2] = g1v * sv;
+	return 0;
+}
+
+/* G = F - M_c + L_c(t) at (phi, pen), with gradient and Hessian. */
+static int
+g2_eval(struct ctx *x, size_t c, double t, double phi, double pen, double *th, double *G,
+        double g[2], double H[3], struct err *e)
+{
+	struct fval2 f;
+	double mc[6] = {0, 0, 0, 0, 0, 0}, gc, hc, hp, hq, gl[5] = {0, 0, 0, 0, 0};
+
+	if (f_value2(x, phi, pen, &f, e) < 0)
+		return -1;
+	if (x->m->sat[c] == FIT_FINITE && cond_max(x, c, phi, pen, th, mc, e) < 0)
+		return -1;
+	double Lc = cond_pass(x->m, c, t, phi, pen, 1, &gc, &hc, &hp, &hq, gl);
+	*G = f.F - mc[0] + Lc;
+	g[0] = f.g[0] - mc[1] + gl[0];
+	g[1] = f.g[1] - mc[3] + gl[1];
+	H[0] = f.H[0] - mc[2] + gl[2];
+	H[1] = f.H[1] - mc[4] + gl[3];
+	H[2] = f.H[2] - mc[5] + gl[4];
+	return 0;
+}
+
+static double
+cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
+{
+	double phi = x->warm.phi, pen = x->warm.pen;
+	double th = x->m->sat[c] == FIT_FINITE ? x->best.th[c] : 0, G, g[2], H[3];
+
+	if (g2_eval(x, c, t, phi, pen, &th, &G, g, H, e) < 0)
+		goto fail;
+	for (int it = 0; it < 100; it++) {
+		double mg = fabs(g[0]) > fabs(g[1]) ? fabs(g[0]) : fabs(g[1]);
+		if (mg <= FIT_GRAD_TOL)
+			break;
+		double det = H[0] * H[2] - H[1] * H[1], d0, d1;
+		if (H[0] < 0 && det > 0) {
+			d0 = (-g[0] * H[2] + g[1] * H[1]) / det;
+			d1 = (-g[1] * H[0] + g[0] * H[1]) / det;
+		} else {
+			d0 = g[0];
+			d1 = g[1];
+		}
+		double big = fabs(d0) > fabs(d1) ? fabs(d0) : fabs(d1);
+		double alpha = big > 1 ? 1 / big : 1, slope = g[0] * d0 + g[1] * d1;
+		double Gt, gt[2], Ht[3], tht;
+		for (;;) {
+			tht = th;
+			if (g2_eval(x, c, t, phi + alpha * d0, pen + alpha * d1, &tht, &Gt, gt, Ht,
+			            e) < 0)
+				goto fail;
+			if (mg < 1e-6 ||
+			    Gt >= G + 1e-4 * alpha * slope - 1e-12 * (1 + fabs(x->Lbest)))
+				break;
+			alpha *= 0.5;
+			if (alpha < 1e-12)
+				break;
+		}
+		phi += alpha * d0;
+		pen += alpha * d1;
+		th = tht;
+		G = Gt;
+		memcpy(g, gt, sizeof gt);
+		memcpy(H, Ht, sizeof Ht);
+	}
+	x->warm.phi = phi;
+	x->warm.pen = pen;
+	x->evals++;
+	return -2 * G - x->q;
+fail:
+	*failed = 1;
+	return NAN;
+}
+
 /* ---- driver ---- */
+
+/* Directions in which the likelihood never falls (recession directions)
+ * when the penalty is estimated.  Along a direction (dtheta, dphi, dpen)
+ * a block's log-likelihood has asymptotic slope
+ *     sum over outcomes of count * l_o  -  games * max_o l_o,
+ * l_win = ds, l_draw = dphi + ds/2, l_loss = 0, ds = dtheta + sp dpen;
+ * it never falls exactly when every observed outcome attains the max.
+ * That confines ds of a color's games to an interval given dphi.  With
+ * the earlier checks no such direction has dpen = 0, so scale dpen to +-1;
+ * the constraints are then piecewise linear in dphi with kinks and
+ * crossings only at 0, +-1/2, +-1, and the feasible dphi form a closed
+ * interval, so trying those points and a few beyond decides it. */
+enum { O_W = 1, O_D = 2, O_L = 4 };
+
+static int
+ds_range(int o, double dphi, double *lo, double *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	if (o == 0)
+		return 1;
+	if ((o & O_W) && (o & O_L)) {
+		*lo = *hi = 0;
+		return (o & O_D) ? dphi == 0 : dphi <= 0;
+	}
+	if (o == (O_W | O_D)) {
+		*lo = *hi = 2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == (O_D | O_L)) {
+		*lo = *hi = -2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == O_D) {
+		*lo = -2 * dphi;
+		*hi = 2 * dphi;
+		return dphi >= 0;
+	}
+	if (o == O_W) {
+		*lo = dphi > 0 ? 2 * dphi : 0;
+		return 1;
+	}
+	*hi = dphi > 0 ? -2 * dphi : 0; /* O_L */
+	return 1;
+}
+
+static int
+penalty_recedes(const struct fit_model *m)
+{
+	static const double cand[] = {-8, -2, -1, -0.5, 0, 0.5, 1, 2, 8};
+
+	for (int sgn = -1; sgn <= 1; sgn += 2) {
+		for (size_t k = 0; k < sizeof cand / sizeof cand[0]; k++) {
+			int all = 1;
+			for (size_t c = 0; c < m->ncond && all; c++) {
+				int ob = 0, ow = 0;
+				if (m->sat[c] != FIT_FINITE)
+					continue;
+				for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+					int o = (m->w[b] > 0 ? O_W : 0) | (m->d[b] > 0 ? O_D : 0) |
+					        (m->n[b] - m->w[b] - m->d[b] > 0 ? O_L : 0);
+					if (m->sp[b] < 0)
+						ob |= o;
+					else
+						ow |= o;
+				}
+				double bl, bh, wl, wh;
+				/* dtheta = ds - sp dpen: Black sp = -1, White +1. */
+				if (!ds_range(ob, cand[k], &bl, &bh) ||
+				    !ds_range(ow, cand[k], &wl, &wh)) {
+					all = 0;
+					break;
+				}
+				double lo1 = bl + sgn, hi1 = bh + sgn, lo2 = wl - sgn,
+				       hi2 = wh - sgn;
+				double lo = lo1 > lo2 ? lo1 : lo2, hi = hi1 < hi2 ? hi1 : hi2;
+				all = lo <= hi;
+			}
+			if (all)
+				return 1;
+		}
+	}
+	return 0;
+}
 
 static int
 check_identified(const struct fit_model *m, const struct fit_spec *spec, struct err *e)
@@ -678,20 +1087,29 @@ check_identified(const struct fit_model *m, const struct fit_spec *spec, struct 
 		both |= cb && cwh;
 	}
 	if (nfin == 0)
-		return err_set(e, ERR_INPUT,
+		return err_set(
+		    e, ERR_INPUT,
 		    "no condition has a finite rating: each is all wins, all losses or empty");
 	if (!draws)
 		return err_set(e, ERR_INPUT,
-		    "the draw parameter has no finite estimate: no draw outside all-win or all-loss conditions");
+		               "the draw parameter has no finite estimate: no draw outside all-win "
+		               "or all-loss conditions");
 	if (!wl)
 		return err_set(e, ERR_INPUT,
-		    "the draw parameter has no finite estimate: no condition has both a win and a loss");
+		               "the draw parameter has no finite estimate: no condition has both a "
+		               "win and a loss");
 	if (spec->estimate_pen && !(black && white))
-		return err_set(e, ERR_INPUT,
+		return err_set(
+		    e, ERR_INPUT,
 		    "\"black_penalty\": cannot be estimated: the games are all of one color");
 	if (spec->estimate_pen && !both)
 		return err_set(e, ERR_INPUT,
-		    "\"black_penalty\": cannot be estimated: no condition has games of both colors");
+		               "\"black_penalty\": cannot be estimated: no condition has games of "
+		               "both colors");
+	if (spec->estimate_pen && penalty_recedes(m))
+		return err_set(e, ERR_INPUT,
+		               "\"black_penalty\": no finite estimate: the likelihood keeps rising "
+		               "as the penalty grows without bound");
 	return 0;
 }
 
@@ -710,6 +1128,7 @@ ctx_release(struct ctx *x)
 	free(x->dth);
 	free(x->infodiag);
 	cheb_free(x->fphi);
+	cheb2_free(x->fphi2);
 }
 
 static int
@@ -768,7 +1187,7 @@ start_values(struct ctx *x)
 
 int
 fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
-    struct err *e)
+              struct err *e)
 {
 	struct ctx x;
 	size_t K = m->ncond;
@@ -816,19 +1235,47 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (!spec->profiles)
 		goto done;
 
-	if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+	if (!spec->estimate_pen && !spec->direct) {
+		/* Interpolate F over the quadratic guess of nu's interval, find
+		 * nu's ends on it (exactly where they fall outside), and rebuild
+		 * around them if they come near its edges. */
+		double w = x.info_phi > 0 ? sqrt(x.q / x.info_phi) : 1;
+		double lo = x.best.phi - 1.6 * w, hi = x.best.phi + 1.6 * w;
+		if (cheb_build(&x, lo, hi, e) < 0)
+			goto fail;
+		if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
+		    0)
+			goto fail;
+		double pad = 0.05 * (hi - lo);
+		if (!(r->phi_lo > lo + pad && r->phi_hi < hi - pad)) {
+			lo = isfinite(r->phi_lo) ? r->phi_lo : x.best.phi - 3;
+			hi = isfinite(r->phi_hi) ? r->phi_hi : x.best.phi + 3;
+			pad = 0.25 * (hi - lo);
+			cheb_free(x.fphi);
+			x.fphi = NULL;
+			if (cheb_build(&x, lo - pad, hi + pad, e) < 0)
+				goto fail;
+		}
+	} else if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
+	           0) {
 		goto fail;
+	}
 	if (spec->estimate_pen &&
 	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
 		goto fail;
-	if (!spec->estimate_pen && !spec->direct) {
-		double lo = r->phi_lo, hi = r->phi_hi;
-		if (!isfinite(lo) || !isfinite(hi)) {
-			lo = x.best.phi - 3;
-			hi = x.best.phi + 3;
+	if (spec->estimate_pen && !spec->direct) {
+		double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
+		double mid[2] = {x.best.phi, x.best.pen};
+		for (int k = 0; k < 2; k++) {
+			if (!isfinite(lo[k]))
+				lo[k] = mid[k] - 3;
+			if (!isfinite(hi[k]))
+				hi[k] = mid[k] + 3;
+			double pad = 0.25 * (hi[k] - lo[k]);
+			lo[k] -= pad;
+			hi[k] += pad;
 		}
-		double margin = 0.25 * (hi - lo);
-		if (cheb_build(&x, lo - margin, hi + margin, e) < 0)
+		if (cheb2_build(&x, lo, hi, &x.fphi2, e) < 0)
 			goto fail;
 	}
 	for (size_t c = 0; c < K; c++) {
@@ -836,7 +1283,8 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		if (m->sat[c] == FIT_EMPTY)
 			continue;
 		if (m->sat[c] == FIT_FINITE)
-			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c], &r->hi[c], e);
+			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c],
+			               &r->hi[c], e);
 		else
 			rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e);
 		if (rc < 0)
@@ -922,7 +1370,10 @@ fit_model_new(size_t ncond, const struct fit_block_in *b, size_t nb, struct err 
 			w += m->w[j];
 			l += m->n[j] - m->w[j] - m->d[j];
 		}
-		m->sat[c] = n == 0 ? FIT_EMPTY : w == n ? FIT_SAT_UP : l == n ? FIT_SAT_DOWN : FIT_FINITE;
+		m->sat[c] = n == 0   ? FIT_EMPTY
+		            : w == n ? FIT_SAT_UP
+		            : l == n ? FIT_SAT_DOWN
+		                     : FIT_FINITE;
 	}
 	return m;
 }

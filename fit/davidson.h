@@ -28,15 +28,15 @@
 
 /* The data of one fit: blocks grouped by condition. */
 struct fit_model {
-	size_t ncond;   /* conditions, in report order */
-	size_t nblock;  /* blocks with at least one game */
-	size_t *start;  /* ncond + 1: condition c owns blocks [start[c], start[c+1]) */
-	double *a;      /* anchor, log-strength units */
-	double *sp;     /* ds/dpen: -1 Black, +1 White */
-	double *n;      /* games */
-	double *w;      /* wins */
-	double *d;      /* draws */
-	int *sat;       /* per condition: FIT_FINITE, FIT_SAT_UP, FIT_SAT_DOWN, FIT_EMPTY */
+	size_t ncond;  /* conditions, in report order */
+	size_t nblock; /* blocks with at least one game */
+	size_t *start; /* ncond + 1: condition c owns blocks [start[c], start[c+1]) */
+	double *a;     /* anchor, log-strength units */
+	double *sp;    /* ds/dpen: -1 Black, +1 White */
+	double *n;     /* games */
+	double *w;     /* wins */
+	double *d;     /* draws */
+	int *sat;      /* per condition: FIT_FINITE, FIT_SAT_UP, FIT_SAT_DOWN, FIT_EMPTY */
 };
 
 enum {
@@ -48,48 +48,51 @@ enum {
 
 /* One block as given to fit_model_new (Elo units). */
 struct fit_block_in {
-	size_t cond;     /* index < ncond */
-	double anchor;   /* Elo */
-	int black;       /* 1 Black, 0 White */
+	size_t cond;   /* index < ncond */
+	double anchor; /* Elo */
+	int black;     /* 1 Black, 0 White */
 	long w, d, l;
 };
 
 /* Build a model; blocks with no game are dropped.  NULL on allocation
  * failure (e set). */
 struct fit_model *fit_model_new(size_t ncond, const struct fit_block_in *b, size_t nb,
-    struct err *e);
+                                struct err *e);
 void fit_model_free(struct fit_model *m);
 
 /* What one fit asks for. */
 struct fit_spec {
-	double pen;          /* color penalty (log units); the start when estimated */
-	int estimate_pen;    /* estimate the penalty jointly */
-	double level;        /* profile level in (0,1) */
-	int profiles;        /* compute the profile intervals */
-	int direct;          /* profiles by full re-optimisation at every point */
+	double pen;       /* color penalty (log units); the start when estimated */
+	int estimate_pen; /* estimate the penalty jointly */
+	double level;     /* profile level in (0,1) */
+	int profiles;     /* compute the profile intervals */
+	int direct;       /* profiles by full re-optimisation at every point */
 };
 
 /* An interval end that is open is NAN. */
 struct fit_result {
 	size_t ncond;
-	double *theta;        /* MLE per condition (NAN unless FIT_FINITE) */
-	double *lo, *hi;      /* profile interval per condition (NAN where open) */
+	double *theta;   /* MLE per condition (NAN unless FIT_FINITE) */
+	double *lo, *hi; /* profile interval per condition (NAN where open) */
 	double phi, phi_lo, phi_hi;
 	double pen, pen_lo, pen_hi; /* pen_lo/hi NAN unless estimated */
 	double loglik;
-	int iterations;       /* Newton iterations of the main fit */
-	double max_gradient;  /* at the solution */
+	int iterations;      /* Newton iterations of the main fit */
+	double max_gradient; /* at the solution */
 	int converged;
-	long evaluations;     /* likelihood passes, all included */
+	long evaluations; /* likelihood passes, all included */
 };
 
-#define FIT_RESULT_INIT { 0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define FIT_RESULT_INIT                                                                            \
+	{                                                                                          \
+		0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                               \
+	}
 
 /* Fit the model: MLE, then (if spec->profiles) every profile interval.
  * Refuses (ERR_INPUT) a cohort whose draw parameter or penalty has no finite
  * estimate; ERR_NUMERIC if the solver fails. */
 int fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
-    struct err *e);
+                  struct err *e);
 void fit_result_release(struct fit_result *r);
 
 /* The chi-square(1) quantile at level. */

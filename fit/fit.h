@@ -25,13 +25,13 @@
 #define FIT_MAX_SENS 64
 
 struct fit_options {
-	double level;            /* profile level, in (0,1) */
-	int estimate;            /* estimate the black penalty jointly */
-	int have_penalty;        /* penalty given here; else the input's, else 35 */
-	double penalty;          /* Elo, when have_penalty */
-	size_t nsens;            /* assumed penalties of the sensitivity table */
+	double level;     /* profile level, in (0,1) */
+	int estimate;     /* estimate the black penalty jointly */
+	int have_penalty; /* penalty given here; else the input's, else 35 */
+	double penalty;   /* Elo, when have_penalty */
+	size_t nsens;     /* assumed penalties of the sensitivity table */
 	double sens[FIT_MAX_SENS];
-	int direct;              /* profiles by full re-optimisation (a test aid) */
+	int direct; /* profiles by full re-optimisation (a test aid) */
 };
 
 /* Defaults: level 0.95, penalty from the input, sensitivity 0,35,70. */
@@ -41,7 +41,7 @@ void fit_options_init(struct fit_options *o);
  * number or "estimate"; sensitivity a comma-separated list of numbers.
  * Errors (ERR_USAGE) name the option. */
 int fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
-    const char *sensitivity, struct err *e);
+                      const char *sensitivity, struct err *e);
 
 /* Options from the "options" object of a cohort.fit/1 document (or the
  * same keys given to fit_document): "level", "black_penalty" (number or

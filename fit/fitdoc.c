@@ -41,11 +41,19 @@ parse_number(const char *s, double *out)
 	return 0;
 }
 
+/* Levels are kept where the chi-square cut stays well above the rounding
+ * noise of a log-likelihood (q >= 1.6e-6) and finite. */
+#define LEVEL_MIN 0.001
+#define LEVEL_MAX 0.999999
+
 static int
 check_level(double level, struct err *e, enum err_code code, const char *what)
 {
 	if (!(level > 0 && level < 1))
 		return err_set(e, code, "%s: expected a number between 0 and 1 (exclusive)", what);
+	if (!(level >= LEVEL_MIN && level <= LEVEL_MAX))
+		return err_set(e, code, "%s: expected a level from %g to %g", what, LEVEL_MIN,
+		               LEVEL_MAX);
 	return 0;
 }
 
@@ -59,7 +67,7 @@ check_penalty(double p, struct err *e, enum err_code code, const char *what)
 
 int
 fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
-    const char *sensitivity, struct err *e)
+                  const char *sensitivity, struct err *e)
 {
 	if (level != NULL) {
 		if (parse_number(level, &o->level) < 0)
@@ -71,8 +79,9 @@ fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
 		if (strcmp(penalty, "estimate") == 0) {
 			o->estimate = 1;
 		} else if (parse_number(penalty, &o->penalty) < 0) {
-			return err_set(e, ERR_USAGE, "--black-penalty: expected a number or 'estimate', got '%s'",
-			    penalty);
+			return err_set(e, ERR_USAGE,
+			               "--black-penalty: expected a number or 'estimate', got '%s'",
+			               penalty);
 		} else {
 			if (check_penalty(o->penalty, e, ERR_USAGE, "--black-penalty") < 0)
 				return -1;
@@ -88,16 +97,20 @@ fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
 			char item[64];
 			double v;
 			if (len == 0 || len >= sizeof item)
-				return err_set(e, ERR_USAGE, "--sensitivity: expected numbers separated by commas, got '%s'",
+				return err_set(
+				    e, ERR_USAGE,
+				    "--sensitivity: expected numbers separated by commas, got '%s'",
 				    sensitivity);
 			memcpy(item, p, len);
 			item[len] = '\0';
 			if (parse_number(item, &v) < 0)
-				return err_set(e, ERR_USAGE, "--sensitivity: '%s' is not a number", item);
+				return err_set(e, ERR_USAGE, "--sensitivity: '%s' is not a number",
+				               item);
 			if (check_penalty(v, e, ERR_USAGE, "--sensitivity") < 0)
 				return -1;
 			if (o->nsens >= FIT_MAX_SENS)
-				return err_set(e, ERR_USAGE, "--sensitivity: at most %d penalties", FIT_MAX_SENS);
+				return err_set(e, ERR_USAGE, "--sensitivity: at most %d penalties",
+				               FIT_MAX_SENS);
 			o->sens[o->nsens++] = v;
 			if (comma == NULL)
 				break;
@@ -117,10 +130,12 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 		return 0;
 	if (!cJSON_IsObject(options))
 		return err_set(e, ERR_INPUT, "\"options\": expected an object");
-	cJSON_ArrayForEach(v, options) {
+	cJSON_ArrayForEach(v, options)
+	{
 		if (strcmp(v->string, "level") && strcmp(v->string, "black_penalty") &&
 		    strcmp(v->string, "sensitivity"))
-			return err_set(e, ERR_INPUT, "\"options\": unknown field \"%s\"", v->string);
+			return err_set(e, ERR_INPUT, "\"options\": unknown field \"%s\"",
+			               v->string);
 	}
 	if (json_get_number(options, "level", 0, &o->level, e) < 0)
 		return err_prefix(e, "\"options\"");
@@ -135,24 +150,33 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 		if (check_penalty(o->penalty, e, ERR_INPUT, "\"options\": \"black_penalty\"") < 0)
 			return -1;
 	} else if (v != NULL && !cJSON_IsNull(v)) {
-		return err_set(e, ERR_INPUT, "\"options\": \"black_penalty\": expected a number or \"estimate\"");
+		return err_set(e, ERR_INPUT,
+		               "\"options\": \"black_penalty\": expected a number or \"estimate\"");
 	}
 	v = json_get(options, "sensitivity");
 	if (v != NULL) {
 		const cJSON *x;
 		if (!cJSON_IsArray(v))
-			return err_set(e, ERR_INPUT, "\"options\": \"sensitivity\": expected an array of numbers");
+			return err_set(
+			    e, ERR_INPUT,
+			    "\"options\": \"sensitivity\": expected an array of numbers");
 		o->nsens = 0;
-		cJSON_ArrayForEach(x, v) {
+		cJSON_ArrayForEach(x, v)
+		{
 			if (!cJSON_IsNumber(x) || o->nsens >= FIT_MAX_SENS)
-				return err_set(e, ERR_INPUT,
-				    "\"options\": \"sensitivity\": expected at most %d numbers", FIT_MAX_SENS);
-			if (check_penalty(x->valuedouble, e, ERR_INPUT, "\"options\": \"sensitivity\"") < 0)
+				return err_set(
+				    e, ERR_INPUT,
+				    "\"options\": \"sensitivity\": expected at most %d numbers",
+				    FIT_MAX_SENS);
+			if (check_penalty(x->valuedouble, e, ERR_INPUT,
+			                  "\"options\": \"sensitivity\"") < 0)
 				return -1;
 			o->sens[o->nsens++] = x->valuedouble;
 		}
 		if (o->nsens == 0)
-			return err_set(e, ERR_INPUT, "\"options\": \"sensitivity\": expected at least one number");
+			return err_set(
+			    e, ERR_INPUT,
+			    "\"options\": \"sensitivity\": expected at least one number");
 	}
 	return 0;
 }
@@ -160,21 +184,25 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 /* ---- input ---- */
 
 struct blk {
-	long index;        /* "block", or 0 when absent */
-	double anchor;     /* Elo */
+	long index;    /* "block", or 0 when absent */
+	double anchor; /* Elo */
 	int black;
 	long w, d, l;
 };
 
 struct input {
-	int freeze;               /* 1 for cohort.freeze/1 */
+	int freeze; /* 1 for cohort.freeze/1 */
 	size_t ncond;
-	const char **name;        /* borrowed from the tree */
+	const char **name; /* borrowed from the tree */
 	size_t nb;
 	struct blk *b;
-	size_t *cond;             /* condition index per block */
+	size_t *cond; /* condition index per block */
 	int have_penalty;
 	double penalty;
+	size_t *order; /* block indices grouped by condition */
+	size_t *first; /* ncond + 1: condition c's are order[first[c]..first[c+1]) */
+	size_t hcap;   /* slots in hash, a power of two */
+	long *hash;    /* condition index + 1 per slot, 0 empty */
 };
 
 static void
@@ -183,16 +211,62 @@ input_release(struct input *in)
 	free(in->name);
 	free(in->b);
 	free(in->cond);
+	free(in->order);
+	free(in->first);
+	free(in->hash);
 	memset(in, 0, sizeof *in);
 }
 
+static size_t
+name_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL & (size_t)-1;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (1099511628211ULL & (size_t)-1);
+	return h;
+}
+
+/* The index of a condition name, or -1. */
 static long
 cond_index(const struct input *in, const char *name)
 {
-	for (size_t i = 0; i < in->ncond; i++)
-		if (strcmp(in->name[i], name) == 0)
-			return (long)i;
-	return -1;
+	for (size_t j = name_hash(name) & (in->hcap - 1);; j = (j + 1) & (in->hcap - 1)) {
+		long v = in->hash[j];
+		if (v == 0)
+			return -1;
+		if (strcmp(in->name[v - 1], name) == 0)
+			return v - 1;
+	}
+}
+
+/* Append a new condition name (not already present). */
+static void
+cond_add(struct input *in, const char *name)
+{
+	size_t j = name_hash(name) & (in->hcap - 1);
+
+	while (in->hash[j] != 0)
+		j = (j + 1) & (in->hcap - 1);
+	in->name[in->ncond++] = name;
+	in->hash[j] = (long)in->ncond;
+}
+
+/* Group block indices by condition, keeping their order. */
+static int
+group_blocks(struct input *in)
+{
+	in->first = calloc(in->ncond + 2, sizeof *in->first);
+	in->order = malloc((in->nb + 1) * sizeof *in->order);
+	if (in->first == NULL || in->order == NULL)
+		return -1;
+	for (size_t i = 0; i < in->nb; i++)
+		in->first[in->cond[i] + 2]++;
+	for (size_t c = 0; c < in->ncond; c++)
+		in->first[c + 2] += in->first[c + 1];
+	for (size_t i = 0; i < in->nb; i++)
+		in->order[in->first[in->cond[i] + 1]++] = i;
+	return 0;
 }
 
 static int
@@ -207,8 +281,8 @@ read_block(const cJSON *o, struct blk *b, struct err *e)
 	if (json_get_number(o, "anchor", 1, &b->anchor, e) < 0)
 		return -1;
 	if (!(fabs(b->anchor) <= MAX_ANCHOR))
-		return err_set(e, ERR_INPUT, "\"anchor\": expected a number from %g to %g", -MAX_ANCHOR,
-		    MAX_ANCHOR);
+		return err_set(e, ERR_INPUT, "\"anchor\": expected a number from %g to %g",
+		               -MAX_ANCHOR, MAX_ANCHOR);
 	if (json_get_string(o, "color", 1, &color, e) < 0)
 		return -1;
 	if (strcmp(color, "black") == 0)
@@ -225,7 +299,8 @@ read_block(const cJSON *o, struct blk *b, struct err *e)
 	if (rc < 0)
 		return -1;
 	if (rc == 0 && games != w + d + l)
-		return err_set(e, ERR_INPUT, "\"games\": %lld is not w + d + l = %lld", games, w + d + l);
+		return err_set(e, ERR_INPUT, "\"games\": %lld is not w + d + l = %lld", games,
+		               w + d + l);
 	if (json_get_int(o, "block", 0, 1, MAX_COUNT, &index, e) < 0)
 		return -1;
 	b->w = (long)w;
@@ -245,7 +320,8 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 
 	memset(in, 0, sizeof *in);
 	if (!cJSON_IsObject(doc))
-		return err_set(e, ERR_INPUT, "expected a cohort.freeze/1 or cohort.blocks/1 object");
+		return err_set(e, ERR_INPUT,
+		               "expected a cohort.freeze/1 or cohort.blocks/1 object");
 	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
 		return -1;
 	if (strcmp(kind, "cohort.freeze/1") == 0) {
@@ -258,14 +334,16 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 		if (json_get_array(doc, "conditions", 0, &conds, e) < 0)
 			return -1;
 	} else {
-		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.freeze/1 or cohort.blocks/1, got %s",
-		    kind);
+		return err_set(e, ERR_INPUT,
+		               "\"kind\": expected cohort.freeze/1 or cohort.blocks/1, got %s",
+		               kind);
 	}
 	v = json_get(holder, "black_penalty");
 	if (v != NULL) {
 		if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= 1000))
-			return err_set(e, ERR_INPUT, "%s\"black_penalty\": expected a number from -1000 to 1000",
-			    in->freeze ? "\"spec\": " : "");
+			return err_set(e, ERR_INPUT,
+			               "%s\"black_penalty\": expected a number from -1000 to 1000",
+			               in->freeze ? "\"spec\": " : "");
 		in->have_penalty = 1;
 		in->penalty = v->valuedouble;
 	}
@@ -276,26 +354,32 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 	in->name = calloc(nc + n + 1, sizeof *in->name);
 	in->b = calloc(n + 1, sizeof *in->b);
 	in->cond = calloc(n + 1, sizeof *in->cond);
-	if (!in->name || !in->b || !in->cond) {
+	for (in->hcap = 16; in->hcap < 2 * (nc + n + 1); in->hcap *= 2)
+		;
+	in->hash = calloc(in->hcap, sizeof *in->hash);
+	if (!in->name || !in->b || !in->cond || !in->hash) {
 		input_release(in);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	if (conds != NULL) {
-		cJSON_ArrayForEach(v, conds) {
+		cJSON_ArrayForEach(v, conds)
+		{
 			if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
-				err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: expected a non-empty string",
-				    in->freeze ? "\"spec\": " : "", in->ncond);
+				err_set(e, ERR_INPUT,
+				        "%s\"conditions\"[%zu]: expected a non-empty string",
+				        in->freeze ? "\"spec\": " : "", in->ncond);
 				goto fail;
 			}
 			if (cond_index(in, v->valuestring) >= 0) {
 				err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: \"%s\" given twice",
-				    in->freeze ? "\"spec\": " : "", in->ncond, v->valuestring);
+				        in->freeze ? "\"spec\": " : "", in->ncond, v->valuestring);
 				goto fail;
 			}
-			in->name[in->ncond++] = v->valuestring;
+			cond_add(in, v->valuestring);
 		}
 	}
-	cJSON_ArrayForEach(v, blocks) {
+	cJSON_ArrayForEach(v, blocks)
+	{
 		const char *cname;
 		if (!cJSON_IsObject(v)) {
 			err_set(e, ERR_INPUT, "blocks[%zu]: expected an object", i);
@@ -310,18 +394,24 @@ read_input(const cJSON *doc, struct input *in, struct err *e)
 		long c = cond_index(in, cname);
 		if (c < 0) {
 			if (conds != NULL) {
-				err_set(e, ERR_INPUT, "blocks[%zu]: \"condition\": \"%s\" is not one of the %s conditions",
-				    i, cname, in->freeze ? "spec's" : "listed");
+				err_set(e, ERR_INPUT,
+				        "blocks[%zu]: \"condition\": \"%s\" is not one of the %s "
+				        "conditions",
+				        i, cname, in->freeze ? "spec's" : "listed");
 				goto fail;
 			}
 			c = (long)in->ncond;
-			in->name[in->ncond++] = cname;
+			cond_add(in, cname);
 		}
 		in->cond[i] = (size_t)c;
 		total += in->b[i].w + in->b[i].d + in->b[i].l;
 		i++;
 	}
 	in->nb = i;
+	if (group_blocks(in) < 0) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	if (total == 0) {
 		err_set(e, ERR_INPUT, "\"blocks\": empty cohort: no game to fit");
 		goto fail;
@@ -368,7 +458,7 @@ static cJSON *
 elo_item(double theta)
 {
 	return isfinite(theta) ? cJSON_CreateNumber(json_round(theta / FIT_LOG_PER_ELO, 0.01))
-			       : cJSON_CreateNull();
+	                       : cJSON_CreateNull();
 }
 
 static void
@@ -387,10 +477,10 @@ put_interval(struct bld *k, cJSON *o, const char *key, double lo, double hi, int
 		chk(k, cJSON_AddItemToArray(a, elo_item(lo)) ? a : NULL);
 		chk(k, cJSON_AddItemToArray(a, elo_item(hi)) ? a : NULL);
 	} else {
-		double v[2] = { lo, hi };
+		double v[2] = {lo, hi};
 		for (int j = 0; j < 2; j++) {
 			cJSON *it = isfinite(v[j]) ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
-						   : cJSON_CreateNull();
+			                           : cJSON_CreateNull();
 			chk(k, cJSON_AddItemToArray(a, it) ? a : NULL);
 		}
 	}
@@ -457,7 +547,7 @@ status_name(int sat)
 /* One condition's entry, its blocks with their logistic shortcut. */
 static void
 put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
-    const struct fit_model *m, const struct fit_result *r, double pen_elo)
+              const struct fit_model *m, const struct fit_result *r, double pen_elo)
 {
 	cJSON *o = add_object(k, arr, NULL), *blocks, *anchors;
 	long w = 0, d = 0, l = 0;
@@ -466,18 +556,16 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 
 	if (o == NULL)
 		return;
-	an = malloc((in->nb + 1) * sizeof *an);
+	an = malloc((in->first[c + 1] - in->first[c] + 1) * sizeof *an);
 	if (an == NULL) {
 		k->oom = 1;
 		return;
 	}
 	chk(k, json_add_string(o, "condition", in->name[c]));
 	blocks = add_array(k, o, "blocks");
-	for (size_t i = 0; i < in->nb; i++) {
-		const struct blk *b = &in->b[i];
+	for (size_t j = in->first[c]; j < in->first[c + 1]; j++) {
+		const struct blk *b = &in->b[in->order[j]];
 		long n = b->w + b->d + b->l;
-		if (in->cond[i] != c)
-			continue;
 		w += b->w;
 		d += b->d;
 		l += b->l;
@@ -503,8 +591,9 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 		put_num(k, bo, "score", json_round(S, 1e-6));
 		if (S > 0 && S < 1)
 			put_num(k, bo, "shortcut",
-			    json_round(b->anchor + (b->black ? pen_elo : -pen_elo) + 400 * log10(S / (1 - S)),
-				0.01));
+			        json_round(b->anchor + (b->black ? pen_elo : -pen_elo) +
+			                       400 * log10(S / (1 - S)),
+			                   0.01));
 		else
 			chk(k, json_add_null(bo, "shortcut"));
 	}
@@ -558,10 +647,10 @@ model_build(const struct input *in, struct err *e)
 
 static int
 build_doc(const cJSON *input, const struct input *in, const struct fit_options *o,
-    const struct fit_model *m, const struct fit_result *r, const struct fit_result *sens,
-    cJSON **out, struct err *e)
+          const struct fit_model *m, const struct fit_result *r, const struct fit_result *sens,
+          cJSON **out, struct err *e)
 {
-	struct bld k = { 0 };
+	struct bld k = {0};
 	char id[HASH_ID_LEN + 1];
 	cJSON *doc, *x, *a;
 	double pen_elo = r->pen / FIT_LOG_PER_ELO;
@@ -573,12 +662,14 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 		return err_set(e, ERR_NOMEM, "out of memory");
 	chk(&k, json_add_string(doc, "kind", "cohort.fit/1"));
 	chk(&k, json_add_string(doc, "input", id));
-	chk(&k, json_add_string(doc, "input_kind", in->freeze ? "cohort.freeze/1" : "cohort.blocks/1"));
+	chk(&k,
+	    json_add_string(doc, "input_kind", in->freeze ? "cohort.freeze/1" : "cohort.blocks/1"));
 	chk(&k, json_add_string(doc, "estimator", FIT_ESTIMATOR));
-	chk(&k, json_add_string(doc, "model",
-	    "P(win)=x/(x+1+nu*sqrt(x)), P(draw)=nu*sqrt(x)/(x+1+nu*sqrt(x)), "
-	    "P(loss)=1/(x+1+nu*sqrt(x)), x=10^((R-anchor-p)/400) for a Black game, "
-	    "10^((R-anchor+p)/400) for a White game"));
+	chk(&k,
+	    json_add_string(doc, "model",
+	                    "P(win)=x/(x+1+nu*sqrt(x)), P(draw)=nu*sqrt(x)/(x+1+nu*sqrt(x)), "
+	                    "P(loss)=1/(x+1+nu*sqrt(x)), x=10^((R-anchor-p)/400) for a Black game, "
+	                    "10^((R-anchor+p)/400) for a White game"));
 
 	x = add_object(&k, doc, "options");
 	if (x != NULL) {
@@ -666,8 +757,10 @@ fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err
 			err_set(e, ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	spec.pen = (o->have_penalty ? o->penalty
-		    : in.have_penalty ? in.penalty : FIT_DEFAULT_PENALTY) * FIT_LOG_PER_ELO;
+	spec.pen = (o->have_penalty   ? o->penalty
+	            : in.have_penalty ? in.penalty
+	                              : FIT_DEFAULT_PENALTY) *
+	           FIT_LOG_PER_ELO;
 	spec.estimate_pen = o->estimate;
 	spec.level = o->level;
 	spec.profiles = 1;
@@ -755,7 +848,7 @@ struct trow {
 static void
 table_print(struct buf *out, struct trow *rows, size_t n, int ncol)
 {
-	size_t wdt[TCOLS] = { 0 };
+	size_t wdt[TCOLS] = {0};
 
 	for (size_t i = 0; i < n; i++)
 		for (int j = 0; j < ncol; j++)
@@ -799,7 +892,8 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	snprintf(rows[0].cell[3], TCELL, "tested anchors");
 	snprintf(rows[0].cell[4], TCELL, "joint local Elo");
 	snprintf(rows[0].cell[5], TCELL, "profile %s", lv);
-	cJSON_ArrayForEach(c, conds) {
+	cJSON_ArrayForEach(c, conds)
+	{
 		struct trow *t = &rows[++i];
 		const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
 		const cJSON *bd = json_get(c, "bound");
@@ -808,7 +902,8 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		int na = cJSON_GetArraySize(an);
 		snprintf(t->cell[0], TCELL, "%s", cJSON_IsString(name) ? name->valuestring : "?");
 		snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
-		snprintf(t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
+		snprintf(
+		    t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
 		    cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
 		if (na == 0)
 			snprintf(t->cell[3], TCELL, "none");
@@ -816,7 +911,7 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 			snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
 		else
 			snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
-			    cJSON_GetArrayItem(an, na - 1)->valuedouble);
+			         cJSON_GetArrayItem(an, na - 1)->valuedouble);
 		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
 		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
 		if (cJSON_IsObject(bd)) {
@@ -840,9 +935,9 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	{
 		const cJSON *iv = json_get(draw, "interval");
 		buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
-		    cJSON_GetNumberValue(json_get(draw, "nu")), lv,
-		    cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
-		    cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
+		           cJSON_GetNumberValue(json_get(draw, "nu")), lv,
+		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
+		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
 	}
 	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
 		const cJSON *iv = json_get(pen, "interval");
@@ -850,9 +945,10 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
 		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
 		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
-		    cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
+		           cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
 	} else {
-		buf_printf(out, "black penalty %g assumed\n", cJSON_GetNumberValue(json_get(pen, "value")));
+		buf_printf(out, "black penalty %g assumed\n",
+		           cJSON_GetNumberValue(json_get(pen, "value")));
 	}
 
 	/* Sensitivity: one row per assumed penalty, one column per condition. */
@@ -860,18 +956,30 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	if (ns > 0) {
 		const cJSON *row;
 		buf_printf(out, "\nassumed black penalty");
-		cJSON_ArrayForEach(c, conds)
-			buf_printf(out, "  %8s", cJSON_IsString(json_get(c, "condition"))
-				? json_get(c, "condition")->valuestring : "?");
+		cJSON_ArrayForEach(c, conds) buf_printf(out, "  %8s",
+		                                        cJSON_IsString(json_get(c, "condition"))
+		                                            ? json_get(c, "condition")->valuestring
+		                                            : "?");
 		buf_addc(out, '\n');
-		cJSON_ArrayForEach(row, sens) {
+		cJSON_ArrayForEach(row, sens)
+		{
 			const cJSON *r;
-			buf_printf(out, "%21g", cJSON_GetNumberValue(json_get(row, "black_penalty")));
-			cJSON_ArrayForEach(r, json_get(row, "ratings")) {
+			int j = 0;
+			buf_printf(out, "%21g",
+			           cJSON_GetNumberValue(json_get(row, "black_penalty")));
+			cJSON_ArrayForEach(r, json_get(row, "ratings"))
+			{
+				const cJSON *st =
+				    json_get(cJSON_GetArrayItem(conds, j++), "status");
 				char v[32];
 				fmt_elo(json_get(r, "rating"), v, sizeof v);
+				/* No point for a saturated condition: say so. */
 				if (!cJSON_IsNumber(json_get(r, "rating")))
-					snprintf(v, sizeof v, "bound");
+					snprintf(v, sizeof v, "%s",
+					         cJSON_IsString(st) &&
+					                 strcmp(st->valuestring, "no_games") == 0
+					             ? "-"
+					             : "bound");
 				buf_printf(out, "  %8s", v);
 			}
 			buf_addc(out, '\n');

@@ -103,6 +103,12 @@ $COHORT fit "$LUNA" >again.json
 same_bytes "same input, same bytes" again.json luna.json
 $COHORT fit --black-penalty 35 --level 0.95 --sensitivity 0,35,70 "$LUNA" >explicit.json
 same_bytes "defaults are penalty from the input, level 0.95, sensitivity 0,35,70" explicit.json luna.json
+LC_ALL=fr_FR.UTF-8 LANG=fr_FR.UTF-8 TZ=Pacific/Chatham $COHORT fit "$LUNA" >locale.json 2>/dev/null
+same_bytes "same bytes under another locale and time zone" locale.json luna.json
+cp luna.json keep.json
+printf '{"kind":"cohort.blocks/1","blocks":[]}' >empty-cohort.json
+$COHORT fit -o keep.json empty-cohort.json 2>/dev/null
+same_bytes "a failed run leaves the old -o file" keep.json luna.json
 $COHORT fit - <"$LUNA" >stdin.json
 same_bytes "reads standard input" stdin.json luna.json
 if [ "$(sha256sum <luna.json | cut -c1-64)" = "$($COHORT canon --id luna.json | cut -c8-)" ]; then
@@ -142,6 +148,14 @@ if grep -q '^top2 .* >= 3036  3036 \.\. open$' "$ROOT/golden/fit-colors-table/st
 if $COHORT fit --format table "$D/colors-blocks.json" | grep -Eq '^lost +10 +0-0-10 +1320 +<= [0-9]+ +open \.\. [0-9]+$'; then
 	ok "table shows an all-losses condition as an upper bound"; else notok "table upper bound" "no '<=' row"; fi
 
+# A condition listed with no game: status no_games, nulls, "-" in the table.
+printf '%s' '{"kind":"cohort.blocks/1","conditions":["a","b","empty"],"blocks":[{"condition":"a","anchor":1320,"color":"black","w":3,"d":4,"l":3},{"condition":"b","anchor":1320,"color":"black","w":6,"d":2,"l":2}]}' >empty.json
+$COHORT fit -o empty.fit.json empty.json
+check "a condition with no game validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" empty.fit.json
+if grep -q '"condition":"empty","d":0,"games":0,"interval":\[null,null\],"l":0,"rating":null,"status":"no_games"' empty.fit.json &&
+	$COHORT fit --format table empty.json | grep -Eq '^empty +0 +0-0-0 +none +no games +-$'; then
+	ok "a condition with no game: nulls and no number"; else notok "a condition with no game" "$(grep -o '"condition":"empty"[^}]*' empty.fit.json)"; fi
+
 # Bad input: exit 2, a message naming the field, nothing on stdout, no file.
 bad() { # NAME PATTERN JSON
 	printf '%s' "$3" >bad.json
@@ -174,12 +188,14 @@ printf '%s' "$B$OKB$E" >good.json
 expect_fail2 "level 0" '--level: expected a number between 0 and 1' $COHORT fit --level 0 good.json
 expect_fail2 "level 1" '--level: expected a number between 0 and 1' $COHORT fit --level 1 good.json
 expect_fail2 "level 95" '--level: expected a number between 0 and 1' $COHORT fit --level 95 good.json
+expect_fail2 "level too small to compute" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 1e-9 good.json
 expect_fail2 "level text" "--level: expected a number, got 'high'" $COHORT fit --level high good.json
 expect_fail2 "penalty list with a word" "--sensitivity: 'x' is not a number" $COHORT fit --sensitivity 0,x,70 good.json
 expect_fail2 "penalty list with an empty item" '--sensitivity: expected numbers separated by commas' $COHORT fit --sensitivity 0,,70 good.json
 expect_fail2 "penalty list empty" '--sensitivity: expected numbers separated by commas' $COHORT fit --sensitivity '' good.json
 expect_fail2 "penalty word" "--black-penalty: expected a number or 'estimate'" $COHORT fit --black-penalty lots good.json
 expect_fail2 "estimate with one color" '"black_penalty": cannot be estimated: the games are all of one color' $COHORT fit --black-penalty estimate "$LUNA"
+expect_fail2 "estimate with no finite penalty" '"black_penalty": no finite estimate' $COHORT fit --black-penalty estimate "$D/penalty-unbounded-blocks.json"
 expect_fail2 "option twice" '--level given twice' $COHORT fit --level 0.9 --level 0.8 good.json
 expect_fail2 "format" '--format: expected json or table' $COHORT fit --format xml good.json
 expect_fail2 "no file" 'expected one FILE' $COHORT fit

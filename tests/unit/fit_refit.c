@@ -37,7 +37,7 @@ main(int argc, char **argv)
 		return 1;
 	check(fit_document(in, NULL, &fit, &e) == 0, "fit_document with default options", &e);
 	check(fit != NULL && fit_refit_check(fit, in, &same, &e) == 0 && same == 1,
-	    "refit of an honest fit gives the same bytes", &e);
+	      "refit of an honest fit gives the same bytes", &e);
 
 	/* Tamper with one reported number: the refit must notice. */
 	cJSON *draw = cJSON_GetObjectItemCaseSensitive(fit, "draw");
@@ -47,14 +47,14 @@ main(int argc, char **argv)
 
 	opts = json_parse(ot, strlen(ot), "options", 1, &e);
 	check(opts && fit_document(in, opts, &fit2, &e) == 0 && json_emit(fit2, argv[2], &e) == 0,
-	    "fit_document with recorded options", &e);
+	      "fit_document with recorded options", &e);
 	check(fit2 && fit_refit_check(fit2, in, &same, &e) == 0 && same == 1,
-	    "refit uses the options the fit document records", &e);
+	      "refit uses the options the fit document records", &e);
 
 	cJSON *bad = json_parse("{\"level\":2}", 11, "options", 1, &e);
 	cJSON *out = NULL;
 	check(fit_document(in, bad, &out, &e) < 0 && e.code == ERR_INPUT && out == NULL,
-	    "fit_document refuses a level outside (0,1)", NULL);
+	      "fit_document refuses a level outside (0,1)", NULL);
 	cJSON_Delete(bad);
 	cJSON_Delete(opts);
 	cJSON_Delete(fit);
