@@ -454,6 +454,8 @@ struct bag {
 	size_t nent, cent;
 	struct bentry *big; /* archive entries too large to extract (names relative to tmp) */
 	size_t nbig, cbig;
+	char *outside[16];  /* top-level archive entries beside the bag's folder */
+	size_t noutside;
 };
 
 const char *
@@ -502,6 +504,8 @@ bag_free(struct bag *b)
 	}
 	for (size_t i = 0; i < b->nbig; i++)
 		free(b->big[i].name);
+	for (size_t i = 0; i < b->noutside; i++)
+		free(b->outside[i]);
 	free(b->ent);
 	free(b->big);
 	free(b->path);
@@ -883,22 +887,42 @@ bag_open(const char *path, struct bag **out, struct err *e)
 			b->root = strdup(b->tmp);
 			prefix = strdup("");
 		} else {
+			/* the one top folder holding bagit.txt; anything beside it is
+			 * outside the bag */
 			DIR *d = opendir(b->tmp);
 			struct dirent *de;
 			char *only = NULL;
-			int count = 0;
+			int bags = 0;
 			while (d && (de = readdir(d)) != NULL) {
+				char *bt;
+				struct stat bs;
 				if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 					continue;
-				count++;
-				free(only);
-				only = strdup(de->d_name);
+				if (asprintf(&bt, "%s/%s/bagit.txt", b->tmp, de->d_name) < 0)
+					break;
+				if (lstat(bt, &bs) == 0 && S_ISREG(bs.st_mode)) {
+					bags++;
+					free(only);
+					only = strdup(de->d_name);
+				}
+				free(bt);
+			}
+			if (d)
+				rewinddir(d);
+			while (bags == 1 && only && d && (de = readdir(d)) != NULL) {
+				if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+				    strcmp(de->d_name, only) == 0)
+					continue;
+				if (b->noutside < sizeof b->outside / sizeof b->outside[0])
+					b->outside[b->noutside++] = strdup(de->d_name);
 			}
 			if (d)
 				closedir(d);
-			if (count == 1 && only) {
-				asprintf(&b->root, "%s/%s", b->tmp, only);
-				asprintf(&prefix, "%s/", only);
+			if (bags == 1 && only) {
+				if (asprintf(&b->root, "%s/%s", b->tmp, only) < 0)
+					b->root = NULL;
+				if (asprintf(&prefix, "%s/", only) < 0)
+					prefix = NULL;
 			} else {
 				b->root = strdup(b->tmp);
 				prefix = strdup("");
@@ -1487,6 +1511,9 @@ bag_check(struct bag *b, cJSON *checks, struct err *e)
 	int nm = 0, npayload = 0, findings = 0, r;
 	unsigned mask = 1u << ALG_SHA256;
 
+	for (size_t i = 0; i < b->noutside; i++)
+		findings += !bag_check_add(checks, "path", b->outside[i] ? b->outside[i] : "?", 0,
+		    "the archive holds this entry outside the bag's folder");
 	r = check_bagit_txt(b, checks, enc, sizeof enc, e);
 	if (r < 0)
 		return -1;

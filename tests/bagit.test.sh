@@ -81,6 +81,7 @@ bag("hardlink.tar", lambda add: add("b/data/h", type=tarfile.LNKTYPE, linkname="
 bag("device.tar", lambda add: add("b/data/d", type=tarfile.CHRTYPE, devmajor=1, devminor=3))
 bag("fifo.tar", lambda add: add("b/data/f", type=tarfile.FIFOTYPE))
 bag("twice.tar", lambda add: (add("b/data/t"), add("b/data/t", b"y")))
+bag("outside.tar", lambda add: add("stray.txt"))
 PY
 cd ..
 for case in "dotdot:entry \"../x\": path escapes the bag" "dotdot2:path escapes the bag" \
@@ -91,6 +92,9 @@ for case in "dotdot:entry \"../x\": path escapes the bag" "dotdot2:path escapes 
 	rc=$?
 	if [ $rc = 2 ] && grep -q -- "$want" out; then ok "archive $f refused (exit 2)"; else notok "archive $f refused" "exit $rc: $(cat out)"; fi
 done
+"$B" evil/outside.tar >out 2>&1
+[ $? = 1 ] && grep -q 'path stray.txt: the archive holds this entry outside the bag' out &&
+	ok "an entry beside the bag's folder: exit 1, named" || notok "entry outside the bag" "$(cat out)"
 [ -e x ] || [ -e ../x ] || [ -e /tmp/cohort-evil-x ] && notok "nothing written outside" "found x" || ok "nothing written outside"
 [ -z "$(ls scratch)" ] && ok "no temporary folder left behind" || notok "temporary folders" "$(ls scratch)"
 unset TMPDIR
