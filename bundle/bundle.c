@@ -988,6 +988,49 @@ check_refits(struct ctx *c)
 	}
 }
 
+/* A freeze's bundled store must hold every record it names, and the freeze
+ * must be what its records give (verify's own check), so that the archive
+ * verifies on a reviewer's machine. */
+static int
+check_stores(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		char *dir;
+		cJSON *checks, *x;
+		struct err ve = ERR_INIT;
+		int r, bad = 0;
+		const char *first = NULL;
+
+		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+		    it->store == NULL || it->store_files == 0)
+			continue;
+		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
+			return err_set(c->e, ERR_NOMEM, "out of memory");
+		checks = cJSON_CreateArray();
+		r = verify_freeze(it->doc, dir, checks, &ve);
+		free(dir);
+		cJSON_ArrayForEach(x, checks)
+			if (cJSON_IsFalse(json_get(x, "ok"))) {
+				const cJSON *d = json_get(x, "detail"), *ck = json_get(x, "check");
+				if (bad++ == 0)
+					first = cJSON_IsString(d) ? d->valuestring :
+					    cJSON_IsString(ck) ? ck->valuestring : "?";
+			}
+		if (r < 0)
+			finding(c, "invalid", it, it->store, 0,
+			    "freeze again with --store into this folder, and bundle again",
+			    "the store cannot be read: %s", ve.msg);
+		else if (r > 0)
+			finding(c, "stale", it, it->store, 0,
+			    "freeze again with --store into this folder, and bundle again",
+			    "the store does not match the freeze: %d check%s fail (first: %s)", bad,
+			    bad == 1 ? "" : "s", first ? first : "?");
+		cJSON_Delete(checks);
+	}
+	return 0;
+}
+
 /* Files with git provenance must equal the blob at the declared commit. */
 static void
 check_git(struct ctx *c)
@@ -1220,10 +1263,12 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		goto done;
 	check_git(&c);
 	check_refits(&c);
+	if (check_stores(&c) < 0)
+		goto done;
 	/* the checks that ran, sorted */
 	{
 		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
-			"secret", "stale" };
+			"secret", "stale", "store" };
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
 			if (k != 0 || ran)
 				cJSON_AddItemToArray(c.checks, cJSON_CreateString(names[k]));

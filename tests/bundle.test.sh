@@ -152,6 +152,10 @@ sed -i 's/"level":0.95/"level":0.9/' stale6/bound.json
 refused "stale: a bound that computing again from its freeze does not reproduce" stale6/bundle.json stale 'computing it again from freeze.json does not reproduce it byte for byte", "path": "bound.json"'
 grep -q '"refit"' x/luna-publication/data/bundle.json && ok "bundle.json lists the refit check as run" || notok "refit listed" "$(cat x/luna-publication/data/bundle.json | head -c 300)"
 
+make_luna stale7
+for f in stale7/store/pack/*.pack; do printf 'X' | dd of="$f" bs=1 seek=100 conv=notrunc 2>/dev/null; done
+refused "stale: a store that does not hold what the freeze names" stale7/bundle.json stale 'the store does not match the freeze: [0-9]+ checks? fail'
+
 mkdir -p ds && cp -r "$ROOT/examples/deepseek/." ds/ &&
 	(cd ds && "$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl) >/dev/null 2>&1
 refused "live: the DeepSeek snapshot" ds/bundle.json live 'condition \\"top10\\" is active'
