@@ -51,6 +51,7 @@ struct item {
 	cJSON *doc;                /* parsed when it is a cohort document */
 	const char *kind;          /* its "kind" */
 	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
+	int store_exists;          /* its store folder exists */
 	size_t store_files;
 	uint64_t store_bytes;
 };
@@ -447,6 +448,7 @@ read_spec(struct ctx *c)
 				return spec_err(c, i, "store", "%s is not a folder", it->store);
 			if (r == 0 && walk_store(c, i, it->store, (int)i) < 0)
 				return -1;
+			it->store_exists = r == 0;
 			if (r == 1)
 				finding(c, "missing", it, it->store, 0,
 				    "freeze again with --store so the records exist, or fix \"store\" in the "
@@ -1003,7 +1005,7 @@ check_stores(struct ctx *c)
 		const char *first = NULL;
 
 		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
-		    it->store == NULL || it->store_files == 0)
+		    it->store == NULL || !it->store_exists)
 			continue;
 		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
 			return err_set(c->e, ERR_NOMEM, "out of memory");
