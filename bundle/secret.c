@@ -327,6 +327,40 @@ check_prefixed(struct scan *s, const char *t, size_t n)
 		report(s, t, n, s->line, rule, ACT_KEY, NULL);
 }
 
+/* A quick look for the first two letters of pass, pwd, secret, token, key,
+ * auth and credential: most names have none and need no closer look. */
+static int
+maybe_secret_name(const char *t, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++) {
+		unsigned char a = (unsigned char)t[i] | 0x20, b = (unsigned char)t[i + 1] | 0x20;
+		switch (a) {
+		case 'p':
+			if (b == 'a' || b == 'w')
+				return 1;
+			break;
+		case 's':
+		case 'k':
+			if (b == 'e')
+				return 1;
+			break;
+		case 't':
+			if (b == 'o')
+				return 1;
+			break;
+		case 'a':
+			if (b == 'u')
+				return 1;
+			break;
+		case 'c':
+			if (b == 'r')
+				return 1;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* Which kind of name is this: 2 a password, 1 another secret, 0 neither,
  * -1 an identifier, digest, count or other name whose value is never a
  * secret. */
@@ -539,7 +573,7 @@ check_assignment(struct scan *s, const char *t, size_t n, const char *op)
 {
 	const char *le, *v, *q;
 	size_t vn;
-	int kind = secret_name(t, n);
+	int kind = maybe_secret_name(t, n) ? secret_name(t, n) : 0;
 
 	if (kind < 0)
 		return;
