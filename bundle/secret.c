@@ -704,29 +704,51 @@ check_token(struct scan *s, const char *t, size_t n)
 	}
 }
 
+/* Byte classes of the main loop: 1 token character, 2 newline, 3 colon,
+ * 0 anything else. */
+static const unsigned char CLS[256] = {
+	['\n'] = 2, [':'] = 3,
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['_'] = 1, ['-'] = 1, ['+'] = 1, ['/'] = 1, ['.'] = 1, ['~'] = 1,
+};
+
 long
 secret_scan(const char *p, size_t n, secret_cb cb, void *ctx)
 {
 	struct scan s = { p, p + n, p, 1, cb, ctx, 0, 0, NULL };
-	const char *q = p, *end = p + n;
+	const unsigned char *q = (const unsigned char *)p, *end = q + n;
 
-	while (q < end && !s.stop) {
-		unsigned char c = (unsigned char)*q;
-		if (!istok(c)) {
-			if (c == '\n') {
-				s.line++;
-				s.ls = q + 1;
-			} else if (c == ':' && end - q > 3 && q[1] == '/' && q[2] == '/') {
-				check_url(&s, q);
+	while (q < end) {
+		unsigned char k = CLS[*q];
+		if (k == 1) {
+			const unsigned char *t = q++;
+			while (q < end && CLS[*q] == 1)
+				q++;
+			if (q - t >= 3) {
+				check_token(&s, (const char *)t, (size_t)(q - t));
+				if (s.stop)
+					break;
 			}
-			q++;
 			continue;
 		}
-		const char *t = q;
-		while (q < end && istok((unsigned char)*q))
-			q++;
-		if (q - t >= 3)
-			check_token(&s, t, (size_t)(q - t));
+		if (k == 2) {
+			s.line++;
+			s.ls = (const char *)q + 1;
+		} else if (k == 3 && end - q > 3 && q[1] == '/' && q[2] == '/') {
+			check_url(&s, (const char *)q);
+			if (s.stop)
+				break;
+		}
+		q++;
 	}
 	return s.hits;
 }
