@@ -54,6 +54,15 @@ canon_keycmp(const char *a, const char *b)
 	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
 	unsigned pa = 0, pb = 0;
 
+	/* Keys are mostly ASCII, where UTF-16 order is byte order: skip the
+	 * common ASCII prefix, and decide here when the first difference is
+	 * ASCII too.  The prefix ends on a character boundary either way. */
+	while (*p == *q && *p != 0 && *p < 0x80) {
+		p++;
+		q++;
+	}
+	if (*p < 0x80 && *q < 0x80)
+		return *p == *q ? 0 : *p < *q ? -1 : 1;
 	for (;;) {
 		int enda = *p == 0 && pa == 0, endb = *q == 0 && pb == 0;
 		unsigned ua, ub;
@@ -83,7 +92,18 @@ canon_number(double x, char out[32])
 		x = -x;
 	}
 	if (x < 9007199254740992.0 && x == floor(x)) {
-		snprintf(o, 24, "%.0f", x);
+		/* An integer below 2^53 is exact in a uint64_t: its digits, without
+		 * printf (most numbers in a ledger are counts). */
+		uint64_t u = (uint64_t)x;
+		char rev[20];
+		int m = 0;
+		do {
+			rev[m++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		while (m)
+			*o++ = rev[--m];
+		*o = '\0';
 		return;
 	}
 	/* Shortest digits that read back as x.  %.*e rounds correctly, so when
@@ -275,7 +295,12 @@ write_object(const cJSON *v, struct buf *b, struct err *e, int depth)
 		}
 		items[i++] = c;
 	}
-	qsort(items, n, sizeof *items, cmp_items);
+	/* Stored records are canonical already: sort only when out of order. */
+	for (i = 1; i < n; i++)
+		if (canon_keycmp(items[i - 1]->string, items[i]->string) > 0) {
+			qsort(items, n, sizeof *items, cmp_items);
+			break;
+		}
 	if (buf_addc(b, '{') < 0)
 		goto nomem;
 	for (i = 0; i < n; i++) {

@@ -645,7 +645,8 @@ freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, str
 	char sid[HASH_ID_LEN + 1];
 
 	*manifest = NULL;
-	qsort(a->games, a->n, sizeof *a->games, cmp_game_id);
+	if (a->n > 0)
+		qsort(a->games, a->n, sizeof *a->games, cmp_game_id);
 	for (size_t i = 1; i < a->n; i++)
 		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
 			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",

@@ -595,7 +595,12 @@ json_get(const cJSON *obj, const char *key)
 {
 	if (!cJSON_IsObject(obj))
 		return NULL;
-	return cJSON_GetObjectItemCaseSensitive(obj, key);
+	/* cJSON_GetObjectItemCaseSensitive, with the first byte compared
+	 * before strcmp: records are looked up field by field. */
+	for (const cJSON *c = obj->child; c; c = c->next)
+		if (c->string != NULL && c->string[0] == key[0] && strcmp(c->string, key) == 0)
+			return c;
+	return NULL;
 }
 
 static int

@@ -1,0 +1,75 @@
+#!/bin/sh
+# run.sh: build the libFuzzer targets (clang, ASan, UBSan) and run each for
+# a bounded time.  Called by `make fuzz`; usable alone:
+#   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
+# Targets: json (strict reader, canonical writer), ledger (JSON Lines reader,
+# record validator, manifest derivation).  The library is built into
+# build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
+# is seeded from tests/data and examples/ each time.  A crash leaves its
+# input in build/fuzz/crash-TARGET-* and makes this script exit 1.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+LC_ALL=C
+export LC_ALL
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+CLANG=${FUZZ_CC:-clang}
+OUT=build/fuzz
+SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
+targets=${*:-json ledger}
+
+# The library objects, named by the Makefile itself (so new modules come along).
+objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
+bobjs=
+for o in $objs; do bobjs="$bobjs $OUT/$o"; done
+echo "fuzz: building the library with $CLANG and $SAN" >&2
+make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs || exit 2
+
+# Seeds, rebuilt each run (scratch, never committed).
+rm -rf $OUT/seeds
+mkdir -p $OUT/seeds/json $OUT/seeds/ledger $OUT/corpus/json $OUT/corpus/ledger
+cp tests/data/json-parsing/test_parsing/*.json $OUT/seeds/json/
+for f in tests/data/jcs/input/*; do cp "$f" "$OUT/seeds/json/jcs-${f##*/}"; done
+for led in examples/*/ledger.jsonl; do
+	name=$(basename "$(dirname "$led")")
+	# each record alone, and runs of ten lines (whole blocks, for the ladder)
+	awk -v d="$OUT/seeds/ledger" -v n="$name" '
+		{ f = sprintf("%s/%s-line-%04d", d, n, NR); print > f; close(f)
+		  g = sprintf("%s/%s-run-%04d", d, n, int((NR - 1) / 10)); print >> g; close(g) }' "$led"
+	cp $OUT/seeds/ledger/$name-line-0001 $OUT/seeds/json/$name-record
+done
+
+status=0
+for t in $targets; do
+	case $t in
+	json) maxlen=4096 ;;
+	ledger) maxlen=32768 ;;
+	*) echo "fuzz: no target $t" >&2; exit 2 ;;
+	esac
+	bin=$OUT/fuzz_$t
+	# shellcheck disable=SC2046
+	$CLANG -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 -O1 -g $SAN \
+		-fsanitize=fuzzer $(pkg-config --cflags $PKGS) -o $bin tests/fuzz/fuzz_$t.c $bobjs \
+		$(pkg-config --libs $PKGS) -lpthread -lm || exit 2
+	log=$OUT/fuzz_$t.log
+	echo "fuzz: $t for ${SECONDS_EACH}s (log in $log)" >&2
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$bin -max_total_time="$SECONDS_EACH" -max_len=$maxlen -timeout=10 -rss_limit_mb=2048 \
+		-dict=tests/fuzz/$t.dict -artifact_prefix=$OUT/crash-$t- -print_final_stats=1 \
+		$OUT/corpus/$t $OUT/seeds/$t >$log 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' $log)
+	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' $log)
+	units=$(ls $OUT/corpus/$t | wc -l)
+	cov=$(grep -o 'cov: [0-9]*' $log | tail -1)
+	if [ $rc -ne 0 ]; then
+		echo "fuzz: $t: FAILED (status $rc) after ${execs:-?} executions; the report:"
+		grep -E 'ERROR|SUMMARY|runtime error|^    #[0-9]' $log | head -30
+		ls $OUT/crash-$t-* 2>/dev/null
+		status=1
+	else
+		echo "fuzz: $t: ${execs:-?} executions in ${SECONDS_EACH}s (${speed:-?}/s), $cov, corpus $units inputs, no crash"
+	fi
+done
+exit $status
