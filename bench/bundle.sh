@@ -1,22 +1,17 @@
 # bundle.sh: cohort bundle timings (printed, not asserted).  Sourced by
-# bench/run.sh with $COHORT and a scratch folder $BENCH_TMP.  BENCH_SCALE is
-# the evidence size in MB (default 1024); the evidence is 8 ledger files of
-# JSON Lines text made from the Luna example ledger.
+# bench/run.sh (helpers bench_time, bench_ratio, bench_count) with $COHORT,
+# $ROOT and a scratch folder $BENCH_TMP.  The evidence is 1024 MB times
+# $BENCH_SCALE of JSON Lines text (8 ledger files made from the Luna example
+# ledger).  Each contender runs twice, alternating, and its best time counts.
 BB=$BENCH_TMP/bundle
-BROOT=$(cd "$(dirname "$COHORT")/../.." && pwd)
 BUNIT=$(dirname "$COHORT")/tests/unit
-mb=${BENCH_SCALE:-1024}
-[ -n "${BENCH_KEEP:-}" ] || rm -rf "$BB"
+mb=$(bench_count 1024)
 mkdir -p "$BB/ev"
-
-now_ns() { date +%s%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 
 # evidence: 8 files of mb/8 MB each
 per=$((mb * 1048576 / 8))
-src=$BROOT/examples/luna/ledger.jsonl
 : >"$BB/seed.jsonl"
-while [ "$(wc -c <"$BB/seed.jsonl")" -lt 8388608 ]; do cat "$src" >>"$BB/seed.jsonl"; done
+while [ "$(wc -c <"$BB/seed.jsonl")" -lt 8388608 ]; do cat "$ROOT/examples/luna/ledger.jsonl" >>"$BB/seed.jsonl"; done
 items=
 for i in 1 2 3 4 5 6 7 8; do
 	: >"$BB/ev/ledger$i.jsonl"
@@ -28,44 +23,29 @@ done
 printf '{"kind":"cohort.bundle-spec/1","name":"bench","as_of":"2026-07-20T00:00:00Z","items":[%s]}' \
 	"$items" >"$BB/ev/bundle.json"
 total=$(cat "$BB"/ev/ledger*.jsonl | wc -c)
-cat "$BB"/ev/ledger*.jsonl >/dev/null # same warm cache for every contender
+cat "$BB"/ev/ledger*.jsonl >/dev/null # the same warm cache for every contender
+echo "  evidence: $((total / 1048576)) MB in 8 files"
 
-# best of two runs each, alternating, so that neither side gets a colder cache
-best() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a < b || b == "") ? a : b }'; }
-b_ours= b_base= b_sync= v_ours= v_base=
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
+tar_cmd="cd '$BB/ev' && tar -cf '$BB/base.tar' ledger*.jsonl && openssl dgst -sha256 ledger*.jsonl >/dev/null"
+t_ours= t_tar= t_tarsync= t_vours= t_sha=
 for run in 1 2; do
-	t0=$(now_ns)
-	(cd "$BB/ev" && tar -cf "$BB/base.tar" ledger*.jsonl && openssl dgst -sha256 ledger*.jsonl >/dev/null)
-	t1=$(now_ns)
-	sync "$BB/base.tar"
-	t2=$(now_ns)
-	"$COHORT" bundle --spec "$BB/ev/bundle.json" -o "$BB/out.tar" >/dev/null
-	t3=$(now_ns)
-	b_base=$(best "$(secs "$t0" "$t1")" "$b_base")
-	b_sync=$(best "$(secs "$t0" "$t2")" "$b_sync")
-	b_ours=$(best "$(secs "$t2" "$t3")" "$b_ours")
+	bench_time "tar -cf + openssl dgst -sha256" sh -c "$tar_cmd" && t_tar=$(min "$BENCH_WALL" "$t_tar")
 	rm -f "$BB/base.tar"
+	bench_time "tar -cf + openssl dgst -sha256 + sync" sh -c "$tar_cmd && sync '$BB/base.tar'" && t_tarsync=$(min "$BENCH_WALL" "$t_tarsync")
+	rm -f "$BB/base.tar"
+	bench_time "cohort bundle (checks, scan, archive, fsync)" \
+		"$COHORT" bundle --spec "$BB/ev/bundle.json" -o "$BB/out.tar" >/dev/null && t_ours=$(min "$BENCH_WALL" "$t_ours")
 done
-echo "bundle: $((total / 1048576)) MB of evidence: cohort bundle $b_ours s (checks, scan, archive, fsync);" \
-	"tar -cf + openssl dgst -sha256 $b_base s, ratio $(awk -v a="$b_ours" -v b="$b_base" 'BEGIN { printf "%.2f", a / b }') (target < 1.5);" \
-	"with sync of the tar as cohort fsyncs $b_sync s, ratio $(awk -v a="$b_ours" -v b="$b_sync" 'BEGIN { printf "%.2f", a / b }')"
-
+bench_ratio "bundle / (tar + sha256)" "$t_ours" "$t_tar" "< 1.5"
+bench_ratio "bundle / (tar + sha256 + sync, as bundle fsyncs)" "$t_ours" "$t_tarsync" "< 1.5"
 for run in 1 2; do
-	t0=$(now_ns)
-	(cd "$BB/ev" && openssl dgst -sha256 ledger*.jsonl >/dev/null)
-	t1=$(now_ns)
-	"$BUNIT/bundle_verify" "$BB/out.tar" >/dev/null
-	t2=$(now_ns)
-	v_base=$(best "$(secs "$t0" "$t1")" "$v_base")
-	v_ours=$(best "$(secs "$t1" "$t2")" "$v_ours")
+	bench_time "openssl dgst -sha256 over the files" \
+		sh -c "cd '$BB/ev' && openssl dgst -sha256 ledger*.jsonl >/dev/null" && t_sha=$(min "$BENCH_WALL" "$t_sha")
+	bench_time "verify the archive (bundle_verify_path)" "$BUNIT/bundle_verify" "$BB/out.tar" >/dev/null &&
+		t_vours=$(min "$BENCH_WALL" "$t_vours")
 done
-echo "bundle: verifying the archive $v_ours s; openssl dgst -sha256 over the files $v_base s;" \
-	"ratio $(awk -v a="$v_ours" -v b="$v_base" 'BEGIN { printf "%.2f", a / b }') (target < 1.5)"
-
-t0=$(now_ns)
-"$BUNIT/bundle_secret" -q "$BB"/ev/ledger*.jsonl >/dev/null
-t1=$(now_ns)
-s=$(secs "$t0" "$t1")
-echo "bundle: secret scan of $((total / 1048576)) MB of JSON text: $s s," \
-	"$(awk -v s="$s" -v n="$total" 'BEGIN { printf "%.0f", n / 1048576 / s }') MB/s (target >= 200)"
-[ -n "${BENCH_KEEP:-}" ] || rm -rf "$BB"
+bench_ratio "verify / sha256" "$t_vours" "$t_sha" "< 1.5"
+bench_time "secret scan (one thread)" "$BUNIT/bundle_secret" -q "$BB"/ev/ledger*.jsonl >/dev/null
+echo "  secret scan: $(awk -v s="$BENCH_WALL" -v n="$total" 'BEGIN { printf "%.0f", n / 1048576 / s }') MB/s of JSON text (target >= 200)"
+rm -rf "$BB"
