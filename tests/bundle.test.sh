@@ -352,3 +352,12 @@ mkdir -p g-x && tar -xf g-small.tar -C g-x
 for f in bag-info.txt manifest-sha256.txt tagmanifest-sha256.txt; do
 	same_bytes "golden: bundle-small $f" "g-x/small/$f" "$G/bundle-small/expected/$f"
 done
+
+# --- the reviewer's command -------------------------------------------------
+check "cohort verify ARCHIVE holds" "$COHORT" verify a.tar
+check "cohort verify on the extracted bag folder holds" "$COHORT" verify x/luna-publication
+expect_status "cohort verify: a changed byte is a finding (exit 1)" 1 "$COHORT" verify tamper.tar
+head -c 5000 a.tar >cut.tar
+expect_fail2 "cohort verify: a truncated archive (exit 2)" 'cut.tar: trunc' "$COHORT" verify cut.tar
+"$COHORT" verify a.tar >vr.json 2>/dev/null
+check "cohort verify report on an archive validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/verify.schema.json" vr.json
