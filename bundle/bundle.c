@@ -1280,6 +1280,22 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		rc = 1;
 		goto done;
 	}
+	/* inputs are never modified: the archive may not replace one of them */
+	if (!o->check && o->out && strcmp(o->out, "-") != 0) {
+		struct stat os, is;
+		if (stat(o->out, &os) == 0)
+			for (size_t k = 0; k < c.nf; k++)
+				if (stat(c.f[k].abs, &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino) {
+					err_set(e, ERR_USAGE, "%s: is %s, one of the bundle's own files", o->out,
+					    c.f[k].rel);
+					goto done;
+				}
+		if (stat(o->spec, &is) == 0 && stat(o->out, &os) == 0 && is.st_dev == os.st_dev &&
+		    is.st_ino == os.st_ino) {
+			err_set(e, ERR_USAGE, "%s: is the bundle spec itself", o->out);
+			goto done;
+		}
+	}
 	*doc = make_bundle_doc(&c);
 	if (!o->check && write_archive(&c, o, *doc, id) < 0) {
 		cJSON_Delete(*doc);

@@ -478,7 +478,7 @@ judge_value(struct scan *s, const char *v, size_t n, long line, int kind)
 	}
 	if (kind == 1) {
 		if (n >= 8 && classes(v, n) >= 2 && entropy(v, n) >= 3.0 &&
-		    !(n > 20 && b64_text(v, n, &colon) && !colon && strchr(v, ' ') == NULL &&
+		    !(n > 20 && b64_text(v, n, &colon) && !colon && memchr(v, ' ', n) == NULL &&
 		        entropy(v, n) < 4.0))
 			report(s, v, n, line, "secret-assignment", ACT_ASSIGN, NULL);
 		return;

@@ -261,6 +261,11 @@ bad "a name that is not a folder name" '"name": expected letters' b/s.json
 printf '{"kind":"cohort.bundle-spec/1",\n"items": [1,}' >b/s.json
 bad "malformed JSON names line and column" 'b/s.json:2:' b/s.json
 bad "a missing spec" 'nope.json: cannot open' b/nope.json
+cp luna/freeze.json freeze.keep
+expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is freeze.json, one of the bundle.s own files' \
+	"$COHORT" bundle --spec luna/bundle.json -o luna/freeze.json
+same_bytes "the input it named is untouched" luna/freeze.json freeze.keep
+expect_fail2 "-o naming the spec" 'is the bundle spec itself' "$COHORT" bundle --spec luna/bundle.json -o luna/bundle.json
 cp a.tar keep.tar
 "$COHORT" bundle --spec b/s.json -o keep.tar >/dev/null 2>&1
 same_bytes "a failed run leaves the old archive" keep.tar a.tar
@@ -352,3 +357,12 @@ mkdir -p g-x && tar -xf g-small.tar -C g-x
 for f in bag-info.txt manifest-sha256.txt tagmanifest-sha256.txt; do
 	same_bytes "golden: bundle-small $f" "g-x/small/$f" "$G/bundle-small/expected/$f"
 done
+
+# --- the reviewer's command -------------------------------------------------
+check "cohort verify ARCHIVE holds" "$COHORT" verify a.tar
+check "cohort verify on the extracted bag folder holds" "$COHORT" verify x/luna-publication
+expect_status "cohort verify: a changed byte is a finding (exit 1)" 1 "$COHORT" verify tamper.tar
+head -c 5000 a.tar >cut.tar
+expect_fail2 "cohort verify: a truncated archive (exit 2)" 'cut.tar: trunc' "$COHORT" verify cut.tar
+"$COHORT" verify a.tar >vr.json 2>/dev/null
+check "cohort verify report on an archive validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/verify.schema.json" vr.json
