@@ -29,7 +29,13 @@ B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
 B_UNIT    = $(UNIT:%=$(BUILD)/%)
 
-all: deps $(BUILD)/cohort $(B_UNIT)
+# Dependencies are checked (and installed, as root) before a sub-make
+# reads pkg-config, so a fresh machine builds in one step.
+all:
+	@sh mk/deps.sh build
+	@$(MAKE) --no-print-directory build
+
+build: $(BUILD)/cohort $(B_UNIT)
 
 deps:
 	@sh mk/deps.sh build
@@ -50,17 +56,21 @@ $(BUILD)/%.o: %.c
 # The suite runs twice: the strict release build, then ASan and UBSan.
 test:
 	@sh mk/deps.sh test
-	@$(MAKE) -s --no-print-directory BUILD=build/release WERROR=-Werror all
+	@$(MAKE) -s --no-print-directory BUILD=build/release WERROR=-Werror build
 	@$(MAKE) -s --no-print-directory BUILD=build/asan WERROR=-Werror OPT=-O1 \
-		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build
 	@sh tests/run.sh build/release
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		COHORT_SANITIZED=1 sh tests/run.sh build/asan
 
-demo: all
+demo:
+	@sh mk/deps.sh build
+	@$(MAKE) -s --no-print-directory build
 	@sh examples/demo.sh $(BUILD)/cohort
 
-bench: all
+bench:
+	@sh mk/deps.sh bench
+	@$(MAKE) -s --no-print-directory build
 	@sh bench/run.sh $(BUILD)/cohort
 
 fuzz:
@@ -75,4 +85,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench fuzz install clean
+.PHONY: all build deps test demo bench fuzz install clean

@@ -13,6 +13,7 @@
 
 struct hash {
 	EVP_MD_CTX *ctx;
+	const EVP_MD *md; /* SHA-256 unless made by hash_new_alg */
 };
 
 struct hash *
@@ -23,6 +24,7 @@ hash_new(void)
 	if (h == NULL)
 		return NULL;
 	h->ctx = EVP_MD_CTX_new();
+	h->md = EVP_sha256();
 	if (h->ctx == NULL || hash_init(h) < 0) {
 		hash_free(h);
 		return NULL;
@@ -42,7 +44,7 @@ hash_free(struct hash *h)
 int
 hash_init(struct hash *h)
 {
-	return EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) == 1 ? 0 : -1;
+	return EVP_DigestInit_ex(h->ctx, h->md, NULL) == 1 ? 0 : -1;
 }
 
 int
@@ -57,6 +59,45 @@ hash_final(struct hash *h, uint8_t out[HASH_LEN])
 	unsigned int n = 0;
 
 	return EVP_DigestFinal_ex(h->ctx, out, &n) == 1 && n == HASH_LEN ? 0 : -1;
+}
+
+struct hash *
+hash_new_alg(const char *alg)
+{
+	static const struct {
+		const char *name;
+		const EVP_MD *(*md)(void);
+	} algs[] = {
+		{ "md5", EVP_md5 }, { "sha1", EVP_sha1 }, { "sha224", EVP_sha224 },
+		{ "sha256", EVP_sha256 }, { "sha384", EVP_sha384 }, { "sha512", EVP_sha512 },
+	};
+	struct hash *h;
+
+	for (size_t i = 0; i < sizeof algs / sizeof algs[0]; i++) {
+		if (strcmp(alg, algs[i].name) != 0)
+			continue;
+		h = hash_new();
+		if (h == NULL)
+			return NULL;
+		h->md = algs[i].md();
+		if (h->md == NULL || hash_init(h) < 0) {
+			hash_free(h);
+			return NULL;
+		}
+		return h;
+	}
+	return NULL;
+}
+
+int
+hash_final_alg(struct hash *h, uint8_t out[HASH_MAX_LEN], size_t *n)
+{
+	unsigned int len = 0;
+
+	if (EVP_DigestFinal_ex(h->ctx, out, &len) != 1)
+		return -1;
+	*n = len;
+	return 0;
 }
 
 void

@@ -24,6 +24,14 @@ int hash_init(struct hash *h);
 int hash_update(struct hash *h, const void *p, size_t n);
 int hash_final(struct hash *h, uint8_t out[HASH_LEN]);
 
+/* Other digests, for BagIt manifests: "md5", "sha1", "sha224", "sha256",
+ * "sha384" or "sha512".  NULL when alg is not one of them (or out of
+ * memory).  hash_init restarts the same algorithm; hash_final_alg stores
+ * the digest's length in *n. */
+#define HASH_MAX_LEN 64
+struct hash *hash_new_alg(const char *alg);
+int hash_final_alg(struct hash *h, uint8_t out[HASH_MAX_LEN], size_t *n);
+
 /* One-shot digest of n bytes. */
 void hash_bytes(const void *p, size_t n, uint8_t out[HASH_LEN]);
 /* Digest a whole file (streamed). */

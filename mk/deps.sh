@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: make sure the build and test dependencies are here.  As root it
 # installs what is missing from Debian; otherwise it prints the one apt-get
-# line and fails.  Usage: mk/deps.sh [build|test|fuzz]
+# line and fails.  Usage: mk/deps.sh [build|test|bench|fuzz]
 set -u
 want=${1:-build}
 pkgs=
@@ -22,6 +22,12 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
 	command -v git >/dev/null 2>&1 || missing git
 	command -v zstd >/dev/null 2>&1 || missing zstd
+fi
+if [ "$want" = bench ]; then
+	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do
+		command -v "${tool%%:*}" >/dev/null 2>&1 || missing "${tool#*:}"
+	done
+	[ -x /usr/bin/time ] || missing time
 fi
 if [ "$want" = fuzz ]; then
 	command -v clang >/dev/null 2>&1 || missing clang

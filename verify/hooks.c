@@ -1,8 +1,10 @@
-/* hooks.c: verify's links to the fit module: derived documents are
- * computed again from their input with the options they record. */
+/* hooks.c: verify's links to the other modules: derived documents are
+ * computed again from their input with the options they record, and
+ * archives and bag folders go to the bundle module. */
 #include <stdio.h>
 #include <string.h>
 
+#include "../bundle/bundle.h"
 #include "../fit/bound.h"
 #include "../fit/fit.h"
 #include "../freeze/json.h"
@@ -68,6 +70,5 @@ verify_hook_derived(const char *kind, const cJSON *doc, const cJSON *input, cons
 int
 verify_hook_bundle(const char *path, cJSON *checks, struct err *e)
 {
-	(void)checks;
-	return err_set(e, ERR_INPUT, "%s: bundle verification is not built in", path);
+	return bundle_verify_path(path, checks, e);
 }

@@ -1,0 +1,92 @@
+/* bag.h: BagIt bags (RFC 8493): writing a deterministic bag archive, and
+ * validating a bag folder or archive without trusting it.
+ *
+ * Ownership: bag_open returns a bag the caller releases with bag_free,
+ * which also removes any temporary folder it extracted.  bag_write borrows
+ * everything it is given.  Checks are appended to a caller's cJSON array as
+ * {"check", "subject", "ok", "detail"} objects (the shape of verify.h).
+ *
+ * Limits of an untrusted archive (larger is an input error): BAG_MAX_ENTRIES
+ * entries, names of BAG_MAX_NAME bytes, entries of BAG_MAX_ENTRY bytes, tag
+ * files (read whole) of BAG_MAX_TAG bytes.  Payload files up to
+ * BAG_EXTRACT_MAX bytes are extracted into a private temporary folder for
+ * deeper checks; larger ones are only hashed, streaming.
+ */
+#ifndef COHORT_BAG_H
+#define COHORT_BAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/err.h"
+#include "../freeze/hash.h"
+
+#define BAG_MAX_ENTRIES 1000000
+#define BAG_MAX_NAME 4096
+#define BAG_MAX_ENTRY ((uint64_t)1 << 40)
+#define BAG_MAX_TAG ((size_t)64 << 20)
+#define BAG_EXTRACT_MAX ((uint64_t)64 << 20)
+
+/* One payload file to write: its bytes come from src (a file on disk) or,
+ * when src is NULL, from mem. */
+struct bag_file {
+	const char *name;          /* path inside data/, e.g. "luna/freeze.json" */
+	const char *src;           /* file to copy, or NULL */
+	const char *mem;           /* bytes when src is NULL */
+	uint64_t size;             /* bytes */
+	uint8_t sha256[HASH_LEN];  /* digest of the bytes (the caller's) */
+};
+
+enum bag_compress { BAG_PLAIN, BAG_GZIP, BAG_ZSTD };
+
+struct bag_write_opts {
+	const char *top;            /* top folder inside the archive (the bag's name) */
+	int64_t mtime;              /* every entry's modification time (seconds) */
+	enum bag_compress compress;
+	const char *info;           /* extra "Label: value\n" lines for bag-info.txt, or NULL */
+	const char *date;           /* Bagging-Date, YYYY-MM-DD */
+};
+
+/* Write a bag of files (sorted by the callee; names must be unique) as a pax
+ * tar to path atomically ("-" or NULL: standard output), and store the
+ * SHA-256 of the archive's bytes in id.  Entries are sorted by name, owned
+ * by 0:0 with no user or group names, mode 0644 (0755 for folders), and
+ * dated opts->mtime.  A file whose size changed since it was hashed fails. */
+int bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n,
+    const char *path, uint8_t id[HASH_LEN], struct err *e);
+
+struct bag;
+
+/* Open a bag folder, or an archive (tar, optionally gzip/zstd/xz/bzip2
+ * compressed): entries with an absolute path, "..", a link or device, a
+ * duplicate name, or beyond the limits, and a truncated or corrupt archive,
+ * are input errors. */
+int bag_open(const char *path, struct bag **out, struct err *e);
+void bag_free(struct bag *b);
+
+/* The folder holding bagit.txt (for an archive, inside the temporary copy). */
+const char *bag_root(const struct bag *b);
+
+/* Validate the bag: bagit.txt, every manifest line and tag manifest line,
+ * every payload file listed in every manifest, Payload-Oxum, fetch.txt
+ * paths.  0 when all holds, 1 with findings appended, -1 on error. */
+int bag_check(struct bag *b, cJSON *checks, struct err *e);
+
+/* After bag_check: the SHA-256 of a payload file ("data/..."); 0, or -1 if
+ * the bag has no such file or it was not hashed.  *extracted is set when
+ * its bytes are on disk under bag_root. */
+int bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN],
+    int *extracted);
+
+/* Extract the payload files of an archive that were too large to extract
+ * when it was opened and whose bag names start with prefix (a file, or a
+ * folder ending in '/'), so that they are on disk under bag_root. */
+int bag_extract(struct bag *b, const char *prefix, struct err *e);
+
+/* Append {"check", "subject", "ok", "detail"} to checks; returns ok. */
+int bag_check_add(cJSON *checks, const char *check, const char *subject, int ok,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,1530 @@
+/* bundle.c: the publication gate.  Reads a cohort.bundle-spec/1, reads
+ * every file it names once (digest and credential scan over the same
+ * mapping), runs the missing, stale, live and secret checks, and either
+ * refuses with every finding or writes the BagIt archive; and verifies
+ * such an archive. */
+#define _GNU_SOURCE /* asprintf */
+#include "bundle.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+#include <pthread.h>
+
+#include "../common/io.h"
+#include "../freeze/freeze.h"
+#include "../freeze/json.h"
+#include "../verify/hooks.h"
+#include "../verify/verify.h"
+#include "secret.h"
+
+/* One file of the bundle (an item, or a file of an item's store). */
+struct file {
+	char *rel;                 /* path relative to the spec's folder */
+	char *abs;                 /* path to open */
+	uint64_t size;
+	uint8_t sha[HASH_LEN];
+	char id[HASH_ID_LEN + 1];  /* "sha256:" of the bytes */
+	int item;                  /* index of its item */
+};
+
+struct item {
+	const cJSON *spec;         /* its object in the spec */
+	long index;                /* its position in "items" */
+	const char *role;
+	const char *path;          /* as written */
+	const cJSON *derived;      /* "derived_from", or NULL */
+	const cJSON *git;          /* "git", or NULL */
+	const char *store;         /* "store", or NULL */
+	int exists;
+	struct file *file;         /* its own file when it exists */
+	cJSON *doc;                /* parsed when it is a cohort document */
+	const char *kind;          /* its "kind" */
+	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
+	int store_exists;          /* its store folder exists */
+	size_t store_files;
+	uint64_t store_bytes;
+};
+
+struct ctx {
+	const char *spec_path;
+	char *dir;                 /* the spec's folder */
+	cJSON *spec;
+	const char *name, *as_of;
+	int64_t mtime;
+	char date[48];
+	char spec_id[HASH_ID_LEN + 1];
+	struct item *it;
+	size_t n;
+	struct file *f;
+	size_t nf, cf;
+	cJSON *findings;
+	cJSON *checks;             /* names of the checks that ran */
+	struct err *e;
+};
+
+static int
+spec_err(struct ctx *c, long index, const char *field, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (index >= 0)
+		return err_set(c->e, ERR_INPUT, "%s: items[%ld]: \"%s\": %s", c->spec_path, index, field,
+		    msg);
+	return err_set(c->e, ERR_INPUT, "%s: \"%s\": %s", c->spec_path, field, msg);
+}
+
+/* Append a finding; role, path may be NULL, line 0 when it does not apply. */
+static cJSON *
+finding(struct ctx *c, const char *check, const struct item *it, const char *path, long line,
+    const char *action, const char *fmt, ...)
+{
+	char detail[1024];
+	va_list ap;
+	cJSON *f = cJSON_CreateObject();
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	if (f == NULL)
+		return NULL;
+	json_add_string(f, "check", check);
+	if (it)
+		json_add_string(f, "role", it->role);
+	if (path)
+		json_add_string(f, "path", path);
+	if (line > 0)
+		json_add_number(f, "line", (double)line);
+	json_add_string(f, "detail", detail);
+	json_add_string(f, "action", action);
+	cJSON_AddItemToArray(c->findings, f);
+	return f;
+}
+
+/* ------------------------------------------------------------ the spec */
+
+/* "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)" to seconds. */
+static int
+parse_time(const char *s, int64_t *out, char date[48])
+{
+	int y, mo, d, h, mi, se, n = 0, oh = 0, om = 0;
+	struct tm tm;
+	const char *p;
+
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 || n != 19)
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p == 'Z' && p[1] == '\0') {
+		;
+	} else if ((*p == '+' || *p == '-') && sscanf(p + 1, "%2d:%2d%n", &oh, &om, &n) == 2 &&
+	    n == 5 && p[6] == '\0') {
+		if (*p == '-')
+			oh = -oh, om = -om;
+	} else {
+		return -1;
+	}
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = se;
+	*out = (int64_t)timegm(&tm) - oh * 3600 - om * 60;
+	{
+		time_t t = (time_t)*out;
+		struct tm u;
+		gmtime_r(&t, &u);
+		snprintf(date, 48, "%04d-%02d-%02d", u.tm_year + 1900, u.tm_mon + 1, u.tm_mday);
+	}
+	return 0;
+}
+
+/* A spec path: relative, printable ASCII, no "." or ".." or empty part. */
+static int
+check_rel(struct ctx *c, long index, const char *field, const char *p)
+{
+	const char *s = p;
+
+	if (*p == '\0')
+		return spec_err(c, index, field, "empty path");
+	if (*p == '/')
+		return spec_err(c, index, field, "\"%s\" escapes the spec's folder (absolute path)", p);
+	for (const char *q = p; *q; q++)
+		if ((unsigned char)*q < 32 || (unsigned char)*q > 126 || *q == '\\')
+			return spec_err(c, index, field,
+			    "\"%s\": only printable ASCII without \\ is allowed in paths", p);
+	for (;;) {
+		const char *slash = strchr(s, '/');
+		size_t k = slash ? (size_t)(slash - s) : strlen(s);
+		if (k == 2 && s[0] == '.' && s[1] == '.')
+			return spec_err(c, index, field, "\"%s\" escapes the spec's folder (\"..\")", p);
+		if (k == 0 || (k == 1 && s[0] == '.'))
+			return spec_err(c, index, field, "\"%s\": empty or \".\" path component", p);
+		if (!slash)
+			break;
+		s = slash + 1;
+	}
+	return 0;
+}
+
+/* Walk from the spec's folder to rel refusing symbolic links on the way.
+ * 0 and *st when it exists, 1 when it does not, -1 on error. */
+static int
+resolve(struct ctx *c, long index, const char *field, const char *rel, struct stat *st)
+{
+	char *path;
+	int rc = 0;
+
+	if (asprintf(&path, "%s/%s", c->dir, rel) < 0)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	for (char *s = path + strlen(c->dir) + 1;; s++) {
+		char *slash = strchr(s, '/');
+		if (slash)
+			*slash = '\0';
+		if (lstat(path, st) != 0) {
+			rc = errno == ENOENT || errno == ENOTDIR ? 1 :
+			    spec_err(c, index, field, "%s: %s", rel, strerror(errno));
+			break;
+		}
+		if (S_ISLNK(st->st_mode)) {
+			rc = spec_err(c, index, field, "%s is a symbolic link; bundle the file itself",
+			    path + strlen(c->dir) + 1);
+			break;
+		}
+		if (!slash)
+			break;
+		*slash = '/';
+		s = slash;
+	}
+	free(path);
+	return rc;
+}
+
+static struct file *
+add_file(struct ctx *c, const char *rel, int item, uint64_t size)
+{
+	struct file *f;
+
+	if (c->nf == c->cf) {
+		size_t nc = c->cf ? c->cf * 2 : 64;
+		struct file *nv = realloc(c->f, nc * sizeof *nv);
+		if (nv == NULL)
+			return NULL;
+		c->f = nv;
+		c->cf = nc;
+	}
+	f = &c->f[c->nf];
+	memset(f, 0, sizeof *f);
+	if ((f->rel = strdup(rel)) == NULL || asprintf(&f->abs, "%s/%s", c->dir, rel) < 0) {
+		free(f->rel);
+		return NULL;
+	}
+	f->size = size;
+	f->item = item;
+	c->nf++;
+	return f;
+}
+
+static int
+walk_store(struct ctx *c, long index, const char *rel, int item)
+{
+	char *path;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (asprintf(&path, "%s/%s", c->dir, rel) < 0)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	d = opendir(path);
+	if (d == NULL) {
+		rc = spec_err(c, index, "store", "%s: %s", rel, strerror(errno));
+		free(path);
+		return rc;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		char *sub;
+		struct stat st;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (asprintf(&sub, "%s/%s", rel, de->d_name) < 0) {
+			rc = err_set(c->e, ERR_NOMEM, "out of memory");
+			break;
+		}
+		char *full;
+		if (asprintf(&full, "%s/%s", c->dir, sub) < 0) {
+			free(sub);
+			rc = err_set(c->e, ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (lstat(full, &st) != 0)
+			rc = spec_err(c, index, "store", "%s: %s", sub, strerror(errno));
+		else if (S_ISLNK(st.st_mode))
+			rc = spec_err(c, index, "store", "%s is a symbolic link; bundle the file itself", sub);
+		else if (S_ISDIR(st.st_mode))
+			rc = walk_store(c, index, sub, item);
+		else if (!S_ISREG(st.st_mode))
+			rc = spec_err(c, index, "store", "%s is not a regular file", sub);
+		else if (check_rel(c, index, "store", sub) < 0)
+			rc = -1;
+		else if (add_file(c, sub, item, (uint64_t)st.st_size) == NULL)
+			rc = err_set(c->e, ERR_NOMEM, "out of memory");
+		else
+			c->it[item].store_files++, c->it[item].store_bytes += (uint64_t)st.st_size;
+		free(full);
+		free(sub);
+	}
+	closedir(d);
+	free(path);
+	return rc;
+}
+
+static int
+file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct file *)a)->rel, ((const struct file *)b)->rel);
+}
+
+static int
+read_spec(struct ctx *c)
+{
+	const cJSON *items = NULL, *req = NULL, *v;
+	const char *kind;
+	char *slash;
+	long i = 0;
+
+	c->spec = json_parse_file(c->spec_path, c->e);
+	if (c->spec == NULL)
+		return -1;
+	if (!cJSON_IsObject(c->spec))
+		return err_set(c->e, ERR_INPUT, "%s: expected a JSON object", c->spec_path);
+	if (json_get_string(c->spec, "kind", 1, &kind, c->e) < 0 ||
+	    json_get_string(c->spec, "name", 1, &c->name, c->e) < 0 ||
+	    json_get_string(c->spec, "as_of", 1, &c->as_of, c->e) < 0 ||
+	    json_get_array(c->spec, "require", 0, &req, c->e) < 0 ||
+	    json_get_array(c->spec, "items", 1, &items, c->e) < 0)
+		return err_prefix(c->e, "%s", c->spec_path);
+	if (strcmp(kind, "cohort.bundle-spec/1") != 0)
+		return spec_err(c, -1, "kind", "expected cohort.bundle-spec/1, not %s", kind);
+	if (*c->name == '\0' || strlen(c->name) > 100 ||
+	    strspn(c->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	        strlen(c->name) || c->name[0] == '.')
+		return spec_err(c, -1, "name", "expected letters, digits, '.', '_' or '-' (it names the "
+		                               "bag's folder)");
+	if (parse_time(c->as_of, &c->mtime, c->date) < 0)
+		return spec_err(c, -1, "as_of", "expected an RFC 3339 time such as 2026-07-20T00:00:00Z");
+	if (req != NULL) {
+		const cJSON *r2;
+		cJSON_ArrayForEach(v, req) {
+			if (!cJSON_IsString(v))
+				return spec_err(c, -1, "require", "expected an array of role names");
+			cJSON_ArrayForEach(r2, req) {
+				if (r2 == v)
+					break;
+				if (strcmp(r2->valuestring, v->valuestring) == 0)
+					return spec_err(c, -1, "require", "role \"%s\" is named twice",
+					    v->valuestring);
+			}
+		}
+	}
+	c->n = (size_t)cJSON_GetArraySize(items);
+	c->it = calloc(c->n ? c->n : 1, sizeof *c->it);
+	if (c->it == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	/* the spec's folder */
+	c->dir = strdup(c->spec_path);
+	if (c->dir == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	slash = strrchr(c->dir, '/');
+	if (slash == NULL) {
+		free(c->dir);
+		c->dir = strdup(".");
+	} else if (slash == c->dir) {
+		slash[1] = '\0';
+	} else {
+		*slash = '\0';
+	}
+	cJSON_ArrayForEach(v, items) {
+		struct item *it = &c->it[i];
+		const cJSON *store;
+		struct stat st;
+		int r;
+
+		it->spec = v;
+		it->index = i;
+		if (!cJSON_IsObject(v))
+			return spec_err(c, i, "items", "expected an object");
+		if (json_get_string(v, "role", 1, &it->role, c->e) < 0 ||
+		    json_get_string(v, "path", 1, &it->path, c->e) < 0 ||
+		    json_get_array(v, "derived_from", 0, &it->derived, c->e) < 0 ||
+		    json_get_object(v, "git", 0, &it->git, c->e) < 0)
+			return err_prefix(c->e, "%s: items[%ld]", c->spec_path, i);
+		store = json_get(v, "store");
+		if (store != NULL && !cJSON_IsString(store))
+			return spec_err(c, i, "store", "expected a folder path");
+		it->store = store ? store->valuestring : NULL;
+		if (*it->role == '\0')
+			return spec_err(c, i, "role", "empty role");
+		for (long j = 0; j < i; j++)
+			if (strcmp(c->it[j].role, it->role) == 0)
+				return spec_err(c, i, "role", "role \"%s\" is named twice (also items[%ld])",
+				    it->role, j);
+		if (it->derived) {
+			const cJSON *d;
+			cJSON_ArrayForEach(d, it->derived)
+				if (!cJSON_IsString(d))
+					return spec_err(c, i, "derived_from", "expected an array of roles");
+		}
+		if (it->git) {
+			const char *s;
+			if (json_get_string(it->git, "repo", 1, &s, c->e) < 0 ||
+			    json_get_string(it->git, "commit", 1, &s, c->e) < 0 ||
+			    json_get_string(it->git, "path", 1, &s, c->e) < 0)
+				return err_prefix(c->e, "%s: items[%ld]: \"git\"", c->spec_path, i);
+			json_get_string(it->git, "commit", 1, &s, c->e);
+			if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
+				return spec_err(c, i, "git", "\"commit\": expected 40 lowercase hex digits");
+			json_get_string(it->git, "repo", 1, &s, c->e);
+			if (check_rel(c, i, "git", s) < 0)
+				return -1;
+		}
+		if (check_rel(c, i, "path", it->path) < 0)
+			return -1;
+		if (strcmp(it->path, "bundle.json") == 0)
+			return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
+			                              "rename the file");
+		r = resolve(c, i, "path", it->path, &st);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			int fd;
+			if (!S_ISREG(st.st_mode))
+				return spec_err(c, i, "path", "%s is not a regular file", it->path);
+			char *abs;
+			if (asprintf(&abs, "%s/%s", c->dir, it->path) < 0)
+				return err_set(c->e, ERR_NOMEM, "out of memory");
+			fd = open(abs, O_RDONLY | O_NOFOLLOW);
+			if (fd < 0) {
+				int saved = errno;
+				free(abs);
+				return spec_err(c, i, "path", "%s: cannot read: %s", it->path, strerror(saved));
+			}
+			close(fd);
+			free(abs);
+			it->exists = 1;
+			if (add_file(c, it->path, (int)i, (uint64_t)st.st_size) == NULL)
+				return err_set(c->e, ERR_NOMEM, "out of memory");
+		}
+		if (it->store) {
+			if (check_rel(c, i, "store", it->store) < 0)
+				return -1;
+			r = resolve(c, i, "store", it->store, &st);
+			if (r < 0)
+				return -1;
+			if (r == 0 && !S_ISDIR(st.st_mode))
+				return spec_err(c, i, "store", "%s is not a folder", it->store);
+			if (r == 0 && walk_store(c, i, it->store, (int)i) < 0)
+				return -1;
+			it->store_exists = r == 0;
+			if (r == 1)
+				finding(c, "missing", it, it->store, 0,
+				    "freeze again with --store so the records exist, or fix \"store\" in the "
+				    "bundle spec", "the object store %s does not exist", it->store);
+		}
+		i++;
+	}
+	/* one file, one name in the bag */
+	qsort(c->f, c->nf, sizeof *c->f, file_cmp);
+	for (size_t k = 1; k < c->nf; k++)
+		if (strcmp(c->f[k - 1].rel, c->f[k].rel) == 0)
+			return spec_err(c, c->f[k].item, "path", "%s is named twice (also by items[%d])",
+			    c->f[k].rel, c->f[k - 1].item);
+	for (size_t k = 0; k < c->nf; k++)
+		if (c->it[c->f[k].item].exists && strcmp(c->it[c->f[k].item].path, c->f[k].rel) == 0)
+			c->it[c->f[k].item].file = &c->f[k];
+	/* and the same file under two names (hard links, case) */
+	for (size_t k = 0; k < c->n; k++)
+		for (size_t j = 0; j < k; j++) {
+			struct stat a, b;
+			if (c->it[k].file && c->it[j].file && stat(c->it[k].file->abs, &a) == 0 &&
+			    stat(c->it[j].file->abs, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+				return spec_err(c, (long)k, "path", "%s is the same file as items[%zu]",
+				    c->it[k].path, j);
+		}
+	return 0;
+}
+
+/* ------------------------------------------------------ reading files */
+
+struct scan_ctx {
+	struct ctx *c;
+	const struct item *it;
+	const char *path;
+};
+
+static int
+on_secret(void *p, const struct secret_hit *h)
+{
+	struct scan_ctx *s = p;
+	cJSON *f = finding(s->c, "secret", s->it, s->path, h->line, h->action,
+	    "%s: a credential (%s) is in this file", h->rule, h->masked);
+
+	if (f) {
+		json_add_string(f, "rule", h->rule);
+		json_add_string(f, "value", h->masked);
+	}
+	return 0;
+}
+
+/* The digest runs on a second thread while the scan reads the same pages. */
+struct hash_job {
+	const void *p;
+	size_t n;
+	uint8_t *out;
+};
+
+static void *
+hash_job_run(void *arg)
+{
+	struct hash_job *j = arg;
+
+	hash_bytes(j->p, j->n, j->out);
+	return NULL;
+}
+
+/* The second half of a large file is scanned on its own thread; its hits
+ * are kept and reported after the first half's, with their lines shifted. */
+struct scan_half {
+	const char *p;
+	size_t n;
+	struct secret_hit *hits;
+	size_t nhits, cap;
+	int oom;
+};
+
+static int
+keep_hit(void *arg, const struct secret_hit *h)
+{
+	struct scan_half *j = arg;
+
+	if (j->nhits == j->cap) {
+		size_t nc = j->cap ? 2 * j->cap : 16;
+		struct secret_hit *nv = realloc(j->hits, nc * sizeof *nv);
+		if (nv == NULL) {
+			j->oom = 1;
+			return 1;
+		}
+		j->hits = nv;
+		j->cap = nc;
+	}
+	j->hits[j->nhits++] = *h;
+	return 0;
+}
+
+static void *
+scan_half_run(void *arg)
+{
+	struct scan_half *j = arg;
+
+	secret_scan(j->p, j->n, keep_hit, j);
+	return NULL;
+}
+
+/* Scan p..p+n, reporting through sc: large buffers in two halves split at a
+ * line end, one on another thread. */
+static int
+scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
+{
+	const char *mid = n >= ((size_t)4 << 20) ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
+	struct scan_half half = { 0 };
+	pthread_t th;
+	long lines = 0;
+
+	if (mid == NULL) {
+		secret_scan(p, n, on_secret, sc);
+		return 0;
+	}
+	mid++;
+	half.p = mid;
+	half.n = (size_t)(p + n - mid);
+	if (pthread_create(&th, NULL, scan_half_run, &half) != 0) {
+		secret_scan(p, n, on_secret, sc);
+		return 0;
+	}
+	secret_scan(p, (size_t)(mid - p), on_secret, sc);
+	for (const char *q = p; q < mid && (q = memchr(q, '\n', (size_t)(mid - q))) != NULL; q++)
+		lines++;
+	pthread_join(th, NULL);
+	for (size_t i = 0; i < half.nhits; i++) {
+		half.hits[i].line += lines;
+		on_secret(sc, &half.hits[i]);
+	}
+	free(half.hits);
+	return half.oom ? err_set(sc->c->e, ERR_NOMEM, "out of memory") : 0;
+}
+
+/* Digest and scan each file in one mapping; parse the cohort documents. */
+static int
+read_files(struct ctx *c)
+{
+	for (size_t k = 0; k < c->nf; k++) {
+		struct file *f = &c->f[k];
+		struct item *it = &c->it[f->item];
+		struct scan_ctx sc = { c, it, f->rel };
+		struct stat st;
+		void *m = NULL;
+		int fd = open(f->abs, O_RDONLY | O_NOFOLLOW);
+
+		if (fd < 0)
+			return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
+		}
+		f->size = (uint64_t)st.st_size;
+		if (st.st_size > 0) {
+			m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m == MAP_FAILED) {
+				close(fd);
+				return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
+			}
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+		}
+		close(fd);
+		{
+			struct hash_job job = { m ? m : "", f->size, f->sha };
+			pthread_t th;
+			int threaded = f->size >= ((size_t)1 << 20) &&
+			    pthread_create(&th, NULL, hash_job_run, &job) == 0;
+			if (!threaded)
+				hash_job_run(&job);
+			int r = scan_bytes(m ? m : "", f->size, &sc);
+			if (threaded)
+				pthread_join(th, NULL);
+			if (r < 0) {
+				if (m)
+					munmap(m, (size_t)st.st_size);
+				return -1;
+			}
+		}
+		hash_id_format(f->sha, f->id);
+		if (it->file == f) {
+			size_t pl = strlen(it->path);
+			const char *q = m;
+			size_t i = 0;
+			while (i < f->size && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
+				i++;
+			if (i < f->size && (q[i] == '{' || q[i] == '[') && f->size <= IO_MAX_DOCUMENT) {
+				struct err pe = ERR_INIT;
+				it->doc = json_parse(q, f->size, it->path, 1, &pe);
+				if (it->doc == NULL && pl > 5 && strcmp(it->path + pl - 5, ".json") == 0)
+					finding(c, "invalid", it, it->path, 0,
+					    "replace the file with the document the tool wrote",
+					    "not valid JSON: %s", pe.msg);
+			} else if (pl > 5 && strcmp(it->path + pl - 5, ".json") == 0) {
+				finding(c, "invalid", it, it->path, 0,
+				    "replace the file with the document the tool wrote",
+				    "not a JSON document");
+			}
+			if (it->doc && !cJSON_IsObject(it->doc)) {
+				cJSON_Delete(it->doc); /* JSON, but not one of our documents */
+				it->doc = NULL;
+			}
+			if (it->doc) {
+				const cJSON *k2 = json_get(it->doc, "kind");
+				struct err ie = ERR_INIT;
+				if (cJSON_IsString(k2))
+					it->kind = k2->valuestring;
+				if (canon_id(it->doc, it->doc_id, &ie) < 0)
+					it->doc_id[0] = '\0';
+			}
+		}
+		if (m)
+			munmap(m, (size_t)st.st_size);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ checks */
+
+static const struct item *
+item_by_role(const struct ctx *c, const char *role)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->it[i].role, role) == 0)
+			return &c->it[i];
+	return NULL;
+}
+
+static const struct item *
+item_by_id(const struct ctx *c, const char *id)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->it[i].file && (strcmp(c->it[i].file->id, id) == 0 || strcmp(c->it[i].doc_id, id) == 0))
+			return &c->it[i];
+	return NULL;
+}
+
+static int
+is_id(const char *s)
+{
+	uint8_t d[HASH_LEN];
+	return hash_id_parse(s, d) == 0;
+}
+
+/* The input identities a document records: "input", "inputs", "freeze"
+ * (strings, or arrays and objects of them). */
+static void
+collect_ids(const cJSON *v, cJSON *out)
+{
+	const cJSON *x;
+
+	if (cJSON_IsString(v) && is_id(v->valuestring)) {
+		cJSON_ArrayForEach(x, out)
+			if (strcmp(x->valuestring, v->valuestring) == 0)
+				return;
+		cJSON_AddItemToArray(out, cJSON_CreateString(v->valuestring));
+	} else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		cJSON_ArrayForEach(x, v)
+			collect_ids(x, out);
+	}
+}
+
+static cJSON *
+recorded_inputs(const cJSON *doc)
+{
+	static const char *keys[] = { "input", "inputs", "freeze", "source" };
+	cJSON *out = cJSON_CreateArray();
+
+	for (size_t i = 0; out && i < sizeof keys / sizeof keys[0]; i++)
+		collect_ids(json_get(doc, keys[i]), out);
+	return out;
+}
+
+static int
+in_list(const cJSON *list, const char *id)
+{
+	const cJSON *x;
+	cJSON_ArrayForEach(x, list)
+		if (strcmp(x->valuestring, id) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+check_missing(struct ctx *c)
+{
+	const cJSON *req = json_get(c->spec, "require"), *r;
+
+	cJSON_ArrayForEach(r, req)
+		if (item_by_role(c, r->valuestring) == NULL)
+			finding(c, "missing", NULL, NULL, 0,
+			    "add an item with this role to the bundle spec (or drop it from \"require\" if "
+			    "the publication does not need it)",
+			    "the publication requires role \"%s\" and no item has it", r->valuestring);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const cJSON *d;
+		if (!it->exists)
+			finding(c, "missing", it, it->path, 0,
+			    "produce the file, or correct its path in the bundle spec",
+			    "%s does not exist", it->path);
+		cJSON_ArrayForEach(d, it->derived)
+			if (item_by_role(c, d->valuestring) == NULL)
+				finding(c, "missing", it, it->path, 0,
+				    "add the input it was derived from to the bundle spec",
+				    "derived from role \"%s\", which no item has", d->valuestring);
+	}
+}
+
+/* Derived documents must record the identities of the items now in the
+ * bundle; every identity a document records must be in the bundle. */
+static void
+check_inputs(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const cJSON *d, *x;
+		cJSON *ins;
+		int stale = 0;
+
+		int freeze = it->kind && strcmp(it->kind, "cohort.freeze/1") == 0;
+
+		if (it->doc == NULL)
+			continue;
+		/* a freeze embeds its spec and names it by "spec_id"; its ledgers are
+		 * checked by freezing them again */
+		if (freeze) {
+			ins = cJSON_CreateArray();
+			collect_ids(json_get(it->doc, "spec_id"), ins);
+		} else {
+			ins = recorded_inputs(it->doc);
+		}
+		if (ins == NULL)
+			continue;
+		cJSON_ArrayForEach(d, it->derived) {
+			const struct item *src = item_by_role(c, d->valuestring);
+			if (src == NULL || src->file == NULL || (freeze && src->doc == NULL))
+				continue;
+			if (in_list(ins, src->file->id) || (src->doc_id[0] && in_list(ins, src->doc_id)))
+				continue;
+			stale = 1;
+			if (cJSON_GetArraySize(ins) == 0)
+				finding(c, "stale", it, it->path, 0,
+				    "derive it again from the bundled input with the tool, and bundle again",
+				    "derived from role \"%s\" but records no input identity", d->valuestring);
+			else
+				finding(c, "stale", it, it->path, 0,
+				    "derive it again from the bundled input with the tool, and bundle again",
+				    "records input %s, but the \"%s\" item now in the bundle is %s",
+				    cJSON_GetArrayItem(ins, 0)->valuestring, d->valuestring,
+				    src->doc_id[0] ? src->doc_id : src->file->id);
+		}
+		if (!stale && !freeze)
+			cJSON_ArrayForEach(x, ins)
+				if (item_by_id(c, x->valuestring) == NULL)
+					finding(c, "missing", it, it->path, 0,
+					    "add the input document to the bundle spec (with derived_from)",
+					    "names input %s, which is not in the bundle", x->valuestring);
+		cJSON_Delete(ins);
+	}
+}
+
+static void
+check_live(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const cJSON *v, *x;
+
+		if (it->doc == NULL)
+			continue;
+		v = json_get(it->doc, "live");
+		if (cJSON_IsTrue(v))
+			finding(c, "live", it, it->path, 0,
+			    "publish it only once its data are final: re-derive it from a terminal freeze",
+			    "the document is marked live");
+		if (it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0)
+			continue;
+		cJSON_ArrayForEach(x, json_get(it->doc, "conditions")) {
+			const cJSON *st = json_get(x, "state"), *cn = json_get(x, "condition");
+			if (cJSON_IsString(st) && strcmp(st->valuestring, "active") == 0)
+				finding(c, "live", it, it->path, 0,
+				    "wait until its ladder stops, freeze again and bundle the new freeze (or "
+				    "publish it as a dated live snapshot, not as evidence)",
+				    "condition \"%s\" is active: its ladder has not stopped",
+				    cJSON_IsString(cn) ? cn->valuestring : "?");
+		}
+		long live = 0;
+		const char *first = NULL;
+		cJSON_ArrayForEach(x, json_get(it->doc, "excluded")) {
+			const cJSON *r = json_get(x, "reason"), *g = json_get(x, "game_id");
+			if (cJSON_IsString(r) && strcmp(r->valuestring, "live") == 0) {
+				if (live++ == 0 && cJSON_IsString(g))
+					first = g->valuestring;
+			}
+		}
+		if (live > 0)
+			finding(c, "live", it, it->path, 0,
+			    "let the live games finish, freeze again and bundle the new freeze",
+			    "%ld game%s still live (first: %s)", live, live == 1 ? " is" : "s are",
+			    first ? first : "?");
+	}
+}
+
+/* Compare two freezes' "games" lists ({game_id, id}, sorted by game_id as
+ * the freeze writes them) in one merge walk. */
+static void
+game_diff(const cJSON *old, const cJSON *now, long *changed, long *added, long *removed,
+    const char **first)
+{
+	const cJSON *g = now ? now->child : NULL, *h = old ? old->child : NULL;
+
+	while (g || h) {
+		const cJSON *gid = g ? json_get(g, "game_id") : NULL, *hid = h ? json_get(h, "game_id") : NULL;
+		int cmp;
+		if ((g && !cJSON_IsString(gid)) || (h && !cJSON_IsString(hid)))
+			return;
+		cmp = !g ? 1 : !h ? -1 : strcmp(gid->valuestring, hid->valuestring);
+		if (cmp < 0) {
+			(*added)++;
+			if (*first == NULL)
+				*first = gid->valuestring;
+			g = g->next;
+		} else if (cmp > 0) {
+			(*removed)++;
+			if (*first == NULL)
+				*first = hid->valuestring;
+			h = h->next;
+		} else {
+			const cJSON *a = json_get(g, "id"), *b = json_get(h, "id");
+			if (cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring)) {
+				(*changed)++;
+				if (*first == NULL)
+					*first = gid->valuestring;
+			}
+			g = g->next;
+			h = h->next;
+		}
+	}
+}
+
+/* Re-derive each freeze from the ledger items it is derived from. */
+static int
+check_freeze_ledgers(struct ctx *c, int *ran)
+{
+	*ran = 1;
+	for (size_t i = 0; i < c->n; i++) {
+		struct item *it = &c->it[i];
+		const cJSON *d;
+		const char **ledgers;
+		size_t nl = 0;
+		cJSON *again = NULL, *old;
+		char a[HASH_ID_LEN + 1], b[HASH_ID_LEN + 1];
+		struct err fe = ERR_INIT;
+
+		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+		    it->derived == NULL || json_get(it->doc, "spec") == NULL)
+			continue;
+		ledgers = calloc((size_t)cJSON_GetArraySize(it->derived) + 1, sizeof *ledgers);
+		if (ledgers == NULL)
+			return err_set(c->e, ERR_NOMEM, "out of memory");
+		cJSON_ArrayForEach(d, it->derived) {
+			const struct item *src = item_by_role(c, d->valuestring);
+			if (src && src->file && src->doc == NULL)
+				ledgers[nl++] = src->file->abs;
+		}
+		if (nl == 0) {
+			free(ledgers);
+			continue;
+		}
+		struct freeze_opts fo = { 0 };
+		fo.spec = json_get(it->doc, "spec");
+		fo.ledgers = ledgers;
+		fo.nledgers = nl;
+		if (freeze_build(&fo, &again, &fe) < 0) {
+			free(ledgers);
+			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
+			    "its ledgers no longer freeze: %s", fe.msg);
+			continue;
+		}
+		free(ledgers);
+		old = cJSON_Duplicate(it->doc, 1);
+		cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
+		cJSON_DeleteItemFromObjectCaseSensitive(again, "repo");
+		if (canon_id(old, a, &fe) == 0 && canon_id(again, b, &fe) == 0 && strcmp(a, b) != 0) {
+			long changed = 0, added = 0, removed = 0;
+			const char *first = NULL;
+			game_diff(json_get(old, "games"), json_get(again, "games"), &changed, &added,
+			    &removed, &first);
+			finding(c, "stale", it, it->path, 0,
+			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
+			    "no longer matches its ledgers: freezing them again gives %s; included games: "
+			    "%ld changed, %ld added, %ld gone%s%s", b, changed, added, removed,
+			    first ? "; first: " : "", first ? first : "");
+		}
+		cJSON_Delete(old);
+		cJSON_Delete(again);
+	}
+	return 0;
+}
+
+static int
+is_derived_kind(const char *kind)
+{
+	return kind && (strcmp(kind, "cohort.fit/1") == 0 || strcmp(kind, "cohort.bound/1") == 0);
+}
+
+/* A fit or bound must be what computing it again from the input it names
+ * gives, byte for byte (verify's re-derivation, verify/hooks.h). */
+static void
+check_refits(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i], *src;
+		const cJSON *in;
+		struct err fe = ERR_INIT;
+		cJSON *scratch;
+		int r;
+
+		if (it->doc == NULL || !is_derived_kind(it->kind))
+			continue;
+		in = json_get(it->doc, "input");
+		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
+		if (src == NULL || src->doc == NULL)
+			continue; /* reported as missing or stale already */
+		scratch = cJSON_CreateArray();
+		r = verify_hook_derived(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		if (r < 0)
+			finding(c, "stale", it, it->path, 0,
+			    "compute it again from the bundled input with the tool, and bundle again",
+			    "cannot be computed again from %s: %s", src->path, fe.msg);
+		else if (r > 0)
+			finding(c, "stale", it, it->path, 0,
+			    "compute it again from the bundled input with the tool, and bundle again",
+			    "computing it again from %s does not reproduce it byte for byte", src->path);
+		cJSON_Delete(scratch);
+	}
+}
+
+/* A freeze's bundled store must hold every record it names, and the freeze
+ * must be what its records give (verify's own check), so that the archive
+ * verifies on a reviewer's machine. */
+static int
+check_stores(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		char *dir;
+		cJSON *checks, *x;
+		struct err ve = ERR_INIT;
+		int r, bad = 0;
+		const char *first = NULL;
+
+		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+		    it->store == NULL || !it->store_exists)
+			continue;
+		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
+			return err_set(c->e, ERR_NOMEM, "out of memory");
+		checks = cJSON_CreateArray();
+		r = verify_freeze(it->doc, dir, checks, &ve);
+		free(dir);
+		cJSON_ArrayForEach(x, checks)
+			if (cJSON_IsFalse(json_get(x, "ok"))) {
+				const cJSON *d = json_get(x, "detail"), *ck = json_get(x, "check");
+				if (bad++ == 0)
+					first = cJSON_IsString(d) ? d->valuestring :
+					    cJSON_IsString(ck) ? ck->valuestring : "?";
+			}
+		if (r < 0)
+			finding(c, "invalid", it, it->store, 0,
+			    "freeze again with --store into this folder, and bundle again",
+			    "the store cannot be read: %s", ve.msg);
+		else if (r > 0)
+			finding(c, "stale", it, it->store, 0,
+			    "freeze again with --store into this folder, and bundle again",
+			    "the store does not match the freeze: %d check%s fail (first: %s)", bad,
+			    bad == 1 ? "" : "s", first ? first : "?");
+		cJSON_Delete(checks);
+	}
+	return 0;
+}
+
+/* Files with git provenance must equal the blob at the declared commit. */
+static void
+check_git(struct ctx *c)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		any |= c->it[i].git != NULL && c->it[i].file != NULL;
+	if (!any)
+		return;
+	git_libgit2_init();
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const char *repo_rel, *commit, *gpath;
+		git_repository *repo = NULL;
+		git_commit *cm = NULL;
+		git_tree *tree = NULL;
+		git_tree_entry *te = NULL;
+		git_blob *blob = NULL;
+		git_oid oid;
+		char *repo_path = NULL;
+
+		if (it->git == NULL || it->file == NULL)
+			continue;
+		json_get_string(it->git, "repo", 1, &repo_rel, NULL);
+		json_get_string(it->git, "commit", 1, &commit, NULL);
+		json_get_string(it->git, "path", 1, &gpath, NULL);
+		if (asprintf(&repo_path, "%s/%s", c->dir, repo_rel) < 0)
+			continue;
+		if (git_repository_open_ext(&repo, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
+			finding(c, "missing", it, it->path, 0,
+			    "put the repository beside the spec (or correct \"git\".\"repo\")",
+			    "git repository %s cannot be opened", repo_rel);
+		} else if (git_oid_fromstr(&oid, commit) != 0 ||
+		    git_commit_lookup(&cm, repo, &oid) != 0) {
+			finding(c, "stale", it, it->path, 0,
+			    "name a commit that exists in the repository (push or fetch it), and bundle again",
+			    "commit %s does not exist in %s", commit, repo_rel);
+		} else if (git_commit_tree(&tree, cm) != 0 ||
+		    git_tree_entry_bypath(&te, tree, gpath) != 0 ||
+		    git_tree_entry_type(te) != GIT_OBJECT_BLOB ||
+		    git_blob_lookup(&blob, repo, git_tree_entry_id(te)) != 0) {
+			finding(c, "stale", it, it->path, 0,
+			    "commit the file, or correct \"git\".\"path\", and bundle again",
+			    "%s is not a file in commit %.12s", gpath, commit);
+		} else {
+			uint8_t d[HASH_LEN];
+			hash_bytes(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), d);
+			if (hash_cmp(d, it->file->sha) != 0)
+				finding(c, "stale", it, it->path, 0,
+				    "commit the file as it is and name the new commit, or restore the committed "
+				    "bytes; then bundle again",
+				    "differs from %s at commit %.12s", gpath, commit);
+		}
+		git_blob_free(blob);
+		git_tree_entry_free(te);
+		git_tree_free(tree);
+		git_commit_free(cm);
+		git_repository_free(repo);
+		free(repo_path);
+	}
+	git_libgit2_shutdown();
+}
+
+/* ------------------------------------------------------- the documents */
+
+static cJSON *
+make_bundle_doc(struct ctx *c)
+{
+	cJSON *doc = cJSON_CreateObject(), *items = cJSON_CreateArray();
+
+	json_add_string(doc, "kind", "cohort.bundle/1");
+	json_add_string(doc, "name", c->name);
+	json_add_string(doc, "as_of", c->as_of);
+	json_add_string(doc, "spec", c->spec_id);
+	if (json_get(c->spec, "require"))
+		cJSON_AddItemToObject(doc, "require", cJSON_Duplicate(json_get(c->spec, "require"), 1));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		cJSON *o = cJSON_CreateObject();
+		json_add_string(o, "role", it->role);
+		json_add_string(o, "path", it->path);
+		json_add_string(o, "id", it->file->id);
+		json_add_number(o, "size", (double)it->file->size);
+		if (it->kind)
+			json_add_string(o, "kind", it->kind);
+		if (it->doc_id[0] && strcmp(it->doc_id, it->file->id) != 0)
+			json_add_string(o, "document", it->doc_id);
+		if (it->derived)
+			cJSON_AddItemToObject(o, "derived_from", cJSON_Duplicate(it->derived, 1));
+		if (it->doc && (it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0)) {
+			cJSON *ins = recorded_inputs(it->doc);
+			if (cJSON_GetArraySize(ins) > 0)
+				cJSON_AddItemToObject(o, "inputs", ins);
+			else
+				cJSON_Delete(ins);
+		}
+		if (it->git)
+			cJSON_AddItemToObject(o, "git", cJSON_Duplicate(it->git, 1));
+		if (it->store) {
+			cJSON *s = cJSON_CreateObject();
+			json_add_string(s, "path", it->store);
+			json_add_number(s, "files", (double)it->store_files);
+			json_add_number(s, "bytes", (double)it->store_bytes);
+			cJSON_AddItemToObject(o, "store", s);
+		}
+		cJSON_AddItemToArray(items, o);
+	}
+	cJSON_AddItemToObject(doc, "items", items);
+	cJSON_AddItemToObject(doc, "checks", cJSON_Duplicate(c->checks, 1));
+	return doc;
+}
+
+static cJSON *
+make_refusal(struct ctx *c)
+{
+	static const char *kinds[] = { "missing", "stale", "live", "secret", "invalid" };
+	cJSON *doc = cJSON_CreateObject(), *counts = cJSON_CreateObject();
+
+	json_add_string(doc, "kind", "cohort.refusal/1");
+	json_add_string(doc, "name", c->name);
+	json_add_string(doc, "as_of", c->as_of);
+	json_add_string(doc, "spec", c->spec_id);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		long n = 0;
+		const cJSON *f;
+		cJSON_ArrayForEach(f, c->findings)
+			n += strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0;
+		json_add_number(counts, kinds[k], (double)n);
+	}
+	cJSON_AddItemToObject(doc, "counts", counts);
+	/* findings grouped by check, in the order above, each group as found */
+	cJSON *sorted = cJSON_CreateArray();
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const cJSON *f;
+		cJSON_ArrayForEach(f, c->findings)
+			if (strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0)
+				cJSON_AddItemToArray(sorted, cJSON_Duplicate(f, 1));
+	}
+	cJSON_AddItemToObject(doc, "findings", sorted);
+	return doc;
+}
+
+static void
+ctx_release(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		cJSON_Delete(c->it[i].doc);
+	for (size_t k = 0; k < c->nf; k++) {
+		free(c->f[k].rel);
+		free(c->f[k].abs);
+	}
+	free(c->f);
+	free(c->it);
+	free(c->dir);
+	cJSON_Delete(c->spec);
+	cJSON_Delete(c->findings);
+	cJSON_Delete(c->checks);
+}
+
+static int
+write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
+    char id[HASH_ID_LEN + 1])
+{
+	struct buf bytes = BUF_INIT, info = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 1, sizeof *bf);
+	struct bag_write_opts wo;
+	uint8_t d[HASH_LEN];
+	int rc = -1;
+
+	if (bf == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	if (canon_write(doc, &bytes, c->e) < 0)
+		goto done;
+	bf[0].name = "bundle.json";
+	bf[0].mem = bytes.p;
+	bf[0].size = bytes.len;
+	hash_bytes(bytes.p, bytes.len, bf[0].sha256);
+	for (size_t k = 0; k < c->nf; k++) {
+		bf[k + 1].name = c->f[k].rel;
+		bf[k + 1].src = c->f[k].abs;
+		bf[k + 1].size = c->f[k].size;
+		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+	}
+	{
+		char bid[HASH_ID_LEN + 1];
+		hash_id_format(bf[0].sha256, bid);
+		buf_printf(&info, "External-Identifier: %s\nBundle-Document: data/bundle.json %s\n",
+		    c->name, bid);
+	}
+	wo.top = c->name;
+	wo.mtime = c->mtime;
+	wo.compress = o->compress;
+	wo.info = info.p;
+	wo.date = c->date;
+	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0)
+		goto done;
+	hash_id_format(d, id);
+	rc = 0;
+done:
+	free(bf);
+	buf_release(&bytes);
+	buf_release(&info);
+	return rc;
+}
+
+int
+bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e)
+{
+	struct ctx c;
+	int rc = -1, ran;
+
+	memset(&c, 0, sizeof c);
+	*doc = NULL;
+	id[0] = '\0';
+	c.spec_path = o->spec;
+	c.e = e;
+	c.findings = cJSON_CreateArray();
+	c.checks = cJSON_CreateArray();
+	if (c.findings == NULL || c.checks == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0)
+		goto done;
+	check_missing(&c);
+	check_inputs(&c);
+	check_live(&c);
+	if (check_freeze_ledgers(&c, &ran) < 0)
+		goto done;
+	check_git(&c);
+	check_refits(&c);
+	if (check_stores(&c) < 0)
+		goto done;
+	/* the checks that ran, sorted */
+	{
+		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
+			"secret", "stale", "store" };
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (k != 0 || ran)
+				cJSON_AddItemToArray(c.checks, cJSON_CreateString(names[k]));
+	}
+	if (cJSON_GetArraySize(c.findings) > 0) {
+		*doc = make_refusal(&c);
+		rc = 1;
+		goto done;
+	}
+	/* inputs are never modified: the archive may not replace one of them */
+	if (!o->check && o->out && strcmp(o->out, "-") != 0) {
+		struct stat os, is;
+		if (stat(o->out, &os) == 0)
+			for (size_t k = 0; k < c.nf; k++)
+				if (stat(c.f[k].abs, &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino) {
+					err_set(e, ERR_USAGE, "%s: is %s, one of the bundle's own files", o->out,
+					    c.f[k].rel);
+					goto done;
+				}
+		if (stat(o->spec, &is) == 0 && stat(o->out, &os) == 0 && is.st_dev == os.st_dev &&
+		    is.st_ino == os.st_ino) {
+			err_set(e, ERR_USAGE, "%s: is the bundle spec itself", o->out);
+			goto done;
+		}
+	}
+	*doc = make_bundle_doc(&c);
+	if (!o->check && write_archive(&c, o, *doc, id) < 0) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		goto done;
+	}
+	rc = 0;
+done:
+	ctx_release(&c);
+	return rc;
+}
+
+int
+bundle_table(const cJSON *doc, struct buf *out, struct err *e)
+{
+	const cJSON *x;
+	const char *kind = json_get(doc, "kind") ? json_get(doc, "kind")->valuestring : "";
+
+	if (strcmp(kind, "cohort.refusal/1") == 0) {
+		buf_printf(out, "%-8s %-10s %-34s %s\n", "check", "role", "where", "finding");
+		cJSON_ArrayForEach(x, json_get(doc, "findings")) {
+			const cJSON *role = json_get(x, "role"), *path = json_get(x, "path"),
+			            *line = json_get(x, "line");
+			char where[256];
+			if (path && line)
+				snprintf(where, sizeof where, "%s:%d", path->valuestring, line->valueint);
+			else
+				snprintf(where, sizeof where, "%s", path ? path->valuestring : "-");
+			buf_printf(out, "%-8s %-10s %-34s %s\n", json_get(x, "check")->valuestring,
+			    role ? role->valuestring : "-", where, json_get(x, "detail")->valuestring);
+		}
+	} else {
+		buf_printf(out, "%-10s %-34s %s\n", "role", "path", "id");
+		cJSON_ArrayForEach(x, json_get(doc, "items"))
+			buf_printf(out, "%-10s %-34s %.23s\n", json_get(x, "role")->valuestring,
+			    json_get(x, "path")->valuestring, json_get(x, "id")->valuestring);
+	}
+	if (out->p == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* ---------------------------------------------------------- verifying */
+
+static int
+verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+{
+	const cJSON *items = json_get(doc, "items"), *x;
+	int findings = 0;
+	cJSON *ids = cJSON_CreateArray();
+
+	if (!cJSON_IsArray(items)) {
+		cJSON_Delete(ids);
+		return !bag_check_add(checks, "bundle", "data/bundle.json", 0, "no \"items\" array");
+	}
+	/* every item's bytes are those its identity names */
+	cJSON_ArrayForEach(x, items) {
+		const cJSON *path = json_get(x, "path"), *id = json_get(x, "id"), *role = json_get(x, "role");
+		const char *subject = cJSON_IsString(path) ? path->valuestring : "?";
+		char name[BAG_MAX_NAME + 8], have[HASH_ID_LEN + 1];
+		uint8_t d[HASH_LEN];
+		int extracted = 0;
+
+		if (!cJSON_IsString(path) || !cJSON_IsString(id) || !cJSON_IsString(role)) {
+			findings += !bag_check_add(checks, "bundle", "data/bundle.json", 0,
+			    "an item lacks \"role\", \"path\" or \"id\"");
+			continue;
+		}
+		snprintf(name, sizeof name, "data/%s", path->valuestring);
+		if (strstr(path->valuestring, "..") || bag_payload_sha256(b, name, d, &extracted) < 0) {
+			findings += !bag_check_add(checks, "identity", subject, 0,
+			    "role \"%s\": listed in bundle.json but not in the bag", role->valuestring);
+			continue;
+		}
+		hash_id_format(d, have);
+		if (strcmp(have, id->valuestring) != 0) {
+			findings += !bag_check_add(checks, "identity", subject, 0,
+			    "role \"%s\": bundle.json says %s, the bytes are %s", role->valuestring,
+			    id->valuestring, have);
+			continue;
+		}
+		bag_check_add(checks, "identity", subject, 1, "role \"%s\" is %s", role->valuestring, have);
+		cJSON_AddItemToArray(ids, cJSON_CreateString(have));
+		const cJSON *dd = json_get(x, "document");
+		if (cJSON_IsString(dd))
+			cJSON_AddItemToArray(ids, cJSON_CreateString(dd->valuestring));
+		if (!cJSON_IsString(json_get(x, "kind")))
+			continue; /* only documents are read further */
+		/* a large document, and a freeze's store, must be on disk */
+		const cJSON *sp = json_get(json_get(x, "store"), "path");
+		char prefix[BAG_MAX_NAME + 8];
+		if ((!extracted && bag_extract(b, name, e) < 0) ||
+		    (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+		        snprintf(prefix, sizeof prefix, "data/%s/", sp->valuestring) > 0 &&
+		        bag_extract(b, prefix, e) < 0)) {
+			cJSON_Delete(ids);
+			return -1;
+		}
+		/* the documents themselves */
+		char *full;
+		cJSON *sub;
+		struct err pe = ERR_INIT;
+		if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+			continue;
+		const cJSON *kind = json_get(x, "kind");
+		sub = cJSON_IsString(kind) ? json_parse_file(full, &pe) : NULL;
+		if (cJSON_IsString(kind) && sub == NULL)
+			findings += !bag_check_add(checks, "document", subject, 0, "%s", pe.msg);
+		if (sub && strcmp(kind->valuestring, "cohort.freeze/1") == 0) {
+			const cJSON *cond, *store = json_get(json_get(x, "store"), "path");
+			cJSON_ArrayForEach(cond, json_get(sub, "conditions")) {
+				const cJSON *st = json_get(cond, "state");
+				if (cJSON_IsString(st) && strcmp(st->valuestring, "active") == 0)
+					findings += !bag_check_add(checks, "live", subject, 0,
+					    "condition \"%s\" is active",
+					    cJSON_IsString(json_get(cond, "condition")) ?
+					        json_get(cond, "condition")->valuestring : "?");
+			}
+			if (cJSON_IsString(store)) {
+				char *sdir;
+				if (asprintf(&sdir, "%s/data/%s", bag_root(b), store->valuestring) >= 0) {
+					int r = verify_freeze(sub, sdir, checks, e);
+					free(sdir);
+					if (r < 0) {
+						cJSON_Delete(sub);
+						free(full);
+						cJSON_Delete(ids);
+						return -1;
+					}
+					findings += r > 0;
+				}
+			}
+		}
+		if (sub && cJSON_IsTrue(json_get(sub, "live")))
+			findings += !bag_check_add(checks, "live", subject, 0, "the document is marked live");
+		cJSON_Delete(sub);
+		free(full);
+	}
+	/* every fit and bound is what computing it again from its bundled input
+	 * gives */
+	cJSON_ArrayForEach(x, items) {
+		const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
+		const cJSON *in = json_get(x, "inputs");
+		char *fp = NULL, *ip = NULL;
+		cJSON *doc = NULL, *input = NULL;
+		struct err fe = ERR_INIT;
+
+		if (!cJSON_IsString(kind) || !is_derived_kind(kind->valuestring) ||
+		    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
+			continue;
+		in = cJSON_GetArrayItem(in, 0);
+		cJSON_ArrayForEach(y, items) {
+			const cJSON *yid = json_get(y, "id"), *ydoc = json_get(y, "document");
+			if ((cJSON_IsString(yid) && strcmp(yid->valuestring, in->valuestring) == 0) ||
+			    (cJSON_IsString(ydoc) && strcmp(ydoc->valuestring, in->valuestring) == 0))
+				break;
+		}
+		if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
+		    !cJSON_IsString(json_get(y, "kind")) || strstr(path->valuestring, "..") ||
+		    strstr(json_get(y, "path")->valuestring, ".."))
+			continue; /* reported by the inputs check below */
+		if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
+		    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
+			doc = json_parse_file(fp, &fe);
+			input = doc ? json_parse_file(ip, &fe) : NULL;
+			if (doc == NULL || input == NULL) {
+				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
+			} else {
+				int r = verify_hook_derived(kind->valuestring, doc, input, path->valuestring,
+				    checks, &fe);
+				if (r < 0)
+					findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
+					    fe.msg);
+				else
+					findings += r > 0;
+			}
+		}
+		cJSON_Delete(doc);
+		cJSON_Delete(input);
+		free(fp);
+		free(ip);
+	}
+	/* every input a document records is in the bag */
+	cJSON_ArrayForEach(x, items) {
+		const cJSON *in, *path = json_get(x, "path");
+		cJSON_ArrayForEach(in, json_get(x, "inputs"))
+			if (cJSON_IsString(in) && !in_list(ids, in->valuestring))
+				findings += !bag_check_add(checks, "inputs",
+				    cJSON_IsString(path) ? path->valuestring : "?", 0,
+				    "records input %s, which is not in the bag", in->valuestring);
+	}
+	cJSON_Delete(ids);
+	return findings;
+}
+
+int
+bundle_verify_path(const char *path, cJSON *checks, struct err *e)
+{
+	struct bag *b = NULL;
+	int r, findings;
+	char *bj = NULL;
+	struct stat st;
+
+	if (bag_open(path, &b, e) < 0)
+		return -1;
+	r = bag_check(b, checks, e);
+	if (r < 0) {
+		bag_free(b);
+		return -1;
+	}
+	findings = r;
+	if (asprintf(&bj, "%s/data/bundle.json", bag_root(b)) >= 0 && lstat(bj, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		struct err pe = ERR_INIT;
+		cJSON *doc = json_parse_file(bj, &pe);
+		const cJSON *kind = doc ? json_get(doc, "kind") : NULL;
+		if (cJSON_IsString(kind) && strcmp(kind->valuestring, "cohort.bundle/1") == 0) {
+			r = verify_bundle_doc(b, doc, checks, e);
+			if (r < 0) {
+				cJSON_Delete(doc);
+				free(bj);
+				bag_free(b);
+				return -1;
+			}
+			findings += r;
+		}
+		cJSON_Delete(doc);
+	}
+	free(bj);
+	bag_free(b);
+	return findings > 0 ? 1 : 0;
+}

@@ -1,0 +1,48 @@
+/* bundle.h: publication bundles: the gate that refuses missing, stale,
+ * live or secret-bearing evidence, the deterministic BagIt archive it
+ * writes, and the verification of such an archive by a reviewer.
+ *
+ * Ownership: documents returned through a cJSON ** belong to the caller
+ * (cJSON_Delete).  Everything passed in is borrowed.
+ */
+#ifndef COHORT_BUNDLE_H
+#define COHORT_BUNDLE_H
+
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
+#include "../common/err.h"
+#include "../freeze/hash.h"
+#include "bag.h"
+
+struct bundle_opts {
+	const char *spec;            /* cohort.bundle-spec/1 file */
+	const char *out;             /* archive to write; NULL or "-" for standard output */
+	int check;                   /* report only: write no archive */
+	enum bag_compress compress;
+};
+
+/* Read the bundle spec and every file it names, run every check, and
+ * unless o->check write the archive.
+ * Returns 0 when nothing was found: *doc is the cohort.bundle/1 document (the
+ * archive's data/bundle.json) and, when an archive was written, id holds its
+ * identity; 1 when something was found: *doc is the cohort.refusal/1 report
+ * with every finding and nothing was written; -1 with e set on bad input
+ * (a spec naming a file or role twice, a path escaping the spec's folder, a
+ * symbolic link, an unreadable file) or an I/O error. */
+int bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e);
+
+/* A refusal (or bundle) document as a short human table, one finding (or
+ * item) a line. */
+int bundle_table(const cJSON *doc, struct buf *out, struct err *e);
+
+/* Verify an archive or a bag folder without trusting it: the BagIt layer
+ * (every manifest line, every payload file listed), and for a cohort bundle
+ * every identity in data/bundle.json, each freeze against its stored records
+ * and its live state, and each derived document's inputs.  Checks are
+ * appended to checks ({"check", "subject", "ok", "detail"}).  0 when all
+ * holds, 1 when a finding was appended, -1 with e set when the input cannot
+ * be read (a truncated archive, an entry named "../x", a link). */
+int bundle_verify_path(const char *path, cJSON *checks, struct err *e);
+
+#endif
