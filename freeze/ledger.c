@@ -20,8 +20,8 @@ ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n)
 		snprintf(out, n, "%s:%ld", loc->name, loc->line);
 }
 
-static int
-is_blank(const char *p, size_t n)
+int
+ledger_blank(const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
@@ -48,7 +48,7 @@ read_jsonl(FILE *fp, const char *name, ledger_fn fn, void *ctx, struct err *e)
 		}
 		if (line[n - 1] == '\n')
 			n--;
-		if (is_blank(line, n))
+		if (ledger_blank(line, n))
 			continue;
 		rec = json_parse(line, n, name, loc.line, e);
 		if (rec == NULL) {

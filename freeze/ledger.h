@@ -28,6 +28,9 @@ typedef int (*ledger_fn)(void *ctx, cJSON *record, const struct ledger_loc *loc,
 /* Read every record of path ("-" is standard input, JSON Lines). */
 int ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e);
 
+/* A line of only spaces, tabs and carriage returns, which readers skip. */
+int ledger_blank(const char *p, size_t n);
+
 /* Format a location as "file:line" into out. */
 void ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n);
 

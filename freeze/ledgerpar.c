@@ -109,15 +109,6 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
 	memset(c, 0, sizeof *c);
 }
 
-static int
-is_blank(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-			return 0;
-	return 1;
-}
-
 /* Index the lines of c->text; an over-long line is an error. */
 static int
 split(struct pool *pl, struct chunk *c, struct err *e)
@@ -136,7 +127,7 @@ split(struct pool *pl, struct chunk *c, struct err *e)
 		if (n + 1 > LEDGER_MAX_LINE)
 			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, line,
 			    LEDGER_MAX_LINE);
-		if (!is_blank(c->text + pos, n)) {
+		if (!ledger_blank(c->text + pos, n)) {
 			if (c->nlines == cap) {
 				cap *= 2;
 				size_t *o = realloc(c->off, cap * sizeof *o), *l;

@@ -877,15 +877,6 @@ put_count(struct recon_feed *f, long long v)
 	return 0;
 }
 
-static int
-is_blank(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-			return 0;
-	return 1;
-}
-
 /* Stream a JSON Lines file through fn on the producer thread; blank lines
  * are skipped, as cohort freeze does. */
 static int
@@ -902,7 +893,7 @@ produce_lines(struct source *src, struct recon_feed *f, struct err *e,
 		return -1;
 	}
 	while ((rc = lines_next(&l, &p, &n, e)) == 1)
-		if (!is_blank(p, n) && fn(src, f, l.lineno, p, n, e) < 0) {
+		if (!ledger_blank(p, n) && fn(src, f, l.lineno, p, n, e) < 0) {
 			rc = -1;
 			break;
 		}
