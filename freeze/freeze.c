@@ -475,8 +475,10 @@ nomem:
 	return -1;
 }
 
+/* A game's manifest entry.  Keys go in already in canonical order, so the
+ * writer need not sort a million small objects. */
 static cJSON *
-game_entry(const struct fgame *g, int included)
+game_entry(const struct freeze_acc *a, const struct fgame *g)
 {
 	char id[HASH_ID_LEN + 1];
 	cJSON *o = cJSON_CreateObject();
@@ -484,30 +486,22 @@ game_entry(const struct fgame *g, int included)
 	if (o == NULL)
 		return NULL;
 	hash_id_format(g->d, id);
+	if (g->reason == X_NONE) {
+		ADD(o, "anchor", cJSON_CreateNumber(g->anchor));
+		ADD(o, "block", cJSON_CreateNumber(g->block));
+		ADD(o, "color", cJSON_CreateString(g->color ? "black" : "white"));
+		ADD(o, "condition", cJSON_CreateString(a->conds[g->cond]));
+	}
 	ADD(o, "game_id", cJSON_CreateString(g->game_id));
 	ADD(o, "id", cJSON_CreateString(id));
-	if (!included) {
+	if (g->reason == X_NONE)
+		ADD(o, "result", cJSON_CreateString(result_names[g->result]));
+	else
 		ADD(o, "reason", cJSON_CreateString(reason_names[g->reason]));
-		return o;
-	}
 	return o;
 nomem:
 	cJSON_Delete(o);
 	return NULL;
-}
-
-/* Add the per-game summary fields of an included game. */
-static int
-game_summary(cJSON *o, const struct freeze_acc *a, const struct fgame *g)
-{
-	ADD(o, "condition", cJSON_CreateString(a->conds[g->cond]));
-	ADD(o, "block", cJSON_CreateNumber(g->block));
-	ADD(o, "anchor", cJSON_CreateNumber(g->anchor));
-	ADD(o, "color", cJSON_CreateString(g->color ? "black" : "white"));
-	ADD(o, "result", cJSON_CreateString(result_names[g->result]));
-	return 0;
-nomem:
-	return -1;
 }
 
 /* Blocks and conditions from the included games, in block order. */
@@ -555,14 +549,14 @@ derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON
 				cJSON_Delete(bo);
 				goto nomem_c;
 			}
-			ADD(bo, "condition", cJSON_CreateString(a->conds[c]));
-			ADD(bo, "block", cJSON_CreateNumber(inc[i]->block));
 			ADD(bo, "anchor", cJSON_CreateNumber(inc[i]->anchor));
+			ADD(bo, "block", cJSON_CreateNumber(inc[i]->block));
 			ADD(bo, "color", cJSON_CreateString(inc[i]->color ? "black" : "white"));
-			ADD(bo, "games", cJSON_CreateNumber((double)(j - i)));
-			ADD(bo, "w", cJSON_CreateNumber((double)w));
+			ADD(bo, "condition", cJSON_CreateString(a->conds[c]));
 			ADD(bo, "d", cJSON_CreateNumber((double)d));
+			ADD(bo, "games", cJSON_CreateNumber((double)(j - i)));
 			ADD(bo, "l", cJSON_CreateNumber((double)l));
+			ADD(bo, "w", cJSON_CreateNumber((double)w));
 			if (inc[i]->block == lastblock) {
 				if (lb[nlb - 1].anchor != inc[i]->anchor) {
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
@@ -670,11 +664,9 @@ freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, str
 	ADD(m, "excluded", excl);
 	for (size_t i = 0; i < a->n; i++) {
 		struct fgame *g = &a->games[i];
-		cJSON *o = game_entry(g, g->reason == X_NONE);
+		cJSON *o = game_entry(a, g);
 		if (g->reason == X_NONE) {
 			PUSH(games, o);
-			if (game_summary(o, a, g) < 0)
-				goto nomem;
 			inc[ninc++] = g;
 			sums_add(&all, g);
 		} else {
