@@ -17,7 +17,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json ledger}
+targets=${*:-json ledger csv bundle_secret bundle_bag}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -28,7 +28,13 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-mkdir -p $OUT/seeds/json $OUT/seeds/ledger $OUT/corpus/json $OUT/corpus/ledger
+for t in json ledger csv bundle_secret bundle_bag; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
+cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
+find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
+for bag in tests/data/bagit-conformance/v1.0/valid/* tests/data/bagit-conformance/v0.97/invalid/*; do
+	tar -cf "$OUT/seeds/bundle_bag/$(basename "$bag").tar" -C "$(dirname "$bag")" "$(basename "$bag")" 2>/dev/null
+done
 cp tests/data/json-parsing/test_parsing/*.json $OUT/seeds/json/
 for f in tests/data/jcs/input/*; do cp "$f" "$OUT/seeds/json/jcs-${f##*/}"; done
 for led in examples/*/ledger.jsonl; do
@@ -45,6 +51,9 @@ for t in $targets; do
 	case $t in
 	json) maxlen=4096 ;;
 	ledger) maxlen=32768 ;;
+	csv) maxlen=8192 ;;
+	bundle_secret) maxlen=4096 ;;
+	bundle_bag) maxlen=65536 ;;
 	*) echo "fuzz: no target $t" >&2; exit 2 ;;
 	esac
 	bin=$OUT/fuzz_$t
