@@ -39,6 +39,8 @@ struct cas {
 	uint64_t out_off;
 	struct newrec *recs;
 	size_t nrecs, caprecs;
+	char **damage; /* packs that could not be read (read-only opens) */
+	size_t ndamage;
 };
 
 static void
@@ -213,8 +215,21 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 	if (rc == 0 && nnames)
 		qsort(names, nnames, sizeof *names, cmp_names);
 	for (size_t i = 0; i < nnames; i++) {
-		if (rc == 0)
-			rc = load_pack(c, names[i], e);
+		if (rc == 0 && load_pack(c, names[i], e) < 0) {
+			/* A store opened to be read reports a damaged pack and goes
+			 * on: its records are then missing, which verify names. */
+			char **d = create ? NULL : realloc(c->damage, (c->ndamage + 1) * sizeof *d);
+			if (d == NULL || (d[c->ndamage] = strdup(e->msg)) == NULL) {
+				if (d)
+					c->damage = d;
+				rc = -1;
+			} else {
+				c->damage = d;
+				c->ndamage++;
+				e->code = ERR_OK;
+				e->msg[0] = '\0';
+			}
+		}
 		free(names[i]);
 	}
 	free(names);
@@ -240,6 +255,9 @@ cas_free(struct cas *c)
 		fclose(c->out);
 	if (c->tmp_pack)
 		unlink(c->tmp_pack);
+	for (size_t i = 0; i < c->ndamage; i++)
+		free(c->damage[i]);
+	free(c->damage);
 	free(c->tmp_pack);
 	free(c->packs);
 	free(c->recs);
@@ -288,6 +306,13 @@ cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n, str
 		return 0;
 	}
 	return 1;
+}
+
+size_t
+cas_damage(const struct cas *c, const char *const **msgs)
+{
+	*msgs = (const char *const *)c->damage;
+	return c->ndamage;
 }
 
 uint64_t

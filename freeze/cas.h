@@ -22,7 +22,9 @@
 
 struct cas;
 
-/* Open the store at dir; with create, make it if it does not exist. */
+/* Open the store at dir; with create, make it if it does not exist (and
+ * refuse a damaged pack); without, a damaged pack is skipped and listed by
+ * cas_damage. */
 int cas_open(const char *dir, int create, struct cas **out, struct err *e);
 void cas_free(struct cas *c);
 
@@ -34,6 +36,10 @@ int cas_commit(struct cas *c, struct err *e);
 
 /* Find a record: 0 and its bytes, 1 when absent, -1 on error. */
 int cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n, struct err *e);
+
+/* Packs a read-only open could not load (a damaged index, a missing
+ * pack): their messages, which stay valid until cas_free. */
+size_t cas_damage(const struct cas *c, const char *const **msgs);
 
 /* Number of records in committed packs. */
 uint64_t cas_count(const struct cas *c);

@@ -174,3 +174,12 @@ same_bytes "luna freeze: golden bytes" luna3.json "$ROOT/golden/freeze-luna/free
 same_bytes "deepseek freeze: golden bytes" ds2.json "$ROOT/golden/freeze-deepseek/freeze.json"
 "$COHORT" freeze --spec deepseek/spec.json --format table deepseek/ledger.jsonl >ds-table.txt
 same_bytes "deepseek freeze table: golden bytes" ds-table.txt "$ROOT/golden/freeze-deepseek/table.txt"
+
+# A damaged store is a finding, not an unreadable input.
+cp -r luna/store dmg1 && printf 'XXXX' | dd of="$(ls dmg1/pack/*.idx)" conv=notrunc 2>/dev/null
+expect_status "a damaged index: exit 1" 1 "$COHORT" verify --store dmg1 luna.json
+grep -q '"check":"store-damaged","detail":"[^"]*not a cohort index' "$TMP/out" && ok "store-damaged named" || notok "store-damaged" "$(head -c 300 "$TMP/out")"
+cp -r luna/store dmg2 && rm dmg2/pack/*.pack
+expect_status "a missing pack: exit 1" 1 "$COHORT" verify --store dmg2 luna.json
+cp -r luna/store dmg3 && truncate -s 100000 "$(ls dmg3/pack/*.pack)"
+expect_status "a truncated pack: exit 1" 1 "$COHORT" verify --store dmg3 luna.json

@@ -389,6 +389,10 @@ verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct 
 		return err_prefix(e, "\"spec\"");
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		goto done;
+	const char *const *damage;
+	size_t ndamage = cas_damage(store, &damage);
+	for (size_t i = 0; i < ndamage; i++)
+		finding(&v, "store-damaged", store_dir, damage[i]);
 	if (check_records(&v, freeze, store, acc, &nrec, e) < 0)
 		goto done;
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
