@@ -257,6 +257,30 @@ def microhours(wall_ms):
     return (wall_ms * 10 + 18) // 36       # round(wall_ms / 3.6)
 
 
+def ladder_state(blocks):
+    """Replay the spec's ladder over (anchor, games, w, d) blocks in order:
+    ("terminal", None) or ("active", next anchor).  Asserts that every
+    block was played at the anchor the policy chose."""
+    expect, repeats = LADDER["start"], 0
+    for i, (elo, games, w, d) in enumerate(blocks):
+        assert elo == expect, (i + 1, elo, expect)
+        if games < LADDER["block_games"]:
+            assert i == len(blocks) - 1
+            return "active", elo
+        score = (w + d / 2) / games
+        up = [step for at, step in LADDER["promote"] if score >= at]
+        if up:
+            if elo >= LADDER["max"]:
+                return "terminal", None
+            expect, repeats = min(elo + up[0], LADDER["max"]), 0
+        elif score < LADDER["stop_below"] or repeats >= LADDER["max_repeats"]:
+            assert i == len(blocks) - 1
+            return "terminal", None
+        else:
+            repeats += 1
+    return "active", expect
+
+
 def results_for(rng, w, d, l):
     res = ["win"] * w + ["draw"] * d + ["loss"] * l
     rng.shuffle(res)
@@ -313,6 +337,10 @@ def build_luna():
         per_game[cond] = sum(r["tokens"]["input"] + r["tokens"]["output"]
                              + r["tokens"]["reasoning"] for r in rs) / len(rs)
     assert min(per_game, key=per_game.get) == "top2", per_game
+    for cond in CONDITIONS:
+        st = ladder_state([(elo, w + d + l, w, d)
+                           for elo, w, d, l in LUNA_BLOCKS[cond]])
+        assert st == ("terminal", None), (cond, st)
     check_games(recs, as_of)
     return recs, per_game
 
@@ -497,6 +525,12 @@ def check_deepseek(recs, requests, cut):
         assert s == DS_TOKENS_PER_GAME[cond] * len(rs), cond
         total += s
     assert total == DS_TOTAL_TOKENS
+    states = {c: ladder_state([(elo, w + d + l, w, d)
+                               for elo, w, d, l in DS_BLOCKS[c]])
+              for c in CONDITIONS}
+    assert states == {"none": ("terminal", None), "top10": ("active", 1320),
+                      "top5": ("active", 1320), "top3": ("active", 1320),
+                      "top2": ("active", 1720)}, states
     assert sum(round(r["worker_hours"] * 1e6) for r in clean) == DS_WORKER_MICROHOURS
     assert round(sum(r["worker_hours"] for r in clean), 6) == 157.55
     by_game = {}
