@@ -183,3 +183,8 @@ cp -r luna/store dmg2 && rm dmg2/pack/*.pack
 expect_status "a missing pack: exit 1" 1 "$COHORT" verify --store dmg2 luna.json
 cp -r luna/store dmg3 && truncate -s 100000 "$(ls dmg3/pack/*.pack)"
 expect_status "a truncated pack: exit 1" 1 "$COHORT" verify --store dmg3 luna.json
+
+# The example data is what its generator writes, byte for byte.
+cp -r "$ROOT/examples" regen
+/usr/bin/python3 regen/make-examples.py >regen.out 2>&1
+if diff -r "$ROOT/examples" regen >regen.diff 2>&1; then ok "examples/make-examples.py rewrites the examples byte for byte"; else notok "example generator" "$(head -5 regen.diff)"; fi
