@@ -1,5 +1,6 @@
 /* canon.c: the one canonical JSON writer (RFC 8785).  Keys sorted by UTF-16
  * code units, ECMAScript number text, minimal string escaping. */
+#include "../common/utf8.h"
 #include "json.h"
 
 #include <float.h>
@@ -165,33 +166,13 @@ canon_number(double x, char out[32])
 }
 
 /* Length of the well-formed UTF-8 sequence at p (C0 80, our U+0000,
- * included), or 0. */
+ * included), or 0; p is NUL-terminated. */
 static size_t
 seq_len(const unsigned char *p)
 {
-	unsigned c = p[0], lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (c == 0xC0)
+	if (p[0] == 0xC0)
 		return p[1] == 0x80 ? 2 : 0;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2;
-	else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		if (c == 0xE0) lo = 0xA0;
-		if (c == 0xED) hi = 0x9F;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		if (c == 0xF0) lo = 0x90;
-		if (c == 0xF4) hi = 0x8F;
-	} else
-		return 0;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
+	return utf8_seq_len(p, p + 4);
 }
 
 /* One pass: copy runs of plain bytes, escape what RFC 8785 escapes, and

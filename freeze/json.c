@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/io.h"
+#include "../common/utf8.h"
 
 struct parser {
 	const unsigned char *start, *p, *end;
@@ -42,37 +43,6 @@ skip_ws(struct parser *ps)
 {
 	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
-}
-
-/* Length of the well-formed UTF-8 sequence at p (RFC 3629), or 0. */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	unsigned c = p[0];
-	size_t n = end - p;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return n >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		unsigned lo = 0x80, hi = 0xBF;
-		if (c == 0xE0)
-			lo = 0xA0;
-		if (c == 0xED)
-			hi = 0x9F; /* no UTF-16 surrogates */
-		return n >= 3 && p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		unsigned lo = 0x80, hi = 0xBF;
-		if (c == 0xF0)
-			lo = 0x90;
-		if (c == 0xF4)
-			hi = 0x8F;
-		return n >= 4 && p[1] >= lo && p[1] <= hi && (p[2] & 0xC0) == 0x80 &&
-		    (p[3] & 0xC0) == 0x80 ? 4 : 0;
-	}
-	return 0;
 }
 
 static int
@@ -157,7 +127,7 @@ parse_string(struct parser *ps)
 			return NULL;
 		}
 		if (*p >= 0x80) {
-			size_t n = utf8_len(p, ps->end);
+			size_t n = utf8_seq_len(p, ps->end);
 			if (n == 0) {
 				fail(ps, p, "invalid UTF-8");
 				return NULL;
@@ -538,7 +508,7 @@ parse_value(struct parser *ps)
 	default:
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
 			return parse_number(ps);
-		if (*ps->p >= 0x80 && utf8_len(ps->p, ps->end) == 0)
+		if (*ps->p >= 0x80 && utf8_seq_len(ps->p, ps->end) == 0)
 			fail(ps, ps->p, "invalid UTF-8");
 		else
 			fail(ps, ps->p, "unexpected character");

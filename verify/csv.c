@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/buf.h"
+#include "../common/utf8.h"
 
 #define CSV_CHUNK (1 << 20)
 
@@ -73,47 +74,6 @@ bad(struct csv *c, long line, struct err *e, const char *what)
 	return err_set(e, ERR_INPUT, "%s:%ld: %s", c->name, line, what);
 }
 
-/* 1 when s[0..n) is well-formed UTF-8 (no overlongs, no surrogates). */
-static int
-utf8_ok(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char b = s[i];
-		if (b < 0x80) {
-			i++;
-			continue;
-		}
-		size_t k;
-		unsigned cp;
-		if (b >= 0xC2 && b <= 0xDF) {
-			k = 1;
-			cp = b & 0x1F;
-		} else if (b >= 0xE0 && b <= 0xEF) {
-			k = 2;
-			cp = b & 0x0F;
-		} else if (b >= 0xF0 && b <= 0xF4) {
-			k = 3;
-			cp = b & 0x07;
-		} else {
-			return 0;
-		}
-		if (i + k >= n)
-			return 0;
-		for (size_t j = 1; j <= k; j++) {
-			if ((s[i + j] & 0xC0) != 0x80)
-				return 0;
-			cp = cp << 6 | (s[i + j] & 0x3F);
-		}
-		if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		    (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-			return 0;
-		i += k + 1;
-	}
-	return 1;
-}
-
 static int
 end_field(struct csv *c, size_t start, struct err *e)
 {
@@ -128,7 +88,7 @@ end_field(struct csv *c, size_t start, struct err *e)
 		c->capf = n;
 	}
 	c->off[c->nf++] = start;
-	if (!utf8_ok((const unsigned char *)c->rec.p + start, c->rec.len - 1 - start))
+	if (!utf8_valid((const unsigned char *)c->rec.p + start, c->rec.len - 1 - start))
 		return bad(c, c->rline, e, "invalid UTF-8");
 	return 0;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/utf8.h"
+
 struct scan {
 	const unsigned char *p, *end;
 };
@@ -33,31 +35,10 @@ string(struct scan *s, const char **out, size_t *n)
 			s->p++;
 			continue;
 		}
-		int k;
-		unsigned cp;
-		if (b >= 0xC2 && b <= 0xDF) {
-			k = 1;
-			cp = b & 0x1F;
-		} else if (b >= 0xE0 && b <= 0xEF) {
-			k = 2;
-			cp = b & 0x0F;
-		} else if (b >= 0xF0 && b <= 0xF4) {
-			k = 3;
-			cp = b & 0x07;
-		} else {
+		size_t k = utf8_seq_len(s->p, s->end);
+		if (k == 0)
 			return -1;
-		}
-		if (s->end - s->p <= k)
-			return -1;
-		for (int j = 1; j <= k; j++) {
-			if ((s->p[j] & 0xC0) != 0x80)
-				return -1;
-			cp = cp << 6 | (s->p[j] & 0x3F);
-		}
-		if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-		    (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-			return -1;
-		s->p += k + 1;
+		s->p += k;
 	}
 	if (s->p >= s->end)
 		return -1;
