@@ -1,6 +1,6 @@
 # demo-reconcile.sh: sourced by examples/demo.sh with $COHORT and $DEMO:
 # the DeepSeek snapshot reconciled against its request log and billing
-# export (seed 000's efficiency table), then again from the provider's own
+# export (the published efficiency table), then again from the provider's own
 # export through a column map.
 banner "reconcile deepseek: freeze, ledger, request log, billing"
 "$COHORT" reconcile --freeze "$DEMO/deepseek/freeze.json" --ledger "$DEMO/deepseek/ledger.jsonl" \

@@ -3,7 +3,7 @@
 # planted alone and all together, is found, named and counted in the right
 # condition and nothing else is; billing formats (provider CSV with a map,
 # BOM, CRLF, quoted fields; JSON Lines with dotted paths); malformed input
-# refused with file:line; the DeepSeek example gives seed 000's table.
+# refused with file:line; the DeepSeek example gives the published table.
 D=$ROOT/tests/data/reconcile
 P="/usr/bin/python3 $D/plant.py"
 SCHEMA=$ROOT/schemas/reconcile.schema.json
@@ -344,7 +344,7 @@ strip stdin.json >stdin.cmp
 cmp -s base.cmp stdin.cmp && grep -q '"requests":\[{"name":"-"' stdin.json &&
 	ok "a request log from standard input, named -" || notok "stdin input" "$(head -c 200 stdin.json)"
 
-# The DeepSeek example: seed 000's efficiency table, byte for byte.
+# The DeepSeek example: the published efficiency table, byte for byte.
 E=$ROOT/examples/deepseek
 if [ -f "$E/requests.jsonl" ]; then
 	"$COHORT" freeze --spec "$E/spec.json" -o ds.freeze.json "$E/ledger.jsonl"
@@ -354,13 +354,13 @@ if [ -f "$E/requests.jsonl" ]; then
 	[ $rc = 0 ] && ok "DeepSeek example reconciles" || notok "DeepSeek example reconciles" "exit $rc"
 	same_bytes "golden: DeepSeek efficiency table" ds.table "$ROOT/golden/reconcile-deepseek/table.txt"
 	grep -q '^43 clean games, 0 provider-error games, 24,431,157 recorded tokens, 157.55 worker-hours$' ds.table &&
-		ok "DeepSeek: 43 clean games, 24,431,157 tokens, 157.55 worker-hours (seed 000)" ||
+		ok "DeepSeek: 43 clean games, 24,431,157 tokens, 157.55 worker-hours (the published figures)" ||
 		notok "DeepSeek seed figures" "$(tail -3 ds.table)"
 	for row in 'none +10 +0-2-8 +759,723' 'top10 +8 +3-0-5 +610,880' 'top5 +6 +3-1-2 +924,349' \
 		'top3 +8 +6-0-2 +368,829' 'top2 +11 +10-0-1 +313,651'; do
 		grep -Eq "^$row " ds.table || bad="$bad [$row]"
 	done
-	[ -z "${bad:-}" ] && ok "DeepSeek: each condition's games, W-D-L and tokens per clean game (seed 000)" ||
+	[ -z "${bad:-}" ] && ok "DeepSeek: each condition's games, W-D-L and tokens per clean game (the published figures)" ||
 		notok "DeepSeek rows" "$bad"
 	for b in "--billing $E/billing.jsonl" "--billing $E/provider-billing.csv --billing-map $E/billing-map.json"; do
 		# shellcheck disable=SC2086
