@@ -639,9 +639,16 @@ freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, str
 	char sid[HASH_ID_LEN + 1];
 
 	*manifest = NULL;
-	if (a->n > 0)
+	/* Ledgers are usually written in game_id order: look before sorting
+	 * (and never hand qsort a null array). */
+	size_t k = 1;
+	while (k < a->n && strcmp(a->games[k - 1].game_id, a->games[k].game_id) < 0)
+		k++;
+	if (k < a->n) {
 		qsort(a->games, a->n, sizeof *a->games, cmp_game_id);
-	for (size_t i = 1; i < a->n; i++)
+		k = 1; /* strictly increasing up to k: no duplicate there */
+	}
+	for (size_t i = k; i < a->n; i++)
 		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
 			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
 			    a->games[i].where, a->games[i].game_id, a->games[i - 1].where);
