@@ -188,3 +188,13 @@ expect_status "a truncated pack: exit 1" 1 "$COHORT" verify --store dmg3 luna.js
 cp -r "$ROOT/examples" regen
 /usr/bin/python3 regen/make-examples.py >regen.out 2>&1
 if diff -r "$ROOT/examples" regen >regen.diff 2>&1; then ok "examples/make-examples.py rewrites the examples byte for byte"; else notok "example generator" "$(head -5 regen.diff)"; fi
+
+# The flat record reader (freeze/rec.c) and the tree reader agree on every
+# record and on hundreds of mutants of each: the same refusal message, or
+# the same canonical bytes, digest and summary, bit for bit.
+check "flat reader = tree reader on the Luna ledger and 200 mutants a record" \
+	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 200 "$EX/luna/ledger.jsonl"
+check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record" \
+	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
+check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \
+	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 500 "$ROOT/tests/data/rec/odd.jsonl"
