@@ -315,6 +315,48 @@ cas_damage(const struct cas *c, const char *const **msgs)
 	return c->ndamage;
 }
 
+size_t
+cas_npacks(const struct cas *c)
+{
+	return c->npacks;
+}
+
+void
+cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n)
+{
+	*p = c->packs[i].data;
+	*n = c->packs[i].data_len;
+}
+
+int
+cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n)
+{
+	const struct pack *pk = &c->packs[i];
+
+	if (pk->count != n)
+		return 0;
+	for (uint64_t k = 0; k < pk->count; k++) {
+		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
+		uint64_t off = get_be(ent + 32, 8);
+		uint32_t len = (uint32_t)get_be(ent + 40, 4);
+		size_t lo = 0, hi = n;
+		if (k > 0 && memcmp(ent - IDX_ENTRY, ent, HASH_LEN) >= 0)
+			return 0;
+		/* recs are in pack order, so by offset */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (recs[mid].off < off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == n || recs[lo].off != off || recs[lo].len != len ||
+		    memcmp(recs[lo].d, ent, HASH_LEN) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 uint64_t
 cas_count(const struct cas *c)
 {
