@@ -377,12 +377,6 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 	return 0;
 }
 
-static int
-cmp_game_id(const void *x, const void *y)
-{
-	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
-}
-
 /* Included games by condition, block, color, game_id. */
 static int
 cmp_block_order(const void *x, const void *y)
@@ -555,36 +549,66 @@ entry_bound(const struct cstrs *cs, const struct fgame *g)
 	return n + 156 + num_bound(g->anchor) + num_bound(g->block) + cstr_len(cs, g->cond);
 }
 
+/* Copy n bytes to p; return the end. */
+static char *
+put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT_AT(p, lit) put_at((p), (lit), sizeof(lit) - 1)
+
+/* canon_number's text at p (which has room for 32 bytes); return the end. */
+static char *
+num_at(char *p, double x)
+{
+	canon_number(x, p);
+	return p + strlen(p);
+}
+
 /* A game's manifest entry: in "games" {anchor, block, color, condition,
- * game_id, id, result}; in "excluded" {game_id, id, reason}. */
+ * game_id, id, result}; in "excluded" {game_id, id, reason}.  A million of
+ * them: all but game_id is written in place, in room made beforehand. */
 static int
 game_entry(const struct cstrs *cs, const struct fgame *g, struct buf *out, struct err *e)
 {
-	char id[HASH_ID_LEN + 1];
+	char *p;
 
-	if (g->reason == X_NONE) {
-		if (PUT(out, "{\"anchor\":") < 0 || put_num(out, g->anchor) < 0 ||
-		    PUT(out, ",\"block\":") < 0 || put_num(out, g->block) < 0 ||
-		    (g->color ? PUT(out, ",\"color\":\"black\",\"condition\":") :
-		    PUT(out, ",\"color\":\"white\",\"condition\":")) < 0 ||
-		    put_cond(out, cs, g->cond) < 0 || PUT(out, ",\"game_id\":") < 0)
-			goto nomem;
-	} else if (PUT(out, "{\"game_id\":") < 0) {
+	if (buf_grow(out, 128 + (g->reason == X_NONE ? cstr_len(cs, g->cond) : 0)) < 0)
 		goto nomem;
+	p = out->p + out->len;
+	if (g->reason == X_NONE) {
+		p = PUT_AT(p, "{\"anchor\":");
+		p = num_at(p, g->anchor);
+		p = PUT_AT(p, ",\"block\":");
+		p = num_at(p, g->block);
+		p = g->color ? PUT_AT(p, ",\"color\":\"black\",\"condition\":") :
+		    PUT_AT(p, ",\"color\":\"white\",\"condition\":");
+		p = put_at(p, cs->b.p + cs->off[g->cond], cstr_len(cs, g->cond));
+		p = PUT_AT(p, ",\"game_id\":");
+	} else {
+		p = PUT_AT(p, "{\"game_id\":");
 	}
+	out->len = (size_t)(p - out->p);
 	if (canon_string(g->game_id, out, e) < 0)
 		return -1;
-	hash_id_format(g->d, id);
-	if (PUT(out, ",\"id\":\"") < 0 || buf_add(out, id, HASH_ID_LEN) < 0)
+	if (buf_grow(out, 128) < 0)
 		goto nomem;
+	p = out->p + out->len;
+	p = PUT_AT(p, ",\"id\":\"sha256:");
+	hash_hex_format(g->d, p);
+	p += 2 * HASH_LEN;
 	if (g->reason == X_NONE) {
-		if (PUT(out, "\",\"result\":\"") < 0 || buf_adds(out, result_names[g->result]) < 0)
-			goto nomem;
-	} else if (PUT(out, "\",\"reason\":\"") < 0 || buf_adds(out, reason_names[g->reason]) < 0) {
-		goto nomem;
+		p = PUT_AT(p, "\",\"result\":\"");
+		p = put_at(p, result_names[g->result], strlen(result_names[g->result]));
+	} else {
+		p = PUT_AT(p, "\",\"reason\":\"");
+		p = put_at(p, reason_names[g->reason], strlen(reason_names[g->reason]));
 	}
-	if (PUT(out, "\"}") < 0)
-		goto nomem;
+	p = PUT_AT(p, "\"}");
+	*p = '\0';
+	out->len = (size_t)(p - out->p);
 	return 0;
 nomem:
 	return err_set(e, ERR_NOMEM, "out of memory");
@@ -725,7 +749,13 @@ done_c:
 	return 0;
 }
 
-/* Sort the games by game_id and refuse a duplicate. */
+static int
+cmp_game_id(const void *x, const void *y)
+{
+	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
+}
+
+/* Sort a->games by game_id and refuse a duplicate. */
 static int
 games_in_order(struct freeze_acc *a, struct err *e)
 {
@@ -742,6 +772,42 @@ games_in_order(struct freeze_acc *a, struct err *e)
 		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
 			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
 			    a->games[i].where, a->games[i].game_id, a->games[i - 1].where);
+	return 0;
+}
+
+/* Block order, from inc in game_id order.  The ties of cmp_block_order are
+ * broken by game_id, so a stable split by condition, then a look at each
+ * condition's (block, color) order, spares the sort in the usual case. */
+static int
+block_order(const struct freeze_acc *a, struct fgame **inc, size_t ninc, struct err *e)
+{
+	size_t *at = calloc(a->nconds + 1, sizeof *at), lo = 0;
+	struct fgame **t = malloc((ninc + 1) * sizeof *t);
+
+	if (at == NULL || t == NULL) {
+		free(at);
+		free(t);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ninc; i++)
+		at[inc[i]->cond + 1]++;
+	for (size_t c = 0; c < a->nconds; c++)
+		at[c + 1] += at[c];
+	for (size_t i = 0; i < ninc; i++)
+		t[at[inc[i]->cond]++] = inc[i];
+	memcpy(inc, t, ninc * sizeof *inc);
+	/* at[c] is now where condition c ends */
+	for (size_t c = 0; c < a->nconds; c++) {
+		size_t hi = at[c], k = lo + 1;
+		while (k < hi && (inc[k - 1]->block < inc[k]->block ||
+		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color)))
+			k++;
+		if (k < hi)
+			qsort(inc + lo, hi - lo, sizeof *inc, cmp_block_order);
+		lo = hi;
+	}
+	free(at);
+	free(t);
 	return 0;
 }
 
@@ -791,12 +857,8 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 			nexcl++;
 		}
 	}
-	/* Block order; games are often in it already. */
-	size_t k = 1;
-	while (k < ninc && cmp_block_order(&inc[k - 1], &inc[k]) < 0)
-		k++;
-	if (k < ninc)
-		qsort(inc, ninc, sizeof *inc, cmp_block_order);
+	if (block_order(a, inc, ninc, e) < 0)
+		goto done;
 	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0)
 		goto done;
 
