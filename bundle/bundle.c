@@ -903,7 +903,9 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		const char **ledgers;
 		size_t nl = 0;
 		cJSON *again = NULL, *old;
-		char a[HASH_ID_LEN + 1], b[HASH_ID_LEN + 1];
+		struct buf ab = BUF_INIT, ob = BUF_INIT;
+		char b[HASH_ID_LEN + 1];
+		uint8_t dg[HASH_LEN];
 		struct err fe = ERR_INIT;
 
 		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
@@ -925,19 +927,23 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		fo.spec = json_get(it->doc, "spec");
 		fo.ledgers = ledgers;
 		fo.nledgers = nl;
-		if (freeze_build(&fo, &again, &fe) < 0) {
+		if (freeze_build(&fo, &ab, &fe) < 0) {
 			free(ledgers);
 			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
 			    "its ledgers no longer freeze: %s", fe.msg);
 			continue;
 		}
 		free(ledgers);
+		/* The new freeze has no "repo"; compare without the old one's. */
 		old = cJSON_Duplicate(it->doc, 1);
 		cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
-		cJSON_DeleteItemFromObjectCaseSensitive(again, "repo");
-		if (canon_id(old, a, &fe) == 0 && canon_id(again, b, &fe) == 0 && strcmp(a, b) != 0) {
+		if (old != NULL && canon_write(old, &ob, &fe) == 0 &&
+		    (ob.len != ab.len || memcmp(ob.p, ab.p, ab.len) != 0) &&
+		    (again = json_parse(ab.p, ab.len, "freeze", 1, &fe)) != NULL) {
 			long changed = 0, added = 0, removed = 0;
 			const char *first = NULL;
+			hash_bytes(ab.p, ab.len, dg);
+			hash_id_format(dg, b);
 			game_diff(json_get(old, "games"), json_get(again, "games"), &changed, &added,
 			    &removed, &first);
 			finding(c, "stale", it, it->path, 0,
@@ -948,6 +954,8 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		}
 		cJSON_Delete(old);
 		cJSON_Delete(again);
+		buf_release(&ob);
+		buf_release(&ab);
 	}
 	return 0;
 }

@@ -35,8 +35,8 @@ cmd_freeze(int argc, char **argv)
 	struct freeze_opts fo = { 0 };
 	struct err e = ERR_INIT;
 	const char *spec_path = NULL, *out = NULL, *format = NULL;
-	struct buf table = BUF_INIT;
-	cJSON *spec, *manifest = NULL;
+	struct buf table = BUF_INIT, manifest = BUF_INIT;
+	cJSON *spec, *doc = NULL;
 	int c, rc;
 
 	optind = 0;
@@ -81,16 +81,18 @@ cmd_freeze(int argc, char **argv)
 	if (fo.progress)
 		fputs("\r\033[K", stderr);
 	if (rc == 0 && format && strcmp(format, "table") == 0) {
-		if ((out && json_emit(manifest, out, &e) < 0) || freeze_table(manifest, &table) < 0 ||
-		    io_write_all(NULL, table.p, table.len, &e) < 0)
+		if ((out && io_write_all(out, manifest.p, manifest.len, &e) < 0) ||
+		    (doc = json_parse(manifest.p, manifest.len, "manifest", 1, &e)) == NULL ||
+		    freeze_table(doc, &table) < 0 || io_write_all(NULL, table.p, table.len, &e) < 0)
 			rc = -1;
 	} else if (rc == 0) {
-		rc = json_emit(manifest, out, &e);
+		rc = io_write_all(out, manifest.p, manifest.len, &e);
 	}
 	rc = rc < 0 ? cmd_fail("freeze", &e) : EXIT_HOLDS;
 done:
 	buf_release(&table);
-	cJSON_Delete(manifest);
+	buf_release(&manifest);
+	cJSON_Delete(doc);
 	cJSON_Delete(spec);
 	return rc;
 }

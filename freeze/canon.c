@@ -254,6 +254,12 @@ write_string_checked(const char *s, struct buf *b, struct err *e)
 	return 0;
 }
 
+int
+canon_string(const char *s, struct buf *out, struct err *e)
+{
+	return write_string_checked(s, out, e);
+}
+
 static int
 write_object(const cJSON *v, struct buf *b, struct err *e, int depth)
 {

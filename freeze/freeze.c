@@ -664,12 +664,6 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 	return 0;
 }
 
-static int
-cmp_game_id(const void *x, const void *y)
-{
-	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
-}
-
 /* Included games by condition, block, color, game_id. */
 static int
 cmp_block_order(const void *x, const void *y)
@@ -762,39 +756,174 @@ nomem:
 	return -1;
 }
 
-/* A game's manifest entry.  Keys go in already in canonical order, so the
- * writer need not sort a million small objects. */
-static cJSON *
-game_entry(const struct freeze_acc *a, const struct fgame *g)
-{
-	char id[HASH_ID_LEN + 1];
-	cJSON *o = cJSON_CreateObject();
+/* The manifest is written as canonical bytes directly, never as a tree: on
+ * a million games a tree of them costs seconds and a gigabyte, only to be
+ * walked once by the writer (docs/design.md).  Each writer below appends
+ * members in canonical key order; the small parts (a condition, the totals,
+ * spec and repo) still go through canon_write. */
 
-	if (o == NULL)
-		return NULL;
-	hash_id_format(g->d, id);
-	if (g->reason == X_NONE) {
-		ADD(o, "anchor", cJSON_CreateNumber(g->anchor));
-		ADD(o, "block", cJSON_CreateNumber(g->block));
-		ADD(o, "color", cJSON_CreateString(g->color ? "black" : "white"));
-		ADD(o, "condition", cJSON_CreateString(a->conds[g->cond]));
-	}
-	ADD(o, "game_id", cJSON_CreateString(g->game_id));
-	ADD(o, "id", cJSON_CreateString(id));
-	if (g->reason == X_NONE)
-		ADD(o, "result", cJSON_CreateString(result_names[g->result]));
-	else
-		ADD(o, "reason", cJSON_CreateString(reason_names[g->reason]));
-	return o;
-nomem:
-	cJSON_Delete(o);
-	return NULL;
+#define PUT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
+
+static int
+put_num(struct buf *b, double x)
+{
+	char t[32];
+
+	canon_number(x, t);
+	return buf_adds(b, t);
 }
 
-/* Blocks and conditions from the included games, in block order. */
+/* Bytes canon_number gives x at most: exact for whole numbers below 10^15,
+ * else the longest form. */
+static size_t
+num_bound(double x)
+{
+	size_t n = 1;
+
+	if (x != floor(x) || fabs(x) >= 1e15)
+		return 24;
+	if (x < 0) {
+		n++;
+		x = -x;
+	}
+	for (; x >= 10; x /= 10)
+		n++;
+	return n;
+}
+
+/* The conditions' canonical strings, escaped once for every entry. */
+struct cstrs {
+	struct buf b;
+	size_t *off; /* nconds + 1 offsets into b */
+};
+
 static int
-derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON *blocks,
-    cJSON *conds, struct err *e)
+cstrs_init(struct cstrs *cs, const struct freeze_acc *a, struct err *e)
+{
+	cs->off = malloc((a->nconds + 1) * sizeof *cs->off);
+	if (cs->off == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t c = 0; c < a->nconds; c++) {
+		cs->off[c] = cs->b.len;
+		if (canon_string(a->conds[c], &cs->b, e) < 0)
+			return -1;
+	}
+	cs->off[a->nconds] = cs->b.len;
+	return 0;
+}
+
+static size_t
+cstr_len(const struct cstrs *cs, int c)
+{
+	return cs->off[c + 1] - cs->off[c];
+}
+
+static int
+put_cond(struct buf *b, const struct cstrs *cs, int c)
+{
+	return buf_add(b, cs->b.p + cs->off[c], cstr_len(cs, c));
+}
+
+/* Bytes of g's entry in "games" or "excluded", with its comma; exact but
+ * for escapes in game_id. */
+static size_t
+entry_bound(const struct cstrs *cs, const struct fgame *g)
+{
+	size_t n = strlen(g->game_id) + 2;
+
+	if (g->reason != X_NONE)
+		return n + 118;
+	return n + 156 + num_bound(g->anchor) + num_bound(g->block) + cstr_len(cs, g->cond);
+}
+
+/* Copy n bytes to p; return the end. */
+static char *
+put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT_AT(p, lit) put_at((p), (lit), sizeof(lit) - 1)
+
+/* canon_number's text at p (which has room for 32 bytes); return the end. */
+static char *
+num_at(char *p, double x)
+{
+	canon_number(x, p);
+	return p + strlen(p);
+}
+
+/* A game's manifest entry: in "games" {anchor, block, color, condition,
+ * game_id, id, result}; in "excluded" {game_id, id, reason}.  A million of
+ * them: all but game_id is written in place, in room made beforehand. */
+static int
+game_entry(const struct cstrs *cs, const struct fgame *g, struct buf *out, struct err *e)
+{
+	char *p;
+
+	if (buf_grow(out, 128 + (g->reason == X_NONE ? cstr_len(cs, g->cond) : 0)) < 0)
+		goto nomem;
+	p = out->p + out->len;
+	if (g->reason == X_NONE) {
+		p = PUT_AT(p, "{\"anchor\":");
+		p = num_at(p, g->anchor);
+		p = PUT_AT(p, ",\"block\":");
+		p = num_at(p, g->block);
+		p = g->color ? PUT_AT(p, ",\"color\":\"black\",\"condition\":") :
+		    PUT_AT(p, ",\"color\":\"white\",\"condition\":");
+		p = put_at(p, cs->b.p + cs->off[g->cond], cstr_len(cs, g->cond));
+		p = PUT_AT(p, ",\"game_id\":");
+	} else {
+		p = PUT_AT(p, "{\"game_id\":");
+	}
+	out->len = (size_t)(p - out->p);
+	if (canon_string(g->game_id, out, e) < 0)
+		return -1;
+	if (buf_grow(out, 128) < 0)
+		goto nomem;
+	p = out->p + out->len;
+	p = PUT_AT(p, ",\"id\":\"sha256:");
+	hash_hex_format(g->d, p);
+	p += 2 * HASH_LEN;
+	if (g->reason == X_NONE) {
+		p = PUT_AT(p, "\",\"result\":\"");
+		p = put_at(p, result_names[g->result], strlen(result_names[g->result]));
+	} else {
+		p = PUT_AT(p, "\",\"reason\":\"");
+		p = put_at(p, reason_names[g->reason], strlen(reason_names[g->reason]));
+	}
+	p = PUT_AT(p, "\"}");
+	*p = '\0';
+	out->len = (size_t)(p - out->p);
+	return 0;
+nomem:
+	return err_set(e, ERR_NOMEM, "out of memory");
+}
+
+/* One (condition, block, color) entry of "blocks"; g is its first game. */
+static int
+block_entry(const struct cstrs *cs, const struct fgame *g, long long n, long long w,
+    long long d, long long l, struct buf *out)
+{
+	return PUT(out, "{\"anchor\":") < 0 || put_num(out, g->anchor) < 0 ||
+	    PUT(out, ",\"block\":") < 0 || put_num(out, g->block) < 0 ||
+	    (g->color ? PUT(out, ",\"color\":\"black\",\"condition\":") :
+	    PUT(out, ",\"color\":\"white\",\"condition\":")) < 0 ||
+	    put_cond(out, cs, g->cond) < 0 ||
+	    PUT(out, ",\"d\":") < 0 || put_num(out, (double)d) < 0 ||
+	    PUT(out, ",\"games\":") < 0 || put_num(out, (double)n) < 0 ||
+	    PUT(out, ",\"l\":") < 0 || put_num(out, (double)l) < 0 ||
+	    PUT(out, ",\"w\":") < 0 || put_num(out, (double)w) < 0 ||
+	    PUT(out, "}") < 0 ? -1 : 0;
+}
+
+/* Blocks and conditions from the included games, in block order: the
+ * entries of "blocks" go to blocks and those of "conditions" to conds, each
+ * comma-separated, without the brackets. */
+static int
+derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct fgame **inc,
+    size_t ninc, struct buf *blocks, struct buf *conds, struct err *e)
 {
 	size_t i = 0;
 	int rc = 0;
@@ -814,7 +943,6 @@ derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON
 			goto nomem_c;
 		while (i < ninc && inc[i]->cond == (int)c) {
 			size_t j = i;
-			cJSON *bo;
 			long long w = 0, d = 0, l = 0;
 			/* one (block, color) group */
 			while (j < ninc && inc[j]->cond == (int)c && inc[j]->block == inc[i]->block &&
@@ -831,19 +959,9 @@ derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON
 				sums_add(&s, inc[j]);
 				j++;
 			}
-			bo = cJSON_CreateObject();
-			if (bo == NULL || !cJSON_AddItemToArray(blocks, bo)) {
-				cJSON_Delete(bo);
+			if ((blocks->len > 0 && PUT(blocks, ",") < 0) ||
+			    block_entry(cs, inc[i], (long long)(j - i), w, d, l, blocks) < 0)
 				goto nomem_c;
-			}
-			ADD(bo, "anchor", cJSON_CreateNumber(inc[i]->anchor));
-			ADD(bo, "block", cJSON_CreateNumber(inc[i]->block));
-			ADD(bo, "color", cJSON_CreateString(inc[i]->color ? "black" : "white"));
-			ADD(bo, "condition", cJSON_CreateString(a->conds[c]));
-			ADD(bo, "d", cJSON_CreateNumber((double)d));
-			ADD(bo, "games", cJSON_CreateNumber((double)(j - i)));
-			ADD(bo, "l", cJSON_CreateNumber((double)l));
-			ADD(bo, "w", cJSON_CreateNumber((double)w));
 			if (inc[i]->block == lastblock) {
 				if (lb[nlb - 1].anchor != inc[i]->anchor) {
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
@@ -869,11 +987,8 @@ derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON
 			goto done_c;
 		}
 		co = cJSON_CreateObject();
-		if (co == NULL || !cJSON_AddItemToArray(conds, co)) {
-			cJSON_Delete(co);
-			co = NULL;
+		if (co == NULL)
 			goto nomem_c;
-		}
 		ADD(co, "condition", cJSON_CreateString(a->conds[c]));
 		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
 		if (add_sums(co, &s) < 0)
@@ -902,11 +1017,16 @@ derive_blocks(const struct freeze_acc *a, struct fgame **inc, size_t ninc, cJSON
 			    cJSON_CreateNumber(ls.dev[k].expected));
 			ADD(dv, "why", cJSON_CreateString(ls.dev[k].why));
 		}
+		if ((c > 0 && PUT(conds, ",") < 0) || canon_write(co, conds, e) < 0) {
+			rc = -1;
+			goto done_c;
+		}
 		goto done_c;
 nomem:
 nomem_c:
 		rc = err_set(e, ERR_NOMEM, "out of memory");
 done_c:
+		cJSON_Delete(co);
 		ladder_state_release(&ls);
 		free(lb);
 		free(anch);
@@ -916,16 +1036,16 @@ done_c:
 	return 0;
 }
 
-int
-freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e)
+static int
+cmp_game_id(const void *x, const void *y)
 {
-	cJSON *m = NULL, *games, *excl, *blocks, *conds, *tot, *spec;
-	struct fgame **inc = NULL;
-	struct sums all = { 0 };
-	size_t ninc = 0, nexcl = 0;
-	char sid[HASH_ID_LEN + 1];
+	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
+}
 
-	*manifest = NULL;
+/* Sort a->games by game_id and refuse a duplicate. */
+static int
+games_in_order(struct freeze_acc *a, struct err *e)
+{
 	/* Ledgers are usually written in game_id order: look before sorting
 	 * (and never hand qsort a null array). */
 	size_t k = 1;
@@ -939,56 +1059,171 @@ freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, str
 		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
 			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
 			    a->games[i].where, a->games[i].game_id, a->games[i - 1].where);
-	if (canon_id(a->spec, sid, e) < 0)
+	return 0;
+}
+
+/* Block order, from inc in game_id order.  The ties of cmp_block_order are
+ * broken by game_id, so a stable split by condition, then a look at each
+ * condition's (block, color) order, spares the sort in the usual case. */
+static int
+block_order(const struct freeze_acc *a, struct fgame **inc, size_t ninc, struct err *e)
+{
+	size_t *at = calloc(a->nconds + 1, sizeof *at), lo = 0;
+	struct fgame **t = malloc((ninc + 1) * sizeof *t);
+
+	if (at == NULL || t == NULL) {
+		free(at);
+		free(t);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < ninc; i++)
+		at[inc[i]->cond + 1]++;
+	for (size_t c = 0; c < a->nconds; c++)
+		at[c + 1] += at[c];
+	for (size_t i = 0; i < ninc; i++)
+		t[at[inc[i]->cond]++] = inc[i];
+	memcpy(inc, t, ninc * sizeof *inc);
+	/* at[c] is now where condition c ends */
+	for (size_t c = 0; c < a->nconds; c++) {
+		size_t hi = at[c], k = lo + 1;
+		while (k < hi && (inc[k - 1]->block < inc[k]->block ||
+		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color)))
+			k++;
+		if (k < hi)
+			qsort(inc + lo, hi - lo, sizeof *inc, cmp_block_order);
+		lo = hi;
+	}
+	free(at);
+	free(t);
+	return 0;
+}
+
+/* Cut b back to len bytes. */
+static void
+buf_cut(struct buf *b, size_t len)
+{
+	if (b->p != NULL) {
+		b->len = len;
+		b->p[len] = '\0';
+	}
+}
+
+int
+freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e)
+{
+	struct fgame **inc = NULL;
+	struct sums all = { 0 };
+	struct cstrs cs = { BUF_INIT, NULL };
+	struct buf head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT, tail = BUF_INIT;
+	size_t ninc = 0, nexcl = 0, start = out->len, room = 0;
+	uint8_t sd[HASH_LEN];
+	char sid[HASH_ID_LEN + 1];
+	cJSON *tot = NULL;
+	int rc = -1;
+
+	if (games_in_order(a, e) < 0)
 		return -1;
+	/* "spec" and "spec_id" from one canonical writing of the spec */
+	if (canon_write(a->spec, &tail, e) < 0)
+		goto done;
+	hash_bytes(tail.p ? tail.p : "", tail.len, sd);
+	hash_id_format(sd, sid);
+	buf_reset(&tail);
+	if (cstrs_init(&cs, a, e) < 0)
+		goto done;
 	inc = malloc((a->n + 1) * sizeof *inc);
-	m = cJSON_CreateObject();
-	if (inc == NULL || m == NULL)
+	if (inc == NULL)
 		goto nomem;
-	ADD(m, "kind", cJSON_CreateString("cohort.freeze/1"));
-	spec = cJSON_Duplicate(a->spec, 1);
-	ADD(m, "spec", spec);
-	ADD(m, "spec_id", cJSON_CreateString(sid));
-	ADD(m, "as_of", cJSON_CreateString(json_get(a->spec, "as_of")->valuestring));
-	if (repo != NULL)
-		ADD(m, "repo", cJSON_Duplicate(repo, 1));
-	games = cJSON_CreateArray();
-	ADD(m, "games", games);
-	excl = cJSON_CreateArray();
-	ADD(m, "excluded", excl);
 	for (size_t i = 0; i < a->n; i++) {
 		struct fgame *g = &a->games[i];
-		cJSON *o = game_entry(a, g);
+		room += entry_bound(&cs, g);
 		if (g->reason == X_NONE) {
-			PUSH(games, o);
 			inc[ninc++] = g;
 			sums_add(&all, g);
 		} else {
-			PUSH(excl, o);
 			nexcl++;
 		}
 	}
-	qsort(inc, ninc, sizeof *inc, cmp_block_order);
-	blocks = cJSON_CreateArray();
-	ADD(m, "blocks", blocks);
-	conds = cJSON_CreateArray();
-	ADD(m, "conditions", conds);
-	if (derive_blocks(a, inc, ninc, blocks, conds, e) < 0)
-		goto fail;
-	tot = cJSON_CreateObject();
-	ADD(m, "totals", tot);
-	if (add_sums(tot, &all) < 0)
+	if (block_order(a, inc, ninc, e) < 0)
+		goto done;
+	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0)
+		goto done;
+
+	/* Everything but the games, then one reservation for the whole. */
+	if (PUT(&head, "{\"as_of\":") < 0)
 		goto nomem;
-	ADD(tot, "excluded", cJSON_CreateNumber((double)nexcl));
-	free(inc);
-	*manifest = m;
-	return 0;
+	if (canon_string(json_get(a->spec, "as_of")->valuestring, &head, e) < 0)
+		goto done;
+	if (PUT(&head, ",\"blocks\":[") < 0)
+		goto nomem;
+	tot = cJSON_CreateObject();
+	if (tot == NULL || add_sums(tot, &all) < 0 ||
+	    json_add_number(tot, "excluded", (double)nexcl) == NULL)
+		goto nomem;
+	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
+		goto nomem;
+	if (repo != NULL && (PUT(&tail, ",\"repo\":") < 0 || canon_write(repo, &tail, e) < 0))
+		goto done;
+	if (PUT(&tail, ",\"spec\":") < 0 || canon_write(a->spec, &tail, e) < 0 ||
+	    PUT(&tail, ",\"spec_id\":\"") < 0 || buf_add(&tail, sid, HASH_ID_LEN) < 0 ||
+	    PUT(&tail, "\",\"totals\":") < 0 || canon_write(tot, &tail, e) < 0 ||
+	    PUT(&tail, "}") < 0)
+		goto done;
+	room += head.len + blocks.len + conds.len + tail.len + 64;
+	if (buf_grow(out, room) < 0)
+		goto nomem;
+	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
+	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
+	    PUT(out, "],\"excluded\":[") < 0)
+		goto nomem;
+	size_t n = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->games[i].reason != X_NONE) {
+			if ((n++ > 0 && PUT(out, ",") < 0))
+				goto nomem;
+			if (game_entry(&cs, &a->games[i], out, e) < 0)
+				goto done;
+		}
+	if (PUT(out, "],\"games\":[") < 0)
+		goto nomem;
+	n = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->games[i].reason == X_NONE) {
+			if ((n++ > 0 && PUT(out, ",") < 0))
+				goto nomem;
+			if (game_entry(&cs, &a->games[i], out, e) < 0)
+				goto done;
+		}
+	if (buf_add(out, tail.p, tail.len) < 0)
+		goto nomem;
+	rc = 0;
+	goto done;
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
-fail:
+done:
+	if (rc < 0)
+		buf_cut(out, start);
+	cJSON_Delete(tot);
 	free(inc);
-	cJSON_Delete(m);
-	return -1;
+	free(cs.off);
+	buf_release(&cs.b);
+	buf_release(&head);
+	buf_release(&blocks);
+	buf_release(&conds);
+	buf_release(&tail);
+	return rc;
+}
+
+int
+freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e)
+{
+	struct buf b = BUF_INIT;
+
+	*manifest = NULL;
+	if (freeze_acc_write(a, repo, &b, e) == 0)
+		*manifest = json_parse(b.p, b.len, "manifest", 1, e);
+	buf_release(&b);
+	return *manifest ? 0 : -1;
 }
 
 struct build_ctx {
@@ -1069,13 +1304,13 @@ slot_done(void *ctx, void *p, struct err *e)
 }
 
 int
-freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e)
+freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 {
 	struct build_ctx b = { 0 };
 	cJSON *repo = NULL;
+	size_t start = manifest->len;
 	int rc = -1;
 
-	*manifest = NULL;
 	b.o = o;
 	b.acc = freeze_acc_new(o->spec, e);
 	if (b.acc == NULL)
@@ -1089,12 +1324,11 @@ freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e)
 	for (size_t i = 0; i < o->nledgers; i++)
 		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;
-	if (freeze_acc_finish(b.acc, repo, manifest, e) < 0)
+	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
 	/* The store is committed only once the manifest is sure to be written. */
 	if (b.store && cas_commit(b.store, e) < 0) {
-		cJSON_Delete(*manifest);
-		*manifest = NULL;
+		buf_cut(manifest, start);
 		goto done;
 	}
 	rc = 0;

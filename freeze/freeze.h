@@ -1,14 +1,15 @@
 /* freeze.h: building and re-deriving cohort.freeze/1 manifests.
  *
  * freeze_build reads a cohort spec and game ledgers (JSON Lines, or SQLite
- * databases with a `games` table; docs/design.md) and returns a new
- * manifest the caller owns (cJSON_Delete).  With store_dir set, every
+ * databases with a `games` table; docs/design.md) and appends the new
+ * manifest's canonical bytes to a buffer.  With store_dir set, every
  * record's canonical bytes go into that object store.
  *
  * The accumulator underneath is shared with verify: records go in one by
- * one (validated, canonicalized, summarized), and freeze_acc_finish derives
+ * one (validated, canonicalized, summarized), and freeze_acc_write derives
  * the manifest from the summaries alone, so a freeze and its re-derivation
- * from stored records are the same code.
+ * from stored records are the same code.  The manifest is written as
+ * canonical bytes directly, without a tree (docs/design.md).
  */
 #ifndef COHORT_FREEZE_H
 #define COHORT_FREEZE_H
@@ -33,7 +34,9 @@ struct freeze_opts {
 	void *progress_ctx;
 };
 
-int freeze_build(const struct freeze_opts *o, cJSON **manifest, struct err *e);
+/* Append the manifest's canonical bytes to manifest; on failure it is left
+ * as it was. */
+int freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e);
 
 /* Check that spec is a well-formed cohort.spec/1; errors name the field. */
 int freeze_spec_check(const cJSON *spec, struct err *e);
@@ -71,7 +74,12 @@ void freeze_item_free(struct freeze_item *item);
 /* 1 when two items hold the same summary, bit for bit (for tests of the
  * two readers). */
 int freeze_item_same(const struct freeze_item *x, const struct freeze_item *y);
-/* Derive the manifest.  repo (may be NULL) is copied in as "repo". */
+/* Derive the manifest and append its canonical (RFC 8785) bytes to out;
+ * repo (may be NULL) goes in as "repo".  On failure out is left as it was.
+ * Games are sorted in place; the accumulator may be written again. */
+int freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e);
+/* The same manifest as a new tree (cJSON_Delete): freeze_acc_write's bytes
+ * read back, so the two never disagree. */
 int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e);
 
 /* The harness repository's HEAD commit and whether its tree is dirty, as

@@ -37,6 +37,9 @@ cJSON *json_parse_file(const char *path, struct err *e);
 /* Append the canonical bytes of v.  Fails on a non-finite number, a
  * duplicate key or a string that is not UTF-8. */
 int canon_write(const cJSON *v, struct buf *out, struct err *e);
+/* Append one string in canonical form: quoted, with RFC 8785's escapes
+ * (C0 80 back to \u0000).  Fails when s is NULL or not UTF-8. */
+int canon_string(const char *s, struct buf *out, struct err *e);
 /* Canonical bytes, then their SHA-256. */
 int canon_digest(const cJSON *v, struct buf *scratch, uint8_t d[HASH_LEN], struct err *e);
 /* Canonical bytes, then "sha256:<hex>" into id. */

@@ -3,16 +3,18 @@
  *
  * The input is a JSON Lines ledger.  It goes through ledger_read (from a
  * scratch file, as `cohort freeze` reads it), every record through
- * freeze_acc_add, and a ledger that is read whole through freeze_acc_finish,
+ * freeze_acc_add, and a ledger that is read whole through freeze_acc_write,
  * which sorts, groups blocks and replays the ladder.  Each accepted
  * record's canonical bytes are re-parsed and re-added to a second
  * accumulator, as verify does from the store: it must be accepted with the
- * same digest.  A manifest must be writable in canonical form.
+ * same digest.  The manifest's bytes must be canonical (read back and
+ * written again, the same bytes).
  *
  * The same file then goes through ledger_read_par (the thread pool `cohort
  * freeze` uses) with freeze_acc_prepare and freeze_acc_take: both readers
  * must accept or refuse alike, with the same message, and an accepted
- * ledger must give the same manifest bytes. */
+ * ledger must give the same manifest bytes (there through freeze_acc_finish,
+ * the tree). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,10 +173,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0 && e.msg[0] == '\0')
 		abort();
 	if (rc == 0) {
-		if (freeze_acc_finish(r.acc, NULL, &m, &e) == 0) {
-			if (canon_write(m, &out, &e) < 0)
+		/* The written bytes are canonical: read back, they write the same. */
+		if (freeze_acc_write(r.acc, NULL, &out, &e) == 0) {
+			struct buf again = BUF_INIT;
+			m = json_parse(out.p, out.len, "manifest", 1, &e);
+			if (m == NULL || canon_write(m, &again, &e) < 0 || again.len != out.len ||
+			    memcmp(again.p, out.p, out.len) != 0)
 				abort();
-		} else if (e.msg[0] == '\0') {
+			buf_release(&again);
+		} else if (e.msg[0] == '\0' || out.len != 0) {
 			abort();
 		}
 	}
