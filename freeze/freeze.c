@@ -37,6 +37,17 @@ struct fgame {
 	double wall_s, worker_hours;
 };
 
+/* The where of every stored record read the quick way (verify/fast.c),
+ * whose messages nobody reads: one shared string, never freed. */
+static const char stored_where[] = "stored record";
+
+static void
+where_free(char *where)
+{
+	if (where != stored_where)
+		free(where);
+}
+
 struct freeze_acc {
 	const cJSON *spec;
 	struct ts as_of;
@@ -48,7 +59,11 @@ struct freeze_acc {
 	struct fgame *games;
 	size_t n, cap;
 	struct buf canon;
+	/* the flat reader's field lists: record, model, anchor, tokens */
+	struct rec_keys keys[4];
 };
+
+static int flat_keys_init(struct rec_keys keys[4]);
 
 int
 freeze_spec_check(const cJSON *spec, struct err *e)
@@ -113,6 +128,11 @@ freeze_acc_new(const cJSON *spec, struct err *e)
 		return NULL;
 	}
 	a->spec = spec;
+	if (flat_keys_init(a->keys) < 0) {
+		free(a);
+		err_set(e, ERR_IO, "internal error: field lists out of order");
+		return NULL;
+	}
 	json_get_string(spec, "as_of", 1, &as_of, e);
 	ts_parse(as_of, &a->as_of);
 	ladder_policy_read(json_get(spec, "ladder"), &a->policy, e);
@@ -143,7 +163,7 @@ freeze_acc_free(struct freeze_acc *a)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->games[i].game_id);
-		free(a->games[i].where);
+		where_free(a->games[i].where);
 	}
 	free(a->games);
 	free(a->families);
@@ -349,6 +369,14 @@ static const char *const flat_model[2] = { "requested", "returned" };
 static const char *const flat_tokens[4] = { "cached", "input", "output", "reasoning" };
 static const int flat_token_slot[4] = { 3, 0, 1, 2 };
 
+static int
+flat_keys_init(struct rec_keys keys[4])
+{
+	/* -1 only if a list above were out of byte order */
+	return rec_keys_init(&keys[0], flat_fields, F_N) | rec_keys_init(&keys[1], flat_model, 2) |
+	    rec_keys_init(&keys[2], flat_anchor, A_N) | rec_keys_init(&keys[3], flat_tokens, 4);
+}
+
 /* summarize() over the flat reader's tokens (rec.h), with the same rules,
  * for a record of the common shape: 0 with g filled but for game_id and
  * where; 1 for anything summarize would question, which then takes the
@@ -375,13 +403,13 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 	    flat_int(s, f[F_BLOCK], 1, 1, 1000000000, &block) != 0 ||
 	    flat_str(s, f[F_STATUS], 1, &status, &nstatus) != 0)
 		return 1;
-	rec_members(s, f[F_MODEL], flat_model, 2, mo);
+	rec_members(s, f[F_MODEL], &a->keys[1], mo);
 	if (flat_str(s, mo[0], 1, &p, &n) != 0 || flat_str(s, mo[1], 1, &p, &n) != 0)
 		return 1;
 	if ((g->color = flat_word(color, ncolor, colors, 2)) < 0 ||
 	    (st = flat_word(status, nstatus, statuses, 4)) < 0)
 		return 1;
-	rec_members(s, f[F_ANCHOR], flat_anchor, A_N, an);
+	rec_members(s, f[F_ANCHOR], &a->keys[2], an);
 	if (flat_str(s, an[A_ENGINE], 1, &p, &n) != 0 || flat_num(s, an[A_ELO], 1, &g->anchor) != 0 ||
 	    fabs(g->anchor) > 1e6)
 		return 1;
@@ -409,7 +437,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 		return 1;
 	if (rec_type(s, f[F_TOKENS]) != REC_OBJECT)
 		return 1;
-	rec_members(s, f[F_TOKENS], flat_tokens, 4, tk);
+	rec_members(s, f[F_TOKENS], &a->keys[3], tk);
 	for (int k = 0; k < 4; k++)
 		if (flat_int(s, tk[k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
@@ -464,7 +492,7 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where, struct 
 	g->where = strdup(where);
 	if (g->game_id == NULL || g->where == NULL) {
 		free(g->game_id);
-		free(g->where);
+		where_free(g->where);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
@@ -522,7 +550,7 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 	if (rc == REC_NOMEM)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)
-		rec_members(rs, 0, flat_fields, F_N, f);
+		rec_members(rs, 0, &a->keys[0], f);
 	if (rc == REC_OK && flat_str(rs, f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
 	    summarize_flat(a, rs, f, g) == 0) {
 		if (hash_digest(x->h, canon->p, canon->len, g->d) < 0)
@@ -531,7 +559,7 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 		g->where = strdup(where);
 		if (g->game_id == NULL || g->where == NULL) {
 			free(g->game_id);
-			free(g->where);
+			where_free(g->where);
 			return err_set(e, ERR_NOMEM, "out of memory");
 		}
 		return 0;
@@ -610,6 +638,38 @@ freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, co
 }
 
 int
+freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, struct freeze_item **item, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct freeze_item *it;
+	const char *gid;
+	size_t ngid;
+	int f[F_N], rc;
+
+	*item = NULL;
+	if ((rc = rec_check(x->rs, text, n)) != REC_OK)
+		return rc == REC_NOMEM ? err_set(e, ERR_NOMEM, "out of memory") : 1;
+	rec_members(x->rs, 0, &a->keys[0], f);
+	if (flat_str(x->rs, f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0)
+		return 1;
+	if ((it = malloc(sizeof *it)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memset(&it->g, 0, sizeof it->g);
+	if (summarize_flat(a, x->rs, f, &it->g) != 0) {
+		free(it);
+		return 1;
+	}
+	if (hash_digest(x->h, text, n, it->g.d) < 0 || (it->g.game_id = strndup(gid, ngid)) == NULL) {
+		free(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	it->g.where = (char *)stored_where;
+	memcpy(d, it->g.d, HASH_LEN);
+	*item = it;
+	return 0;
+}
+
+int
 freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
 {
 	if (append(a, &item->g, e) < 0) {
@@ -641,7 +701,7 @@ freeze_item_free(struct freeze_item *item)
 	if (item == NULL)
 		return;
 	free(item->g.game_id);
-	free(item->g.where);
+	where_free(item->g.where);
 	free(item);
 }
 
@@ -655,7 +715,7 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 		return -1;
 	if (append(a, &g, e) < 0) {
 		free(g.game_id);
-		free(g.where);
+		where_free(g.where);
 		return -1;
 	}
 	memcpy(d, g.d, HASH_LEN);
@@ -1279,7 +1339,7 @@ slot_release(void *p)
 	struct slot *s = p;
 
 	free(s->g.game_id);
-	free(s->g.where);
+	where_free(s->g.where);
 	buf_release(&s->canon);
 }
 

@@ -47,17 +47,11 @@ struct pool {
 	int stop;
 };
 
-static int split(struct pool *pl, struct chunk *c, struct err *e);
-
 static void
 work_chunk(struct pool *pl, struct chunk *c, void *scratch)
 {
 	struct ledger_loc loc = { pl->name, 0, 0 };
 
-	if (c->off == NULL && split(pl, c, &c->err) < 0) {
-		c->failed = 1;
-		return;
-	}
 	for (size_t i = 0; i < c->nlines; i++) {
 		loc.line = c->lines[i];
 		if (pl->p->work(pl->p->ctx, scratch, c->text + c->off[i], c->lens[i], NULL, &loc,
@@ -120,25 +114,30 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
 	memset(c, 0, sizeof *c);
 }
 
-/* Index the lines of c->text; an over-long line is an error. */
+/* Index the lines of c->text (on the reading thread, in one pass that
+ * also counts them: *line becomes the number of the line after the chunk).
+ * An over-long line fails the chunk from there, in its turn; -1 only when
+ * out of memory. */
 static int
-split(struct pool *pl, struct chunk *c, struct err *e)
+split(struct pool *pl, struct chunk *c, long *line, struct err *e)
 {
 	size_t cap = 1024, pos = 0;
-	long line = c->first_line;
 
+	*line = c->first_line;
 	c->off = malloc(cap * sizeof *c->off);
 	c->lens = malloc(cap * sizeof *c->lens);
 	c->lines = malloc(cap * sizeof *c->lines);
 	if (!c->off || !c->lens || !c->lines)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	while (pos < c->len) {
-		char *nl = memchr(c->text + pos, '\n', c->len - pos);
+		const char *nl = memchr(c->text + pos, '\n', c->len - pos);
 		size_t end = nl ? (size_t)(nl - c->text) : c->len, n = end - pos;
-		if (n + 1 > LEDGER_MAX_LINE)
-			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, line,
+		if (n + 1 > LEDGER_MAX_LINE && !c->failed) {
+			err_set(&c->err, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, *line,
 			    LEDGER_MAX_LINE);
-		if (!ledger_blank(c->text + pos, n)) {
+			c->failed = 1;
+		}
+		if (!c->failed && !ledger_blank(c->text + pos, n)) {
 			if (c->nlines == cap) {
 				cap *= 2;
 				size_t *o = realloc(c->off, cap * sizeof *o), *l;
@@ -155,28 +154,14 @@ split(struct pool *pl, struct chunk *c, struct err *e)
 			}
 			c->off[c->nlines] = pos;
 			c->lens[c->nlines] = n;
-			c->lines[c->nlines] = line;
+			c->lines[c->nlines] = *line;
 			c->nlines++;
 		}
-		line++;
+		(*line)++;
 		pos = end + 1;
 	}
 	c->slots = calloc(c->nlines ? c->nlines : 1, pl->p->slot_size);
 	return c->slots ? 0 : err_set(e, ERR_NOMEM, "out of memory");
-}
-
-/* Lines in p[0..n): newlines, and one more for an unterminated last line. */
-static long
-count_lines(const char *p, size_t n)
-{
-	const char *end = p + n, *nl;
-	long k = 0;
-
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		k++;
-		p = nl + 1;
-	}
-	return k + (p < end);
 }
 
 /* Read the next chunk of whole lines; *carry holds a partial last line. */
@@ -234,14 +219,13 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 	c->text = c->owned = t;
 	c->len = n;
 	c->first_line = *line;
-	*line += count_lines(t, n);
-	return 0;
+	return split(pl, c, line, e);
 }
 
 /* The next chunk of a mapped ledger: whole lines from pl->mapoff, split
- * later by the worker; only the lines are counted here, in order. */
-static void
-map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof)
+ * here where they lie. */
+static int
+map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof, struct err *e)
 {
 	const char *p = pl->map + pl->mapoff, *nl;
 	size_t left = pl->maplen - pl->mapoff, n = left;
@@ -256,9 +240,9 @@ map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof)
 	c->text = p;
 	c->len = n;
 	c->first_line = *line;
-	*line += count_lines(p, n);
 	pl->mapoff += n;
 	*eof = pl->mapoff == pl->maplen;
+	return split(pl, c, line, e);
 }
 
 static int
@@ -318,7 +302,7 @@ run(struct pool *pl, FILE *fp, struct err *e)
 		if (!eof && c->state == 0) {
 			struct chunk fresh = { 0 };
 			if (pl->map != NULL)
-				map_chunk(pl, &fresh, &line, &eof);
+				rc = map_chunk(pl, &fresh, &line, &eof, e);
 			else
 				rc = read_chunk(pl, fp, &fresh, &carry, &ncarry, &line, &eof, e);
 			if (rc < 0) {

@@ -40,6 +40,8 @@ static const unsigned char plain[256] = {
 #undef R16
 };
 
+static uint64_t prefix8(const unsigned char *p, size_t n);
+
 struct rec_scan *
 rec_scan_new(void)
 {
@@ -60,6 +62,7 @@ struct rd {
 	struct rec_scan *s;
 	const unsigned char *start, *p, *end;
 	int depth;
+	int check;       /* rec_check: the text must already be canonical */
 	uint32_t *stack; /* key tokens of the objects still open */
 	size_t nstack;
 };
@@ -67,6 +70,10 @@ struct rd {
 static void
 ws(struct rd *r)
 {
+	/* Canonical text has no whitespace: leaving it there makes the
+	 * grammar refuse it. */
+	if (r->check)
+		return;
 	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
 		r->p++;
 }
@@ -127,12 +134,8 @@ string(struct rd *r, int key)
 			return REC_OTHER;
 		p += n;
 	}
-	if (key) {
-		unsigned char b8[8] = { 0 };
-		memcpy(b8, q0, p - q0 < 8 ? (size_t)(p - q0) : 8);
-		for (int k = 0; k < 8; k++)
-			pre = pre << 8 | b8[k];
-	}
+	if (key)
+		pre = prefix8(q0, (size_t)(p - q0));
 	if ((i = push(r, REC_STRING)) < 0)
 		return i == -1 ? REC_NOMEM : REC_OTHER;
 	struct tok *t = &r->s->t[i];
@@ -142,6 +145,43 @@ string(struct rd *r, int key)
 	t->end = (uint32_t)i + 1;
 	r->p = p + 1;
 	return REC_OK;
+}
+
+/* Whether a number without exponent (grammar checked) is in the form
+ * canon_number writes: up to 15 significant digits (then they are the
+ * shortest that read back), no trailing zero after the point, no -0, and
+ * within ECMAScript's plain notation (below 1e21, at least 1e-6). */
+static int
+canonical_number(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len, *point = NULL, *first = NULL, *last = NULL;
+	int neg = *p == '-';
+
+	for (const unsigned char *q = p + neg; q < end; q++) {
+		if (*q == '.')
+			point = q;
+		else if (*q != '0') {
+			if (first == NULL)
+				first = q;
+			last = q;
+		}
+	}
+	if (first == NULL) /* zero: only "0" */
+		return len == 1;
+	if (point != NULL && end[-1] == '0')
+		return 0;
+	size_t intlen = (size_t)((point ? point : end) - (p + neg));
+	if (intlen > 21)
+		return 0;
+	/* significant digits from the first nonzero to the last, the point
+	 * not counted */
+	size_t sig = (size_t)(last - first) + 1 - (point && first < point && point < last);
+	if (sig > 15)
+		return 0;
+	/* 0.000001 is plain, 0.0000001 is 1e-7 */
+	if (point != NULL && first > point && first - point > 6)
+		return 0;
+	return 1;
 }
 
 static int
@@ -173,6 +213,8 @@ number(struct rd *r)
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
 		return REC_OTHER; /* exponents: the tree reader's way */
+	if (r->check && !canonical_number(r->p, (size_t)(p - r->p)))
+		return REC_OTHER;
 	r->s->t[i].len = (uint32_t)(p - r->p);
 	r->s->t[i].end = (uint32_t)i + 1;
 	r->p = p;
@@ -252,9 +294,15 @@ object(struct rd *r)
 	n = r->nstack - base;
 	if (n > REC_MAX_MEMBERS)
 		return REC_OTHER;
-	/* Insertion sort: a dozen or two keys, often nearly in order. */
 	uint32_t *k = r->stack + base;
-	for (size_t a = 1; a < n; a++) {
+	if (r->check) {
+		/* already in order, each key after the one before */
+		for (size_t a = 1; a < n; a++)
+			if (keycmp(s, k[a - 1], k[a]) >= 0)
+				return REC_OTHER;
+	}
+	/* Insertion sort: a dozen or two keys, often nearly in order. */
+	for (size_t a = 1; a < n && !r->check; a++) {
 		uint32_t x = k[a];
 		size_t b = a;
 		while (b > 0 && keycmp(s, k[b - 1], x) > 0) {
@@ -517,13 +565,13 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 	}
 }
 
-int
-rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
+/* Tokens of the one object in p[0..n). */
+static int
+read_all(struct rec_scan *s, const char *p, size_t n, int check)
 {
 	uint32_t stack[REC_MAX_DEPTH * REC_MAX_MEMBERS];
 	struct rd r = { s, (const unsigned char *)p, (const unsigned char *)p,
-		(const unsigned char *)p + n, 0, stack, 0 };
-	char *o;
+		(const unsigned char *)p + n, 0, check, stack, 0 };
 	int rc;
 
 	s->text = r.start;
@@ -537,8 +585,23 @@ rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
 	if ((rc = value(&r)) != REC_OK)
 		return rc;
 	ws(&r);
-	if (r.p != r.end)
-		return REC_OTHER;
+	return r.p == r.end ? REC_OK : REC_OTHER;
+}
+
+int
+rec_check(struct rec_scan *s, const char *p, size_t n)
+{
+	return read_all(s, p, n, 1);
+}
+
+int
+rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
+{
+	char *o;
+	int rc;
+
+	if ((rc = read_all(s, p, n, 0)) != REC_OK)
+		return rc;
 	/* Canonical text is never longer than the text read: whitespace goes,
 	 * strings stay, and a number's canonical form without an exponent in
 	 * its input is at most as long as that input. */
@@ -577,23 +640,49 @@ rec_member(const struct rec_scan *s, int obj, const char *key)
 	return -1;
 }
 
+static uint64_t
+prefix8(const unsigned char *p, size_t n)
+{
+	uint64_t pre = 0;
+
+	for (size_t k = 0; k < 8; k++)
+		pre = pre << 8 | (k < n ? p[k] : 0);
+	return pre;
+}
+
+int
+rec_keys_init(struct rec_keys *k, const char *const *keys, int n)
+{
+	if (n > REC_MAX_KEYS)
+		return -1;
+	k->n = n;
+	for (int i = 0; i < n; i++) {
+		k->key[i] = keys[i];
+		k->len[i] = strlen(keys[i]);
+		k->pre[i] = prefix8((const unsigned char *)keys[i], k->len[i]);
+		if (i > 0 && strcmp(keys[i - 1], keys[i]) >= 0)
+			return -1;
+	}
+	return 0;
+}
+
 void
-rec_members(const struct rec_scan *s, int obj, const char *const *keys, int nkeys, int *out)
+rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *out)
 {
 	const struct tok *t;
 	uint32_t m = 0;
 
-	for (int i = 0; i < nkeys; i++)
+	for (int i = 0; i < k->n; i++)
 		out[i] = -1;
 	if (obj < 0 || (size_t)obj >= s->nt || s->t[obj].type != REC_OBJECT)
 		return;
 	t = &s->t[obj];
-	for (int i = 0; i < nkeys && m < t->n;) {
-		uint32_t k = s->ord[t->ord + m];
-		const unsigned char *key = (const unsigned char *)keys[i];
-		int c = bytecmp(s->text + s->t[k].off, s->t[k].len, key, strlen(keys[i]));
+	for (int i = 0; i < k->n && m < t->n;) {
+		const struct tok *kt = &s->t[s->ord[t->ord + m]];
+		int c = kt->pre != k->pre[i] ? (kt->pre < k->pre[i] ? -1 : 1) :
+		    bytecmp(s->text + kt->off, kt->len, (const unsigned char *)k->key[i], k->len[i]);
 		if (c == 0)
-			out[i++] = (int)k + 1;
+			out[i++] = (int)s->ord[t->ord + m] + 1;
 		if (c <= 0)
 			m++;
 		else

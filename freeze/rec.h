@@ -41,13 +41,28 @@ void rec_scan_free(struct rec_scan *s);
  * REC_NOMEM.  Token 0 is the top-level object. */
 int rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon);
 
+/* rec_scan for text that should already be canonical (a stored record):
+ * REC_OK only when p[0..n) is exactly the canonical bytes rec_scan would
+ * write, with nothing written; the lookups below then work on it. */
+int rec_check(struct rec_scan *s, const char *p, size_t n);
+
 /* The value of key in object token obj, or -1 when absent (or obj is not
  * an object). */
 int rec_member(const struct rec_scan *s, int obj, const char *key);
-/* rec_member for several keys at once, given in byte order (which, for
- * ASCII keys, is RFC 8785 order): out[i] gets the value of keys[i] or -1.
- * One merge of two sorted lists, instead of a search per key. */
-void rec_members(const struct rec_scan *s, int obj, const char *const *keys, int nkeys, int *out);
+/* A list of ASCII keys in byte order (which for them is RFC 8785 order),
+ * made ready once for rec_members. */
+#define REC_MAX_KEYS 32
+struct rec_keys {
+	int n;
+	const char *key[REC_MAX_KEYS];
+	size_t len[REC_MAX_KEYS];
+	uint64_t pre[REC_MAX_KEYS];
+};
+/* -1 when keys are more than REC_MAX_KEYS or out of order. */
+int rec_keys_init(struct rec_keys *k, const char *const *keys, int n);
+/* rec_member for every key of k at once: out[i] gets the value of key i or
+ * -1.  One merge of two sorted lists, instead of a search per key. */
+void rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *out);
 /* A token's type (REC_*), or -1 for tok < 0. */
 int rec_type(const struct rec_scan *s, int tok);
 /* A string token's bytes (not NUL-terminated: strings hold no escapes, so

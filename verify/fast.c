@@ -71,8 +71,8 @@ fs_free(void *p)
 	free(s);
 }
 
-/* One stored record: valid, summarized, and already canonical (so the
- * digest of its canonical bytes is the digest of the stored bytes). */
+/* One stored record: already canonical, valid, summarized (so the digest
+ * of its bytes is its identity). */
 static int
 f_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
     const struct ledger_loc *loc, void *slot, struct err *e)
@@ -81,12 +81,13 @@ f_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	struct fscratch *s = scratch;
 	struct fslot *sl = slot;
 
+	int rc;
+
+	(void)loc;
 	if (rec != NULL || n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "not a pack");
-	if (freeze_acc_prepare_text(f->acc, s->x, text, n, loc, &sl->item, &s->canon, sl->d, e) < 0)
-		return -1;
-	if (s->canon.len != n || memcmp(s->canon.p, text, n) != 0)
-		return err_set(e, ERR_INPUT, "not canonical");
+	if ((rc = freeze_acc_prepare_stored(f->acc, s->x, text, n, &sl->item, sl->d, e)) != 0)
+		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "not shown canonical and valid");
 	sl->len = (uint32_t)n;
 	return 0;
 }

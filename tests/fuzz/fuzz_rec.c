@@ -1,7 +1,8 @@
 /* fuzz_rec: the flat record reader (freeze/rec.c) against the strict tree
  * reader and the canonical writer.  Whenever rec_scan accepts an input, the
  * tree reader must accept it too and the canonical writer must give the
- * same bytes; every number token rec_num reads must equal strtod's value. */
+ * same bytes; rec_check must accept exactly the inputs that are already
+ * those bytes; every number token rec_num reads must equal strtod's value. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (s == NULL)
 		return 0;
+	int checked = rec_check(s, (const char *)data, size) == REC_OK;
+	if (rec_scan(s, (const char *)data, size, &flat) == REC_OK) {
+		/* rec_check says yes exactly to rec_scan's own bytes */
+		if (checked != (flat.len == size && memcmp(flat.p, data, size) == 0))
+			abort();
+		struct rec_scan *t = rec_scan_new();
+		int expo = 0;
+		for (size_t i = 0; i + 2 < flat.len; i++)
+			expo |= flat.p[i] >= '0' && flat.p[i] <= '9' && flat.p[i + 1] == 'e' &&
+			    (flat.p[i + 2] == '+' || flat.p[i + 2] == '-');
+		if (t != NULL && !expo && rec_check(t, flat.p, flat.len) != REC_OK)
+			abort();
+		rec_scan_free(t);
+	} else if (checked) {
+		abort();
+	}
+	buf_reset(&flat);
 	if (rec_scan(s, (const char *)data, size, &flat) == REC_OK) {
 		tree = json_parse((const char *)data, size, "fuzz", 1, &e);
 		if (tree == NULL || canon_write(tree, &canon, &e) < 0 || canon.len != flat.len ||
