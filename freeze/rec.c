@@ -58,93 +58,27 @@ rec_scan_free(struct rec_scan *s)
 	free(s);
 }
 
-struct rd {
-	struct rec_scan *s;
-	const unsigned char *start, *p, *end;
-	int depth;
-	int check;       /* rec_check: the text must already be canonical */
-	uint32_t *stack; /* key tokens of the objects still open */
-	size_t nstack;
-};
-
-static void
-ws(struct rd *r)
+/* Keys hold no NUL here, so their zero-padded 8-byte prefixes, compared
+ * as numbers, order them unless the prefixes are equal. */
+static inline int
+bytecmp(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
 {
-	/* Canonical text has no whitespace: leaving it there makes the
-	 * grammar refuse it. */
-	if (r->check)
-		return;
-	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
-		r->p++;
+	size_t n = na < nb ? na : nb;
+
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return na < nb ? -1 : na > nb;
 }
 
-static inline long
-push(struct rd *r, int type)
+static inline int
+keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 {
-	struct rec_scan *s = r->s;
+	const struct tok *x = &s->t[a], *y = &s->t[b];
 
-	if (s->nt == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct tok *t;
-		if (cap > REC_MAX_TOKENS)
-			return -REC_OTHER - 1;
-		t = realloc(s->t, cap * sizeof *t);
-		if (t == NULL)
-			return -1;
-		s->t = t;
-		s->cap = cap;
-	}
-	s->t[s->nt] = (struct tok){ 0, (uint32_t)(r->p - r->start), 0, 0, 0, 0, (uint8_t)type };
-	return (long)s->nt++;
-}
-
-/* The string at r->p (its opening quote).  ASCII only when key.  Works
- * in locals and stores the token once: byte loads may alias anything, so
- * a store into the token array in the loop would force reloads. */
-static int
-string(struct rd *r, int key)
-{
-	const unsigned char *q0 = r->p + 1, *p = q0, *end = r->end;
-	uint64_t pre = 0;
-	long i;
-
-	for (;;) {
-		/* Eight bytes at a time while none needs a look: no quote,
-		 * backslash, control character or non-ASCII byte. */
-		while (end - p >= 8) {
-			uint64_t x;
-			memcpy(&x, p, 8);
-			uint64_t q = x ^ 0x2222222222222222ull, b = x ^ 0x5c5c5c5c5c5c5c5cull;
-			uint64_t hit = ((q - 0x0101010101010101ull) & ~q) |
-			    ((b - 0x0101010101010101ull) & ~b) | (x - 0x2020202020202020ull) | x;
-			if (hit & 0x8080808080808080ull)
-				break;
-			p += 8;
-		}
-		while (p < end && plain[*p])
-			p++;
-		if (p >= end)
-			return REC_OTHER;
-		if (*p == '"')
-			break;
-		if (*p < 0x80 || key)
-			return REC_OTHER; /* escapes, control characters */
-		size_t n = utf8_seq_len(p, end);
-		if (n == 0)
-			return REC_OTHER;
-		p += n;
-	}
-	if (key)
-		pre = prefix8(q0, (size_t)(p - q0));
-	if ((i = push(r, REC_STRING)) < 0)
-		return i == -1 ? REC_NOMEM : REC_OTHER;
-	struct tok *t = &r->s->t[i];
-	t->pre = pre;
-	t->off = (uint32_t)(q0 - r->start);
-	t->len = (uint32_t)(p - q0);
-	t->end = (uint32_t)i + 1;
-	r->p = p + 1;
-	return REC_OK;
+	if (x->pre != y->pre)
+		return x->pre < y->pre ? -1 : 1;
+	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
 }
 
 /* Whether a number without exponent (grammar checked) is in the form
@@ -184,22 +118,59 @@ canonical_number(const unsigned char *p, size_t len)
 	return 1;
 }
 
-static int
-number(struct rd *r)
+/* The end of the string whose text starts at p (after its quote): the
+ * closing quote, or NULL outside the common shape (escapes, control
+ * characters, ill-formed UTF-8, non-ASCII when ascii, no end). */
+static inline const unsigned char *
+string_end(const unsigned char *p, const unsigned char *end, int ascii)
 {
-	const unsigned char *p = r->p, *end = r->end;
-	long i = push(r, REC_NUMBER);
+	for (;;) {
+		/* Eight bytes at a time while none needs a look: no quote,
+		 * backslash, control character or non-ASCII byte. */
+		while (end - p >= 8) {
+			uint64_t x;
+			memcpy(&x, p, 8);
+			uint64_t q = x ^ 0x2222222222222222ull, b = x ^ 0x5c5c5c5c5c5c5c5cull;
+			uint64_t hit = ((q - 0x0101010101010101ull) & ~q) |
+			    ((b - 0x0101010101010101ull) & ~b) | (x - 0x2020202020202020ull) | x;
+			hit &= 0x8080808080808080ull;
+			if (hit) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				/* the lowest flagged byte is the first that needs a look
+				 * (borrows only run upward from a true one) */
+				p += __builtin_ctzll(hit) / 8;
+#endif
+				break;
+			}
+			p += 8;
+		}
+		while (p < end && plain[*p])
+			p++;
+		if (p >= end)
+			return NULL;
+		if (*p == '"')
+			return p;
+		if (*p < 0x80 || ascii)
+			return NULL;
+		size_t n = utf8_seq_len(p, end);
+		if (n == 0)
+			return NULL;
+		p += n;
+	}
+}
 
-	if (i < 0)
-		return i == -1 ? REC_NOMEM : REC_OTHER;
+/* The end of a number's text at p (grammar checked; no exponent), or NULL. */
+static inline const unsigned char *
+number_end(const unsigned char *p, const unsigned char *end)
+{
 	if (p < end && *p == '-')
 		p++;
 	if (p >= end || *p < '0' || *p > '9')
-		return REC_OTHER;
+		return NULL;
 	if (*p == '0') {
 		p++;
 		if (p < end && *p >= '0' && *p <= '9')
-			return REC_OTHER;
+			return NULL;
 	} else {
 		while (p < end && *p >= '0' && *p <= '9')
 			p++;
@@ -207,206 +178,217 @@ number(struct rd *r)
 	if (p < end && *p == '.') {
 		p++;
 		if (p >= end || *p < '0' || *p > '9')
-			return REC_OTHER;
+			return NULL;
 		while (p < end && *p >= '0' && *p <= '9')
 			p++;
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
-		return REC_OTHER; /* exponents: the tree reader's way */
-	if (r->check && !canonical_number(r->p, (size_t)(p - r->p)))
-		return REC_OTHER;
-	r->s->t[i].len = (uint32_t)(p - r->p);
-	r->s->t[i].end = (uint32_t)i + 1;
-	r->p = p;
-	return REC_OK;
+		return NULL; /* exponents: the tree reader's way */
+	return p;
 }
 
-static int value(struct rd *r);
+#define WS(p, end) \
+	do { \
+		if (!check) \
+			while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) \
+				p++; \
+	} while (0)
 
-/* Byte order of two short strings (keys are ASCII here, where byte order
- * is UTF-16 order); a loop, as a call to memcmp costs more than it does. */
-static inline int
-bytecmp(const unsigned char *a, size_t na, const unsigned char *b, size_t nb)
-{
-	size_t n = na < nb ? na : nb;
+/* An open object or array. */
+struct open {
+	uint32_t tok;   /* its token */
+	uint32_t keys;  /* objects: where its keys start in the key stack */
+	uint32_t n;     /* elements so far */
+	int object;
+};
 
-	for (size_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return a[i] < b[i] ? -1 : 1;
-	return na < nb ? -1 : na > nb;
-}
-
-/* Keys hold no NUL here, so their zero-padded 8-byte prefixes, compared
- * as numbers, order them unless the prefixes are equal. */
-static inline int
-keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
-{
-	const struct tok *x = &s->t[a], *y = &s->t[b];
-
-	if (x->pre != y->pre)
-		return x->pre < y->pre ? -1 : 1;
-	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
-}
-
+/* Close the object at o: its keys, sorted (or, when check, found to be in
+ * order already), go to s->ord. */
 static int
-object(struct rd *r)
+close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, int check)
 {
-	struct rec_scan *s = r->s;
-	long i = push(r, REC_OBJECT);
-	size_t base = r->nstack, n;
-	int rc;
-
-	if (i < 0)
-		return i == -1 ? REC_NOMEM : REC_OTHER;
-	r->p++;
-	ws(r);
-	if (r->p < r->end && *r->p == '}') {
-		r->p++;
-	} else {
-		for (;;) {
-			if (r->p >= r->end || *r->p != '"')
-				return REC_OTHER;
-			if (r->nstack == REC_MAX_DEPTH * REC_MAX_MEMBERS)
-				return REC_OTHER;
-			r->stack[r->nstack++] = (uint32_t)s->nt;
-			if ((rc = string(r, 1)) != REC_OK)
-				return rc;
-			ws(r);
-			if (r->p >= r->end || *r->p != ':')
-				return REC_OTHER;
-			r->p++;
-			ws(r);
-			if ((rc = value(r)) != REC_OK)
-				return rc;
-			ws(r);
-			if (r->p < r->end && *r->p == ',') {
-				r->p++;
-				ws(r);
-				continue;
-			}
-			if (r->p < r->end && *r->p == '}') {
-				r->p++;
-				break;
-			}
-			return REC_OTHER;
-		}
-	}
-	n = r->nstack - base;
 	if (n > REC_MAX_MEMBERS)
 		return REC_OTHER;
-	uint32_t *k = r->stack + base;
-	if (r->check) {
-		/* already in order, each key after the one before */
-		for (size_t a = 1; a < n; a++)
-			if (keycmp(s, k[a - 1], k[a]) >= 0)
-				return REC_OTHER;
-	}
-	/* Insertion sort: a dozen or two keys, often nearly in order. */
-	for (size_t a = 1; a < n && !r->check; a++) {
-		uint32_t x = k[a];
-		size_t b = a;
-		while (b > 0 && keycmp(s, k[b - 1], x) > 0) {
-			k[b] = k[b - 1];
-			b--;
+	if (!check) {
+		/* Insertion sort: a dozen or two keys, often nearly in order. */
+		for (size_t a = 1; a < n; a++) {
+			uint32_t x = k[a];
+			size_t b = a;
+			while (b > 0 && keycmp(s, k[b - 1], x) > 0) {
+				k[b] = k[b - 1];
+				b--;
+			}
+			k[b] = x;
 		}
-		k[b] = x;
 	}
 	for (size_t a = 1; a < n; a++)
-		if (keycmp(s, k[a - 1], k[a]) == 0)
-			return REC_OTHER; /* a duplicate: the tree reader names it */
+		if (keycmp(s, k[a - 1], k[a]) >= 0)
+			return REC_OTHER; /* out of order (check), or a duplicate */
 	if (s->nord + n > s->ordcap) {
 		size_t cap = s->ordcap ? s->ordcap : 256;
 		while (cap < s->nord + n)
 			cap *= 2;
-		uint32_t *o = realloc(s->ord, cap * sizeof *o);
-		if (o == NULL)
+		uint32_t *m = realloc(s->ord, cap * sizeof *m);
+		if (m == NULL)
 			return REC_NOMEM;
-		s->ord = o;
+		s->ord = m;
 		s->ordcap = cap;
 	}
 	for (size_t a = 0; a < n; a++)
 		s->ord[s->nord + a] = k[a];
-	s->t[i].ord = (uint32_t)s->nord;
-	s->t[i].n = (uint32_t)n;
-	s->t[i].end = (uint32_t)s->nt;
+	s->t[o->tok].ord = (uint32_t)s->nord;
+	s->t[o->tok].n = (uint32_t)n;
+	s->t[o->tok].end = (uint32_t)s->nt;
 	s->nord += n;
-	r->nstack = base;
 	return REC_OK;
 }
 
+/* Tokens of the one object in p[0..n), in one loop without recursion:
+ * every token costs a few stores, no call. */
 static int
-array(struct rd *r)
+read_all(struct rec_scan *s, const char *text, size_t len, int check)
 {
-	long i = push(r, REC_ARRAY);
-	uint32_t n = 0;
+	const unsigned char *p = (const unsigned char *)text, *end = p + len, *q;
+	struct open open[REC_MAX_DEPTH];
+	uint32_t keys[REC_MAX_DEPTH * REC_MAX_MEMBERS];
+	size_t depth = 0, nkeys = 0, cap = len + 1 < REC_MAX_TOKENS ? len + 1 : REC_MAX_TOKENS;
+	struct tok *t;
 	int rc;
 
-	if (i < 0)
-		return i == -1 ? REC_NOMEM : REC_OTHER;
-	r->p++;
-	ws(r);
-	if (r->p < r->end && *r->p == ']') {
-		r->p++;
-	} else {
-		for (;;) {
-			if ((rc = value(r)) != REC_OK)
-				return rc;
-			n++;
-			ws(r);
-			if (r->p < r->end && *r->p == ',') {
-				r->p++;
-				ws(r);
-				continue;
-			}
-			if (r->p < r->end && *r->p == ']') {
-				r->p++;
-				break;
-			}
+	s->text = p;
+	s->nt = 0;
+	s->nord = 0;
+	if (len > UINT32_MAX / 2)
+		return REC_OTHER;
+	/* Each token starts at its own byte: room for all of them at once. */
+	if (s->cap < cap) {
+		t = realloc(s->t, cap * sizeof *t);
+		if (t == NULL)
+			return REC_NOMEM;
+		s->t = t;
+		s->cap = cap;
+	}
+	t = s->t;
+	WS(p, end);
+	if (p >= end || *p != '{')
+		return REC_OTHER;
+	for (;;) {
+		/* a value at p */
+		uint32_t i = (uint32_t)s->nt;
+		if (p >= end || i >= s->cap)
 			return REC_OTHER;
+		t[i].pre = 0;
+		t[i].off = (uint32_t)(p - s->text);
+		t[i].n = 0;
+		t[i].ord = 0;
+		switch (*p) {
+		case '"':
+			if ((q = string_end(p + 1, end, 0)) == NULL)
+				return REC_OTHER;
+			t[i].type = REC_STRING;
+			t[i].off++;
+			t[i].len = (uint32_t)(q - p - 1);
+			t[i].end = i + 1;
+			s->nt++;
+			p = q + 1;
+			break;
+		case '{':
+		case '[':
+			if (depth == REC_MAX_DEPTH)
+				return REC_OTHER;
+			t[i].type = *p == '{' ? REC_OBJECT : REC_ARRAY;
+			t[i].len = 0;
+			s->nt++;
+			open[depth] = (struct open){ i, (uint32_t)nkeys, 0, *p == '{' };
+			depth++;
+			p++;
+			WS(p, end);
+			if (p < end && *p == (open[depth - 1].object ? '}' : ']'))
+				goto close;
+			goto member;
+		case 't':
+		case 'f':
+		case 'n': {
+			static const char *const words[] = { "true", "false", "null" };
+			int w = *p == 't' ? 0 : *p == 'f' ? 1 : 2;
+			size_t wn = strlen(words[w]);
+			if ((size_t)(end - p) < wn || memcmp(p, words[w], wn) != 0)
+				return REC_OTHER;
+			t[i].type = (uint8_t)(w == 0 ? REC_TRUE : w == 1 ? REC_FALSE : REC_NULL);
+			t[i].len = (uint32_t)wn;
+			t[i].end = i + 1;
+			s->nt++;
+			p += wn;
+			break;
 		}
-	}
-	r->s->t[i].n = n;
-	r->s->t[i].end = (uint32_t)r->s->nt;
-	return REC_OK;
-}
-
-static int
-literal(struct rd *r, const char *word, size_t n, int type)
-{
-	long i;
-
-	if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
+		default:
+			if ((q = number_end(p, end)) == NULL || (check && !canonical_number(p, (size_t)(q - p))))
+				return REC_OTHER;
+			t[i].type = REC_NUMBER;
+			t[i].len = (uint32_t)(q - p);
+			t[i].end = i + 1;
+			s->nt++;
+			p = q;
+			break;
+		}
+	after:
+		/* after a value: the next member or element, or the end of its
+		 * container */
+		WS(p, end);
+		if (depth == 0)
+			return p == end ? REC_OK : REC_OTHER;
+		if (p < end && *p == ',') {
+			p++;
+			WS(p, end);
+			goto member;
+		}
+		if (p < end && *p == (open[depth - 1].object ? '}' : ']'))
+			goto close;
 		return REC_OTHER;
-	if ((i = push(r, type)) < 0)
-		return i == -1 ? REC_NOMEM : REC_OTHER;
-	r->s->t[i].len = (uint32_t)n;
-	r->s->t[i].end = (uint32_t)i + 1;
-	r->p += n;
-	return REC_OK;
-}
-
-static int
-value(struct rd *r)
-{
-	int rc;
-
-	if (r->p >= r->end)
-		return REC_OTHER;
-	switch (*r->p) {
-	case '{':
-	case '[':
-		if (++r->depth > REC_MAX_DEPTH)
-			return REC_OTHER;
-		rc = *r->p == '{' ? object(r) : array(r);
-		r->depth--;
-		return rc;
-	case '"': return string(r, 0);
-	case 't': return literal(r, "true", 4, REC_TRUE);
-	case 'f': return literal(r, "false", 5, REC_FALSE);
-	case 'n': return literal(r, "null", 4, REC_NULL);
-	default: return number(r);
+	member:
+		/* the next member (key and ':') of an object, or element of an
+		 * array, whose value the loop reads */
+		open[depth - 1].n++;
+		if (open[depth - 1].object) {
+			uint32_t k = (uint32_t)s->nt;
+			if (p >= end || *p != '"' || k >= s->cap || nkeys == sizeof keys / sizeof keys[0])
+				return REC_OTHER;
+			if ((q = string_end(p + 1, end, 1)) == NULL)
+				return REC_OTHER;
+			t[k].type = REC_STRING;
+			t[k].off = (uint32_t)(p + 1 - s->text);
+			t[k].len = (uint32_t)(q - p - 1);
+			t[k].end = k + 1;
+			t[k].n = 0;
+			t[k].ord = 0;
+			t[k].pre = prefix8(p + 1, t[k].len);
+			keys[nkeys++] = k;
+			s->nt++;
+			p = q + 1;
+			WS(p, end);
+			if (p >= end || *p != ':')
+				return REC_OTHER;
+			p++;
+			WS(p, end);
+		}
+		continue;
+	close:
+		/* the container at the top closes at p */
+		depth--;
+		if (open[depth].object) {
+			size_t n = nkeys - open[depth].keys;
+			if ((rc = close_object(s, &open[depth], keys + open[depth].keys, n, check)) != REC_OK)
+				return rc;
+			nkeys = open[depth].keys;
+		} else {
+			t[open[depth].tok].n = open[depth].n;
+			t[open[depth].tok].end = (uint32_t)s->nt;
+		}
+		p++;
+		goto after;
 	}
 }
+#undef WS
 
 /* A number without exponent as 0.DIGITS x 10^n, DIGITS (k of them, no
  * leading or trailing zero) also as the integer m.  -1 past 15
@@ -565,29 +547,6 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 	}
 }
 
-/* Tokens of the one object in p[0..n). */
-static int
-read_all(struct rec_scan *s, const char *p, size_t n, int check)
-{
-	uint32_t stack[REC_MAX_DEPTH * REC_MAX_MEMBERS];
-	struct rd r = { s, (const unsigned char *)p, (const unsigned char *)p,
-		(const unsigned char *)p + n, 0, check, stack, 0 };
-	int rc;
-
-	s->text = r.start;
-	s->nt = 0;
-	s->nord = 0;
-	if (n > UINT32_MAX / 2)
-		return REC_OTHER;
-	ws(&r);
-	if (r.p >= r.end || *r.p != '{')
-		return REC_OTHER;
-	if ((rc = value(&r)) != REC_OK)
-		return rc;
-	ws(&r);
-	return r.p == r.end ? REC_OK : REC_OTHER;
-}
-
 int
 rec_check(struct rec_scan *s, const char *p, size_t n)
 {
@@ -643,11 +602,13 @@ rec_member(const struct rec_scan *s, int obj, const char *key)
 static uint64_t
 prefix8(const unsigned char *p, size_t n)
 {
-	uint64_t pre = 0;
+	uint64_t x = 0;
 
-	for (size_t k = 0; k < 8; k++)
-		pre = pre << 8 | (k < n ? p[k] : 0);
-	return pre;
+	memcpy(&x, p, n < 8 ? n : 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
 }
 
 int
