@@ -315,6 +315,76 @@ cas_damage(const struct cas *c, const char *const **msgs)
 	return c->ndamage;
 }
 
+size_t
+cas_npacks(const struct cas *c)
+{
+	return c->npacks;
+}
+
+void
+cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n)
+{
+	*p = c->packs[i].data;
+	*n = c->packs[i].data_len;
+}
+
+static int
+cmp_digest_at(const struct cas_rec *recs, uint32_t a, uint32_t b)
+{
+	return memcmp(recs[a].d, recs[b].d, HASH_LEN);
+}
+
+int
+cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n)
+{
+	const struct pack *pk = &c->packs[i];
+	uint32_t *order, *start;
+	int same = 1;
+
+	if (pk->count != n || n > UINT32_MAX)
+		return 0;
+	if (n == 0)
+		return 1;
+	/* recs in digest order, as the index lists them: digests are uniform,
+	 * so a counting sort on the first two bytes leaves buckets of a dozen
+	 * or so to finish by insertion. */
+	order = malloc(n * sizeof *order);
+	start = calloc(65537, sizeof *start);
+	if (order == NULL || start == NULL) {
+		free(order);
+		free(start);
+		return 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		start[(recs[k].d[0] << 8 | recs[k].d[1]) + 1]++;
+	for (size_t b = 0; b < 65536; b++)
+		start[b + 1] += start[b];
+	for (size_t k = 0; k < n; k++)
+		order[start[recs[k].d[0] << 8 | recs[k].d[1]]++] = (uint32_t)k;
+	/* start[b] is now the end of bucket b */
+	for (size_t b = 0, from = 0; b < 65536; from = start[b], b++)
+		for (size_t x = from + 1; x < start[b]; x++) {
+			uint32_t v = order[x];
+			size_t y = x;
+			while (y > from && cmp_digest_at(recs, order[y - 1], v) > 0) {
+				order[y] = order[y - 1];
+				y--;
+			}
+			order[y] = v;
+		}
+	for (size_t k = 0; k < n && same; k++) {
+		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
+		const struct cas_rec *r = &recs[order[k]];
+		/* equal digests one by one, strictly increasing: no repeats */
+		same = memcmp(r->d, ent, HASH_LEN) == 0 && get_be(ent + 32, 8) == r->off &&
+		    get_be(ent + 40, 4) == r->len &&
+		    (k == 0 || memcmp(ent - IDX_ENTRY, ent, HASH_LEN) < 0);
+	}
+	free(order);
+	free(start);
+	return same;
+}
+
 uint64_t
 cas_count(const struct cas *c)
 {

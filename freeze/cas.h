@@ -41,6 +41,22 @@ int cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n,
  * pack): their messages, which stay valid until cas_free. */
 size_t cas_damage(const struct cas *c, const char *const **msgs);
 
+/* The committed packs, for a pass over every stored record in order:
+ * pack i's bytes (valid until cas_free). */
+size_t cas_npacks(const struct cas *c);
+void cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n);
+
+/* One record as a pass over a pack found it. */
+struct cas_rec {
+	uint8_t d[HASH_LEN];
+	uint64_t off;
+	uint32_t len;
+};
+/* 1 when pack i's index lists exactly recs (n of them, in pack order):
+ * sorted by digest without repeats, and every entry at the offset and
+ * length of a record with that digest; 0 otherwise. */
+int cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n);
+
 /* Number of records in committed packs. */
 uint64_t cas_count(const struct cas *c);
 

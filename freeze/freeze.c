@@ -14,6 +14,7 @@
 #include "cas.h"
 #include "json.h"
 #include "ledger.h"
+#include "rec.h"
 
 enum { R_WIN, R_DRAW, R_LOSS, R_NONE };
 enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_ABORTED };
@@ -36,6 +37,17 @@ struct fgame {
 	double wall_s, worker_hours;
 };
 
+/* The where of every stored record read the quick way (verify/fast.c),
+ * whose messages nobody reads: one shared string, never freed. */
+static const char stored_where[] = "stored record";
+
+static void
+where_free(char *where)
+{
+	if (where != stored_where)
+		free(where);
+}
+
 struct freeze_acc {
 	const cJSON *spec;
 	struct ts as_of;
@@ -47,7 +59,11 @@ struct freeze_acc {
 	struct fgame *games;
 	size_t n, cap;
 	struct buf canon;
+	/* the flat reader's field lists: record, model, anchor, tokens */
+	struct rec_keys keys[4];
 };
+
+static int flat_keys_init(struct rec_keys keys[4]);
 
 int
 freeze_spec_check(const cJSON *spec, struct err *e)
@@ -112,6 +128,11 @@ freeze_acc_new(const cJSON *spec, struct err *e)
 		return NULL;
 	}
 	a->spec = spec;
+	if (flat_keys_init(a->keys) < 0) {
+		free(a);
+		err_set(e, ERR_IO, "internal error: field lists out of order");
+		return NULL;
+	}
 	json_get_string(spec, "as_of", 1, &as_of, e);
 	ts_parse(as_of, &a->as_of);
 	ladder_policy_read(json_get(spec, "ladder"), &a->policy, e);
@@ -142,7 +163,7 @@ freeze_acc_free(struct freeze_acc *a)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->games[i].game_id);
-		free(a->games[i].where);
+		where_free(a->games[i].where);
 	}
 	free(a->games);
 	free(a->families);
@@ -271,6 +292,185 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct fgame *g, struct 
 	return 0;
 }
 
+/* A string value (token t, -1 when absent): 0 with its bytes, 1 when
+ * absent and not required, -1 otherwise (missing, or not a string). */
+static int
+flat_str(const struct rec_scan *s, int t, int required, const char **p, size_t *n)
+{
+	if (t < 0)
+		return required ? -1 : 1;
+	if (rec_type(s, t) != REC_STRING)
+		return -1;
+	*p = rec_str(s, t, n);
+	return 0;
+}
+
+static int
+flat_num(const struct rec_scan *s, int t, int required, double *x)
+{
+	if (t < 0)
+		return required ? -1 : 1;
+	return rec_num(s, t, x);
+}
+
+static int
+flat_int(const struct rec_scan *s, int t, int required, long long lo, long long hi, long long *v)
+{
+	double x;
+	int rc = flat_num(s, t, required, &x);
+
+	if (rc != 0)
+		return rc;
+	if (x != floor(x) || x < (double)lo || x > (double)hi)
+		return -1;
+	*v = (long long)x;
+	return 0;
+}
+
+static int
+flat_word(const char *p, size_t n, const char *const *words, int nwords)
+{
+	for (int i = 0; i < nwords; i++)
+		if (strncmp(p, words[i], n) == 0 && words[i][n] == '\0')
+			return i;
+	return -1;
+}
+
+/* 0 and the time, 1 when absent and not required, -1 otherwise. */
+static int
+flat_time(const struct rec_scan *s, int t, int required, struct ts *out)
+{
+	char tmp[64];
+	const char *p;
+	size_t n;
+	int rc = flat_str(s, t, required, &p, &n);
+
+	if (rc != 0)
+		return rc;
+	if (n >= sizeof tmp)
+		return -1;
+	memcpy(tmp, p, n);
+	tmp[n] = '\0';
+	return ts_parse(tmp, out) < 0 ? -1 : 0;
+}
+
+/* The fields summarize() reads, each list in byte order for rec_members. */
+enum { F_ANCHOR, F_BLOCK, F_COLOR, F_CONDITION, F_ENDED_AT, F_FAMILY, F_GAME_ID, F_MODEL,
+	F_OPENING, F_PLIES, F_REQUESTS, F_RESULT, F_STARTED_AT, F_STATUS, F_TERMINATION, F_TOKENS,
+	F_WALL_S, F_WORKER_HOURS, F_N };
+static const char *const flat_fields[F_N] = { "anchor", "block", "color", "condition",
+	"ended_at", "family", "game_id", "model", "opening", "plies", "requests", "result",
+	"started_at", "status", "termination", "tokens", "wall_s", "worker_hours" };
+enum { A_BINARY_SHA256, A_ELO, A_ENGINE, A_LIMITER, A_NODES, A_TIME_S, A_N };
+static const char *const flat_anchor[A_N] = { "binary_sha256", "elo", "engine", "limiter",
+	"nodes", "time_s" };
+static const char *const flat_model[2] = { "requested", "returned" };
+/* token_names in byte order: cached, input, output, reasoning */
+static const char *const flat_tokens[4] = { "cached", "input", "output", "reasoning" };
+static const int flat_token_slot[4] = { 3, 0, 1, 2 };
+
+static int
+flat_keys_init(struct rec_keys keys[4])
+{
+	/* -1 only if a list above were out of byte order */
+	return rec_keys_init(&keys[0], flat_fields, F_N) | rec_keys_init(&keys[1], flat_model, 2) |
+	    rec_keys_init(&keys[2], flat_anchor, A_N) | rec_keys_init(&keys[3], flat_tokens, 4);
+}
+
+/* summarize() over the flat reader's tokens (rec.h), with the same rules,
+ * for a record of the common shape: 0 with g filled but for game_id and
+ * where; 1 for anything summarize would question, which then takes the
+ * tree reader's way and gets its message there. */
+static int
+summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *f,
+    struct fgame *g)
+{
+	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
+	static const char *const colors[] = { "white", "black" };
+	const char *family, *cond, *color, *status, *result, *p;
+	size_t nfam, ncond, ncolor, nstatus, nresult, n;
+	int an[A_N], mo[2], tk[4], st, t;
+	long long block, plies;
+	struct ts started, ended;
+	int have_end;
+	double x;
+
+	if (flat_str(s, f[F_FAMILY], 1, &family, &nfam) != 0 ||
+	    rec_type(s, f[F_MODEL]) != REC_OBJECT ||
+	    flat_str(s, f[F_CONDITION], 1, &cond, &ncond) != 0 ||
+	    flat_str(s, f[F_COLOR], 1, &color, &ncolor) != 0 ||
+	    rec_type(s, f[F_ANCHOR]) != REC_OBJECT || flat_str(s, f[F_OPENING], 1, &p, &n) != 0 ||
+	    flat_int(s, f[F_BLOCK], 1, 1, 1000000000, &block) != 0 ||
+	    flat_str(s, f[F_STATUS], 1, &status, &nstatus) != 0)
+		return 1;
+	rec_members(s, f[F_MODEL], &a->keys[1], mo);
+	if (flat_str(s, mo[0], 1, &p, &n) != 0 || flat_str(s, mo[1], 1, &p, &n) != 0)
+		return 1;
+	if ((g->color = flat_word(color, ncolor, colors, 2)) < 0 ||
+	    (st = flat_word(status, nstatus, statuses, 4)) < 0)
+		return 1;
+	rec_members(s, f[F_ANCHOR], &a->keys[2], an);
+	if (flat_str(s, an[A_ENGINE], 1, &p, &n) != 0 || flat_num(s, an[A_ELO], 1, &g->anchor) != 0 ||
+	    fabs(g->anchor) > 1e6)
+		return 1;
+	if (an[A_TIME_S] < 0 && an[A_NODES] < 0)
+		return 1;
+	if (flat_num(s, an[A_TIME_S], 0, &x) < 0 || flat_num(s, an[A_NODES], 0, &x) < 0 ||
+	    flat_str(s, an[A_LIMITER], 0, &p, &n) < 0 ||
+	    flat_str(s, an[A_BINARY_SHA256], 0, &p, &n) < 0)
+		return 1;
+	g->result = R_NONE;
+	if (st == 0 || f[F_RESULT] >= 0) {
+		if (flat_str(s, f[F_RESULT], 1, &result, &nresult) != 0 ||
+		    (g->result = flat_word(result, nresult, result_names, 3)) < 0)
+			return 1;
+	}
+	if (flat_str(s, f[F_TERMINATION], st == 0, &p, &n) < 0 ||
+	    flat_int(s, f[F_PLIES], st == 0, 0, 100000, &plies) < 0)
+		return 1;
+	if (flat_time(s, f[F_STARTED_AT], 1, &started) != 0)
+		return 1;
+	if ((have_end = flat_time(s, f[F_ENDED_AT], st == 0, &ended)) < 0)
+		return 1;
+	have_end = have_end == 0;
+	if (have_end && ts_cmp(ended, started) < 0)
+		return 1;
+	if (rec_type(s, f[F_TOKENS]) != REC_OBJECT)
+		return 1;
+	rec_members(s, f[F_TOKENS], &a->keys[3], tk);
+	for (int k = 0; k < 4; k++)
+		if (flat_int(s, tk[k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
+			return 1;
+	if (flat_num(s, f[F_WALL_S], 1, &g->wall_s) != 0 ||
+	    flat_num(s, f[F_WORKER_HOURS], 1, &g->worker_hours) != 0)
+		return 1;
+	if (g->wall_s < 0 || g->wall_s > 1e12 || g->worker_hours < 0 || g->worker_hours > 1e12)
+		return 1;
+	if (rec_type(s, f[F_REQUESTS]) != REC_ARRAY)
+		return 1;
+	for (t = rec_first(s, f[F_REQUESTS]); t >= 0; t = rec_next(s, f[F_REQUESTS], t))
+		if (rec_type(s, t) != REC_STRING)
+			return 1;
+	g->block = (int)block;
+	g->cond = -1;
+	for (size_t i = 0; i < a->nconds; i++)
+		if (strncmp(cond, a->conds[i], ncond) == 0 && a->conds[i][ncond] == '\0')
+			g->cond = (int)i;
+	g->reason = X_NONE;
+	int fam = 0;
+	for (size_t i = 0; i < a->nfamilies; i++)
+		fam |= strncmp(family, a->families[i], nfam) == 0 && a->families[i][nfam] == '\0';
+	if (!fam)
+		g->reason = X_FAMILY;
+	else if (g->cond < 0)
+		g->reason = X_CONDITION;
+	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
+		g->reason = X_AFTER_CUT;
+	else if (st != 0)
+		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
+	return 0;
+}
+
 /* Validate, summarize and canonicalize one record into g and canon.  Reads
  * a but never changes it, so worker threads may call it at once. */
 static int
@@ -292,10 +492,89 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where, struct 
 	g->where = strdup(where);
 	if (g->game_id == NULL || g->where == NULL) {
 		free(g->game_id);
-		free(g->where);
+		where_free(g->where);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
+}
+
+struct freeze_scratch {
+	struct rec_scan *rs;
+	struct hash *h;
+};
+
+struct freeze_scratch *
+freeze_scratch_new(void)
+{
+	struct freeze_scratch *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return NULL;
+	x->rs = rec_scan_new();
+	x->h = hash_new();
+	if (x->rs == NULL || x->h == NULL) {
+		freeze_scratch_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void
+freeze_scratch_free(struct freeze_scratch *x)
+{
+	if (x == NULL)
+		return;
+	rec_scan_free(x->rs);
+	hash_free(x->h);
+	free(x);
+}
+
+/* prepare() for one record's JSON text: the flat reader when the record
+ * has the common shape, else the tree reader, whose messages name the line
+ * and field.  Either way the same summary and the same canonical bytes. */
+static int
+prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text, size_t n,
+    const struct ledger_loc *loc, const char *where, struct fgame *g, struct buf *canon,
+    struct err *e)
+{
+	struct rec_scan *rs = x->rs;
+	const char *gid;
+	size_t ngid;
+	int f[F_N];
+	cJSON *rec;
+	int rc;
+
+	memset(g, 0, sizeof *g);
+	buf_reset(canon);
+	rc = rec_scan(rs, text, n, canon);
+	if (rc == REC_NOMEM)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (rc == REC_OK)
+		rec_members(rs, 0, &a->keys[0], f);
+	if (rc == REC_OK && flat_str(rs, f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
+	    summarize_flat(a, rs, f, g) == 0) {
+		if (hash_digest(x->h, canon->p, canon->len, g->d) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
+		g->game_id = strndup(gid, ngid);
+		g->where = strdup(where);
+		if (g->game_id == NULL || g->where == NULL) {
+			free(g->game_id);
+			where_free(g->where);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		return 0;
+	}
+	buf_reset(canon);
+	rec = json_parse(text, n, loc->name, loc->line, e);
+	if (rec == NULL)
+		return -1;
+	if (!cJSON_IsObject(rec)) {
+		cJSON_Delete(rec);
+		return err_set(e, ERR_INPUT, "%s:%ld: expected a JSON object", loc->name, loc->line);
+	}
+	rc = prepare(a, rec, where, g, canon, e);
+	cJSON_Delete(rec);
+	return rc;
 }
 
 /* Take g (its strings now belong to a). */
@@ -338,6 +617,59 @@ freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *whe
 }
 
 int
+freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, const struct ledger_loc *loc, struct freeze_item **item, struct buf *canon,
+    uint8_t d[HASH_LEN], struct err *e)
+{
+	struct freeze_item *it = malloc(sizeof *it);
+	char where[512];
+
+	*item = NULL;
+	if (it == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	ledger_loc_format(loc, where, sizeof where);
+	if (prepare_text(a, x, text, n, loc, where, &it->g, canon, e) < 0) {
+		free(it);
+		return -1;
+	}
+	memcpy(d, it->g.d, HASH_LEN);
+	*item = it;
+	return 0;
+}
+
+int
+freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, struct freeze_item **item, uint8_t d[HASH_LEN], struct err *e)
+{
+	struct freeze_item *it;
+	const char *gid;
+	size_t ngid;
+	int f[F_N], rc;
+
+	*item = NULL;
+	if ((rc = rec_check(x->rs, text, n)) != REC_OK)
+		return rc == REC_NOMEM ? err_set(e, ERR_NOMEM, "out of memory") : 1;
+	rec_members(x->rs, 0, &a->keys[0], f);
+	if (flat_str(x->rs, f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0)
+		return 1;
+	if ((it = malloc(sizeof *it)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memset(&it->g, 0, sizeof it->g);
+	if (summarize_flat(a, x->rs, f, &it->g) != 0) {
+		free(it);
+		return 1;
+	}
+	if (hash_digest(x->h, text, n, it->g.d) < 0 || (it->g.game_id = strndup(gid, ngid)) == NULL) {
+		free(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	it->g.where = (char *)stored_where;
+	memcpy(d, it->g.d, HASH_LEN);
+	*item = it;
+	return 0;
+}
+
+int
 freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
 {
 	if (append(a, &item->g, e) < 0) {
@@ -348,13 +680,28 @@ freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
 	return 0;
 }
 
+int
+freeze_item_same(const struct freeze_item *x, const struct freeze_item *y)
+{
+	const struct fgame *a = &x->g, *b = &y->g;
+
+	/* Numbers compared by their bits: the two readers must agree exactly. */
+	return strcmp(a->game_id, b->game_id) == 0 && strcmp(a->where, b->where) == 0 &&
+	    memcmp(a->d, b->d, HASH_LEN) == 0 && a->cond == b->cond && a->reason == b->reason &&
+	    a->block == b->block && a->color == b->color && a->result == b->result &&
+	    memcmp(&a->anchor, &b->anchor, sizeof a->anchor) == 0 &&
+	    memcmp(a->tok, b->tok, sizeof a->tok) == 0 &&
+	    memcmp(&a->wall_s, &b->wall_s, sizeof a->wall_s) == 0 &&
+	    memcmp(&a->worker_hours, &b->worker_hours, sizeof a->worker_hours) == 0;
+}
+
 void
 freeze_item_free(struct freeze_item *item)
 {
 	if (item == NULL)
 		return;
 	free(item->g.game_id);
-	free(item->g.where);
+	where_free(item->g.where);
 	free(item);
 }
 
@@ -368,7 +715,7 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 		return -1;
 	if (append(a, &g, e) < 0) {
 		free(g.game_id);
-		free(g.where);
+		where_free(g.where);
 		return -1;
 	}
 	memcpy(d, g.d, HASH_LEN);
@@ -953,18 +1300,37 @@ struct slot {
 };
 
 static int
-slot_work(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *p, struct err *e)
+slot_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
+    const struct ledger_loc *loc, void *p, struct err *e)
 {
 	struct build_ctx *b = ctx;
 	struct slot *s = p;
 	char where[512];
+	int rc;
 
 	ledger_loc_format(loc, where, sizeof where);
-	if (prepare(b->acc, rec, where, &s->g, &s->canon, e) < 0) {
+	if (rec != NULL)
+		rc = prepare(b->acc, rec, where, &s->g, &s->canon, e);
+	else
+		rc = prepare_text(b->acc, scratch, text, n, loc, where, &s->g, &s->canon, e);
+	if (rc < 0) {
 		buf_release(&s->canon);
 		return -1;
 	}
 	return 0;
+}
+
+static void *
+scratch_new(void *ctx)
+{
+	(void)ctx;
+	return freeze_scratch_new();
+}
+
+static void
+scratch_free(void *scratch)
+{
+	freeze_scratch_free(scratch);
 }
 
 static void
@@ -973,7 +1339,7 @@ slot_release(void *p)
 	struct slot *s = p;
 
 	free(s->g.game_id);
-	free(s->g.where);
+	where_free(s->g.where);
 	buf_release(&s->canon);
 }
 
@@ -1013,7 +1379,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 		goto done;
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
 		goto done;
-	struct ledger_par par = { slot_work, slot_done, slot_release, sizeof(struct slot), &b, 0 };
+	struct ledger_par par = { slot_work, slot_done, slot_release, scratch_new, scratch_free,
+		sizeof(struct slot), &b, 0 };
 	for (size_t i = 0; i < o->nledgers; i++)
 		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;

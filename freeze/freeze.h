@@ -58,8 +58,28 @@ int freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where,
 struct freeze_item;
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
     struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
+/* freeze_acc_prepare for a record's JSON text (one JSON Lines line): read
+ * with the flat reader when it has the common shape (rec.h), else with the
+ * tree reader, whose errors name loc.  x is the calling thread's scratch,
+ * reused record after record. */
+struct freeze_scratch;
+struct freeze_scratch *freeze_scratch_new(void);
+void freeze_scratch_free(struct freeze_scratch *x);
+struct ledger_loc;
+int freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, const struct ledger_loc *loc, struct freeze_item **item, struct buf *canon,
+    uint8_t d[HASH_LEN], struct err *e);
+/* A stored record, which must already be canonical (rec_check): 0 with
+ * its item and the digest of text; 1 when it is not shown valid and
+ * canonical this way (the thorough way then says what is wrong); -1 out of
+ * memory.  Its messages say "stored record" for a place. */
+int freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, struct freeze_item **item, uint8_t d[HASH_LEN], struct err *e);
 int freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e);
 void freeze_item_free(struct freeze_item *item);
+/* 1 when two items hold the same summary, bit for bit (for tests of the
+ * two readers). */
+int freeze_item_same(const struct freeze_item *x, const struct freeze_item *y);
 /* Derive the manifest and append its canonical (RFC 8785) bytes to out;
  * repo (may be NULL) goes in as "repo".  On failure out is left as it was.
  * Games are sorted in place; the accumulator may be written again. */

@@ -32,6 +32,9 @@ int hash_final(struct hash *h, uint8_t out[HASH_LEN]);
 struct hash *hash_new_alg(const char *alg);
 int hash_final_alg(struct hash *h, uint8_t out[HASH_MAX_LEN], size_t *n);
 
+/* One digest of n bytes with h's context (restarted): the cheap way to
+ * hash many small records on one thread.  0, or -1 on a library failure. */
+int hash_digest(struct hash *h, const void *p, size_t n, uint8_t out[HASH_LEN]);
 /* One-shot digest of n bytes. */
 void hash_bytes(const void *p, size_t n, uint8_t out[HASH_LEN]);
 /* Digest a whole file (streamed). */

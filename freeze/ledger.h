@@ -36,20 +36,28 @@ void ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n);
 
 #endif
 
-/* Parallel JSON Lines.  Each record is parsed and passed to work() on a
- * worker thread, which fills that record's slot (slot_size bytes, zeroed);
- * done() then receives the slots on the calling thread in input order.
- * The first error in input order stops the run and is returned; release()
- * frees a slot that done() did not take.  SQLite ledgers are read in order
- * on the calling thread (work then done for each row). */
+/* Parallel JSON Lines.  Each record is passed to work() on a worker
+ * thread as its text (text, n; rec NULL), or, from a SQLite ledger, as a
+ * tree (rec; text NULL); work() fills that record's slot (slot_size bytes,
+ * zeroed); done() then receives the slots on the calling thread in input
+ * order.  The first error in input order stops the run and is returned;
+ * release() frees a slot that done() did not take.  Each thread gets its
+ * own scratch from scratch_new (when set), freed by scratch_free.  SQLite
+ * ledgers are read in order on the calling thread (work then done for
+ * each row). */
 struct ledger_par {
-	int (*work)(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *slot,
-	    struct err *e);
+	int (*work)(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
+	    const struct ledger_loc *loc, void *slot, struct err *e);
 	int (*done)(void *ctx, void *slot, struct err *e);
 	void (*release)(void *slot);
+	void *(*scratch_new)(void *ctx);
+	void (*scratch_free)(void *scratch);
 	size_t slot_size;
 	void *ctx;
 	int jobs; /* worker threads; 0 for the number of online processors */
 };
 
 int ledger_read_par(const char *path, const struct ledger_par *p, struct err *e);
+/* The same over JSON Lines already in memory (text, n), named name. */
+int ledger_read_bytes(const char *name, const char *text, size_t n, const struct ledger_par *p,
+    struct err *e);

@@ -2,8 +2,11 @@
  * worked on by a pool of threads, and handed back in input order.  Parsing
  * and canonicalizing dominate a freeze; the order of results, and so every
  * output byte, does not depend on the number of threads. */
+#define _GNU_SOURCE /* memrchr */
 #include <errno.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,8 @@
 #define MAX_JOBS 16
 
 struct chunk {
-	char *text;          /* whole lines, the last one ends with '\n' */
+	const char *text;    /* whole lines, the last one ends with '\n' */
+	char *owned;         /* text when read (not mapped) */
 	size_t len;
 	long first_line;     /* line number of the first line */
 	size_t nlines;       /* records (non-blank lines) */
@@ -32,6 +36,8 @@ struct chunk {
 
 struct pool {
 	const struct ledger_par *p;
+	const char *map;         /* the whole ledger when it is a mapped file */
+	size_t maplen, mapoff;
 	const char *name;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -42,26 +48,17 @@ struct pool {
 };
 
 static void
-work_chunk(struct pool *pl, struct chunk *c)
+work_chunk(struct pool *pl, struct chunk *c, void *scratch)
 {
 	struct ledger_loc loc = { pl->name, 0, 0 };
 
 	for (size_t i = 0; i < c->nlines; i++) {
-		cJSON *rec;
 		loc.line = c->lines[i];
-		rec = json_parse(c->text + c->off[i], c->lens[i], pl->name, loc.line, &c->err);
-		if (rec != NULL && !cJSON_IsObject(rec)) {
-			err_set(&c->err, ERR_INPUT, "%s:%ld: expected a JSON object", pl->name, loc.line);
-			cJSON_Delete(rec);
-			rec = NULL;
-		}
-		if (rec == NULL || pl->p->work(pl->p->ctx, rec, &loc, c->slots + i * pl->p->slot_size,
-		    &c->err) < 0) {
-			cJSON_Delete(rec);
+		if (pl->p->work(pl->p->ctx, scratch, c->text + c->off[i], c->lens[i], NULL, &loc,
+		    c->slots + i * pl->p->slot_size, &c->err) < 0) {
 			c->failed = 1;
 			return;
 		}
-		cJSON_Delete(rec);
 		c->nok = i + 1;
 	}
 }
@@ -70,6 +67,7 @@ static void *
 worker(void *arg)
 {
 	struct pool *pl = arg;
+	void *scratch = pl->p->scratch_new ? pl->p->scratch_new(pl->p->ctx) : NULL;
 
 	pthread_mutex_lock(&pl->mu);
 	for (;;) {
@@ -86,12 +84,19 @@ worker(void *arg)
 		c->state = 2;
 		pl->next_work++;
 		pthread_mutex_unlock(&pl->mu);
-		work_chunk(pl, c);
+		if (scratch == NULL && pl->p->scratch_new) {
+			err_set(&c->err, ERR_NOMEM, "out of memory");
+			c->failed = 1;
+		} else {
+			work_chunk(pl, c, scratch);
+		}
 		pthread_mutex_lock(&pl->mu);
 		c->state = 3;
 		pthread_cond_broadcast(&pl->cv);
 	}
 	pthread_mutex_unlock(&pl->mu);
+	if (pl->p->scratch_free)
+		pl->p->scratch_free(scratch);
 	return NULL;
 }
 
@@ -101,7 +106,7 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
 	if (pl->p->release && c->slots)
 		for (size_t i = from; i < c->nok; i++)
 			pl->p->release(c->slots + i * pl->p->slot_size);
-	free(c->text);
+	free(c->owned);
 	free(c->off);
 	free(c->lens);
 	free(c->lines);
@@ -109,25 +114,30 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
 	memset(c, 0, sizeof *c);
 }
 
-/* Index the lines of c->text; an over-long line is an error. */
+/* Index the lines of c->text (on the reading thread, in one pass that
+ * also counts them: *line becomes the number of the line after the chunk).
+ * An over-long line fails the chunk from there, in its turn; -1 only when
+ * out of memory. */
 static int
-split(struct pool *pl, struct chunk *c, struct err *e)
+split(struct pool *pl, struct chunk *c, long *line, struct err *e)
 {
 	size_t cap = 1024, pos = 0;
-	long line = c->first_line;
 
+	*line = c->first_line;
 	c->off = malloc(cap * sizeof *c->off);
 	c->lens = malloc(cap * sizeof *c->lens);
 	c->lines = malloc(cap * sizeof *c->lines);
 	if (!c->off || !c->lens || !c->lines)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	while (pos < c->len) {
-		char *nl = memchr(c->text + pos, '\n', c->len - pos);
+		const char *nl = memchr(c->text + pos, '\n', c->len - pos);
 		size_t end = nl ? (size_t)(nl - c->text) : c->len, n = end - pos;
-		if (n + 1 > LEDGER_MAX_LINE)
-			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, line,
+		if (n + 1 > LEDGER_MAX_LINE && !c->failed) {
+			err_set(&c->err, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, *line,
 			    LEDGER_MAX_LINE);
-		if (!ledger_blank(c->text + pos, n)) {
+			c->failed = 1;
+		}
+		if (!c->failed && !ledger_blank(c->text + pos, n)) {
 			if (c->nlines == cap) {
 				cap *= 2;
 				size_t *o = realloc(c->off, cap * sizeof *o), *l;
@@ -144,10 +154,10 @@ split(struct pool *pl, struct chunk *c, struct err *e)
 			}
 			c->off[c->nlines] = pos;
 			c->lens[c->nlines] = n;
-			c->lines[c->nlines] = line;
+			c->lines[c->nlines] = *line;
 			c->nlines++;
 		}
-		line++;
+		(*line)++;
 		pos = end + 1;
 	}
 	c->slots = calloc(c->nlines ? c->nlines : 1, pl->p->slot_size);
@@ -206,14 +216,33 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 		*ncarry = keep;
 		n -= keep;
 	}
-	c->text = t;
+	c->text = c->owned = t;
 	c->len = n;
 	c->first_line = *line;
-	for (size_t i = 0; i < n; i++)
-		*line += t[i] == '\n';
-	if (*eof && n && t[n - 1] != '\n')
-		(*line)++;
-	return split(pl, c, e);
+	return split(pl, c, line, e);
+}
+
+/* The next chunk of a mapped ledger: whole lines from pl->mapoff, split
+ * here where they lie. */
+static int
+map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof, struct err *e)
+{
+	const char *p = pl->map + pl->mapoff, *nl;
+	size_t left = pl->maplen - pl->mapoff, n = left;
+
+	if (left > CHUNK_BYTES) {
+		nl = memrchr(p, '\n', CHUNK_BYTES);
+		if (nl == NULL)
+			nl = memchr(p + CHUNK_BYTES, '\n', left - CHUNK_BYTES);
+		if (nl != NULL)
+			n = (size_t)(nl - p) + 1;
+	}
+	c->text = p;
+	c->len = n;
+	c->first_line = *line;
+	pl->mapoff += n;
+	*eof = pl->mapoff == pl->maplen;
+	return split(pl, c, line, e);
 }
 
 static int
@@ -272,7 +301,10 @@ run(struct pool *pl, FILE *fp, struct err *e)
 		struct chunk *c = &pl->ring[next_read % pl->nring];
 		if (!eof && c->state == 0) {
 			struct chunk fresh = { 0 };
-			rc = read_chunk(pl, fp, &fresh, &carry, &ncarry, &line, &eof, e);
+			if (pl->map != NULL)
+				rc = map_chunk(pl, &fresh, &line, &eof, e);
+			else
+				rc = read_chunk(pl, fp, &fresh, &carry, &ncarry, &line, &eof, e);
 			if (rc < 0) {
 				chunk_clear(pl, &fresh, 0);
 				break;
@@ -328,9 +360,24 @@ seq_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
 	struct seq_ctx *s = ctx;
 
 	memset(s->slot, 0, s->p->slot_size);
-	if (s->p->work(s->p->ctx, rec, loc, s->slot, e) < 0)
+	if (s->p->work(s->p->ctx, NULL, NULL, 0, rec, loc, s->slot, e) < 0)
 		return -1;
 	return s->p->done(s->p->ctx, s->slot, e);
+}
+
+int
+ledger_read_bytes(const char *name, const char *text, size_t n, const struct ledger_par *p,
+    struct err *e)
+{
+	struct pool pl = { 0 };
+
+	if (n == 0)
+		return 0;
+	pl.p = p;
+	pl.name = name;
+	pl.map = text;
+	pl.maplen = n;
+	return run(&pl, NULL, e);
 }
 
 int
@@ -359,8 +406,22 @@ ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 			return rc;
 		}
 		rewind(fp);
+		/* A regular file is mapped: its lines are worked on where they
+		 * lie, never copied. */
+		struct stat st;
+		if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+		    (uint64_t)st.st_size <= SIZE_MAX) {
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
+			if (m != MAP_FAILED) {
+				madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+				pl.map = m;
+				pl.maplen = (size_t)st.st_size;
+			}
+		}
 	}
 	rc = run(&pl, fp, e);
+	if (pl.map != NULL)
+		munmap((void *)pl.map, pl.maplen);
 	if (fp != stdin)
 		fclose(fp);
 	return rc;

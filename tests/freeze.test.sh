@@ -118,6 +118,30 @@ open('edited2.json', 'w').write(json.dumps(d))"
 if [ $? = 1 ] && grep -q 'conditions\[0\]' edit2.out; then ok "an edited state is found"; else notok "edited state" "$(head -3 edit2.out)"; fi
 expect_fail2 "verify without a store" "not a cohort store" "$COHORT" verify --store nowhere luna.json
 
+# The quick proof (verify/fast.c) gives the thorough check's report when a
+# freeze holds, and claims nothing when anything was tampered with.
+VF=$BUILD/tests/unit/verify_fast
+check "quick proof: luna holds, same checks and identity as the thorough way" "$VF" luna.json luna/store holds
+check "quick proof: deepseek holds (exclusions of every kind)" "$VF" ds.json ds/store holds
+"$COHORT" freeze --spec luna/spec.json --store luna-repo-store --repo "$ROOT" -o luna-repo.json luna/ledger.jsonl 2>/dev/null ||
+	"$COHORT" freeze --spec luna/spec.json --store luna-repo-store -o luna-repo.json luna/ledger.jsonl
+check "quick proof: a freeze with its repo holds" "$VF" luna-repo.json luna-repo-store holds
+check "quick proof declines: a flipped byte in a record" "$VF" luna.json flipped declines
+check "quick proof declines: a missing record" "$VF" luna.json short-store declines
+check "quick proof declines: an edited block" "$VF" edited.json luna/store declines
+check "quick proof declines: an edited state" "$VF" edited2.json luna/store declines
+cp -r luna/store shared-store
+"$COHORT" freeze --spec deepseek/spec.json --store shared-store deepseek/ledger.jsonl >/dev/null
+check "quick proof declines: a store shared with another freeze" "$VF" luna.json shared-store declines
+expect_status "verify: a store shared with another freeze still holds (the thorough way)" 0 \
+	"$COHORT" verify --store shared-store luna.json
+cp -r luna/store idx-store
+$PY - "$(ls idx-store/pack/*.idx)" <<'PYEOF'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[16 + 44 + 40 + 3] ^= 1; open(p, "wb").write(b)
+PYEOF
+check "quick proof declines: an index entry with a wrong length" "$VF" luna.json idx-store declines
+
 # Ladder deviation: a block played at an anchor the policy did not choose.
 sed 's/"elo":1520,/"elo":1620,/g' luna/ledger.jsonl >dev.jsonl
 "$COHORT" freeze --spec luna/spec.json dev.jsonl >dev.json
@@ -188,3 +212,13 @@ expect_status "a truncated pack: exit 1" 1 "$COHORT" verify --store dmg3 luna.js
 cp -r "$ROOT/examples" regen
 /usr/bin/python3 regen/make-examples.py >regen.out 2>&1
 if diff -r "$ROOT/examples" regen >regen.diff 2>&1; then ok "examples/make-examples.py rewrites the examples byte for byte"; else notok "example generator" "$(head -5 regen.diff)"; fi
+
+# The flat record reader (freeze/rec.c) and the tree reader agree on every
+# record and on hundreds of mutants of each: the same refusal message, or
+# the same canonical bytes, digest and summary, bit for bit.
+check "flat reader = tree reader on the Luna ledger and 200 mutants a record" \
+	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 200 "$EX/luna/ledger.jsonl"
+check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record" \
+	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
+check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \
+	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 500 "$ROOT/tests/data/rec/odd.jsonl"

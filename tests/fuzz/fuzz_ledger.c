@@ -55,18 +55,37 @@ struct pslot {
 };
 
 static int
-par_work(void *ctx, const cJSON *rec, const struct ledger_loc *loc, void *p, struct err *e)
+par_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
+    const struct ledger_loc *loc, void *p, struct err *e)
 {
 	const struct freeze_acc *acc = ctx;
 	struct pslot *s = p;
 	char where[128];
+	int rc;
 
 	ledger_loc_format(loc, where, sizeof where);
-	if (freeze_acc_prepare(acc, rec, where, &s->item, &s->canon, s->d, e) < 0) {
+	if (rec != NULL)
+		rc = freeze_acc_prepare(acc, rec, where, &s->item, &s->canon, s->d, e);
+	else
+		rc = freeze_acc_prepare_text(acc, scratch, text, n, loc, &s->item, &s->canon, s->d, e);
+	if (rc < 0) {
 		buf_release(&s->canon);
 		return -1;
 	}
 	return 0;
+}
+
+static void *
+par_scratch_new(void *ctx)
+{
+	(void)ctx;
+	return freeze_scratch_new();
+}
+
+static void
+par_scratch_free(void *scratch)
+{
+	freeze_scratch_free(scratch);
 }
 
 static int
@@ -170,7 +189,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The parallel reader, against the sequential one. */
 	struct err pe = ERR_INIT;
 	struct freeze_acc *par = freeze_acc_new(spec, &pe);
-	struct ledger_par lp = { par_work, par_done, par_release, sizeof(struct pslot), NULL, 2 };
+	struct ledger_par lp = { par_work, par_done, par_release, par_scratch_new, par_scratch_free,
+		sizeof(struct pslot), NULL, 2 };
 	cJSON *pm = NULL;
 	struct buf pout = BUF_INIT;
 	int prc;

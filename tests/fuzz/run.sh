@@ -2,7 +2,8 @@
 # run.sh: build the libFuzzer targets (clang, ASan, UBSan) and run each for
 # a bounded time.  Called by `make fuzz`; usable alone:
 #   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
-# Targets: json (strict reader, canonical writer), ledger (JSON Lines reader,
+# Targets: json (strict reader, canonical writer), rec (the flat record
+# reader against the tree reader and writer), ledger (JSON Lines reader,
 # record validator, manifest derivation).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
@@ -17,7 +18,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json ledger csv bundle_secret bundle_bag}
+targets=${*:-json rec ledger csv bundle_secret bundle_bag}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -28,7 +29,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json ledger csv bundle_secret bundle_bag; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_bag; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
 cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
 find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
@@ -44,12 +45,15 @@ for led in examples/*/ledger.jsonl; do
 		{ f = sprintf("%s/%s-line-%04d", d, n, NR); print > f; close(f)
 		  g = sprintf("%s/%s-run-%04d", d, n, int((NR - 1) / 10)); print >> g; close(g) }' "$led"
 	cp $OUT/seeds/ledger/$name-line-0001 $OUT/seeds/json/$name-record
+	cp $OUT/seeds/ledger/$name-line-000* $OUT/seeds/rec/
 done
+awk -v d="$OUT/seeds/rec" '{ f = sprintf("%s/odd-%02d", d, NR); print > f; close(f) }' tests/data/rec/odd.jsonl
 
 status=0
 for t in $targets; do
 	case $t in
 	json) maxlen=4096 ;;
+	rec) maxlen=8192 ;;
 	ledger) maxlen=32768 ;;
 	csv) maxlen=8192 ;;
 	bundle_secret) maxlen=4096 ;;

@@ -1,0 +1,79 @@
+/* rec.h: one JSON Lines record read flat, without a tree.
+ *
+ * A freeze canonicalizes and summarizes every record of a ledger, and a
+ * verify does it again for every stored record; building a cJSON tree per
+ * record (dozens of allocations, strtod and printf per number) was most of
+ * the cost.  rec_scan reads the common shape of a record into a flat array
+ * of tokens and writes its canonical bytes in the same pass.  The common
+ * shape is: one object, ASCII keys, strings without escapes or control
+ * characters, numbers without an exponent and with at most 15 significant
+ * digits, nesting at most REC_MAX_DEPTH.  Anything else, including every
+ * error, answers REC_OTHER: the caller then reads the record with the
+ * strict tree reader (json.h), which accepts or refuses it with the message
+ * users see.  So this reader only has to be right when it says yes, and a
+ * test and a fuzz target check that its yes always agrees with the tree
+ * reader and the canonical writer byte for byte.
+ *
+ * Ownership: a struct rec_scan is scratch for one thread, reused record
+ * after record (rec_scan_new / rec_scan_free).  Token text points into the
+ * caller's input, which must outlive the lookups.
+ */
+#ifndef COHORT_REC_H
+#define COHORT_REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/buf.h"
+
+#define REC_MAX_DEPTH 16
+
+enum { REC_OK = 0, REC_OTHER = 1, REC_NOMEM = -1 };
+enum { REC_OBJECT, REC_ARRAY, REC_STRING, REC_NUMBER, REC_TRUE, REC_FALSE, REC_NULL };
+
+struct rec_scan;
+
+struct rec_scan *rec_scan_new(void);
+void rec_scan_free(struct rec_scan *s);
+
+/* Read p[0..n) and append its canonical bytes to canon.  REC_OK, REC_OTHER
+ * (not the common shape, or not valid: canon is then unspecified), or
+ * REC_NOMEM.  Token 0 is the top-level object. */
+int rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon);
+
+/* rec_scan for text that should already be canonical (a stored record):
+ * REC_OK only when p[0..n) is exactly the canonical bytes rec_scan would
+ * write, with nothing written; the lookups below then work on it. */
+int rec_check(struct rec_scan *s, const char *p, size_t n);
+
+/* The value of key in object token obj, or -1 when absent (or obj is not
+ * an object). */
+int rec_member(const struct rec_scan *s, int obj, const char *key);
+/* A list of ASCII keys in byte order (which for them is RFC 8785 order),
+ * made ready once for rec_members. */
+#define REC_MAX_KEYS 32
+struct rec_keys {
+	int n;
+	const char *key[REC_MAX_KEYS];
+	size_t len[REC_MAX_KEYS];
+	uint64_t pre[REC_MAX_KEYS];
+};
+/* -1 when keys are more than REC_MAX_KEYS or out of order. */
+int rec_keys_init(struct rec_keys *k, const char *const *keys, int n);
+/* rec_member for every key of k at once: out[i] gets the value of key i or
+ * -1.  One merge of two sorted lists, instead of a search per key. */
+void rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *out);
+/* A token's type (REC_*), or -1 for tok < 0. */
+int rec_type(const struct rec_scan *s, int tok);
+/* A string token's bytes (not NUL-terminated: strings hold no escapes, so
+ * these are its characters). */
+const char *rec_str(const struct rec_scan *s, int tok, size_t *len);
+/* A number token's value, exactly as strtod reads it: 0, or -1 when it
+ * is not a number or its value needs more than one rounding step to find
+ * (the caller then takes the tree reader's way). */
+int rec_num(const struct rec_scan *s, int tok, double *x);
+/* Elements of an array token: the first, then each next; -1 at the end. */
+int rec_first(const struct rec_scan *s, int arr);
+int rec_next(const struct rec_scan *s, int arr, int tok);
+
+#endif

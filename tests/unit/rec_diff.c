@@ -1,0 +1,238 @@
+/* rec_diff: the flat record reader (freeze/rec.c) against the tree reader.
+ *
+ * For every line of the given JSON Lines files, and for MUTATIONS mutants
+ * of each (bytes replaced, deleted or doubled, numbers rewritten, escapes
+ * and non-ASCII text put in), both readers prepare the record:
+ * freeze_acc_prepare_text (flat reader first, tree reader when it declines)
+ * and json_parse + freeze_acc_prepare (tree reader only).  They must agree:
+ * both refuse with the same message, or both accept with the same
+ * canonical bytes, digest and summary, bit for bit.  Separately, whenever
+ * rec_scan alone says yes, its bytes must equal the canonical writer's.
+ * Prints counts; exits 1 on the first disagreement, naming it.
+ *
+ * usage: rec_diff SPEC MUTATIONS LEDGER... */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/buf.h"
+#include "../../common/io.h"
+#include "../../freeze/freeze.h"
+#include "../../freeze/json.h"
+#include "../../freeze/ledger.h"
+#include "../../freeze/rec.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t
+next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static const char *const pieces[] = { "\"", "\\", "{", "}", "[", "]", ",", ":", "0", "9", ".",
+	"e", "E", "-", "+", " ", "\t", "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\x80",
+	"\xc0\x80", "\x01", "\\u0041", "\\u00e9", "\\ud83d\\ude00", "\\n", "\\/", "null", "true",
+	"1e5", "-0", "0.1", "123.4560", "1.5e-7", "9007199254740993", "1e400", "0.0000001",
+	"100000000000000000000000", "12345678901234567", "-0.0", "5.000", "1E+2", "\"x\":1",
+	"\"game_id\":\"dup\"", "\"a\xc3\xa9\":1", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}" };
+
+/* A mutant of line (n bytes) into out. */
+static void
+mutate(const char *line, size_t n, struct buf *out)
+{
+	size_t at = n ? next() % n : 0, len = n ? next() % 8 : 0;
+	const char *piece = pieces[next() % (sizeof pieces / sizeof pieces[0])];
+
+	buf_reset(out);
+	if (at + len > n)
+		len = n - at;
+	switch (next() % 4) {
+	case 0: /* replace a few bytes by a piece */
+		buf_add(out, line, at);
+		buf_adds(out, piece);
+		buf_add(out, line + at + len, n - at - len);
+		break;
+	case 1: /* insert a piece */
+		buf_add(out, line, at);
+		buf_adds(out, piece);
+		buf_add(out, line + at, n - at);
+		break;
+	case 2: /* delete a few bytes */
+		buf_add(out, line, at);
+		buf_add(out, line + at + len, n - at - len);
+		break;
+	default: /* rewrite the number after a ':' */ {
+		const char *c = memchr(line + at, ':', n - at);
+		size_t k;
+		if (c == NULL) {
+			buf_add(out, line, n);
+			break;
+		}
+		k = (size_t)(c + 1 - line);
+		buf_add(out, line, k);
+		buf_adds(out, piece);
+		while (k < n && strchr("-+.0123456789eE", line[k]) && line[k] != '\0')
+			k++;
+		buf_add(out, line + k, n - k);
+	}
+	}
+}
+
+/* Whether canonical text holds a number written with an exponent. */
+static int
+exponent(const char *s)
+{
+	for (; *s; s++)
+		if (s[0] >= '0' && s[0] <= '9' && s[1] == 'e' && (s[2] == '+' || s[2] == '-'))
+			return 1;
+	return 0;
+}
+
+struct counts {
+	long lines, flat_ok, both_ok, both_refused, checked;
+};
+
+static int
+compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text, size_t n,
+    long line, struct counts *k)
+{
+	struct ledger_loc loc = { "t.jsonl", line, 0 };
+	struct freeze_item *a = NULL, *b = NULL;
+	struct buf ca = BUF_INIT, cb = BUF_INIT, cs = BUF_INIT, cw = BUF_INIT;
+	struct err ea = ERR_INIT, eb = ERR_INIT;
+	uint8_t da[HASH_LEN], db[HASH_LEN];
+	struct rec_scan *rs = rec_scan_new();
+	int ra, rb = -1, bad = 0;
+	cJSON *tree;
+
+	k->lines++;
+	/* rec_scan alone: its yes means the canonical writer's bytes. */
+	if (rs == NULL)
+		return 1;
+	int checked = rec_check(rs, text, n) == REC_OK;
+	if (rec_scan(rs, text, n, &cs) != REC_OK && checked) {
+		fprintf(stderr, "rec_diff: rec_check accepted what rec_scan refuses: %.*s\n", (int)n, text);
+		bad = 1;
+	} else if (checked && (cs.len != n || memcmp(cs.p, text, n) != 0)) {
+		fprintf(stderr, "rec_diff: rec_check accepted text that is not canonical: %.*s\n",
+		    (int)n, text);
+		bad = 1;
+	} else if (cs.len > 0 && !exponent(cs.p) && rec_check(rs, cs.p, cs.len) != REC_OK) {
+		/* rec_scan's own output reads as canonical (the stored records),
+		 * but for numbers written with an exponent, which rec_check leaves
+		 * to the tree reader */
+		fprintf(stderr, "rec_diff: rec_check refuses rec_scan's bytes: %s\n", cs.p);
+		bad = 1;
+	}
+	k->checked += checked;
+	buf_reset(&cs);
+	if (!bad && rec_scan(rs, text, n, &cs) == REC_OK) {
+		k->flat_ok++;
+		tree = json_parse(text, n, "t.jsonl", line, &eb);
+		if (tree == NULL || canon_write(tree, &cw, &eb) < 0 || cw.len != cs.len ||
+		    memcmp(cw.p, cs.p, cs.len) != 0) {
+			fprintf(stderr, "rec_diff: rec_scan accepted what the writer gives otherwise:\n"
+			    "  input  %.*s\n  flat   %s\n  writer %s\n", (int)n, text, cs.p ? cs.p : "",
+			    tree ? (cw.p ? cw.p : "") : eb.msg);
+			bad = 1;
+		}
+		cJSON_Delete(tree);
+	}
+	char where[64];
+	snprintf(where, sizeof where, "t.jsonl:%ld", line);
+	ra = freeze_acc_prepare_text(acc, x, text, n, &loc, &a, &ca, da, &ea);
+	eb = (struct err)ERR_INIT;
+	tree = json_parse(text, n, "t.jsonl", line, &eb);
+	if (tree != NULL && !cJSON_IsObject(tree))
+		err_set(&eb, ERR_INPUT, "t.jsonl:%ld: expected a JSON object", line);
+	else if (tree != NULL)
+		rb = freeze_acc_prepare(acc, tree, where, &b, &cb, db, &eb);
+	cJSON_Delete(tree);
+	if (!bad && (ra < 0) != (rb < 0)) {
+		fprintf(stderr, "rec_diff: the readers disagree (flat path %s, tree %s): %.*s\n",
+		    ra < 0 ? ea.msg : "accepts", rb < 0 ? eb.msg : "accepts", (int)n, text);
+		bad = 1;
+	} else if (!bad && ra < 0) {
+		k->both_refused++;
+		if (strcmp(ea.msg, eb.msg) != 0) {
+			fprintf(stderr, "rec_diff: different messages:\n  %s\n  %s\n", ea.msg, eb.msg);
+			bad = 1;
+		}
+	} else if (!bad) {
+		k->both_ok++;
+		if (ca.len != cb.len || memcmp(ca.p, cb.p, ca.len) != 0 || memcmp(da, db, HASH_LEN) != 0) {
+			fprintf(stderr, "rec_diff: different canonical bytes for %.*s\n", (int)n, text);
+			bad = 1;
+		}
+	}
+	if (!bad && a && b && !freeze_item_same(a, b)) {
+		fprintf(stderr, "rec_diff: different summaries for %.*s\n", (int)n, text);
+		bad = 1;
+	}
+	freeze_item_free(a);
+	freeze_item_free(b);
+	buf_release(&ca);
+	buf_release(&cb);
+	buf_release(&cs);
+	buf_release(&cw);
+	rec_scan_free(rs);
+	return bad;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct err e = ERR_INIT;
+	struct counts k = { 0 };
+	struct buf m = BUF_INIT;
+	struct freeze_scratch *x = freeze_scratch_new();
+	cJSON *spec;
+	struct freeze_acc *acc;
+	long mutations;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: rec_diff SPEC MUTATIONS LEDGER...\n");
+		return 2;
+	}
+	spec = json_parse_file(argv[1], &e);
+	acc = spec ? freeze_acc_new(spec, &e) : NULL;
+	if (acc == NULL || x == NULL) {
+		fprintf(stderr, "rec_diff: %s\n", e.msg);
+		return 2;
+	}
+	mutations = atol(argv[2]);
+	for (int f = 3; f < argc; f++) {
+		struct buf text = BUF_INIT;
+		if (io_read_all(argv[f], &text, (size_t)1 << 30, &e) < 0) {
+			fprintf(stderr, "rec_diff: %s\n", e.msg);
+			return 2;
+		}
+		long line = 0;
+		for (const char *p = text.p, *end = text.p + text.len; p < end;) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+			line++;
+			if (compare(acc, x, p, n, line, &k))
+				return 1;
+			for (long i = 0; i < mutations; i++) {
+				mutate(p, n, &m);
+				if (compare(acc, x, m.p ? m.p : "", m.len, line, &k))
+					return 1;
+			}
+			p += n + 1;
+		}
+		buf_release(&text);
+	}
+	printf("%ld records: flat reader said yes to %ld (already canonical: %ld), both accepted "
+	    "%ld, both refused %ld\n", k.lines, k.flat_ok, k.checked, k.both_ok, k.both_refused);
+	buf_release(&m);
+	freeze_scratch_free(x);
+	freeze_acc_free(acc);
+	cJSON_Delete(spec);
+	return 0;
+}
