@@ -1077,10 +1077,10 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct fgame *
 			    cJSON_CreateNumber(ls.dev[k].expected));
 			ADD(dv, "why", cJSON_CreateString(ls.dev[k].why));
 		}
-		if ((c > 0 && PUT(conds, ",") < 0) || canon_write(co, conds, e) < 0) {
+		if (c > 0 && PUT(conds, ",") < 0)
+			goto nomem_c;
+		if (canon_write(co, conds, e) < 0)
 			rc = -1;
-			goto done_c;
-		}
 		goto done_c;
 nomem:
 nomem_c:
@@ -1174,7 +1174,8 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 	struct fgame **inc = NULL;
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL };
-	struct buf head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT, tail = BUF_INIT;
+	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
+	struct buf tail = BUF_INIT;
 	size_t ninc = 0, nexcl = 0, start = out->len, room = 0;
 	uint8_t sd[HASH_LEN];
 	char sid[HASH_ID_LEN + 1];
@@ -1184,11 +1185,10 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 	if (games_in_order(a, e) < 0)
 		return -1;
 	/* "spec" and "spec_id" from one canonical writing of the spec */
-	if (canon_write(a->spec, &tail, e) < 0)
+	if (canon_write(a->spec, &spec, e) < 0)
 		goto done;
-	hash_bytes(tail.p ? tail.p : "", tail.len, sd);
+	hash_bytes(spec.p ? spec.p : "", spec.len, sd);
 	hash_id_format(sd, sid);
-	buf_reset(&tail);
 	if (cstrs_init(&cs, a, e) < 0)
 		goto done;
 	inc = malloc((a->n + 1) * sizeof *inc);
@@ -1222,13 +1222,20 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 		goto nomem;
 	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
 		goto nomem;
-	if (repo != NULL && (PUT(&tail, ",\"repo\":") < 0 || canon_write(repo, &tail, e) < 0))
-		goto done;
-	if (PUT(&tail, ",\"spec\":") < 0 || canon_write(a->spec, &tail, e) < 0 ||
+	if (repo != NULL) {
+		if (PUT(&tail, ",\"repo\":") < 0)
+			goto nomem;
+		if (canon_write(repo, &tail, e) < 0)
+			goto done;
+	}
+	if (PUT(&tail, ",\"spec\":") < 0 || buf_add(&tail, spec.p, spec.len) < 0 ||
 	    PUT(&tail, ",\"spec_id\":\"") < 0 || buf_add(&tail, sid, HASH_ID_LEN) < 0 ||
-	    PUT(&tail, "\",\"totals\":") < 0 || canon_write(tot, &tail, e) < 0 ||
-	    PUT(&tail, "}") < 0)
+	    PUT(&tail, "\",\"totals\":") < 0)
+		goto nomem;
+	if (canon_write(tot, &tail, e) < 0)
 		goto done;
+	if (PUT(&tail, "}") < 0)
+		goto nomem;
 	room += head.len + blocks.len + conds.len + tail.len + 64;
 	if (buf_grow(out, room) < 0)
 		goto nomem;
@@ -1267,6 +1274,7 @@ done:
 	free(inc);
 	free(cs.off);
 	buf_release(&cs.b);
+	buf_release(&spec);
 	buf_release(&head);
 	buf_release(&blocks);
 	buf_release(&conds);

@@ -32,6 +32,9 @@ main(int argc, char **argv)
 	}
 	rc = verify_freeze_fast(text.p, text.len, argv[2], fast, id, &e);
 	if (strcmp(argv[3], "declines") == 0) {
+		cJSON_Delete(fast);
+		cJSON_Delete(slow);
+		buf_release(&text);
 		if (rc != 1) {
 			fprintf(stderr, "verify_fast: the quick way claims %s holds\n", argv[1]);
 			return 1;
