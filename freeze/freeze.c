@@ -23,29 +23,18 @@ static const char *const reason_names[] = { "", "family", "condition", "after_cu
 static const char *const result_names[] = { "win", "draw", "loss" };
 static const char *const token_names[] = { "input", "output", "reasoning", "cached" };
 
-struct fgame {
-	char *game_id;
-	char *where;          /* "file:line" of the record */
-	uint8_t d[HASH_LEN];
-	int cond;             /* index in the spec's conditions, -1 outside */
-	int reason;           /* X_* */
-	int block;
-	int color;            /* 0 white, 1 black */
-	int result;           /* R_* */
-	double anchor;
-	long long tok[4];
-	double wall_s, worker_hours;
-};
 
-/* The where of every stored record read the quick way (verify/fast.c),
- * whose messages nobody reads: one shared string, never freed. */
-static const char stored_where[] = "stored record";
-
-static void
-where_free(char *where)
+/* Where a record came from, for messages: its ledger location, or the
+ * text a caller gave. */
+static const char *
+where_of(const struct freeze_item *g, char *buf, size_t n)
 {
-	if (where != stored_where)
-		free(where);
+	struct ledger_loc loc = { g->file, g->line, g->sqlite };
+
+	if (g->where_own != NULL)
+		return g->where_own;
+	ledger_loc_format(&loc, buf, n);
+	return buf;
 }
 
 struct freeze_acc {
@@ -56,7 +45,7 @@ struct freeze_acc {
 	const char **conds;
 	size_t nconds;
 	struct ladder_policy policy;
-	struct fgame *games;
+	struct freeze_item *games;
 	size_t n, cap;
 	struct buf canon;
 	/* the flat reader's field lists: record, model, anchor, tokens */
@@ -163,7 +152,7 @@ freeze_acc_free(struct freeze_acc *a)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->games[i].game_id);
-		where_free(a->games[i].where);
+		free(a->games[i].where_own);
 	}
 	free(a->games);
 	free(a->families);
@@ -199,7 +188,7 @@ get_time(const cJSON *rec, const char *key, int required, struct ts *t, int *hav
 /* Validate a record against the ledger contract and fill g (without game_id
  * and where).  Messages are `"field": what`. */
 static int
-summarize(const struct freeze_acc *a, const cJSON *rec, struct fgame *g, struct err *e)
+summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, struct err *e)
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
@@ -383,7 +372,7 @@ flat_keys_init(struct rec_keys keys[4])
  * tree reader's way and gets its message there. */
 static int
 summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *f,
-    struct fgame *g)
+    struct freeze_item *g)
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
@@ -474,8 +463,8 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 /* Validate, summarize and canonicalize one record into g and canon.  Reads
  * a but never changes it, so worker threads may call it at once. */
 static int
-prepare(const struct freeze_acc *a, const cJSON *rec, const char *where, struct fgame *g,
-    struct buf *canon, struct err *e)
+prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
+    const struct ledger_loc *loc, struct freeze_item *g, struct buf *canon, struct err *e)
 {
 	const char *gid;
 
@@ -489,10 +478,15 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where, struct 
 	if (canon_digest(rec, canon, g->d, e) < 0)
 		return err_prefix(e, "%s", where);
 	g->game_id = strdup(gid);
-	g->where = strdup(where);
-	if (g->game_id == NULL || g->where == NULL) {
-		free(g->game_id);
-		where_free(g->where);
+	if (loc != NULL) {
+		g->file = loc->name;
+		g->line = loc->line;
+		g->sqlite = loc->sqlite;
+	} else {
+		g->where_own = strdup(where);
+	}
+	if (g->game_id == NULL || (loc == NULL && g->where_own == NULL)) {
+		freeze_item_clear(g);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
@@ -531,13 +525,16 @@ freeze_scratch_free(struct freeze_scratch *x)
 
 /* prepare() for one record's JSON text: the flat reader when the record
  * has the common shape, else the tree reader, whose messages name the line
- * and field.  Either way the same summary and the same canonical bytes. */
+ * and field.  Either way the same summary, and the same canonical bytes,
+ * appended to out. */
 static int
 prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text, size_t n,
-    const struct ledger_loc *loc, const char *where, struct fgame *g, struct buf *canon,
-    struct err *e)
+    const struct ledger_loc *loc, struct freeze_item *g, struct buf *out, struct err *e)
 {
 	struct rec_scan *rs = x->rs;
+	struct buf tmp = BUF_INIT;
+	char where[512];
+	size_t start = out->len;
 	const char *gid;
 	size_t ngid;
 	int f[F_N];
@@ -545,26 +542,26 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 	int rc;
 
 	memset(g, 0, sizeof *g);
-	buf_reset(canon);
-	rc = rec_scan(rs, text, n, canon);
+	rc = rec_scan(rs, text, n, out);
 	if (rc == REC_NOMEM)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)
 		rec_members(rs, 0, &a->keys[0], f);
 	if (rc == REC_OK && flat_str(rs, f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
 	    summarize_flat(a, rs, f, g) == 0) {
-		if (hash_digest(x->h, canon->p, canon->len, g->d) < 0)
+		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
-		g->game_id = strndup(gid, ngid);
-		g->where = strdup(where);
-		if (g->game_id == NULL || g->where == NULL) {
-			free(g->game_id);
-			where_free(g->where);
+		if ((g->game_id = strndup(gid, ngid)) == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
-		}
+		g->file = loc->name;
+		g->line = loc->line;
+		g->sqlite = loc->sqlite;
 		return 0;
 	}
-	buf_reset(canon);
+	out->len = start;
+	if (out->p != NULL)
+		out->p[start] = '\0';
+	ledger_loc_format(loc, where, sizeof where);
 	rec = json_parse(text, n, loc->name, loc->line, e);
 	if (rec == NULL)
 		return -1;
@@ -572,18 +569,23 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 		cJSON_Delete(rec);
 		return err_set(e, ERR_INPUT, "%s:%ld: expected a JSON object", loc->name, loc->line);
 	}
-	rc = prepare(a, rec, where, g, canon, e);
+	rc = prepare(a, rec, where, loc, g, &tmp, e);
 	cJSON_Delete(rec);
+	if (rc == 0 && buf_add(out, tmp.p, tmp.len) < 0) {
+		freeze_item_clear(g);
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+	}
+	buf_release(&tmp);
 	return rc;
 }
 
 /* Take g (its strings now belong to a). */
 static int
-append(struct freeze_acc *a, struct fgame *g, struct err *e)
+append(struct freeze_acc *a, struct freeze_item *g, struct err *e)
 {
 	if (a->n == a->cap) {
 		size_t cap = a->cap ? 2 * a->cap : 1024;
-		struct fgame *gs = realloc(a->games, cap * sizeof *gs);
+		struct freeze_item *gs = realloc(a->games, cap * sizeof *gs);
 		if (gs == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		a->games = gs;
@@ -593,100 +595,70 @@ append(struct freeze_acc *a, struct fgame *g, struct err *e)
 	return 0;
 }
 
-struct freeze_item {
-	struct fgame g;
-};
-
 int
 freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
-    struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
+    struct freeze_item *item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
 {
-	struct freeze_item *it = malloc(sizeof *it);
-
-	*item = NULL;
-	if (it == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
 	buf_reset(canon);
-	if (prepare(a, rec, where, &it->g, canon, e) < 0) {
-		free(it);
+	if (prepare(a, rec, where, NULL, item, canon, e) < 0)
 		return -1;
-	}
-	memcpy(d, it->g.d, HASH_LEN);
-	*item = it;
+	memcpy(d, item->d, HASH_LEN);
 	return 0;
 }
 
 int
 freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
-    size_t n, const struct ledger_loc *loc, struct freeze_item **item, struct buf *canon,
+    size_t n, const struct ledger_loc *loc, struct freeze_item *item, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e)
 {
-	struct freeze_item *it = malloc(sizeof *it);
-	char where[512];
-
-	*item = NULL;
-	if (it == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	ledger_loc_format(loc, where, sizeof where);
-	if (prepare_text(a, x, text, n, loc, where, &it->g, canon, e) < 0) {
-		free(it);
+	buf_reset(canon);
+	if (prepare_text(a, x, text, n, loc, item, canon, e) < 0)
 		return -1;
-	}
-	memcpy(d, it->g.d, HASH_LEN);
-	*item = it;
+	memcpy(d, item->d, HASH_LEN);
 	return 0;
 }
 
 int
 freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
-    size_t n, struct freeze_item **item, uint8_t d[HASH_LEN], struct err *e)
+    size_t n, struct freeze_item *item, uint8_t d[HASH_LEN], struct err *e)
 {
-	struct freeze_item *it;
 	const char *gid;
 	size_t ngid;
 	int f[F_N], rc;
 
-	*item = NULL;
+	memset(item, 0, sizeof *item);
 	if ((rc = rec_check(x->rs, text, n)) != REC_OK)
 		return rc == REC_NOMEM ? err_set(e, ERR_NOMEM, "out of memory") : 1;
 	rec_members(x->rs, 0, &a->keys[0], f);
-	if (flat_str(x->rs, f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0)
+	if (flat_str(x->rs, f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0 ||
+	    summarize_flat(a, x->rs, f, item) != 0)
 		return 1;
-	if ((it = malloc(sizeof *it)) == NULL)
+	if (hash_digest(x->h, text, n, item->d) < 0 || (item->game_id = strndup(gid, ngid)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	memset(&it->g, 0, sizeof it->g);
-	if (summarize_flat(a, x->rs, f, &it->g) != 0) {
-		free(it);
-		return 1;
-	}
-	if (hash_digest(x->h, text, n, it->g.d) < 0 || (it->g.game_id = strndup(gid, ngid)) == NULL) {
-		free(it);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	it->g.where = (char *)stored_where;
-	memcpy(d, it->g.d, HASH_LEN);
-	*item = it;
+	item->file = "stored record";
+	memcpy(d, item->d, HASH_LEN);
 	return 0;
 }
 
 int
 freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
 {
-	if (append(a, &item->g, e) < 0) {
-		freeze_item_free(item);
+	if (append(a, item, e) < 0) {
+		freeze_item_clear(item);
 		return -1;
 	}
-	free(item);
+	memset(item, 0, sizeof *item);
 	return 0;
 }
 
 int
-freeze_item_same(const struct freeze_item *x, const struct freeze_item *y)
+freeze_item_same(const struct freeze_item *a, const struct freeze_item *b)
 {
-	const struct fgame *a = &x->g, *b = &y->g;
+	char wa[512], wb[512];
 
 	/* Numbers compared by their bits: the two readers must agree exactly. */
-	return strcmp(a->game_id, b->game_id) == 0 && strcmp(a->where, b->where) == 0 &&
+	return strcmp(a->game_id, b->game_id) == 0 &&
+	    strcmp(where_of(a, wa, sizeof wa), where_of(b, wb, sizeof wb)) == 0 &&
 	    memcmp(a->d, b->d, HASH_LEN) == 0 && a->cond == b->cond && a->reason == b->reason &&
 	    a->block == b->block && a->color == b->color && a->result == b->result &&
 	    memcmp(&a->anchor, &b->anchor, sizeof a->anchor) == 0 &&
@@ -696,26 +668,25 @@ freeze_item_same(const struct freeze_item *x, const struct freeze_item *y)
 }
 
 void
-freeze_item_free(struct freeze_item *item)
+freeze_item_clear(struct freeze_item *item)
 {
 	if (item == NULL)
 		return;
-	free(item->g.game_id);
-	where_free(item->g.where);
-	free(item);
+	free(item->game_id);
+	free(item->where_own);
+	memset(item, 0, sizeof *item);
 }
 
 int
 freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const char **canon,
     size_t *n, uint8_t d[HASH_LEN], struct err *e)
 {
-	struct fgame g;
+	struct freeze_item g;
 
-	if (prepare(a, rec, where, &g, &a->canon, e) < 0)
+	if (prepare(a, rec, where, NULL, &g, &a->canon, e) < 0)
 		return -1;
 	if (append(a, &g, e) < 0) {
-		free(g.game_id);
-		where_free(g.where);
+		freeze_item_clear(&g);
 		return -1;
 	}
 	memcpy(d, g.d, HASH_LEN);
@@ -728,7 +699,7 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 static int
 cmp_block_order(const void *x, const void *y)
 {
-	const struct fgame *a = *(const struct fgame *const *)x, *b = *(const struct fgame *const *)y;
+	const struct freeze_item *a = *(const struct freeze_item *const *)x, *b = *(const struct freeze_item *const *)y;
 
 	if (a->cond != b->cond)
 		return a->cond < b->cond ? -1 : 1;
@@ -771,7 +742,7 @@ struct sums {
 };
 
 static void
-sums_add(struct sums *s, const struct fgame *g)
+sums_add(struct sums *s, const struct freeze_item *g)
 {
 	s->games++;
 	s->w += g->result == R_WIN;
@@ -887,7 +858,7 @@ put_cond(struct buf *b, const struct cstrs *cs, int c)
 /* Bytes of g's entry in "games" or "excluded", with its comma; exact but
  * for escapes in game_id. */
 static size_t
-entry_bound(const struct cstrs *cs, const struct fgame *g)
+entry_bound(const struct cstrs *cs, const struct freeze_item *g)
 {
 	size_t n = strlen(g->game_id) + 2;
 
@@ -918,7 +889,7 @@ num_at(char *p, double x)
  * game_id, id, result}; in "excluded" {game_id, id, reason}.  A million of
  * them: all but game_id is written in place, in room made beforehand. */
 static int
-game_entry(const struct cstrs *cs, const struct fgame *g, struct buf *out, struct err *e)
+game_entry(const struct cstrs *cs, const struct freeze_item *g, struct buf *out, struct err *e)
 {
 	char *p;
 
@@ -963,7 +934,7 @@ nomem:
 
 /* One (condition, block, color) entry of "blocks"; g is its first game. */
 static int
-block_entry(const struct cstrs *cs, const struct fgame *g, long long n, long long w,
+block_entry(const struct cstrs *cs, const struct freeze_item *g, long long n, long long w,
     long long d, long long l, struct buf *out)
 {
 	return PUT(out, "{\"anchor\":") < 0 || put_num(out, g->anchor) < 0 ||
@@ -982,7 +953,7 @@ block_entry(const struct cstrs *cs, const struct fgame *g, long long n, long lon
  * entries of "blocks" go to blocks and those of "conditions" to conds, each
  * comma-separated, without the brackets. */
 static int
-derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct fgame **inc,
+derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_item **inc,
     size_t ninc, struct buf *blocks, struct buf *conds, struct err *e)
 {
 	size_t i = 0;
@@ -1008,9 +979,10 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct fgame *
 			while (j < ninc && inc[j]->cond == (int)c && inc[j]->block == inc[i]->block &&
 			    inc[j]->color == inc[i]->color) {
 				if (inc[j]->anchor != inc[i]->anchor) {
+					char w[512];
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
-					    "played at %g and at %g", inc[j]->where, inc[i]->block,
-					    a->conds[c], inc[i]->anchor, inc[j]->anchor);
+					    "played at %g and at %g", where_of(inc[j], w, sizeof w),
+					    inc[i]->block, a->conds[c], inc[i]->anchor, inc[j]->anchor);
 					goto done_c;
 				}
 				w += inc[j]->result == R_WIN;
@@ -1024,8 +996,10 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct fgame *
 				goto nomem_c;
 			if (inc[i]->block == lastblock) {
 				if (lb[nlb - 1].anchor != inc[i]->anchor) {
+					char w[512];
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
-					    "played at two anchors", inc[i]->where, inc[i]->block, a->conds[c]);
+					    "played at two anchors", where_of(inc[i], w, sizeof w), inc[i]->block,
+					    a->conds[c]);
 					goto done_c;
 				}
 				lb[nlb - 1].w += (int)w;
@@ -1099,7 +1073,7 @@ done_c:
 static int
 cmp_game_id(const void *x, const void *y)
 {
-	return strcmp(((const struct fgame *)x)->game_id, ((const struct fgame *)y)->game_id);
+	return strcmp(((const struct freeze_item *)x)->game_id, ((const struct freeze_item *)y)->game_id);
 }
 
 /* Sort a->games by game_id and refuse a duplicate. */
@@ -1116,9 +1090,12 @@ games_in_order(struct freeze_acc *a, struct err *e)
 		k = 1; /* strictly increasing up to k: no duplicate there */
 	}
 	for (size_t i = k; i < a->n; i++)
-		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0)
+		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0) {
+			char w1[512], w2[512];
 			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
-			    a->games[i].where, a->games[i].game_id, a->games[i - 1].where);
+			    where_of(&a->games[i], w1, sizeof w1), a->games[i].game_id,
+			    where_of(&a->games[i - 1], w2, sizeof w2));
+		}
 	return 0;
 }
 
@@ -1126,10 +1103,10 @@ games_in_order(struct freeze_acc *a, struct err *e)
  * broken by game_id, so a stable split by condition, then a look at each
  * condition's (block, color) order, spares the sort in the usual case. */
 static int
-block_order(const struct freeze_acc *a, struct fgame **inc, size_t ninc, struct err *e)
+block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, struct err *e)
 {
 	size_t *at = calloc(a->nconds + 1, sizeof *at), lo = 0;
-	struct fgame **t = malloc((ninc + 1) * sizeof *t);
+	struct freeze_item **t = malloc((ninc + 1) * sizeof *t);
 
 	if (at == NULL || t == NULL) {
 		free(at);
@@ -1171,7 +1148,7 @@ buf_cut(struct buf *b, size_t len)
 int
 freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e)
 {
-	struct fgame **inc = NULL;
+	struct freeze_item **inc = NULL;
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
@@ -1195,7 +1172,7 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 	if (inc == NULL)
 		goto nomem;
 	for (size_t i = 0; i < a->n; i++) {
-		struct fgame *g = &a->games[i];
+		struct freeze_item *g = &a->games[i];
 		room += entry_bound(&cs, g);
 		if (g->reason == X_NONE) {
 			inc[ninc++] = g;
@@ -1301,31 +1278,39 @@ struct build_ctx {
 	const struct freeze_opts *o;
 };
 
-/* One record on its way from a worker thread to the accumulator. */
+/* One record on its way from a worker thread to the accumulator: its
+ * summary, and where its canonical bytes lie in its chunk's keep buffer
+ * (written by the worker, freed with the chunk: no per-record allocation
+ * crosses threads). */
 struct slot {
-	struct fgame g;
-	struct buf canon;
+	struct freeze_item g;
+	size_t off, len;
 };
 
 static int
 slot_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
-    const struct ledger_loc *loc, void *p, struct err *e)
+    const struct ledger_loc *loc, void *p, struct buf *keep, struct err *e)
 {
 	struct build_ctx *b = ctx;
 	struct slot *s = p;
-	char where[512];
 	int rc;
 
-	ledger_loc_format(loc, where, sizeof where);
-	if (rec != NULL)
-		rc = prepare(b->acc, rec, where, &s->g, &s->canon, e);
-	else
-		rc = prepare_text(b->acc, scratch, text, n, loc, where, &s->g, &s->canon, e);
-	if (rc < 0) {
-		buf_release(&s->canon);
-		return -1;
+	s->off = keep->len;
+	if (rec != NULL) {
+		struct buf tmp = BUF_INIT;
+		char where[512];
+		ledger_loc_format(loc, where, sizeof where);
+		rc = prepare(b->acc, rec, where, loc, &s->g, &tmp, e);
+		if (rc == 0 && buf_add(keep, tmp.p, tmp.len) < 0) {
+			freeze_item_clear(&s->g);
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		}
+		buf_release(&tmp);
+	} else {
+		rc = prepare_text(b->acc, scratch, text, n, loc, &s->g, keep, e);
 	}
-	return 0;
+	s->len = keep->len - s->off;
+	return rc;
 }
 
 static void *
@@ -1346,22 +1331,19 @@ slot_release(void *p)
 {
 	struct slot *s = p;
 
-	free(s->g.game_id);
-	where_free(s->g.where);
-	buf_release(&s->canon);
+	freeze_item_clear(&s->g);
 }
 
 static int
-slot_done(void *ctx, void *p, struct err *e)
+slot_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 {
 	struct build_ctx *b = ctx;
 	struct slot *s = p;
 
-	if (b->store && cas_put(b->store, s->g.d, s->canon.p, s->canon.len, e) < 0) {
+	if (b->store && cas_put(b->store, s->g.d, keep->p + s->off, s->len, e) < 0) {
 		slot_release(s);
 		return -1;
 	}
-	buf_release(&s->canon);
 	if (append(b->acc, &s->g, e) < 0) {
 		slot_release(s);
 		return -1;

@@ -52,12 +52,25 @@ void freeze_acc_free(struct freeze_acc *a);
 int freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where,
     const char **canon, size_t *n, uint8_t d[HASH_LEN], struct err *e);
 /* The same in two steps, for threads: freeze_acc_prepare only reads a (any
- * number of threads may call it at once) and returns a new item holding the
- * record's summary; canon receives its canonical bytes and d their digest.
- * freeze_acc_take then moves the item into a (one thread, in order). */
-struct freeze_item;
+ * number of threads may call it at once) and fills item, which the caller
+ * holds, with the record's summary; canon receives its canonical bytes and
+ * d their digest.  freeze_acc_take then moves the item into a (one thread,
+ * in order), leaving it empty.  freeze_item_clear frees an item not taken. */
+struct freeze_item {
+	/* freeze.c's own fields; callers only hold items */
+	char *game_id;
+	char *where_own;  /* where given as text, or NULL: then file, line */
+	const char *file; /* borrowed: must outlive the accumulator */
+	long line;
+	int sqlite;
+	uint8_t d[HASH_LEN];
+	int cond, reason, block, color, result;
+	double anchor;
+	long long tok[4];
+	double wall_s, worker_hours;
+};
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
-    struct freeze_item **item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
+    struct freeze_item *item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
 /* freeze_acc_prepare for a record's JSON text (one JSON Lines line): read
  * with the flat reader when it has the common shape (rec.h), else with the
  * tree reader, whose errors name loc.  x is the calling thread's scratch,
@@ -67,16 +80,16 @@ struct freeze_scratch *freeze_scratch_new(void);
 void freeze_scratch_free(struct freeze_scratch *x);
 struct ledger_loc;
 int freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
-    size_t n, const struct ledger_loc *loc, struct freeze_item **item, struct buf *canon,
+    size_t n, const struct ledger_loc *loc, struct freeze_item *item, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e);
 /* A stored record, which must already be canonical (rec_check): 0 with
  * its item and the digest of text; 1 when it is not shown valid and
  * canonical this way (the thorough way then says what is wrong); -1 out of
  * memory.  Its messages say "stored record" for a place. */
 int freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
-    size_t n, struct freeze_item **item, uint8_t d[HASH_LEN], struct err *e);
+    size_t n, struct freeze_item *item, uint8_t d[HASH_LEN], struct err *e);
 int freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e);
-void freeze_item_free(struct freeze_item *item);
+void freeze_item_clear(struct freeze_item *item);
 /* 1 when two items hold the same summary, bit for bit (for tests of the
  * two readers). */
 int freeze_item_same(const struct freeze_item *x, const struct freeze_item *y);

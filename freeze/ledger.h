@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 
 /* Longest JSON Lines line accepted, in bytes. */
@@ -42,13 +43,16 @@ void ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n);
  * zeroed); done() then receives the slots on the calling thread in input
  * order.  The first error in input order stops the run and is returned;
  * release() frees a slot that done() did not take.  Each thread gets its
- * own scratch from scratch_new (when set), freed by scratch_free.  SQLite
+ * own scratch from scratch_new (when set), freed by scratch_free.  Bytes
+ * work() appends to keep (one buffer per chunk of records, written by the
+ * one thread working that chunk) stay there for done() and go with the
+ * chunk, so nothing allocated per record crosses threads.  SQLite
  * ledgers are read in order on the calling thread (work then done for
  * each row). */
 struct ledger_par {
 	int (*work)(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
-	    const struct ledger_loc *loc, void *slot, struct err *e);
-	int (*done)(void *ctx, void *slot, struct err *e);
+	    const struct ledger_loc *loc, void *slot, struct buf *keep, struct err *e);
+	int (*done)(void *ctx, void *slot, const struct buf *keep, struct err *e);
 	void (*release)(void *slot);
 	void *(*scratch_new)(void *ctx);
 	void (*scratch_free)(void *scratch);

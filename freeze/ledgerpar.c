@@ -27,6 +27,7 @@ struct chunk {
 	size_t *off, *lens;  /* each record's offset and length */
 	long *lines;         /* each record's line number */
 	unsigned char *slots;
+	struct buf keep;     /* bytes the records' work left for done() */
 	size_t nok;          /* records worked on without error, from the start */
 	int failed;          /* record nok failed with err */
 	struct err err;
@@ -55,7 +56,7 @@ work_chunk(struct pool *pl, struct chunk *c, void *scratch)
 	for (size_t i = 0; i < c->nlines; i++) {
 		loc.line = c->lines[i];
 		if (pl->p->work(pl->p->ctx, scratch, c->text + c->off[i], c->lens[i], NULL, &loc,
-		    c->slots + i * pl->p->slot_size, &c->err) < 0) {
+		    c->slots + i * pl->p->slot_size, &c->keep, &c->err) < 0) {
 			c->failed = 1;
 			return;
 		}
@@ -107,6 +108,7 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
 		for (size_t i = from; i < c->nok; i++)
 			pl->p->release(c->slots + i * pl->p->slot_size);
 	free(c->owned);
+	buf_release(&c->keep);
 	free(c->off);
 	free(c->lens);
 	free(c->lines);
@@ -260,7 +262,7 @@ finish_chunk(struct pool *pl, struct chunk *c, struct err *e)
 	size_t i;
 
 	for (i = 0; i < c->nok; i++)
-		if (pl->p->done(pl->p->ctx, c->slots + i * pl->p->slot_size, e) < 0) {
+		if (pl->p->done(pl->p->ctx, c->slots + i * pl->p->slot_size, &c->keep, e) < 0) {
 			chunk_clear(pl, c, i + 1);
 			return -1;
 		}
@@ -352,6 +354,7 @@ out:
 struct seq_ctx {
 	const struct ledger_par *p;
 	void *slot;
+	struct buf keep;
 };
 
 static int
@@ -360,9 +363,10 @@ seq_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
 	struct seq_ctx *s = ctx;
 
 	memset(s->slot, 0, s->p->slot_size);
-	if (s->p->work(s->p->ctx, NULL, NULL, 0, rec, loc, s->slot, e) < 0)
+	buf_reset(&s->keep);
+	if (s->p->work(s->p->ctx, NULL, NULL, 0, rec, loc, s->slot, &s->keep, e) < 0)
 		return -1;
-	return s->p->done(s->p->ctx, s->slot, e);
+	return s->p->done(s->p->ctx, s->slot, &s->keep, e);
 }
 
 int
@@ -397,12 +401,13 @@ ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 			return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 		if (fread(magic, 1, sizeof magic, fp) == sizeof magic &&
 		    memcmp(magic, "SQLite format 3", 16) == 0) {
-			struct seq_ctx s = { p, calloc(1, p->slot_size) };
+			struct seq_ctx s = { p, calloc(1, p->slot_size), BUF_INIT };
 			fclose(fp);
 			if (s.slot == NULL)
 				return err_set(e, ERR_NOMEM, "out of memory");
 			rc = ledger_read(path, seq_record, &s, e);
 			free(s.slot);
+			buf_release(&s.keep);
 			return rc;
 		}
 		rewind(fp);

@@ -35,13 +35,8 @@ struct fast {
 	uint64_t off; /* where the next record of the pack starts */
 };
 
-struct fscratch {
-	struct freeze_scratch *x;
-	struct buf canon;
-};
-
 struct fslot {
-	struct freeze_item *item;
+	struct freeze_item item;
 	uint8_t d[HASH_LEN];
 	uint32_t len;
 };
@@ -49,62 +44,48 @@ struct fslot {
 static void *
 fs_new(void *ctx)
 {
-	struct fscratch *s = calloc(1, sizeof *s);
-
 	(void)ctx;
-	if (s != NULL && (s->x = freeze_scratch_new()) == NULL) {
-		free(s);
-		s = NULL;
-	}
-	return s;
+	return freeze_scratch_new();
 }
 
 static void
 fs_free(void *p)
 {
-	struct fscratch *s = p;
-
-	if (s == NULL)
-		return;
-	freeze_scratch_free(s->x);
-	buf_release(&s->canon);
-	free(s);
+	freeze_scratch_free(p);
 }
 
 /* One stored record: already canonical, valid, summarized (so the digest
  * of its bytes is its identity). */
 static int
 f_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
-    const struct ledger_loc *loc, void *slot, struct err *e)
+    const struct ledger_loc *loc, void *slot, struct buf *keep, struct err *e)
 {
 	struct fast *f = ctx;
-	struct fscratch *s = scratch;
 	struct fslot *sl = slot;
-
 	int rc;
 
 	(void)loc;
+	(void)keep;
 	if (rec != NULL || n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "not a pack");
-	if ((rc = freeze_acc_prepare_stored(f->acc, s->x, text, n, &sl->item, sl->d, e)) != 0)
+	if ((rc = freeze_acc_prepare_stored(f->acc, scratch, text, n, &sl->item, sl->d, e)) != 0)
 		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "not shown canonical and valid");
 	sl->len = (uint32_t)n;
 	return 0;
 }
 
 static int
-f_done(void *ctx, void *slot, struct err *e)
+f_done(void *ctx, void *slot, const struct buf *keep, struct err *e)
 {
 	struct fast *f = ctx;
 	struct fslot *sl = slot;
-	struct freeze_item *item = sl->item;
 
-	sl->item = NULL;
+	(void)keep;
 	if (f->nrecs == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 65536;
 		struct cas_rec *r = realloc(f->recs, cap * sizeof *r);
 		if (r == NULL) {
-			freeze_item_free(item);
+			freeze_item_clear(&sl->item);
 			return err_set(e, ERR_NOMEM, "out of memory");
 		}
 		f->recs = r;
@@ -115,7 +96,7 @@ f_done(void *ctx, void *slot, struct err *e)
 	f->recs[f->nrecs].len = sl->len;
 	f->nrecs++;
 	f->off += sl->len + 1;
-	return freeze_acc_take(f->acc, item, e);
+	return freeze_acc_take(f->acc, &sl->item, e);
 }
 
 static void
@@ -123,8 +104,7 @@ f_release(void *slot)
 {
 	struct fslot *sl = slot;
 
-	freeze_item_free(sl->item);
-	sl->item = NULL;
+	freeze_item_clear(&sl->item);
 }
 
 /* The end of the JSON value at p, or NULL.  Need not check the grammar:

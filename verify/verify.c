@@ -55,7 +55,8 @@ finding(struct vctx *v, const char *check, const char *subject, const char *deta
 struct vitem {
 	const char *gid;            /* borrowed from the manifest */
 	uint8_t d[HASH_LEN];        /* identity the manifest gives */
-	struct freeze_item *item;   /* summary to take, or NULL */
+	struct freeze_item item;    /* summary to take */
+	int have;                   /* 1 when item holds one */
 	char *check[2], *detail[2]; /* findings (owned) */
 };
 
@@ -121,7 +122,7 @@ check_one(struct vjob *j, struct vitem *it, struct buf *canon)
 	}
 	if (freeze_acc_prepare(j->acc, rec, where, &it->item, canon, got, &e) < 0)
 		vitem_finding(it, "record-valid", e.msg);
-	else if (canon->len != n || memcmp(canon->p, p, n) != 0)
+	else if ((it->have = 1) && (canon->len != n || memcmp(canon->p, p, n) != 0))
 		vitem_finding(it, "record-canonical", "stored bytes are not canonical JSON");
 	cJSON_Delete(rec);
 }
@@ -196,14 +197,14 @@ check_records(struct vctx *v, const cJSON *manifest, struct cas *store, struct f
 		for (int f = 0; f < 2; f++)
 			if (items[i].check[f])
 				finding(v, items[i].check[f], items[i].gid, items[i].detail[f]);
-		if (items[i].item && rc == 0) {
-			rc = freeze_acc_take(acc, items[i].item, e);
-			items[i].item = NULL;
+		if (items[i].have && rc == 0) {
+			rc = freeze_acc_take(acc, &items[i].item, e);
+			items[i].have = 0;
 		}
 	}
 done:
 	for (size_t i = 0; i < n; i++) {
-		freeze_item_free(items[i].item);
+		freeze_item_clear(&items[i].item);
 		for (int f = 0; f < 2; f++) {
 			free(items[i].check[f]);
 			free(items[i].detail[f]);

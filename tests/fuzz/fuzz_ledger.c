@@ -49,14 +49,14 @@ struct run {
 
 /* A record's slot in the parallel run. */
 struct pslot {
-	struct freeze_item *item;
+	struct freeze_item item;
 	struct buf canon;
 	uint8_t d[HASH_LEN];
 };
 
 static int
 par_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
-    const struct ledger_loc *loc, void *p, struct err *e)
+    const struct ledger_loc *loc, void *p, struct buf *keep, struct err *e)
 {
 	const struct freeze_acc *acc = ctx;
 	struct pslot *s = p;
@@ -89,14 +89,13 @@ par_scratch_free(void *scratch)
 }
 
 static int
-par_done(void *ctx, void *p, struct err *e)
+par_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 {
 	struct pslot *s = p;
-	struct freeze_item *it = s->item;
 
+	(void)keep;
 	buf_release(&s->canon);
-	s->item = NULL;
-	return freeze_acc_take(ctx, it, e);
+	return freeze_acc_take(ctx, &s->item, e);
 }
 
 static void
@@ -104,8 +103,7 @@ par_release(void *p)
 {
 	struct pslot *s = p;
 
-	freeze_item_free(s->item);
-	s->item = NULL;
+	freeze_item_clear(&s->item);
 	buf_release(&s->canon);
 }
 

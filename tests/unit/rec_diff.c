@@ -102,7 +102,7 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text
     long line, struct counts *k)
 {
 	struct ledger_loc loc = { "t.jsonl", line, 0 };
-	struct freeze_item *a = NULL, *b = NULL;
+	struct freeze_item a, b;
 	struct buf ca = BUF_INIT, cb = BUF_INIT, cs = BUF_INIT, cw = BUF_INIT;
 	struct err ea = ERR_INIT, eb = ERR_INIT;
 	uint8_t da[HASH_LEN], db[HASH_LEN];
@@ -145,6 +145,8 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text
 	}
 	char where[64];
 	snprintf(where, sizeof where, "t.jsonl:%ld", line);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
 	ra = freeze_acc_prepare_text(acc, x, text, n, &loc, &a, &ca, da, &ea);
 	eb = (struct err)ERR_INIT;
 	tree = json_parse(text, n, "t.jsonl", line, &eb);
@@ -170,12 +172,12 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text
 			bad = 1;
 		}
 	}
-	if (!bad && a && b && !freeze_item_same(a, b)) {
+	if (!bad && ra == 0 && rb == 0 && !freeze_item_same(&a, &b)) {
 		fprintf(stderr, "rec_diff: different summaries for %.*s\n", (int)n, text);
 		bad = 1;
 	}
-	freeze_item_free(a);
-	freeze_item_free(b);
+	freeze_item_clear(&a);
+	freeze_item_clear(&b);
 	buf_release(&ca);
 	buf_release(&cb);
 	buf_release(&cs);
