@@ -1070,23 +1070,82 @@ done_c:
 	return 0;
 }
 
+/* Sort a->games by game_id, stably.  A ledger is usually a few runs
+ * already in order (one per condition, say, or one per ledger file), so
+ * runs are found and merged pairwise: n log(runs) comparisons, where qsort
+ * would make n log n.  Indices are merged, then the games moved once. */
 static int
-cmp_game_id(const void *x, const void *y)
+sort_games(struct freeze_acc *a, struct err *e)
 {
-	return strcmp(((const struct freeze_item *)x)->game_id, ((const struct freeze_item *)y)->game_id);
+	size_t n = a->n, nruns = 0;
+	uint32_t *idx = NULL, *tmp = NULL;
+	size_t *runs = NULL;
+	struct freeze_item *g = a->games, *sorted;
+
+	if (n > UINT32_MAX)
+		return err_set(e, ERR_INPUT, "more than 2^32 games");
+	idx = malloc(n * sizeof *idx);
+	tmp = malloc(n * sizeof *tmp);
+	runs = malloc((n + 1) * sizeof *runs);
+	if (idx == NULL || tmp == NULL || runs == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		idx[i] = (uint32_t)i;
+		if (i == 0 || strcmp(g[i - 1].game_id, g[i].game_id) > 0)
+			runs[nruns++] = i;
+	}
+	runs[nruns] = n;
+	while (nruns > 1) {
+		size_t m = 0;
+		for (size_t r = 0; r < nruns; r += 2) {
+			/* runs[nruns] is n: an odd last run merges with nothing */
+			size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 <= nruns ? runs[r + 2] : mid;
+			size_t x = lo, y = mid, o = lo;
+			/* ties take the earlier run: stable */
+			while (x < mid && y < hi)
+				tmp[o++] = strcmp(g[idx[y]].game_id, g[idx[x]].game_id) < 0 ? idx[y++] : idx[x++];
+			while (x < mid)
+				tmp[o++] = idx[x++];
+			while (y < hi)
+				tmp[o++] = idx[y++];
+			runs[m++] = lo;
+		}
+		runs[m] = n;
+		nruns = m;
+		uint32_t *t = idx;
+		idx = tmp;
+		tmp = t;
+	}
+	sorted = malloc(n * sizeof *sorted);
+	if (sorted == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = g[idx[i]];
+	free(a->games);
+	a->games = sorted;
+	a->cap = n;
+	free(idx);
+	free(tmp);
+	free(runs);
+	return 0;
+nomem:
+	free(idx);
+	free(tmp);
+	free(runs);
+	return err_set(e, ERR_NOMEM, "out of memory");
 }
 
 /* Sort a->games by game_id and refuse a duplicate. */
 static int
 games_in_order(struct freeze_acc *a, struct err *e)
 {
-	/* Ledgers are usually written in game_id order: look before sorting
-	 * (and never hand qsort a null array). */
+	/* Ledgers are usually written in game_id order: look before sorting. */
 	size_t k = 1;
 	while (k < a->n && strcmp(a->games[k - 1].game_id, a->games[k].game_id) < 0)
 		k++;
 	if (k < a->n) {
-		qsort(a->games, a->n, sizeof *a->games, cmp_game_id);
+		if (sort_games(a, e) < 0)
+			return -1;
 		k = 1; /* strictly increasing up to k: no duplicate there */
 	}
 	for (size_t i = k; i < a->n; i++)

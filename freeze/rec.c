@@ -40,7 +40,7 @@ static const unsigned char plain[256] = {
 #undef R16
 };
 
-static uint64_t prefix8(const unsigned char *p, size_t n);
+static uint64_t prefix8(const unsigned char *p, size_t n, const unsigned char *end);
 
 struct rec_scan *
 rec_scan_new(void)
@@ -205,7 +205,8 @@ struct open {
 /* Close the object at o: its keys, sorted (or, when check, found to be in
  * order already), go to s->ord. */
 static int
-close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, int check)
+close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, uint32_t nt,
+    int check)
 {
 	if (n > REC_MAX_MEMBERS)
 		return REC_OTHER;
@@ -238,7 +239,7 @@ close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, in
 		s->ord[s->nord + a] = k[a];
 	s->t[o->tok].ord = (uint32_t)s->nord;
 	s->t[o->tok].n = (uint32_t)n;
-	s->t[o->tok].end = (uint32_t)s->nt;
+	s->t[o->tok].end = nt;
 	s->nord += n;
 	return REC_OK;
 }
@@ -253,6 +254,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 	uint32_t keys[REC_MAX_DEPTH * REC_MAX_MEMBERS];
 	size_t depth = 0, nkeys = 0, cap = len + 1 < REC_MAX_TOKENS ? len + 1 : REC_MAX_TOKENS;
 	struct tok *t;
+	uint32_t nt = 0; /* tokens so far: s->nt, kept in a register */
 	int rc;
 
 	s->text = p;
@@ -274,7 +276,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 		return REC_OTHER;
 	for (;;) {
 		/* a value at p */
-		uint32_t i = (uint32_t)s->nt;
+		uint32_t i = nt;
 		if (p >= end || i >= s->cap)
 			return REC_OTHER;
 		t[i].pre = 0;
@@ -289,7 +291,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 			t[i].off++;
 			t[i].len = (uint32_t)(q - p - 1);
 			t[i].end = i + 1;
-			s->nt++;
+			nt++;
 			p = q + 1;
 			break;
 		case '{':
@@ -298,7 +300,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 				return REC_OTHER;
 			t[i].type = *p == '{' ? REC_OBJECT : REC_ARRAY;
 			t[i].len = 0;
-			s->nt++;
+			nt++;
 			open[depth] = (struct open){ i, (uint32_t)nkeys, 0, *p == '{' };
 			depth++;
 			p++;
@@ -317,7 +319,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 			t[i].type = (uint8_t)(w == 0 ? REC_TRUE : w == 1 ? REC_FALSE : REC_NULL);
 			t[i].len = (uint32_t)wn;
 			t[i].end = i + 1;
-			s->nt++;
+			nt++;
 			p += wn;
 			break;
 		}
@@ -327,7 +329,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 			t[i].type = REC_NUMBER;
 			t[i].len = (uint32_t)(q - p);
 			t[i].end = i + 1;
-			s->nt++;
+			nt++;
 			p = q;
 			break;
 		}
@@ -336,7 +338,10 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 		 * container */
 		WS(p, end);
 		if (depth == 0)
+		{
+			s->nt = nt;
 			return p == end ? REC_OK : REC_OTHER;
+		}
 		if (p < end && *p == ',') {
 			p++;
 			WS(p, end);
@@ -350,7 +355,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 		 * array, whose value the loop reads */
 		open[depth - 1].n++;
 		if (open[depth - 1].object) {
-			uint32_t k = (uint32_t)s->nt;
+			uint32_t k = nt;
 			if (p >= end || *p != '"' || k >= s->cap || nkeys == sizeof keys / sizeof keys[0])
 				return REC_OTHER;
 			if ((q = string_end(p + 1, end, 1)) == NULL)
@@ -361,9 +366,9 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 			t[k].end = k + 1;
 			t[k].n = 0;
 			t[k].ord = 0;
-			t[k].pre = prefix8(p + 1, t[k].len);
+			t[k].pre = prefix8(p + 1, t[k].len, end);
 			keys[nkeys++] = k;
-			s->nt++;
+			nt++;
 			p = q + 1;
 			WS(p, end);
 			if (p >= end || *p != ':')
@@ -377,12 +382,13 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 		depth--;
 		if (open[depth].object) {
 			size_t n = nkeys - open[depth].keys;
-			if ((rc = close_object(s, &open[depth], keys + open[depth].keys, n, check)) != REC_OK)
+			if ((rc = close_object(s, &open[depth], keys + open[depth].keys, n, nt, check)) !=
+			    REC_OK)
 				return rc;
 			nkeys = open[depth].keys;
 		} else {
 			t[open[depth].tok].n = open[depth].n;
-			t[open[depth].tok].end = (uint32_t)s->nt;
+			t[open[depth].tok].end = nt;
 		}
 		p++;
 		goto after;
@@ -600,14 +606,21 @@ rec_member(const struct rec_scan *s, int obj, const char *key)
 }
 
 static uint64_t
-prefix8(const unsigned char *p, size_t n)
+prefix8(const unsigned char *p, size_t n, const unsigned char *end)
 {
 	uint64_t x = 0;
 
-	memcpy(&x, p, n < 8 ? n : 8);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x);
+	/* One load when eight bytes are there to read; keep the key's own. */
+	if (end - p >= 8) {
+		memcpy(&x, p, 8);
+		if (n < 8)
+			x &= (1ull << (8 * n)) - 1;
+		return __builtin_bswap64(x);
+	}
 #endif
+	for (size_t k = 0; k < 8; k++)
+		x = x << 8 | (k < n ? p[k] : 0);
 	return x;
 }
 
@@ -620,7 +633,8 @@ rec_keys_init(struct rec_keys *k, const char *const *keys, int n)
 	for (int i = 0; i < n; i++) {
 		k->key[i] = keys[i];
 		k->len[i] = strlen(keys[i]);
-		k->pre[i] = prefix8((const unsigned char *)keys[i], k->len[i]);
+		k->pre[i] = prefix8((const unsigned char *)keys[i], k->len[i],
+		    (const unsigned char *)keys[i] + k->len[i]);
 		if (i > 0 && strcmp(keys[i - 1], keys[i]) >= 0)
 			return -1;
 	}
@@ -672,7 +686,29 @@ rec_num(const struct rec_scan *s, int tok, double *x)
 	struct dec d;
 	int e10;
 
-	if (rec_type(s, tok) != REC_NUMBER || dec_read(s->text + s->t[tok].off, s->t[tok].len, &d) < 0)
+	if (rec_type(s, tok) != REC_NUMBER)
+		return -1;
+	/* Most numbers have at most 15 digits, point or not: their digits as
+	 * one integer over a power of ten, in one pass. */
+	const unsigned char *p = s->text + s->t[tok].off, *end = p + s->t[tok].len;
+	int neg = *p == '-', digits = 0, frac = -1;
+	uint64_t m = 0;
+	for (p += neg; p < end && digits <= 15; p++) {
+		if (*p == '.') {
+			frac = 0;
+			continue;
+		}
+		m = m * 10 + (uint64_t)(*p - '0');
+		digits++;
+		frac += frac >= 0;
+	}
+	if (p == end && digits <= 15) {
+		*x = frac > 0 ? (double)m / p10[frac] : (double)m;
+		if (neg)
+			*x = -*x;
+		return 0;
+	}
+	if (dec_read(s->text + s->t[tok].off, s->t[tok].len, &d) < 0)
 		return -1;
 	/* One exact integer (below 2^53) times or over one exact power of ten
 	 * is a single IEEE rounding: the correctly rounded value strtod gives. */
