@@ -11,9 +11,16 @@ bench_time "generate $games games (genledger)" ./genledger "$games" spec.json >l
 lbytes=$(wc -c <ledger.jsonl)
 echo "  ledger: $games records, $lbytes bytes"
 
-bench_time "cohort freeze --store" "$COHORT" freeze --spec spec.json --store store \
-	-o freeze.json ledger.jsonl || return 1
-f_wall=$BENCH_WALL f_cpu=$BENCH_CPU f_rss=$BENCH_RSS_MB
+# The machine's speed wanders (a shared VM): cohort and openssl run twice
+# and the better time counts; jq, fifty seconds a run, once.
+best() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
+f_wall= f_cpu= f_rss=
+for run in 1 2; do
+	rm -rf store
+	bench_time "cohort freeze --store (run $run)" "$COHORT" freeze --spec spec.json --store store \
+		-o freeze.json ledger.jsonl || return 1
+	f_wall=$(best "$BENCH_WALL" "$f_wall") f_cpu=$(best "$BENCH_CPU" "$f_cpu") f_rss=$BENCH_RSS_MB
+done
 pack=$(ls store/pack/*.pack)
 pbytes=$(wc -c <"$pack")
 echo "  manifest: $(wc -c <freeze.json) bytes; store pack: $pbytes bytes"
@@ -35,12 +42,27 @@ else
 fi
 echo "  freeze peak memory: $f_rss MB (target <= 2048)"
 
-bench_time "cohort verify --store" "$COHORT" verify --store store -o verify.json freeze.json
-v_wall=$BENCH_WALL v_cpu=$BENCH_CPU
-bench_time "openssl dgst -sha256 PACK" openssl dgst -sha256 "$pack" >/dev/null
-o_wall=$BENCH_WALL o_cpu=$BENCH_CPU
-awk -v b="$pbytes" -v v="$v_wall" -v o="$o_wall" 'BEGIN {
-	if (v > 0 && o > 0)
-		printf "  throughput: verify %.1f MB/s, openssl %.1f MB/s\n", b / v / 1e6, b / o / 1e6 }'
-bench_ratio "verify throughput / openssl's (wall)" "$o_wall" "$v_wall" ">= 0.8"
-bench_ratio "verify throughput / openssl's (cpu)" "$o_cpu" "$v_cpu" ">= 0.8"
+# verify reads the manifest, the pack and its index, and re-derives the
+# manifest from the records; openssl is timed over the pack alone and over
+# all three files (the bytes verify reads).
+idx=$(ls store/pack/*.idx)
+abytes=$((pbytes + $(wc -c <freeze.json) + $(wc -c <"$idx")))
+v_wall= v_cpu= o_wall= o_cpu= a_wall=
+for run in 1 2; do
+	bench_time "cohort verify --store (run $run)" "$COHORT" verify --store store -o verify.json freeze.json
+	v_wall=$(best "$BENCH_WALL" "$v_wall") v_cpu=$(best "$BENCH_CPU" "$v_cpu") v_rss=$BENCH_RSS_MB
+	bench_time "openssl dgst -sha256 PACK (run $run)" openssl dgst -sha256 "$pack" >/dev/null
+	o_wall=$(best "$BENCH_WALL" "$o_wall") o_cpu=$(best "$BENCH_CPU" "$o_cpu")
+	bench_time "openssl dgst -sha256 FREEZE PACK INDEX (run $run)" \
+		openssl dgst -sha256 freeze.json "$pack" "$idx" >/dev/null
+	a_wall=$(best "$BENCH_WALL" "$a_wall")
+done
+grep -q '"ok":true' verify.json && echo "  verify: all holds" || echo "  verify: FINDINGS (unexpected)"
+awk -v b="$pbytes" -v a="$abytes" -v v="$v_wall" -v o="$o_wall" -v w="$a_wall" 'BEGIN {
+	if (v > 0 && o > 0 && w > 0)
+		printf "  throughput: verify %.1f MB/s of pack (%.1f MB/s of all it reads); openssl %.1f MB/s (%.1f MB/s)\n",
+		    b / v / 1e6, a / v / 1e6, b / o / 1e6, a / w / 1e6 }'
+echo "  verify peak memory: $v_rss MB"
+bench_ratio "verify throughput / openssl's over the pack (wall)" "$o_wall" "$v_wall" ">= 0.8"
+bench_ratio "verify throughput / openssl's over all verify reads (wall)" "$a_wall" "$v_wall" ">= 0.8"
+bench_ratio "verify throughput / openssl's over the pack (cpu)" "$o_cpu" "$v_cpu" ">= 0.8"

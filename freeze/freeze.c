@@ -1070,28 +1070,61 @@ done_c:
 	return 0;
 }
 
+/* A game in the sort: its id's first 16 bytes as two big-endian numbers
+ * (zero-padded; ids hold no NUL), so most comparisons touch no string. */
+struct gkey {
+	uint64_t k0, k1;
+	uint32_t i;
+};
+
+static uint64_t
+be8(const char *s, size_t *at, size_t n)
+{
+	uint64_t v = 0;
+
+	for (int k = 0; k < 8; k++) {
+		unsigned char c = *at < n ? (unsigned char)s[*at] : 0;
+		v = v << 8 | c;
+		*at += *at < n;
+	}
+	return v;
+}
+
+static int
+gkey_less(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
+{
+	if (x->k0 != y->k0)
+		return x->k0 < y->k0;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1;
+	return strcmp(g[x->i].game_id, g[y->i].game_id) < 0;
+}
+
 /* Sort a->games by game_id, stably.  A ledger is usually a few runs
  * already in order (one per condition, say, or one per ledger file), so
  * runs are found and merged pairwise: n log(runs) comparisons, where qsort
- * would make n log n.  Indices are merged, then the games moved once. */
+ * would make n log n.  Keys are merged, then the games moved once. */
 static int
 sort_games(struct freeze_acc *a, struct err *e)
 {
 	size_t n = a->n, nruns = 0;
-	uint32_t *idx = NULL, *tmp = NULL;
+	struct gkey *key = NULL, *tmp = NULL;
 	size_t *runs = NULL;
 	struct freeze_item *g = a->games, *sorted;
 
 	if (n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "more than 2^32 games");
-	idx = malloc(n * sizeof *idx);
+	key = malloc(n * sizeof *key);
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 1) * sizeof *runs);
-	if (idx == NULL || tmp == NULL || runs == NULL)
+	if (key == NULL || tmp == NULL || runs == NULL)
 		goto nomem;
 	for (size_t i = 0; i < n; i++) {
-		idx[i] = (uint32_t)i;
-		if (i == 0 || strcmp(g[i - 1].game_id, g[i].game_id) > 0)
+		size_t at = 0, len = strlen(g[i].game_id);
+		key[i].k0 = be8(g[i].game_id, &at, len);
+		key[i].k1 = be8(g[i].game_id, &at, len);
+		key[i].i = (uint32_t)i;
+		if (i == 0 || gkey_less(&key[i], &key[i - 1], g))
 			runs[nruns++] = i;
 	}
 	runs[nruns] = n;
@@ -1103,33 +1136,33 @@ sort_games(struct freeze_acc *a, struct err *e)
 			size_t x = lo, y = mid, o = lo;
 			/* ties take the earlier run: stable */
 			while (x < mid && y < hi)
-				tmp[o++] = strcmp(g[idx[y]].game_id, g[idx[x]].game_id) < 0 ? idx[y++] : idx[x++];
+				tmp[o++] = gkey_less(&key[y], &key[x], g) ? key[y++] : key[x++];
 			while (x < mid)
-				tmp[o++] = idx[x++];
+				tmp[o++] = key[x++];
 			while (y < hi)
-				tmp[o++] = idx[y++];
+				tmp[o++] = key[y++];
 			runs[m++] = lo;
 		}
 		runs[m] = n;
 		nruns = m;
-		uint32_t *t = idx;
-		idx = tmp;
+		struct gkey *t = key;
+		key = tmp;
 		tmp = t;
 	}
 	sorted = malloc(n * sizeof *sorted);
 	if (sorted == NULL)
 		goto nomem;
 	for (size_t i = 0; i < n; i++)
-		sorted[i] = g[idx[i]];
+		sorted[i] = g[key[i].i];
 	free(a->games);
 	a->games = sorted;
 	a->cap = n;
-	free(idx);
+	free(key);
 	free(tmp);
 	free(runs);
 	return 0;
 nomem:
-	free(idx);
+	free(key);
 	free(tmp);
 	free(runs);
 	return err_set(e, ERR_NOMEM, "out of memory");
