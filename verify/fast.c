@@ -157,21 +157,30 @@ member(const char **p, const char *end, const char *key, const char **v, size_t 
 	return 0;
 }
 
-struct hash_job {
+/* What a second thread checks while the manifest is derived: each pack's
+ * index against the records read, and the file's digest (its identity,
+ * once its bytes prove canonical). */
+struct side {
+	const struct cas *store;
+	const struct cas_rec *recs;
+	const size_t *first; /* pack i's records are recs[first[i]..first[i+1]) */
 	const char *p;
 	size_t n;
 	uint8_t d[HASH_LEN];
-	int rc;
+	int ok;
 };
 
 static void *
-hash_thread(void *arg)
+side_thread(void *arg)
 {
-	struct hash_job *j = arg;
+	struct side *j = arg;
 	struct hash *h = hash_new();
 
-	j->rc = h ? hash_digest(h, j->p, j->n, j->d) : -1;
+	j->ok = h != NULL && hash_digest(h, j->p, j->n, j->d) == 0;
 	hash_free(h);
+	for (size_t i = 0; j->ok && i < cas_npacks(j->store); i++)
+		j->ok = cas_pack_index_matches(j->store, i, j->recs + j->first[i],
+		    j->first[i + 1] - j->first[i]);
 	return NULL;
 }
 
@@ -185,9 +194,10 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	struct fast f = { 0 };
 	struct cas *store = NULL;
 	struct buf derived = BUF_INIT;
-	struct hash_job hj = { p, n, { 0 }, -1 };
+	struct side side = { 0 };
+	size_t *first = NULL;
 	pthread_t th;
-	int hashing = 0, rc = 1;
+	int threaded = 0, rc = 1;
 	cJSON *spec = NULL, *repo = NULL;
 	const char *q, *v, *end = p + n;
 	size_t vn;
@@ -196,9 +206,6 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	if (n < 16 || memcmp(p, "{\"as_of\":\"", 10) != 0 ||
 	    (q = memmem(p, n, kind, sizeof kind - 1)) == NULL)
 		return 1;
-	/* The file's identity is the digest of its bytes once they prove to be
-	 * canonical: worked out alongside. */
-	hashing = pthread_create(&th, NULL, hash_thread, &hj) == 0;
 	q += sizeof kind - 1;
 	if (member(&q, end, "repo", &v, &vn) == 0 &&
 	    (repo = json_parse(v, vn, "repo", 1, &(struct err)ERR_INIT)) == NULL)
@@ -211,12 +218,17 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	if (cas_open(store_dir, 0, &store, &(struct err)ERR_INIT) < 0 ||
 	    cas_damage(store, &(const char *const *){ NULL }) > 0)
 		goto done;
+	if ((first = malloc((cas_npacks(store) + 1) * sizeof *first)) == NULL) {
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	for (size_t i = 0; i < cas_npacks(store); i++) {
 		struct ledger_par par = { f_work, f_done, f_release, fs_new, fs_free,
 			sizeof(struct fslot), &f, 0 };
 		struct err pe = ERR_INIT;
 		const char *pk;
-		size_t pn, first = f.nrecs;
+		size_t pn;
+		first[i] = f.nrecs;
 		cas_pack_bytes(store, i, &pk, &pn);
 		f.off = 0;
 		if (ledger_read_bytes("pack", pk, pn, &par, &pe) < 0) {
@@ -226,21 +238,24 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 			}
 			goto done;
 		}
-		if (f.off != pn || !cas_pack_index_matches(store, i, f.recs + first, f.nrecs - first))
+		if (f.off != pn)
 			goto done;
 	}
+	first[cas_npacks(store)] = f.nrecs;
+	side = (struct side){ store, f.recs, first, p, n, { 0 }, 0 };
+	threaded = pthread_create(&th, NULL, side_thread, &side) == 0;
 	if (freeze_acc_write(f.acc, repo, &derived, &(struct err)ERR_INIT) < 0 || derived.len != n ||
 	    memcmp(derived.p, p, n) != 0)
 		goto done;
-	if (hashing) {
+	if (threaded) {
 		pthread_join(th, NULL);
-		hashing = 0;
+		threaded = 0;
 	} else {
-		hash_thread(&hj);
+		side_thread(&side);
 	}
-	if (hj.rc < 0)
+	if (!side.ok)
 		goto done;
-	hash_id_format(hj.d, id);
+	hash_id_format(side.d, id);
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
 	    (unsigned long long)f.nrecs, (unsigned long long)cas_count(store));
 	verify_check_add(checks, "records", "store", 1, detail);
@@ -248,8 +263,9 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 		verify_check_add(checks, "derivation", sections[i], 1, NULL);
 	rc = 0;
 done:
-	if (hashing)
+	if (threaded)
 		pthread_join(th, NULL);
+	free(first);
 	buf_release(&derived);
 	free(f.recs);
 	freeze_acc_free(f.acc);
