@@ -1237,15 +1237,50 @@ buf_cut(struct buf *b, size_t len)
 	}
 }
 
+/* Appends to a buffer: freeze_acc_write's sink. */
+static int
+sink_buf(void *ctx, const char *p, size_t n)
+{
+	return buf_add(ctx, p, n);
+}
+
+/* Hand w's bytes to the sink once they pass a megabyte (or when last). */
+static int
+flush(const struct freeze_sink *k, struct buf *w, int last)
+{
+	if (w->len < ((size_t)1 << 20) && !last)
+		return 0;
+	if (w->len > 0 && k->put(k->ctx, w->p, w->len) < 0)
+		return -1;
+	buf_reset(w);
+	return 0;
+}
+
 int
 freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e)
+{
+	struct freeze_sink k = { sink_buf, out };
+	size_t start = out->len;
+
+	/* one reservation for the whole: a hint the streaming writer gives */
+	if (freeze_acc_stream(a, repo, &k, out, e) < 0) {
+		buf_cut(out, start);
+		return -1;
+	}
+	return 0;
+}
+
+int
+freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
+    struct buf *reserve, struct err *e)
 {
 	struct freeze_item **inc = NULL;
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
 	struct buf tail = BUF_INIT;
-	size_t ninc = 0, nexcl = 0, start = out->len, room = 0;
+	struct buf wb = BUF_INIT, *out = &wb;
+	size_t ninc = 0, nexcl = 0, room = 0;
 	uint8_t sd[HASH_LEN];
 	char sid[HASH_ID_LEN + 1];
 	cJSON *tot = NULL;
@@ -1306,7 +1341,7 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 	if (PUT(&tail, "}") < 0)
 		goto nomem;
 	room += head.len + blocks.len + conds.len + tail.len + 64;
-	if (buf_grow(out, room) < 0)
+	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
@@ -1319,6 +1354,8 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 				goto nomem;
 			if (game_entry(&cs, &a->games[i], out, e) < 0)
 				goto done;
+			if (flush(k, out, 0) < 0)
+				goto sunk;
 		}
 	if (PUT(out, "],\"games\":[") < 0)
 		goto nomem;
@@ -1329,16 +1366,22 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 				goto nomem;
 			if (game_entry(&cs, &a->games[i], out, e) < 0)
 				goto done;
+			if (flush(k, out, 0) < 0)
+				goto sunk;
 		}
 	if (buf_add(out, tail.p, tail.len) < 0)
 		goto nomem;
+	if (flush(k, out, 1) < 0)
+		goto sunk;
 	rc = 0;
+	goto done;
+sunk:
+	err_set(e, ERR_IO, "the manifest's bytes could not be taken");
 	goto done;
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 done:
-	if (rc < 0)
-		buf_cut(out, start);
+	buf_release(&wb);
 	cJSON_Delete(tot);
 	free(inc);
 	free(cs.off);

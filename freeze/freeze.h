@@ -97,6 +97,17 @@ int freeze_item_same(const struct freeze_item *x, const struct freeze_item *y);
  * repo (may be NULL) goes in as "repo".  On failure out is left as it was.
  * Games are sorted in place; the accumulator may be written again. */
 int freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e);
+/* The same bytes handed to put() a megabyte or so at a time, in order,
+ * never all held at once (verify compares them with a file as they come).
+ * put returns 0, or -1 to stop (then freeze_acc_stream fails with ERR_IO
+ * unless it already set e).  reserve, when not NULL, is grown once to hold
+ * the whole manifest. */
+struct freeze_sink {
+	int (*put)(void *ctx, const char *p, size_t n);
+	void *ctx;
+};
+int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
+    struct buf *reserve, struct err *e);
 /* The same manifest as a new tree (cJSON_Delete): freeze_acc_write's bytes
  * read back, so the two never disagree. */
 int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e);

@@ -157,6 +157,23 @@ member(const char **p, const char *end, const char *key, const char **v, size_t 
 	return 0;
 }
 
+/* The derived manifest, compared with the file as it comes. */
+struct cmp {
+	const char *p;
+	size_t n, at;
+};
+
+static int
+cmp_put(void *ctx, const char *p, size_t n)
+{
+	struct cmp *c = ctx;
+
+	if (n > c->n - c->at || memcmp(c->p + c->at, p, n) != 0)
+		return -1;
+	c->at += n;
+	return 0;
+}
+
 /* What a second thread checks while the manifest is derived: each pack's
  * index against the records read, and the file's digest (its identity,
  * once its bytes prove canonical). */
@@ -193,7 +210,8 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 		"conditions", "totals" };
 	struct fast f = { 0 };
 	struct cas *store = NULL;
-	struct buf derived = BUF_INIT;
+	struct cmp cmp = { p, n, 0 };
+	struct freeze_sink sink = { cmp_put, &cmp };
 	struct side side = { 0 };
 	size_t *first = NULL;
 	pthread_t th;
@@ -244,8 +262,7 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	first[cas_npacks(store)] = f.nrecs;
 	side = (struct side){ store, f.recs, first, p, n, { 0 }, 0 };
 	threaded = pthread_create(&th, NULL, side_thread, &side) == 0;
-	if (freeze_acc_write(f.acc, repo, &derived, &(struct err)ERR_INIT) < 0 || derived.len != n ||
-	    memcmp(derived.p, p, n) != 0)
+	if (freeze_acc_stream(f.acc, repo, &sink, NULL, &(struct err)ERR_INIT) < 0 || cmp.at != n)
 		goto done;
 	if (threaded) {
 		pthread_join(th, NULL);
@@ -266,7 +283,6 @@ done:
 	if (threaded)
 		pthread_join(th, NULL);
 	free(first);
-	buf_release(&derived);
 	free(f.recs);
 	freeze_acc_free(f.acc);
 	cas_free(store);
