@@ -78,6 +78,8 @@ keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 
 	if (x->pre != y->pre)
 		return x->pre < y->pre ? -1 : 1;
+	if (x->len <= 8 && y->len <= 8) /* all of both in the prefixes */
+		return x->len < y->len ? -1 : x->len > y->len;
 	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
 }
 
@@ -655,6 +657,7 @@ rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *ou
 	for (int i = 0; i < k->n && m < t->n;) {
 		const struct tok *kt = &s->t[s->ord[t->ord + m]];
 		int c = kt->pre != k->pre[i] ? (kt->pre < k->pre[i] ? -1 : 1) :
+		    kt->len <= 8 && k->len[i] <= 8 ? (kt->len > k->len[i]) - (kt->len < k->len[i]) :
 		    bytecmp(s->text + kt->off, kt->len, (const unsigned char *)k->key[i], k->len[i]);
 		if (c == 0)
 			out[i++] = (int)s->ord[t->ord + m] + 1;
