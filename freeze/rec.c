@@ -161,12 +161,20 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 	}
 }
 
-/* The end of a number's text at p (grammar checked; no exponent), or NULL. */
+/* The end of a number's text at p (grammar checked; no exponent), or NULL.
+ * With check, also NULL unless the text is canonical (canonical_number's
+ * rules, decided here in the same pass for all but long integers). */
 static inline const unsigned char *
-number_end(const unsigned char *p, const unsigned char *end)
+number_end(const unsigned char *p, const unsigned char *end, int check)
 {
-	if (p < end && *p == '-')
+	const unsigned char *s = p, *i0, *f0 = NULL;
+	int neg = 0;
+
+	if (p < end && *p == '-') {
+		neg = 1;
 		p++;
+	}
+	i0 = p;
 	if (p >= end || *p < '0' || *p > '9')
 		return NULL;
 	if (*p == '0') {
@@ -177,8 +185,10 @@ number_end(const unsigned char *p, const unsigned char *end)
 		while (p < end && *p >= '0' && *p <= '9')
 			p++;
 	}
+	const unsigned char *i1 = p;
 	if (p < end && *p == '.') {
 		p++;
+		f0 = p;
 		if (p >= end || *p < '0' || *p > '9')
 			return NULL;
 		while (p < end && *p >= '0' && *p <= '9')
@@ -186,7 +196,25 @@ number_end(const unsigned char *p, const unsigned char *end)
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
 		return NULL; /* exponents: the tree reader's way */
-	return p;
+	if (!check)
+		return p;
+	size_t intlen = (size_t)(i1 - i0);
+	int zero_int = *i0 == '0';
+	if (f0 == NULL) {
+		if (zero_int)
+			return neg ? NULL : p; /* "0", not "-0" */
+		return intlen <= 15 || canonical_number(s, (size_t)(p - s)) ? p : NULL;
+	}
+	if (p[-1] == '0')
+		return NULL; /* a trailing zero after the point */
+	size_t fraclen = (size_t)(p - f0);
+	if (!zero_int)
+		return intlen + fraclen <= 15 ? p : NULL;
+	/* 0.000ddd: at most five zeros after the point, 15 digits after them */
+	size_t z = 0;
+	while (f0[z] == '0')
+		z++;
+	return z <= 5 && fraclen - z <= 15 ? p : NULL;
 }
 
 #define WS(p, end) \
@@ -326,7 +354,7 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 			break;
 		}
 		default:
-			if ((q = number_end(p, end)) == NULL || (check && !canonical_number(p, (size_t)(q - p))))
+			if ((q = number_end(p, end, check)) == NULL)
 				return REC_OTHER;
 			t[i].type = REC_NUMBER;
 			t[i].len = (uint32_t)(q - p);
