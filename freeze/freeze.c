@@ -185,6 +185,32 @@ get_time(const cJSON *rec, const char *key, int required, struct ts *t, int *hav
 	return 0;
 }
 
+/* The record's condition and, when it is left out, why: both readers'
+ * last step.  cond and family are ncond and nfam bytes (no NUL inside);
+ * st is the status (0 terminal, 1 live, 2 provider_error, 3 aborted). */
+static void
+classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char *family,
+    size_t nfam, int st, struct ts started, struct ts ended, struct freeze_item *g)
+{
+	int fam = 0;
+
+	g->cond = -1;
+	for (size_t i = 0; i < a->nconds; i++)
+		if (strncmp(cond, a->conds[i], ncond) == 0 && a->conds[i][ncond] == '\0')
+			g->cond = (int)i;
+	for (size_t i = 0; i < a->nfamilies; i++)
+		fam |= strncmp(family, a->families[i], nfam) == 0 && a->families[i][nfam] == '\0';
+	g->reason = X_NONE;
+	if (!fam)
+		g->reason = X_FAMILY;
+	else if (g->cond < 0)
+		g->reason = X_CONDITION;
+	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
+		g->reason = X_AFTER_CUT;
+	else if (st != 0)
+		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
+}
+
 /* Validate a record against the ledger contract and fill g (without game_id
  * and where).  Messages are `"field": what`. */
 static int
@@ -195,7 +221,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	const char *family, *cond, *color, *status, *result, *s;
 	const cJSON *anchor, *model, *tokens, *reqs, *it;
 	long long block, plies;
-	struct ts started, ended;
+	struct ts started = { 0 }, ended = { 0 };
 	int have_start, have_end, st;
 	double x;
 
@@ -262,22 +288,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 		if (!cJSON_IsString(it))
 			return err_set(e, ERR_INPUT, "\"requests\": expected request id strings");
 	g->block = (int)block;
-	g->cond = -1;
-	for (size_t i = 0; i < a->nconds; i++)
-		if (strcmp(cond, a->conds[i]) == 0)
-			g->cond = (int)i;
-	g->reason = X_NONE;
-	int fam = 0;
-	for (size_t i = 0; i < a->nfamilies; i++)
-		fam |= strcmp(family, a->families[i]) == 0;
-	if (!fam)
-		g->reason = X_FAMILY;
-	else if (g->cond < 0)
-		g->reason = X_CONDITION;
-	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
-		g->reason = X_AFTER_CUT;
-	else if (st != 0)
-		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
+	classify(a, cond, strlen(cond), family, strlen(family), st, started, ended, g);
 	return 0;
 }
 
@@ -380,7 +391,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 	size_t nfam, ncond, ncolor, nstatus, nresult, n;
 	int an[A_N], mo[2], tk[4], st, t;
 	long long block, plies;
-	struct ts started, ended;
+	struct ts started = { 0 }, ended = { 0 };
 	int have_end;
 	double x;
 
@@ -441,22 +452,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 		if (rec_type(s, t) != REC_STRING)
 			return 1;
 	g->block = (int)block;
-	g->cond = -1;
-	for (size_t i = 0; i < a->nconds; i++)
-		if (strncmp(cond, a->conds[i], ncond) == 0 && a->conds[i][ncond] == '\0')
-			g->cond = (int)i;
-	g->reason = X_NONE;
-	int fam = 0;
-	for (size_t i = 0; i < a->nfamilies; i++)
-		fam |= strncmp(family, a->families[i], nfam) == 0 && a->families[i][nfam] == '\0';
-	if (!fam)
-		g->reason = X_FAMILY;
-	else if (g->cond < 0)
-		g->reason = X_CONDITION;
-	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
-		g->reason = X_AFTER_CUT;
-	else if (st != 0)
-		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
+	classify(a, cond, ncond, family, nfam, st, started, ended, g);
 	return 0;
 }
 
