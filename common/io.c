@@ -1,4 +1,5 @@
 /* io.c: whole-file reads and atomic writes. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "io.h"
 
 #include <errno.h>
@@ -104,12 +105,24 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 int
 outfile_write(struct outfile *o, const void *p, size_t n, struct err *e)
 {
-	if (n == 0)
-		return 0;
-	if (fwrite(p, 1, n, o->fp) != n) {
-		o->failed = 1;
-		return err_set(e, ERR_IO, "%s: write error: %s",
-		    o->path ? o->path : "<stdout>", strerror(errno));
+	const size_t slice = (size_t)64 << 20;
+
+	/* A large document goes out in slices, each handed to writeback as it
+	 * is written, so that the fsync at the commit waits for the last one
+	 * only. */
+	while (n > 0) {
+		size_t k = n < slice ? n : slice;
+		if (fwrite(p, 1, k, o->fp) != k) {
+			o->failed = 1;
+			return err_set(e, ERR_IO, "%s: write error: %s",
+			    o->path ? o->path : "<stdout>", strerror(errno));
+		}
+#ifdef SYNC_FILE_RANGE_WRITE
+		if (o->path != NULL && k == slice && fflush(o->fp) == 0)
+			sync_file_range(fileno(o->fp), 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+		p = (const char *)p + k;
+		n -= k;
 	}
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* cas.c: packs and sorted indexes for content-addressed records. */
+#define _GNU_SOURCE /* sync_file_range */
 #include "cas.h"
 
 #include <dirent.h>
@@ -37,6 +38,7 @@ struct cas {
 	char *tmp_pack;
 	FILE *out;
 	uint64_t out_off;
+	uint64_t synced;  /* pack bytes handed to writeback so far */
 	struct newrec *recs;
 	size_t nrecs, caprecs;
 	char **damage; /* packs that could not be read (read-only opens) */
@@ -441,6 +443,15 @@ cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struc
 	c->recs[c->nrecs].len = (uint32_t)n;
 	c->nrecs++;
 	c->out_off += n + 1;
+#ifdef SYNC_FILE_RANGE_WRITE
+	/* Start writing back every 64 MiB, so that the fsync at the commit
+	 * waits for the last stretch only, not for the whole pack. */
+	if (c->out_off - c->synced >= ((uint64_t)64 << 20) && fflush(c->out) == 0) {
+		sync_file_range(fileno(c->out), (off64_t)c->synced, (off64_t)(c->out_off - c->synced),
+		    SYNC_FILE_RANGE_WRITE);
+		c->synced = c->out_off;
+	}
+#endif
 	return 0;
 }
 
