@@ -135,6 +135,12 @@ cp -r luna/store shared-store
 check "quick proof declines: a store shared with another freeze" "$VF" luna.json shared-store declines
 expect_status "verify: a store shared with another freeze still holds (the thorough way)" 0 \
 	"$COHORT" verify --store shared-store luna.json
+$PY -c "
+import json; d = json.load(open('luna/spec.json')); d['protocol'] = {'a': 1, 'kind': 'cohort.freeze/1'}
+open('kindspec.json', 'w').write(json.dumps(d))"
+"$COHORT" freeze --spec kindspec.json --store kind-store -o kind.json luna/ledger.jsonl
+expect_status "verify: a spec holding a \"kind\" member of its own still holds" 0 \
+	"$COHORT" verify --store kind-store kind.json
 cp -r luna/store idx-store
 $PY - "$(ls idx-store/pack/*.idx)" <<'PYEOF'
 import sys

@@ -14,7 +14,7 @@
  * too, a damaged pack, any difference) proves nothing here, and the caller
  * goes the slow way, which then names each problem.
  */
-#define _GNU_SOURCE /* memmem */
+#define _GNU_SOURCE /* memrchr */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,8 +221,19 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	size_t vn;
 	char detail[256];
 
-	if (n < 16 || memcmp(p, "{\"as_of\":\"", 10) != 0 ||
-	    (q = memmem(p, n, kind, sizeof kind - 1)) == NULL)
+	if (n < 16 || memcmp(p, "{\"as_of\":\"", 10) != 0)
+		return 1;
+	/* "kind" comes after the games, and only the spec and the totals after
+	 * it: look from the end.  (A spec holding that very member somewhere
+	 * inside would mislead the split; the comparison at the end would
+	 * then fail, and the thorough way decide.) */
+	for (q = end; q != NULL;) {
+		q = memrchr(p, ',', (size_t)(q - p));
+		if (q != NULL && (size_t)(end - q) >= sizeof kind - 1 &&
+		    memcmp(q, kind, sizeof kind - 1) == 0)
+			break;
+	}
+	if (q == NULL)
 		return 1;
 	q += sizeof kind - 1;
 	if (member(&q, end, "repo", &v, &vn) == 0 &&
