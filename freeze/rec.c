@@ -40,7 +40,26 @@ static const unsigned char plain[256] = {
 #undef R16
 };
 
-static uint64_t prefix8(const unsigned char *p, size_t n, const unsigned char *end);
+/* A key's first eight bytes, big-endian, zero-padded: keys hold no NUL
+ * here, so comparing these numbers orders keys unless they are equal. */
+static inline uint64_t
+prefix8(const unsigned char *p, size_t n, const unsigned char *end)
+{
+	uint64_t x = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* One load when eight bytes are there to read; keep the key's own. */
+	if (end - p >= 8) {
+		memcpy(&x, p, 8);
+		if (n < 8)
+			x &= (1ull << (8 * n)) - 1;
+		return __builtin_bswap64(x);
+	}
+#endif
+	for (size_t k = 0; k < 8; k++)
+		x = x << 8 | (k < n ? p[k] : 0);
+	return x;
+}
 
 struct rec_scan *
 rec_scan_new(void)
@@ -635,24 +654,6 @@ rec_member(const struct rec_scan *s, int obj, const char *key)
 	return -1;
 }
 
-static uint64_t
-prefix8(const unsigned char *p, size_t n, const unsigned char *end)
-{
-	uint64_t x = 0;
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* One load when eight bytes are there to read; keep the key's own. */
-	if (end - p >= 8) {
-		memcpy(&x, p, 8);
-		if (n < 8)
-			x &= (1ull << (8 * n)) - 1;
-		return __builtin_bswap64(x);
-	}
-#endif
-	for (size_t k = 0; k < 8; k++)
-		x = x << 8 | (k < n ? p[k] : 0);
-	return x;
-}
 
 int
 rec_keys_init(struct rec_keys *k, const char *const *keys, int n)
