@@ -141,6 +141,15 @@ open('kindspec.json', 'w').write(json.dumps(d))"
 "$COHORT" freeze --spec kindspec.json --store kind-store -o kind.json luna/ledger.jsonl
 expect_status "verify: a spec holding a \"kind\" member of its own still holds" 0 \
 	"$COHORT" verify --store kind-store kind.json
+# A store filled by two freezes, the second adding a pack of only the
+# records the first lacked: the later freeze's records are all of them.
+head -110 luna/ledger.jsonl >half.jsonl
+"$COHORT" freeze --spec luna/spec.json --store two-packs -o half.json half.jsonl
+"$COHORT" freeze --spec luna/spec.json --store two-packs -o whole.json luna/ledger.jsonl
+if [ "$(ls two-packs/pack/*.pack | wc -l)" = 2 ]; then ok "a second freeze adds a second pack"; else notok "two packs" "$(ls two-packs/pack)"; fi
+check "quick proof: holds over two packs" "$VF" whole.json two-packs holds
+check "quick proof declines: the first freeze, its store now holding more" "$VF" half.json two-packs declines
+expect_status "verify: the first freeze still holds (the thorough way)" 0 "$COHORT" verify --store two-packs half.json
 cp -r luna/store idx-store
 $PY - "$(ls idx-store/pack/*.idx)" <<'PYEOF'
 import sys
