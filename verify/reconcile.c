@@ -667,35 +667,48 @@ freeze_games(struct recon *r, const cJSON *games)
 	return rc;
 }
 
+/* Each object of arr as one row of text fields: keys[k] (required where
+ * required[k]) bound to parameter k + 1 of sql.  Errors name label[i];
+ * a failed step names table. */
 static int
-freeze_excluded(struct recon *r, const cJSON *ex)
+insert_texts(struct recon *r, const cJSON *arr, const char *label, const char *sql,
+    const char *table, const char *const *keys, const int *required, int n)
 {
-	sqlite3_stmt *st;
-	const cJSON *g;
+	sqlite3_stmt *st = db_prep(r, sql);
+	const cJSON *v;
 	int i = 0, rc = 0;
 
-	st = db_prep(r, "INSERT INTO freeze_excluded(game_id, id, reason) VALUES (?,?,?)");
 	if (st == NULL)
 		return -1;
-	cJSON_ArrayForEach(g, ex) {
-		const char *gid, *id = NULL, *reason = NULL;
-		if (get_text(g, "game_id", 1, &gid, r->e) < 0 || get_text(g, "id", 0, &id, r->e) < 0 ||
-		    get_text(g, "reason", 0, &reason, r->e) < 0) {
-			rc = err_prefix(r->e, "excluded[%d]", i);
+	cJSON_ArrayForEach(v, arr) {
+		const char *t[4] = { NULL, NULL, NULL, NULL };
+		for (int k = 0; k < n && rc == 0; k++)
+			if (get_text(v, keys[k], required[k], &t[k], r->e) < 0)
+				rc = err_prefix(r->e, "%s[%d]", label, i);
+		if (rc < 0)
 			break;
-		}
 		sqlite3_reset(st);
-		bind_text(st, 1, gid);
-		bind_text(st, 2, id);
-		bind_text(st, 3, reason);
+		for (int k = 0; k < n; k++)
+			bind_text(st, k + 1, t[k]);
 		if (sqlite3_step(st) != SQLITE_DONE) {
-			rc = db_fail(r, "freeze_excluded");
+			rc = db_fail(r, table);
 			break;
 		}
 		i++;
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+static int
+freeze_excluded(struct recon *r, const cJSON *ex)
+{
+	static const char *const keys[] = { "game_id", "id", "reason" };
+	static const int required[] = { 1, 0, 0 };
+
+	return insert_texts(r, ex, "excluded",
+	    "INSERT INTO freeze_excluded(game_id, id, reason) VALUES (?,?,?)", "freeze_excluded",
+	    keys, required, 3);
 }
 
 /* Blocks and condition states: optional, used by the table's state column. */
@@ -751,28 +764,9 @@ freeze_ladder(struct recon *r)
 	sqlite3_finalize(st);
 	if (rc < 0)
 		return -1;
-	st = db_prep(r, "UPDATE spec_conditions SET state = ?2 WHERE condition = ?1");
-	if (st == NULL)
-		return -1;
-	i = 0;
-	cJSON_ArrayForEach(v, conds) {
-		const char *cond, *state = NULL;
-		if (get_text(v, "condition", 1, &cond, r->e) < 0 ||
-		    get_text(v, "state", 0, &state, r->e) < 0) {
-			rc = err_prefix(r->e, "conditions[%d]", i);
-			break;
-		}
-		sqlite3_reset(st);
-		bind_text(st, 1, cond);
-		bind_text(st, 2, state);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			rc = db_fail(r, "spec_conditions");
-			break;
-		}
-		i++;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return insert_texts(r, conds, "conditions",
+	    "UPDATE spec_conditions SET state = ?2 WHERE condition = ?1", "spec_conditions",
+	    (const char *const[]){ "condition", "state" }, (const int[]){ 1, 0 }, 2);
 }
 
 /* A condition used by the freeze that its spec does not name. */
