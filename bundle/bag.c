@@ -626,6 +626,14 @@ reader_open(const char *path, struct err *e)
 	return a;
 }
 
+/* The one message for an archive that ends early or does not read. */
+static int
+corrupt(const struct bag *b, struct archive *a, struct err *e)
+{
+	return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
+	    archive_error_string(a));
+}
+
 /* An uncompressed tar must end with its two zero blocks: otherwise it was
  * cut at a block boundary and may miss entries. */
 static int
@@ -686,8 +694,7 @@ extract(struct bag *b, struct err *e)
 		la_int64_t size;
 
 		if (r < ARCHIVE_WARN) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    archive_error_string(a));
+			corrupt(b, a, e);
 			goto done;
 		}
 		if (++count > BAG_MAX_ENTRIES) {
@@ -748,8 +755,7 @@ extract(struct bag *b, struct err *e)
 				goto done;
 			}
 			if (archive_read_data_skip(a) != ARCHIVE_OK) {
-				err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-				    archive_error_string(a));
+				corrupt(b, a, e);
 				goto done;
 			}
 			continue;
@@ -1018,14 +1024,22 @@ hash_path(const char *path, unsigned mask, uint8_t dig[NALGS][HASH_MAX_LEN], str
 	return rc;
 }
 
-/* Second pass over an archive: hash the entries too large to extract. */
+/* What each_big does with one big entry's data, read from a. */
+typedef int (*big_fn)(struct bag *b, struct archive *a, struct bentry *be, const char *rel,
+    char *buf, size_t nbuf, void *ctx, struct err *e);
+
+/* Another pass over the archive for the entries too large to extract in
+ * the first: each regular entry that is one of b's big entries (under
+ * prefix, when given; larger than BAG_EXTRACT_MAX, when sized) goes to fn
+ * with a megabyte of scratch.  A corrupt archive or fn's failure stops it. */
 static int
-hash_big(struct bag *b, unsigned mask, struct err *e)
+each_big(struct bag *b, const char *prefix, int sized, big_fn fn, void *ctx, struct err *e)
 {
 	struct archive *a;
 	struct archive_entry *ae;
 	char rel[BAG_MAX_NAME + 1];
 	const char *why;
+	size_t k = prefix ? strlen(prefix) : 0;
 	char *buf;
 	int r, rc = -1;
 
@@ -1042,8 +1056,7 @@ hash_big(struct bag *b, unsigned mask, struct err *e)
 		struct bentry *be = NULL;
 
 		if (r < ARCHIVE_WARN) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    archive_error_string(a));
+			corrupt(b, a, e);
 			goto done;
 		}
 		name = archive_entry_pathname_utf8(ae);
@@ -1051,41 +1064,58 @@ hash_big(struct bag *b, unsigned mask, struct err *e)
 			name = archive_entry_pathname(ae);
 		if (name == NULL || safe_name(name, rel, sizeof rel, &why) < 0 ||
 		    archive_entry_filetype(ae) != AE_IFREG ||
-		    (uint64_t)archive_entry_size(ae) <= BAG_EXTRACT_MAX)
+		    (sized && (uint64_t)archive_entry_size(ae) <= BAG_EXTRACT_MAX))
 			continue;
 		for (size_t i = 0; i < b->nent && be == NULL; i++)
-			if (b->ent[i].big && strcmp(b->ent[i].arcname, rel) == 0)
+			if (b->ent[i].big && strcmp(b->ent[i].arcname, rel) == 0 &&
+			    (prefix == NULL || strncmp(b->ent[i].name, prefix, k) == 0))
 				be = &b->ent[i];
-		if (be == NULL)
-			continue;
-		struct hash *h[NALGS] = { 0 };
-		la_ssize_t k;
-		for (int i = 0; i < NALGS; i++)
-			if (mask & (1u << i))
-				h[i] = hash_new_alg(ALGS[i]);
-		while ((k = archive_read_data(a, buf, 1 << 20)) > 0)
-			for (int i = 0; i < NALGS; i++)
-				if (h[i])
-					hash_update(h[i], buf, (size_t)k);
-		for (int i = 0; i < NALGS; i++) {
-			size_t n;
-			if (h[i]) {
-				hash_final_alg(h[i], be->dig[i], &n);
-				hash_free(h[i]);
-			}
-		}
-		if (k < 0) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    archive_error_string(a));
+		if (be != NULL && fn(b, a, be, rel, buf, 1 << 20, ctx, e) < 0)
 			goto done;
-		}
-		be->have |= mask;
 	}
 	rc = 0;
 done:
 	free(buf);
 	archive_read_free(a);
 	return rc;
+}
+
+/* each_big's work for validation: the entry's digests, every algorithm
+ * in *(unsigned *)ctx at once. */
+static int
+hash_one_big(struct bag *b, struct archive *a, struct bentry *be, const char *rel, char *buf,
+    size_t nbuf, void *ctx, struct err *e)
+{
+	unsigned mask = *(unsigned *)ctx;
+	struct hash *h[NALGS] = { 0 };
+	la_ssize_t k;
+
+	(void)rel;
+	for (int i = 0; i < NALGS; i++)
+		if (mask & (1u << i))
+			h[i] = hash_new_alg(ALGS[i]);
+	while ((k = archive_read_data(a, buf, nbuf)) > 0)
+		for (int i = 0; i < NALGS; i++)
+			if (h[i])
+				hash_update(h[i], buf, (size_t)k);
+	for (int i = 0; i < NALGS; i++) {
+		size_t n;
+		if (h[i]) {
+			hash_final_alg(h[i], be->dig[i], &n);
+			hash_free(h[i]);
+		}
+	}
+	if (k < 0)
+		return corrupt(b, a, e);
+	be->have |= mask;
+	return 0;
+}
+
+/* Second pass over an archive: hash the entries too large to extract. */
+static int
+hash_big(struct bag *b, unsigned mask, struct err *e)
+{
+	return each_big(b, NULL, 1, hash_one_big, &mask, e);
 }
 
 /* Read a tag file under the root (no links); 1 when it does not exist. */
@@ -1625,77 +1655,43 @@ bag_check(struct bag *b, cJSON *checks, struct err *e)
 	return findings > 0 ? 1 : 0;
 }
 
+/* each_big's work for bag_extract: the entry's bytes into the scratch
+ * folder, after which it is no longer big. */
+static int
+extract_one_big(struct bag *b, struct archive *a, struct bentry *be, const char *rel, char *buf,
+    size_t nbuf, void *ctx, struct err *e)
+{
+	char path[BAG_MAX_NAME * 2];
+	la_ssize_t got;
+	int fd;
+
+	(void)ctx;
+	snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+	while ((got = archive_read_data(a, buf, nbuf)) > 0)
+		if (write_fd(fd, buf, (size_t)got) < 0) {
+			close(fd);
+			return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		}
+	close(fd);
+	if (got < 0)
+		return corrupt(b, a, e);
+	be->big = 0;
+	return 0;
+}
+
 int
 bag_extract(struct bag *b, const char *prefix, struct err *e)
 {
-	struct archive *a;
-	struct archive_entry *ae;
-	char rel[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
-	const char *why;
 	size_t k = strlen(prefix), want = 0;
-	char *buf;
-	int r, rc = -1;
 
 	for (size_t i = 0; i < b->nent; i++)
 		want += b->ent[i].big && strncmp(b->ent[i].name, prefix, k) == 0;
 	if (want == 0)
 		return 0;
-	a = reader_open(b->path, e);
-	if (a == NULL)
-		return -1;
-	buf = malloc(1 << 20);
-	if (buf == NULL) {
-		archive_read_free(a);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
-		const char *name;
-		struct bentry *be = NULL;
-		la_ssize_t got;
-		int fd;
-
-		if (r < ARCHIVE_WARN) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    archive_error_string(a));
-			goto done;
-		}
-		name = archive_entry_pathname_utf8(ae);
-		if (name == NULL)
-			name = archive_entry_pathname(ae);
-		if (name == NULL || safe_name(name, rel, sizeof rel, &why) < 0 ||
-		    archive_entry_filetype(ae) != AE_IFREG)
-			continue;
-		for (size_t i = 0; i < b->nent && be == NULL; i++)
-			if (b->ent[i].big && strcmp(b->ent[i].arcname, rel) == 0 &&
-			    strncmp(b->ent[i].name, prefix, k) == 0)
-				be = &b->ent[i];
-		if (be == NULL)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-		if (fd < 0) {
-			err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-			goto done;
-		}
-		while ((got = archive_read_data(a, buf, 1 << 20)) > 0)
-			if (write_fd(fd, buf, (size_t)got) < 0) {
-				close(fd);
-				err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-				goto done;
-			}
-		close(fd);
-		if (got < 0) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    archive_error_string(a));
-			goto done;
-		}
-		be->big = 0;
-	}
-	rc = 0;
-done:
-	free(buf);
-	archive_read_free(a);
-	return rc;
+	return each_big(b, prefix, 0, extract_one_big, NULL, e);
 }
 
 int
