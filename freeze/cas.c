@@ -387,6 +387,30 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 	return same;
 }
 
+void
+cas_pack_count_ranges(const struct cas *c, size_t i, const uint64_t *bounds, size_t nb,
+    uint64_t *counts)
+{
+	const struct pack *pk = &c->packs[i];
+
+	for (size_t k = 0; k < nb; k++)
+		counts[k] = 0;
+	for (uint64_t k = 0; k < pk->count; k++) {
+		uint64_t off = get_be(pk->idx + 16 + k * IDX_ENTRY + 32, 8);
+		size_t lo = 0, hi = nb;
+		/* the last range whose start is at or before off */
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (bounds[mid] <= off)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		if (nb > 0 && bounds[lo] <= off)
+			counts[lo]++;
+	}
+}
+
 uint64_t
 cas_count(const struct cas *c)
 {

@@ -57,6 +57,12 @@ struct cas_rec {
  * length of a record with that digest; 0 otherwise. */
 int cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n);
 
+/* How many of pack i's index entries lie in each of nb ranges of the
+ * pack: range k starts at bounds[k] (increasing) and ends where the next
+ * starts (the last, at the end).  What the index says, not checked. */
+void cas_pack_count_ranges(const struct cas *c, size_t i, const uint64_t *bounds, size_t nb,
+    uint64_t *counts);
+
 /* Number of records in committed packs. */
 uint64_t cas_count(const struct cas *c);
 

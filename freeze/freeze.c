@@ -4,6 +4,7 @@
 #include "freeze.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,19 +378,36 @@ flat_keys_init(struct rec_keys keys[4])
 	    rec_keys_init(&keys[2], flat_anchor, A_N) | rec_keys_init(&keys[3], flat_tokens, 4);
 }
 
+/* Where a record's fields are: token numbers (or -1), from one rec_members
+ * per object.  Records of one shape (rec_shape) have them in the same
+ * places, so a scratch keeps them for the shape last seen. */
+struct flat_at {
+	int f[F_N], mo[2], an[A_N], tk[4];
+};
+
+static void
+flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *m)
+{
+	rec_members(s, 0, &a->keys[0], m->f);
+	rec_members(s, m->f[F_MODEL], &a->keys[1], m->mo);
+	rec_members(s, m->f[F_ANCHOR], &a->keys[2], m->an);
+	rec_members(s, m->f[F_TOKENS], &a->keys[3], m->tk);
+}
+
 /* summarize() over the flat reader's tokens (rec.h), with the same rules,
  * for a record of the common shape: 0 with g filled but for game_id and
  * where; 1 for anything summarize would question, which then takes the
  * tree reader's way and gets its message there. */
 static int
-summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *f,
+summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struct flat_at *m,
     struct freeze_item *g)
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
 	const char *family, *cond, *color, *status, *result, *p;
 	size_t nfam, ncond, ncolor, nstatus, nresult, n;
-	int an[A_N], mo[2], tk[4], st, t;
+	const int *f = m->f, *an = m->an, *mo = m->mo, *tk = m->tk;
+	int st, t;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 	int have_end;
@@ -403,13 +421,11 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 	    flat_int(s, f[F_BLOCK], 1, 1, 1000000000, &block) != 0 ||
 	    flat_str(s, f[F_STATUS], 1, &status, &nstatus) != 0)
 		return 1;
-	rec_members(s, f[F_MODEL], &a->keys[1], mo);
 	if (flat_str(s, mo[0], 1, &p, &n) != 0 || flat_str(s, mo[1], 1, &p, &n) != 0)
 		return 1;
 	if ((g->color = flat_word(color, ncolor, colors, 2)) < 0 ||
 	    (st = flat_word(status, nstatus, statuses, 4)) < 0)
 		return 1;
-	rec_members(s, f[F_ANCHOR], &a->keys[2], an);
 	if (flat_str(s, an[A_ENGINE], 1, &p, &n) != 0 || flat_num(s, an[A_ELO], 1, &g->anchor) != 0 ||
 	    fabs(g->anchor) > 1e6)
 		return 1;
@@ -437,7 +453,6 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const int *
 		return 1;
 	if (rec_type(s, f[F_TOKENS]) != REC_OBJECT)
 		return 1;
-	rec_members(s, f[F_TOKENS], &a->keys[3], tk);
 	for (int k = 0; k < 4; k++)
 		if (flat_int(s, tk[k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
@@ -491,6 +506,10 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
 struct freeze_scratch {
 	struct rec_scan *rs;
 	struct hash *h;
+	/* where the fields of records of shape `shape` are, for acc */
+	uint64_t shape;
+	const struct freeze_acc *acc;
+	struct flat_at at;
 };
 
 struct freeze_scratch *
@@ -533,7 +552,7 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 	size_t start = out->len;
 	const char *gid;
 	size_t ngid;
-	int f[F_N];
+	struct flat_at at;
 	cJSON *rec;
 	int rc;
 
@@ -542,9 +561,9 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 	if (rc == REC_NOMEM)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)
-		rec_members(rs, 0, &a->keys[0], f);
-	if (rc == REC_OK && flat_str(rs, f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
-	    summarize_flat(a, rs, f, g) == 0) {
+		flat_find(a, rs, &at);
+	if (rc == REC_OK && flat_str(rs, at.f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
+	    summarize_flat(a, rs, &at, g) == 0) {
 		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 		if ((g->game_id = strndup(gid, ngid)) == NULL)
@@ -620,20 +639,52 @@ freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, 
 {
 	const char *gid;
 	size_t ngid;
-	int f[F_N], rc;
+	uint64_t shape;
+	int rc;
 
 	memset(item, 0, sizeof *item);
 	if ((rc = rec_check(x->rs, text, n)) != REC_OK)
 		return rc == REC_NOMEM ? err_set(e, ERR_NOMEM, "out of memory") : 1;
-	rec_members(x->rs, 0, &a->keys[0], f);
-	if (flat_str(x->rs, f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0 ||
-	    summarize_flat(a, x->rs, f, item) != 0)
+	shape = rec_shape(x->rs);
+	if (shape == 0 || shape != x->shape || a != x->acc) {
+		flat_find(a, x->rs, &x->at);
+		x->shape = shape;
+		x->acc = a;
+	}
+	if (flat_str(x->rs, x->at.f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0 ||
+	    summarize_flat(a, x->rs, &x->at, item) != 0)
 		return 1;
 	if (hash_digest(x->h, text, n, item->d) < 0 || (item->game_id = strndup(gid, ngid)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	item->file = "stored record";
 	memcpy(d, item->d, HASH_LEN);
 	return 0;
+}
+
+/* Room for n more items at once. */
+static int
+reserve(struct freeze_acc *a, size_t n, struct err *e)
+{
+	if (n <= a->cap - a->n)
+		return 0;
+	struct freeze_item *gs = realloc(a->games, (a->n + n) * sizeof *gs);
+	if (gs == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	a->games = gs;
+	a->cap = a->n + n;
+	return 0;
+}
+
+struct freeze_item *
+freeze_acc_room(struct freeze_acc *a, size_t n, struct err *e)
+{
+	return reserve(a, n, e) < 0 ? NULL : a->games + a->n;
+}
+
+void
+freeze_acc_placed(struct freeze_acc *a, size_t n)
+{
+	a->n += n;
 }
 
 int
@@ -1066,63 +1117,73 @@ done_c:
 	return 0;
 }
 
-/* A game in the sort: its id's first 16 bytes as two big-endian numbers
- * (zero-padded; ids hold no NUL), so most comparisons touch no string. */
+/* A game in the sort: its id's first 24 bytes as three big-endian numbers
+ * (zero-padded; ids hold no NUL) and whether it is longer.  Two keys that
+ * differ, or are equal and not both longer, order their ids without a look
+ * at the strings, which lie all over the heap; ids of one block often
+ * share their first 16 bytes. */
 struct gkey {
-	uint64_t k0, k1;
-	uint32_t i;
+	uint64_t k[3];
+	uint32_t i, more;
 };
 
-static uint64_t
-be8(const char *s, size_t *at, size_t n)
+static void
+gkey_make(struct gkey *key, const char *id, uint32_t i)
 {
-	uint64_t v = 0;
+	size_t n = strlen(id), at = 0;
 
-	for (int k = 0; k < 8; k++) {
-		unsigned char c = *at < n ? (unsigned char)s[*at] : 0;
-		v = v << 8 | c;
-		*at += *at < n;
+	for (int w = 0; w < 3; w++) {
+		uint64_t v = 0;
+		for (int k = 0; k < 8; k++, at++)
+			v = v << 8 | (at < n ? (unsigned char)id[at] : 0);
+		key->k[w] = v;
 	}
-	return v;
+	key->i = i;
+	key->more = n > 24;
 }
 
+/* Keys whose numbers are equal: their ids' order (a short id is then a
+ * prefix of the other, or equal to it). */
 static int
+gkey_tie(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
+{
+	if (!x->more || !y->more)
+		return (int)x->more - (int)y->more;
+	return strcmp(g[x->i].game_id + 24, g[y->i].game_id + 24);
+}
+
+static inline int
+gkey_cmp(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
+{
+	for (int w = 0; w < 3; w++)
+		if (x->k[w] != y->k[w])
+			return x->k[w] < y->k[w] ? -1 : 1;
+	return gkey_tie(x, y, g);
+}
+
+/* Whether x < y, without a branch the data decides but for ties. */
+static inline int
 gkey_less(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
 {
-	if (x->k0 != y->k0)
-		return x->k0 < y->k0;
-	if (x->k1 != y->k1)
-		return x->k1 < y->k1;
-	return strcmp(g[x->i].game_id, g[y->i].game_id) < 0;
+	int e0 = x->k[0] == y->k[0], e1 = x->k[1] == y->k[1], e2 = x->k[2] == y->k[2];
+
+	if (e0 & e1 & e2)
+		return gkey_tie(x, y, g) < 0;
+	return (x->k[0] < y->k[0]) | (e0 & ((x->k[1] < y->k[1]) | (e1 & (x->k[2] < y->k[2]))));
 }
 
-/* Sort a->games by game_id, stably.  A ledger is usually a few runs
- * already in order (one per condition, say, or one per ledger file), so
- * runs are found and merged pairwise: n log(runs) comparisons, where qsort
- * would make n log n.  Keys are merged, then the games moved once. */
-static int
-sort_games(struct freeze_acc *a, struct err *e)
+/* Sort keys stably.  A ledger is usually runs already in order (one per
+ * condition, say, or one per ledger file), so runs are found and merged
+ * pairwise: n log(runs) comparisons, where qsort would make n log n.
+ * Returns the sorted keys: key or tmp. */
+static struct gkey *
+sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const struct freeze_item *g)
 {
-	size_t n = a->n, nruns = 0;
-	struct gkey *key = NULL, *tmp = NULL;
-	size_t *runs = NULL;
-	struct freeze_item *g = a->games, *sorted;
+	size_t nruns = 0;
 
-	if (n > UINT32_MAX)
-		return err_set(e, ERR_INPUT, "more than 2^32 games");
-	key = malloc(n * sizeof *key);
-	tmp = malloc(n * sizeof *tmp);
-	runs = malloc((n + 1) * sizeof *runs);
-	if (key == NULL || tmp == NULL || runs == NULL)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		size_t at = 0, len = strlen(g[i].game_id);
-		key[i].k0 = be8(g[i].game_id, &at, len);
-		key[i].k1 = be8(g[i].game_id, &at, len);
-		key[i].i = (uint32_t)i;
+	for (size_t i = 0; i < n; i++)
 		if (i == 0 || gkey_less(&key[i], &key[i - 1], g))
 			runs[nruns++] = i;
-	}
 	runs[nruns] = n;
 	while (nruns > 1) {
 		size_t m = 0;
@@ -1133,10 +1194,9 @@ sort_games(struct freeze_acc *a, struct err *e)
 			/* ties take the earlier run: stable */
 			while (x < mid && y < hi)
 				tmp[o++] = gkey_less(&key[y], &key[x], g) ? key[y++] : key[x++];
-			while (x < mid)
-				tmp[o++] = key[x++];
-			while (y < hi)
-				tmp[o++] = key[y++];
+			memcpy(tmp + o, key + x, (mid - x) * sizeof *key);
+			o += mid - x;
+			memcpy(tmp + o, key + y, (hi - y) * sizeof *key);
 			runs[m++] = lo;
 		}
 		runs[m] = n;
@@ -1145,46 +1205,122 @@ sort_games(struct freeze_acc *a, struct err *e)
 		key = tmp;
 		tmp = t;
 	}
-	sorted = malloc(n * sizeof *sorted);
-	if (sorted == NULL)
-		goto nomem;
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = g[key[i].i];
-	free(a->games);
-	a->games = sorted;
-	a->cap = n;
-	free(key);
-	free(tmp);
-	free(runs);
-	return 0;
-nomem:
-	free(key);
-	free(tmp);
-	free(runs);
-	return err_set(e, ERR_NOMEM, "out of memory");
+	return key;
 }
 
-/* Sort a->games by game_id and refuse a duplicate. */
+/* Half of a sort, or of a gather, on a thread of its own. */
+struct half {
+	struct gkey *key, *tmp, *out;
+	size_t *runs, n;
+	const struct freeze_item *g;
+	struct freeze_item *to;
+};
+
+static void *
+sort_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
+	return NULL;
+}
+
+static void *
+gather_half(void *arg)
+{
+	struct half *h = arg;
+
+	for (size_t i = 0; i < h->n; i++)
+		h->to[i] = h->g[h->key[i].i];
+	return NULL;
+}
+
+/* Below this many games one thread sorts them. */
+#define SORT_SPLIT 65536
+
+/* Sort a->games by game_id, stably, and refuse a duplicate (naming the
+ * earlier one first at).  A million games: the keys' two halves are
+ * sorted on two threads and merged, and the games moved by two. */
 static int
 games_in_order(struct freeze_acc *a, struct err *e)
 {
-	/* Ledgers are usually written in game_id order: look before sorting. */
-	size_t k = 1;
-	while (k < a->n && strcmp(a->games[k - 1].game_id, a->games[k].game_id) < 0)
+	size_t n = a->n, k = 1, h1 = n / 2;
+	struct gkey *key, *tmp = NULL, *both = NULL, *sorted;
+	struct freeze_item *g = a->games, *ng = NULL;
+	size_t *runs = NULL;
+	pthread_t th;
+	int rc = 0;
+
+	if (n > UINT32_MAX)
+		return err_set(e, ERR_INPUT, "more than 2^32 games");
+	if ((key = malloc((n + 1) * sizeof *key)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		gkey_make(&key[i], g[i].game_id, (uint32_t)i);
+	/* Ledgers are often written in game_id order: look before sorting. */
+	while (k < n && gkey_less(&key[k - 1], &key[k], g))
 		k++;
-	if (k < a->n) {
-		if (sort_games(a, e) < 0)
-			return -1;
-		k = 1; /* strictly increasing up to k: no duplicate there */
+	if (k == n) {
+		free(key); /* strictly increasing: in order, no duplicate */
+		return 0;
 	}
-	for (size_t i = k; i < a->n; i++)
-		if (strcmp(a->games[i - 1].game_id, a->games[i].game_id) == 0) {
+	tmp = malloc(n * sizeof *tmp);
+	runs = malloc((n + 2) * sizeof *runs);
+	ng = malloc(n * sizeof *ng);
+	if (tmp == NULL || runs == NULL || ng == NULL)
+		goto nomem;
+	if (n < SORT_SPLIT) {
+		sorted = sort_keys(key, tmp, runs, n, g);
+	} else {
+		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, g, NULL };
+		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
+		struct gkey *s1 = sort_keys(key, tmp, runs, h1, g);
+		if (threaded)
+			pthread_join(th, NULL);
+		else
+			sort_half(&hb);
+		/* one merge of the halves; ties take the first: stable */
+		if ((both = malloc(n * sizeof *both)) == NULL)
+			goto nomem;
+		size_t x = 0, y = 0, o = 0;
+		while (x < h1 && y < n - h1)
+			both[o++] = gkey_less(&hb.out[y], &s1[x], g) ? hb.out[y++] : s1[x++];
+		memcpy(both + o, s1 + x, (h1 - x) * sizeof *both);
+		o += h1 - x;
+		memcpy(both + o, hb.out + y, (n - h1 - y) * sizeof *both);
+		sorted = both;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (gkey_cmp(&sorted[i - 1], &sorted[i], g) == 0) {
+			const struct freeze_item *x = &g[sorted[i].i], *y = &g[sorted[i - 1].i];
 			char w1[512], w2[512];
-			return err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
-			    where_of(&a->games[i], w1, sizeof w1), a->games[i].game_id,
-			    where_of(&a->games[i - 1], w2, sizeof w2));
+			rc = err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
+			    where_of(x, w1, sizeof w1), x->game_id, where_of(y, w2, sizeof w2));
+			goto done;
 		}
-	return 0;
+	/* the games moved once, by two threads when they are many */
+	struct half hb = { sorted + h1, NULL, NULL, NULL, n - h1, g, ng + h1 };
+	struct half ha = { sorted, NULL, NULL, NULL, h1, g, ng };
+	int threaded = n >= SORT_SPLIT && pthread_create(&th, NULL, gather_half, &hb) == 0;
+	gather_half(&ha);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		gather_half(&hb);
+	free(a->games);
+	a->games = ng;
+	a->cap = n;
+	ng = NULL;
+	goto done;
+nomem:
+	rc = err_set(e, ERR_NOMEM, "out of memory");
+done:
+	free(key);
+	free(tmp);
+	free(both);
+	free(runs);
+	free(ng);
+	return rc;
 }
 
 /* Block order, from inc in game_id order.  The ties of cmp_block_order are
@@ -1309,7 +1445,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0)
 		goto done;
 
-	/* Everything but the games, then one reservation for the whole. */
+
 	if (PUT(&head, "{\"as_of\":") < 0)
 		goto nomem;
 	if (canon_string(json_get(a->spec, "as_of")->valuestring, &head, e) < 0)

@@ -89,6 +89,12 @@ int freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x
 int freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
     size_t n, struct freeze_item *item, uint8_t d[HASH_LEN], struct err *e);
 int freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e);
+/* Room for n items after those taken, to be written in place (by several
+ * threads at once, each its own items: a million items are then never
+ * moved), or NULL when out of memory.  freeze_acc_placed(a, n) then takes
+ * all n; items written but not taken stay the caller's to clear. */
+struct freeze_item *freeze_acc_room(struct freeze_acc *a, size_t n, struct err *e);
+void freeze_acc_placed(struct freeze_acc *a, size_t n);
 void freeze_item_clear(struct freeze_item *item);
 /* 1 when two items hold the same summary, bit for bit (for tests of the
  * two readers). */

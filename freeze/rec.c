@@ -4,28 +4,50 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "../common/utf8.h"
 
 /* Records are small; a line past these sizes takes the tree reader. */
 #define REC_MAX_TOKENS 65536
 #define REC_MAX_MEMBERS 256
+/* Shapes rec_check remembers (see tpl_match). */
+#define REC_SHAPES 4
 
 struct tok {
-	uint64_t pre;      /* keys: the first 8 bytes, big-endian, zero-padded */
+	uint64_t pre;      /* keys: the first 8 bytes, big-endian, zero-padded;
+	                    * arrays: the token after their last element */
 	uint32_t off, len; /* the value's text; a string's without its quotes */
 	uint32_t end;      /* the token after this value and everything in it */
 	uint32_t n;        /* members of an object, elements of an array */
-	uint32_t ord;      /* objects: their key tokens in key order, in s->ord */
+	uint32_t ord;      /* objects: their key tokens in key order, in s->ord;
+	                    * arrays: their first element */
 	uint8_t type;
 };
 
+struct tpl;
+
+/* The record just read is text, with tokens t[0..nt) and key order ord:
+ * either read_all's own arrays (tb, ob) or a shape's (cur). */
 struct rec_scan {
 	const unsigned char *text;
-	struct tok *t;
-	size_t nt, cap;
-	uint32_t *ord;      /* objects' key tokens, each object's sorted */
+	const struct tok *t;
+	const uint32_t *ord;
+	size_t nt;
+	struct tpl *cur;    /* the shape t and ord belong to, or NULL */
+	struct tok *tb;     /* read_all's tokens */
+	size_t cap;
+	uint32_t *ob;       /* read_all's objects' key tokens, each object's sorted */
 	size_t nord, ordcap;
+	struct tpl *tpl[REC_SHAPES]; /* shapes seen lately */
+	unsigned ntpl, mru, victim, misses, skip;
+	uint64_t gen;       /* shapes made so far: each shape's number */
+	uint8_t *mark;      /* scratch for making a shape */
+	size_t markcap;
+	uint64_t *quotes;   /* tpl_match: bit i set when text[i] is '"' */
+	size_t qcap;
 };
 
 /* Bytes a string may hold as they are: printable ASCII but '"' and '\\'. */
@@ -61,6 +83,45 @@ prefix8(const unsigned char *p, size_t n, const unsigned char *end)
 	return x;
 }
 
+/* A shape: what every record laid out like one already read shares.  Its
+ * text, between the steps that read a value, must be the same bytes; its
+ * values must read as canonical values of the same kind.  Such a record is
+ * canonical exactly when the first was, and has the same tokens but for
+ * where its values lie (and the elements of arrays of strings, whose
+ * number may differ: they go after the shape's own tokens).  Tokens
+ * other than values keep the places they have in the shape's text: their
+ * bytes are the same, and only keys' bytes are ever read.  See
+ * tpl_match. */
+enum { STEP_LIT, STEP_STR, STEP_NUM, STEP_STRS };
+
+struct step {
+	uint32_t off, len; /* LIT: bytes of the shape's text */
+	uint32_t tok;      /* STR, NUM, STRS: the value's token */
+	uint8_t kind;
+};
+
+struct tpl {
+	unsigned char *text;
+	struct tok *t;       /* nt of its own, then elements of arrays of strings */
+	size_t nt, cap;
+	uint32_t *ord;
+	struct step *step;
+	size_t nstep;
+	uint64_t gen;
+};
+
+static void
+tpl_free(struct tpl *T)
+{
+	if (T == NULL)
+		return;
+	free(T->text);
+	free(T->t);
+	free(T->ord);
+	free(T->step);
+	free(T);
+}
+
 struct rec_scan *
 rec_scan_new(void)
 {
@@ -72,8 +133,12 @@ rec_scan_free(struct rec_scan *s)
 {
 	if (s == NULL)
 		return;
-	free(s->t);
-	free(s->ord);
+	for (unsigned i = 0; i < s->ntpl; i++)
+		tpl_free(s->tpl[i]);
+	free(s->tb);
+	free(s->ob);
+	free(s->mark);
+	free(s->quotes);
 	free(s);
 }
 
@@ -183,7 +248,7 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 /* The end of a number's text at p (grammar checked; no exponent), or NULL.
  * With check, also NULL unless the text is canonical (canonical_number's
  * rules, decided here in the same pass for all but long integers). */
-static inline const unsigned char *
+static inline __attribute__((always_inline)) const unsigned char *
 number_end(const unsigned char *p, const unsigned char *end, int check)
 {
 	const unsigned char *s = p, *i0, *f0 = NULL;
@@ -252,7 +317,7 @@ struct open {
 };
 
 /* Close the object at o: its keys, sorted (or, when check, found to be in
- * order already), go to s->ord. */
+ * order already), go to s->ob. */
 static int
 close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, uint32_t nt,
     int check)
@@ -278,17 +343,18 @@ close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, ui
 		size_t cap = s->ordcap ? s->ordcap : 256;
 		while (cap < s->nord + n)
 			cap *= 2;
-		uint32_t *m = realloc(s->ord, cap * sizeof *m);
+		uint32_t *m = realloc(s->ob, cap * sizeof *m);
 		if (m == NULL)
 			return REC_NOMEM;
+		s->ob = m;
 		s->ord = m;
 		s->ordcap = cap;
 	}
 	for (size_t a = 0; a < n; a++)
-		s->ord[s->nord + a] = k[a];
-	s->t[o->tok].ord = (uint32_t)s->nord;
-	s->t[o->tok].n = (uint32_t)n;
-	s->t[o->tok].end = nt;
+		s->ob[s->nord + a] = k[a];
+	s->tb[o->tok].ord = (uint32_t)s->nord;
+	s->tb[o->tok].n = (uint32_t)n;
+	s->tb[o->tok].end = nt;
 	s->nord += n;
 	return REC_OK;
 }
@@ -309,17 +375,21 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 	s->text = p;
 	s->nt = 0;
 	s->nord = 0;
+	s->cur = NULL;
+	s->t = s->tb;
+	s->ord = s->ob;
 	if (len > UINT32_MAX / 2)
 		return REC_OTHER;
 	/* Each token starts at its own byte: room for all of them at once. */
 	if (s->cap < cap) {
-		t = realloc(s->t, cap * sizeof *t);
+		t = realloc(s->tb, cap * sizeof *t);
 		if (t == NULL)
 			return REC_NOMEM;
+		s->tb = t;
 		s->t = t;
 		s->cap = cap;
 	}
-	t = s->t;
+	t = s->tb;
 	WS(p, end);
 	if (p >= end || *p != '{')
 		return REC_OTHER;
@@ -436,8 +506,11 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 				return rc;
 			nkeys = open[depth].keys;
 		} else {
+			/* elements: tokens ord up to pre (rec_first, rec_next) */
 			t[open[depth].tok].n = open[depth].n;
 			t[open[depth].tok].end = nt;
+			t[open[depth].tok].ord = open[depth].tok + 1;
+			t[open[depth].tok].pre = nt;
 		}
 		p++;
 		goto after;
@@ -602,10 +675,359 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 	}
 }
 
-int
-rec_check(struct rec_scan *s, const char *p, size_t n)
+
+/* Whether a[0..n) and b[0..n) are the same bytes: the steps' bytes are a
+ * few to a few dozen, where a call to memcmp costs more than the compare. */
+static inline int
+same(const unsigned char *a, const unsigned char *b, size_t n)
 {
-	return read_all(s, p, n, 1);
+	uint64_t x, y;
+	uint32_t u, v;
+
+	if (n >= 8) {
+		size_t i = 0;
+		for (; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return 0;
+		}
+		/* the last eight, overlapping what was compared */
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		if (u != v)
+			return 0;
+		memcpy(&u, a + n - 4, 4);
+		memcpy(&v, b + n - 4, 4);
+		return u == v;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* Whether array token i holds one or more strings and nothing else. */
+static int
+strings_only(const struct tok *t, uint32_t i)
+{
+	if (t[i].n == 0 || t[i].end != i + 1 + t[i].n)
+		return 0;
+	for (uint32_t k = i + 1; k < t[i].end; k++)
+		if (t[k].type != REC_STRING)
+			return 0;
+	return 1;
+}
+
+static int
+grow(void **p, size_t *cap, size_t want, size_t size)
+{
+	if (*cap >= want)
+		return 0;
+	void *q = realloc(*p, want * size);
+	if (q == NULL)
+		return -1;
+	*p = q;
+	*cap = want;
+	return 0;
+}
+
+/* Make T the shape of the record read_all has just found canonical:
+ * p[0..n), with s->tb and s->ob.  Its values are the strings that are not
+ * keys, the numbers, and the arrays of strings; all between is its steps'
+ * bytes. */
+static int
+tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
+{
+	size_t nt = s->nt, c = T->cap;
+	uint32_t lit = 0, skip = 0;
+
+	free(T->text);
+	free(T->ord);
+	free(T->step);
+	T->text = malloc(n + 1);
+	T->ord = malloc((s->nord + 1) * sizeof *T->ord);
+	T->step = malloc((2 * nt + 1) * sizeof *T->step);
+	if (T->text == NULL || T->ord == NULL || T->step == NULL ||
+	    grow((void **)&T->t, &c, nt + 16, sizeof *T->t) < 0 ||
+	    grow((void **)&s->mark, &s->markcap, nt, 1) < 0)
+		return -1;
+	T->cap = c;
+	memcpy(T->text, p, n);
+	memcpy(T->t, s->tb, nt * sizeof *T->t);
+	if (s->nord > 0) /* {} has none, and no ob yet */
+		memcpy(T->ord, s->ob, s->nord * sizeof *T->ord);
+	T->nt = nt;
+	T->nstep = 0;
+	T->gen = ++s->gen;
+	/* which strings are keys */
+	memset(s->mark, 0, nt);
+	for (size_t i = 0; i < nt; i++)
+		if (s->tb[i].type == REC_OBJECT)
+			for (uint32_t m = 0; m < s->tb[i].n; m++)
+				s->mark[s->ob[s->tb[i].ord + m]] = 1;
+	for (uint32_t i = 0; i < nt; i++) {
+		const struct tok *k = &s->tb[i];
+		uint32_t vend;
+		uint8_t kind;
+		if (i < skip)
+			continue; /* an element of an array of strings */
+		if (k->type == REC_STRING && !s->mark[i]) {
+			kind = STEP_STR;
+			vend = k->off + k->len;
+		} else if (k->type == REC_NUMBER) {
+			kind = STEP_NUM;
+			vend = k->off + k->len;
+		} else if (k->type == REC_ARRAY && strings_only(s->tb, i)) {
+			const struct tok *last = &s->tb[i + k->n];
+			kind = STEP_STRS;
+			vend = last->off + last->len + 2; /* its quote and ']' */
+			skip = k->end;
+		} else {
+			continue;
+		}
+		T->step[T->nstep++] = (struct step){ lit, k->off - lit, 0, STEP_LIT };
+		T->step[T->nstep++] = (struct step){ 0, 0, i, kind };
+		lit = vend;
+	}
+	T->step[T->nstep++] = (struct step){ lit, (uint32_t)n - lit, 0, STEP_LIT };
+	return 0;
+}
+
+enum { BYTES_CONTROL = 1, BYTES_HIGH = 2 };
+
+/* One pass over p[0..n): the quotes' places as bits in q (n / 64 + 1
+ * words), and whether any byte is a control character or backslash
+ * (which no record of the common shape holds as it is: BYTES_CONTROL) or
+ * not ASCII (BYTES_HIGH: its strings then need a look at their UTF-8). */
+static int
+bytes_scan(const unsigned char *p, size_t n, uint64_t *q)
+{
+	size_t i = 0, w = 0;
+	int flags = 0;
+
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+	const __m128i bias = _mm_set1_epi8((char)0x80), low = _mm_set1_epi8((char)(0x80 + 0x20));
+	__m128i bad = _mm_setzero_si128();
+	unsigned high = 0;
+	for (; i + 64 <= n; i += 64, w++) {
+		uint64_t bits = 0;
+		for (int k = 0; k < 4; k++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(p + i + 16 * k));
+			bits |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
+			/* below 0x20, signed after the bias: a control character */
+			bad = _mm_or_si128(bad, _mm_cmplt_epi8(_mm_xor_si128(v, bias), low));
+			bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, bs));
+			high |= (unsigned)_mm_movemask_epi8(v);
+		}
+		q[w] = bits;
+	}
+	if (i < n) {
+		/* the last part block, as a whole one padded with spaces */
+		unsigned char last[64];
+		uint64_t bits = 0;
+		memset(last, ' ', sizeof last);
+		memcpy(last, p + i, n - i);
+		for (int k = 0; k < 4; k++) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(last + 16 * k));
+			bits |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
+			bad = _mm_or_si128(bad, _mm_cmplt_epi8(_mm_xor_si128(v, bias), low));
+			bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, bs));
+			high |= (unsigned)_mm_movemask_epi8(v);
+		}
+		q[w++] = bits;
+		i = n;
+	}
+	if (_mm_movemask_epi8(bad))
+		flags |= BYTES_CONTROL;
+	if (high)
+		flags |= BYTES_HIGH;
+#endif
+	for (; i < n; w++) {
+		uint64_t bits = 0;
+		for (unsigned k = 0; k < 64 && i < n; k++, i++) {
+			bits |= (uint64_t)(p[i] == '"') << k;
+			if (p[i] < 0x20 || p[i] == '\\')
+				flags |= BYTES_CONTROL;
+			if (p[i] >= 0x80)
+				flags |= BYTES_HIGH;
+		}
+		q[w] = bits;
+	}
+	q[w] = 0;
+	return flags;
+}
+
+/* The first quote at or after offset at, or NULL. */
+static inline const unsigned char *
+next_quote(const uint64_t *q, size_t nw, const unsigned char *p, size_t at)
+{
+	size_t w = at >> 6;
+	uint64_t bits = q[w] >> (at & 63);
+
+	if (bits)
+		return p + at + (size_t)__builtin_ctzll(bits);
+	while (++w < nw)
+		if (q[w])
+			return p + w * 64 + (size_t)__builtin_ctzll(q[w]);
+	return NULL;
+}
+
+/* Read p[0..n) as a record of shape T: REC_OK when it is one, its values
+ * each canonical (then the record is canonical, as T's was, and its
+ * tokens are T's with their places here); REC_OTHER when it is not. */
+static int
+tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
+{
+	const unsigned char *x = p, *end = p + n, *q;
+	struct tok *t = T->t;
+	size_t nt = T->nt, nw = n / 64 + 1;
+	int flags;
+
+	if (nw + 1 > s->qcap && grow((void **)&s->quotes, &s->qcap, nw + 1, sizeof *s->quotes) < 0)
+		return REC_NOMEM;
+	if ((flags = bytes_scan(p, n, s->quotes)) & BYTES_CONTROL)
+		return REC_OTHER;
+	/* Without bytes past ASCII and without backslashes, a string is
+	 * everything up to the next quote. */
+#define STRING_END(x) \
+	(flags & BYTES_HIGH ? string_end((x), end, 0) : \
+	    next_quote(s->quotes, nw, p, (size_t)((x) - p)))
+	for (size_t i = 0; i < T->nstep; i++) {
+		const struct step *st = &T->step[i];
+		struct tok *v = &t[st->tok];
+		switch (st->kind) {
+		case STEP_LIT:
+			if ((size_t)(end - x) < st->len || !same(x, T->text + st->off, st->len))
+				return REC_OTHER;
+			x += st->len;
+			break;
+		case STEP_STR:
+			if ((q = STRING_END(x)) == NULL)
+				return REC_OTHER;
+			v->off = (uint32_t)(x - p);
+			v->len = (uint32_t)(q - x);
+			x = q;
+			break;
+		case STEP_NUM:
+			if ((q = number_end(x, end, 1)) == NULL)
+				return REC_OTHER;
+			v->off = (uint32_t)(x - p);
+			v->len = (uint32_t)(q - x);
+			x = q;
+			break;
+		default: { /* STEP_STRS: '[' strings ']' */
+			uint32_t first = (uint32_t)nt;
+			if (x >= end || *x != '[')
+				return REC_OTHER;
+			v->off = (uint32_t)(x - p);
+			x++;
+			if (x < end && *x == ']') {
+				x++;
+			} else {
+				for (;;) {
+					if (x >= end || *x != '"' || (q = STRING_END(x + 1)) == NULL ||
+					    nt >= REC_MAX_TOKENS)
+						return REC_OTHER;
+					if (nt == T->cap) {
+						size_t c = T->cap;
+						if (grow((void **)&T->t, &c, 2 * T->cap, sizeof *T->t) < 0)
+							return REC_NOMEM;
+						T->cap = c;
+						t = T->t;
+						v = &t[st->tok];
+					}
+					t[nt] = (struct tok){ 0, (uint32_t)(x + 1 - p), (uint32_t)(q - x - 1),
+						(uint32_t)nt + 1, 0, 0, REC_STRING };
+					nt++;
+					x = q + 1;
+					if (x < end && *x == ',') {
+						x++;
+						continue;
+					}
+					if (x < end && *x == ']') {
+						x++;
+						break;
+					}
+					return REC_OTHER;
+				}
+			}
+			v->n = (uint32_t)nt - first;
+			v->ord = first;
+			v->pre = nt;
+			break;
+		}
+		}
+	}
+#undef STRING_END
+	if (x != end)
+		return REC_OTHER;
+	s->text = p;
+	s->t = t;
+	s->ord = T->ord;
+	s->nt = nt;
+	s->cur = T;
+	return REC_OK;
+}
+
+int
+rec_check(struct rec_scan *s, const char *text, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	int rc;
+
+	/* Records of one ledger mostly share a few shapes: try those seen
+	 * lately, the last one first.  When shapes keep changing, rest a while
+	 * from trying (a miss costs part of a read). */
+	if (s->skip > 0) {
+		s->skip--;
+		return read_all(s, text, n, 1);
+	}
+	if (n <= UINT32_MAX / 2)
+		for (unsigned k = 0; k < s->ntpl; k++) {
+			unsigned j = (s->mru + k) % s->ntpl;
+			if ((rc = tpl_match(s, s->tpl[j], p, n)) == REC_OK) {
+				s->mru = j;
+				s->misses = 0;
+				return REC_OK;
+			}
+			if (rc == REC_NOMEM)
+				return rc;
+		}
+	if ((rc = read_all(s, text, n, 1)) != REC_OK)
+		return rc;
+	if (s->ntpl > 0 && ++s->misses >= 8) {
+		s->misses = 0;
+		s->skip = 64;
+		return REC_OK;
+	}
+	/* A new shape, in a free place or in place of the oldest made. */
+	unsigned j = s->ntpl < REC_SHAPES ? s->ntpl : s->victim++ % REC_SHAPES;
+	if (j == s->ntpl) {
+		if ((s->tpl[j] = calloc(1, sizeof *s->tpl[j])) == NULL)
+			return REC_NOMEM;
+		s->ntpl++;
+	}
+	if (tpl_build(s, s->tpl[j], p, n) < 0) {
+		/* a shape half made must not be tried */
+		tpl_free(s->tpl[j]);
+		s->tpl[j] = s->tpl[--s->ntpl];
+		return REC_NOMEM;
+	}
+	s->mru = j;
+	return REC_OK;
+}
+
+uint64_t
+rec_shape(const struct rec_scan *s)
+{
+	return s->cur != NULL ? s->cur->gen : 0;
 }
 
 int
@@ -629,6 +1051,14 @@ rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
 	return REC_OK;
 }
 
+/* A key's bytes: in the shape's text when the record was read by its
+ * shape (the same bytes as the record's). */
+static inline const unsigned char *
+key_text(const struct rec_scan *s, const struct tok *k)
+{
+	return (s->cur != NULL ? s->cur->text : s->text) + k->off;
+}
+
 int
 rec_member(const struct rec_scan *s, int obj, const char *key)
 {
@@ -643,7 +1073,7 @@ rec_member(const struct rec_scan *s, int obj, const char *key)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2, k = s->ord[t->ord + mid];
 		const struct tok *kt = &s->t[k];
-		int c = bytecmp(s->text + kt->off, kt->len, (const unsigned char *)key, klen);
+		int c = bytecmp(key_text(s, kt), kt->len, (const unsigned char *)key, klen);
 		if (c == 0)
 			return (int)k + 1;
 		if (c < 0)
@@ -687,7 +1117,7 @@ rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *ou
 		const struct tok *kt = &s->t[s->ord[t->ord + m]];
 		int c = kt->pre != k->pre[i] ? (kt->pre < k->pre[i] ? -1 : 1) :
 		    kt->len <= 8 && k->len[i] <= 8 ? (kt->len > k->len[i]) - (kt->len < k->len[i]) :
-		    bytecmp(s->text + kt->off, kt->len, (const unsigned char *)k->key[i], k->len[i]);
+		    bytecmp(key_text(s, kt), kt->len, (const unsigned char *)k->key[i], k->len[i]);
 		if (c == 0)
 			out[i++] = (int)s->ord[t->ord + m] + 1;
 		if (c <= 0)
@@ -763,7 +1193,7 @@ rec_first(const struct rec_scan *s, int arr)
 {
 	if (rec_type(s, arr) != REC_ARRAY || s->t[arr].n == 0)
 		return -1;
-	return arr + 1;
+	return (int)s->t[arr].ord;
 }
 
 int
@@ -771,5 +1201,5 @@ rec_next(const struct rec_scan *s, int arr, int tok)
 {
 	uint32_t next = s->t[tok].end;
 
-	return next < s->t[arr].end ? (int)next : -1;
+	return next < s->t[arr].pre ? (int)next : -1;
 }

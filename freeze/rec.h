@@ -45,6 +45,14 @@ int rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon);
  * REC_OK only when p[0..n) is exactly the canonical bytes rec_scan would
  * write, with nothing written; the lookups below then work on it. */
 int rec_check(struct rec_scan *s, const char *p, size_t n);
+/* Records of a ledger mostly share a shape: the same keys in the same
+ * places, only their values differing.  rec_check remembers the last few
+ * shapes and reads a record of one of them by comparing the bytes between
+ * values and reading only the values.  rec_shape names the shape of the
+ * record just read (nonzero), or 0: two records read by one rec_scan with
+ * the same nonzero shape have the same token for every member of every
+ * object, so member lookups give the same answers. */
+uint64_t rec_shape(const struct rec_scan *s);
 
 /* The value of key in object token obj, or -1 when absent (or obj is not
  * an object). */

@@ -237,3 +237,26 @@ check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record
 	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
 check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \
 	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 500 "$ROOT/tests/data/rec/odd.jsonl"
+
+# Sorting by game_id: 66,000 games (enough for the sort on two threads),
+# whose ids share their first 24 bytes and more, written in an order of
+# their own.  The manifest lists them in the order an independent sort
+# gives; the ledger backwards gives the same bytes; and a duplicate names
+# the earlier line.
+head -n 1 luna/ledger.jsonl | sed 's/"requests":\[[^]]*\]/"requests":[]/' >one.jsonl
+awk 'NR == 1 { for (k = 0; k < 66000; k++) { r = $0
+	sub(/"game_id":"[^"]*"/, sprintf("\"game_id\":\"a-prefix-longer-than-24-bytes-%05d\"", (k * 7919) % 66000), r)
+	print r } }' one.jsonl >many.jsonl
+awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' many.jsonl >many-rev.jsonl
+expect_status "freeze 66,000 games out of order" 0 "$COHORT" freeze --spec luna/spec.json -o many.json many.jsonl
+check "their ids in sorted order, as Python sorts them" $PY -c '
+import json, sys
+ids = [g["game_id"] for g in json.load(open("many.json"))["games"]]
+sys.exit(0 if len(ids) == 66000 and ids == sorted(ids) else 1)'
+expect_status "freeze them backwards" 0 "$COHORT" freeze --spec luna/spec.json -o many-rev.json many-rev.jsonl
+same_bytes "the same manifest from either order" many.json many-rev.json
+sed -n 5p many.jsonl >>many.jsonl
+"$COHORT" freeze --spec luna/spec.json -o many-dup.json many.jsonl 2>many-dup.err
+grep -q '^cohort freeze: many.jsonl:66001: "game_id": duplicate "a-prefix-longer-than-24-bytes-[0-9]*" (first at many.jsonl:5)$' many-dup.err &&
+	[ ! -e many-dup.json ] && ok "a duplicate among them names both lines" ||
+	notok "a duplicate among them" "$(cat many-dup.err)"

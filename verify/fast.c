@@ -19,92 +19,168 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/buf.h"
 #include "../freeze/cas.h"
 #include "../freeze/freeze.h"
 #include "../freeze/hash.h"
 #include "../freeze/json.h"
-#include "../freeze/ledger.h"
 #include "verify.h"
 
-struct fast {
-	struct freeze_acc *acc;
-	struct cas_rec *recs;
-	size_t nrecs, cap;
-	uint64_t off; /* where the next record of the pack starts */
+/* The packs are read in pieces of whole lines, each on whichever thread
+ * takes it next.  Each pack's index says how many records each piece
+ * holds, so every record's summary and place is written where it belongs
+ * in pack order, and nothing is moved afterwards (a piece that holds
+ * another number of records proves the index wrong: no quick proof). */
+#define PIECE_BYTES ((size_t)4 << 20)
+#define MAX_THREADS 16
+
+struct piece {
+	const char *p;      /* whole lines, the last ending with '\n' */
+	size_t n;
+	uint64_t base;      /* where p lies in its pack */
+	size_t pack;
+	size_t start;       /* its first record's number, in all packs' order */
+	uint64_t count;     /* records, as the index says */
+	size_t nrec;        /* records read (and items written) */
+	int failed;         /* a record not shown canonical and valid, or the count wrong */
+	int nomem;
 };
 
-struct fslot {
-	struct freeze_item item;
-	uint8_t d[HASH_LEN];
-	uint32_t len;
+/* Work for the threads of the first step: the manifest's digest (its
+ * file's bytes: a long job, independent of the records, taken first),
+ * then the pieces once ready. */
+struct jobs {
+	const struct freeze_acc *acc;
+	struct piece *pc;
+	size_t npc;
+	struct freeze_item *items; /* room for every record, in pack order */
+	struct cas_rec *recs;
+	const char *mp;     /* the manifest */
+	size_t mn;
+	uint8_t md[HASH_LEN];
+	int mok;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int ready;          /* the pieces' counts and room are there (or never will be: stop) */
+	int stop;
+	size_t next;        /* 0: the manifest; then piece next - 1 */
 };
+
+/* Every record of a piece: already canonical, valid, summarized (so the
+ * digest of its bytes is its identity). */
+static void
+piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
+{
+	const char *p = pc->p, *end = pc->p + pc->n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct freeze_item *it = &j->items[pc->start + pc->nrec];
+		struct cas_rec *r = &j->recs[pc->start + pc->nrec];
+		struct err e = ERR_INIT;
+		int rc;
+		if (nl == NULL || nl - p > UINT32_MAX || pc->nrec == pc->count) {
+			pc->failed = 1;
+			return;
+		}
+		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), it, r->d, &e);
+		if (rc != 0) {
+			pc->failed = rc > 0;
+			pc->nomem = rc < 0;
+			return;
+		}
+		r->off = pc->base + (uint64_t)(p - pc->p);
+		r->len = (uint32_t)(nl - p);
+		pc->nrec++;
+		p = nl + 1;
+	}
+	pc->failed = pc->nrec != pc->count;
+}
 
 static void *
-fs_new(void *ctx)
+jobs_thread(void *arg)
 {
-	(void)ctx;
-	return freeze_scratch_new();
-}
+	struct jobs *j = arg;
+	struct freeze_scratch *x = freeze_scratch_new();
 
-static void
-fs_free(void *p)
-{
-	freeze_scratch_free(p);
-}
-
-/* One stored record: already canonical, valid, summarized (so the digest
- * of its bytes is its identity). */
-static int
-f_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
-    const struct ledger_loc *loc, void *slot, struct buf *keep, struct err *e)
-{
-	struct fast *f = ctx;
-	struct fslot *sl = slot;
-	int rc;
-
-	(void)loc;
-	(void)keep;
-	if (rec != NULL || n > UINT32_MAX)
-		return err_set(e, ERR_INPUT, "not a pack");
-	if ((rc = freeze_acc_prepare_stored(f->acc, scratch, text, n, &sl->item, sl->d, e)) != 0)
-		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "not shown canonical and valid");
-	sl->len = (uint32_t)n;
-	return 0;
-}
-
-static int
-f_done(void *ctx, void *slot, const struct buf *keep, struct err *e)
-{
-	struct fast *f = ctx;
-	struct fslot *sl = slot;
-
-	(void)keep;
-	if (f->nrecs == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 65536;
-		struct cas_rec *r = realloc(f->recs, cap * sizeof *r);
-		if (r == NULL) {
-			freeze_item_clear(&sl->item);
-			return err_set(e, ERR_NOMEM, "out of memory");
+	for (;;) {
+		pthread_mutex_lock(&j->mu);
+		while (j->next > 0 && !j->ready && !j->stop)
+			pthread_cond_wait(&j->cv, &j->mu);
+		size_t k = j->next < j->npc + 1 && !j->stop ? j->next++ : SIZE_MAX;
+		pthread_mutex_unlock(&j->mu);
+		if (k == SIZE_MAX)
+			break;
+		if (k == 0) {
+			struct hash *h = hash_new();
+			j->mok = h != NULL && hash_digest(h, j->mp, j->mn, j->md) == 0;
+			hash_free(h);
+		} else if (x == NULL) {
+			j->pc[k - 1].nomem = 1;
+		} else {
+			piece_read(j, x, &j->pc[k - 1]);
 		}
-		f->recs = r;
-		f->cap = cap;
 	}
-	memcpy(f->recs[f->nrecs].d, sl->d, HASH_LEN);
-	f->recs[f->nrecs].off = f->off;
-	f->recs[f->nrecs].len = sl->len;
-	f->nrecs++;
-	f->off += sl->len + 1;
-	return freeze_acc_take(f->acc, &sl->item, e);
+	freeze_scratch_free(x);
+	return NULL;
 }
 
-static void
-f_release(void *slot)
+/* Cut the packs into pieces of whole lines, and count each piece's
+ * records by the index.  -1 when a pack does not end with a newline (not
+ * a pack this proof knows), -2 out of memory. */
+static int
+cut_pieces(const struct cas *store, struct piece **out, size_t *nout)
 {
-	struct fslot *sl = slot;
+	struct piece *pc = NULL;
+	uint64_t *bounds = NULL, *counts = NULL;
+	size_t n = 0, cap = 0;
+	int rc = -2;
 
-	freeze_item_clear(&sl->item);
+	for (size_t i = 0; i < cas_npacks(store); i++) {
+		const char *pk, *nl;
+		size_t pn, at = 0, first = n;
+		cas_pack_bytes(store, i, &pk, &pn);
+		if (pn > 0 && pk[pn - 1] != '\n') {
+			rc = -1;
+			goto fail;
+		}
+		while (at < pn) {
+			size_t len = pn - at;
+			if (len > PIECE_BYTES && (nl = memrchr(pk + at, '\n', PIECE_BYTES)) != NULL)
+				len = (size_t)(nl - (pk + at)) + 1;
+			if (n == cap) {
+				struct piece *q = realloc(pc, (cap = cap ? 2 * cap : 256) * sizeof *q);
+				if (q == NULL)
+					goto fail;
+				pc = q;
+			}
+			pc[n++] = (struct piece){ pk + at, len, at, i, 0, 0, 0, 0, 0 };
+			at += len;
+		}
+		free(bounds);
+		free(counts);
+		bounds = malloc((n - first + 1) * sizeof *bounds);
+		counts = malloc((n - first + 1) * sizeof *counts);
+		if (bounds == NULL || counts == NULL)
+			goto fail;
+		for (size_t k = first; k < n; k++)
+			bounds[k - first] = pc[k].base;
+		cas_pack_count_ranges(store, i, bounds, n - first, counts);
+		for (size_t k = first; k < n; k++)
+			pc[k].count = counts[k - first];
+	}
+	free(bounds);
+	free(counts);
+	*out = pc;
+	*nout = n;
+	return 0;
+fail:
+	free(bounds);
+	free(counts);
+	free(pc);
+	return rc;
 }
 
 /* The end of the JSON value at p, or NULL.  Need not check the grammar:
@@ -175,15 +251,11 @@ cmp_put(void *ctx, const char *p, size_t n)
 }
 
 /* What a second thread checks while the manifest is derived: each pack's
- * index against the records read, and the file's digest (its identity,
- * once its bytes prove canonical). */
+ * index against the records read. */
 struct side {
 	const struct cas *store;
 	const struct cas_rec *recs;
 	const size_t *first; /* pack i's records are recs[first[i]..first[i+1]) */
-	const char *p;
-	size_t n;
-	uint8_t d[HASH_LEN];
 	int ok;
 };
 
@@ -191,10 +263,8 @@ static void *
 side_thread(void *arg)
 {
 	struct side *j = arg;
-	struct hash *h = hash_new();
 
-	j->ok = h != NULL && hash_digest(h, j->p, j->n, j->d) == 0;
-	hash_free(h);
+	j->ok = 1;
 	for (size_t i = 0; j->ok && i < cas_npacks(j->store); i++)
 		j->ok = cas_pack_index_matches(j->store, i, j->recs + j->first[i],
 		    j->first[i + 1] - j->first[i]);
@@ -208,17 +278,22 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	static const char kind[] = ",\"kind\":\"cohort.freeze/1\"";
 	static const char *const sections[] = { "spec_id", "as_of", "games", "excluded", "blocks",
 		"conditions", "totals" };
-	struct fast f = { 0 };
+	struct freeze_acc *acc = NULL;
 	struct cas *store = NULL;
 	struct cmp cmp = { p, n, 0 };
 	struct freeze_sink sink = { cmp_put, &cmp };
 	struct side side = { 0 };
-	size_t *first = NULL;
-	pthread_t th;
-	int threaded = 0, rc = 1;
+	struct jobs jobs = { 0 };
+	struct piece *pc = NULL;
+	struct cas_rec *recs = NULL;
+	struct freeze_item *items = NULL;
+	size_t *first = NULL, npc = 0, nrecs = 0;
+	pthread_t th[MAX_THREADS];
+	int nth = 0, threaded = 0, rc = 1, sync = 0;
 	cJSON *spec = NULL, *repo = NULL;
 	const char *q, *v, *end = p + n;
 	size_t vn;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char detail[256];
 
 	if (n < 16 || memcmp(p, "{\"as_of\":\"", 10) != 0)
@@ -242,60 +317,102 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	if (member(&q, end, "spec", &v, &vn) < 0 ||
 	    (spec = json_parse(v, vn, "spec", 1, &(struct err)ERR_INIT)) == NULL)
 		goto done;
-	if ((f.acc = freeze_acc_new(spec, &(struct err)ERR_INIT)) == NULL)
+	if ((acc = freeze_acc_new(spec, &(struct err)ERR_INIT)) == NULL)
 		goto done;
 	if (cas_open(store_dir, 0, &store, &(struct err)ERR_INIT) < 0 ||
 	    cas_damage(store, &(const char *const *){ NULL }) > 0)
 		goto done;
-	if ((first = malloc((cas_npacks(store) + 1) * sizeof *first)) == NULL) {
-		rc = err_set(e, ERR_NOMEM, "out of memory");
+	/* The manifest's digest, on a thread of its own, while the pieces are
+	 * cut and counted; then every record, on all processors (this thread
+	 * one of them). */
+	jobs = (struct jobs){ acc, NULL, 0, NULL, NULL, p, n, { 0 }, 0, PTHREAD_MUTEX_INITIALIZER,
+		PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+	sync = 1;
+	for (long i = 1; i < ncpu && nth < MAX_THREADS; i++, nth++)
+		if (pthread_create(&th[nth], NULL, jobs_thread, &jobs) != 0)
+			break;
+	rc = cut_pieces(store, &pc, &npc);
+	for (size_t i = 0; rc == 0 && i < npc; i++) {
+		pc[i].start = nrecs;
+		nrecs += pc[i].count;
+	}
+	if (rc == 0 && nrecs == cas_count(store)) {
+		first = malloc((cas_npacks(store) + 1) * sizeof *first);
+		recs = malloc((nrecs + 1) * sizeof *recs);
+		items = freeze_acc_room(acc, nrecs, e);
+		if (first == NULL || recs == NULL || items == NULL)
+			rc = -2;
+	} else if (rc == 0) {
+		rc = -1; /* entries outside the pack's lines */
+	}
+	pthread_mutex_lock(&jobs.mu);
+	jobs.pc = pc;
+	jobs.npc = npc;
+	jobs.items = items;
+	jobs.recs = recs;
+	jobs.ready = rc == 0;
+	jobs.stop = rc != 0;
+	pthread_cond_broadcast(&jobs.cv);
+	pthread_mutex_unlock(&jobs.mu);
+	if (rc == 0)
+		jobs_thread(&jobs);
+	while (nth > 0)
+		pthread_join(th[--nth], NULL);
+	if (rc < 0) {
+		rc = rc == -2 ? err_set(e, ERR_NOMEM, "out of memory") : 1;
 		goto done;
 	}
-	for (size_t i = 0; i < cas_npacks(store); i++) {
-		struct ledger_par par = { f_work, f_done, f_release, fs_new, fs_free,
-			sizeof(struct fslot), &f, 0 };
-		struct err pe = ERR_INIT;
-		const char *pk;
-		size_t pn;
-		first[i] = f.nrecs;
-		cas_pack_bytes(store, i, &pk, &pn);
-		f.off = 0;
-		if (ledger_read_bytes("pack", pk, pn, &par, &pe) < 0) {
-			if (pe.code == ERR_NOMEM) {
-				rc = err_set(e, ERR_NOMEM, "out of memory");
-				goto done;
-			}
+	rc = 1;
+	for (size_t i = 0; i < npc; i++) {
+		if (pc[i].nomem)
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		if (pc[i].nomem || pc[i].failed) {
+			/* what was written is the caller's to clear, in every piece */
+			for (size_t k = 0; k < npc; k++)
+				for (size_t r = 0; r < pc[k].nrec; r++)
+					freeze_item_clear(&items[pc[k].start + r]);
 			goto done;
 		}
-		if (f.off != pn)
-			goto done;
 	}
-	first[cas_npacks(store)] = f.nrecs;
-	side = (struct side){ store, f.recs, first, p, n, { 0 }, 0 };
-	threaded = pthread_create(&th, NULL, side_thread, &side) == 0;
-	if (freeze_acc_stream(f.acc, repo, &sink, NULL, &(struct err)ERR_INIT) < 0 || cmp.at != n)
+	freeze_acc_placed(acc, nrecs);
+	if (!jobs.mok)
+		goto done;
+	for (size_t i = 0, k = 0; i <= npc; i++)
+		while (k <= (i < npc ? pc[i].pack : cas_npacks(store)))
+			first[k++] = i < npc ? pc[i].start : nrecs;
+
+	/* The manifest derived and compared as it comes, while a second thread
+	 * checks the indexes. */
+	side = (struct side){ store, recs, first, 0 };
+	threaded = pthread_create(&th[0], NULL, side_thread, &side) == 0;
+	if (freeze_acc_stream(acc, repo, &sink, NULL, &(struct err)ERR_INIT) < 0 || cmp.at != n)
 		goto done;
 	if (threaded) {
-		pthread_join(th, NULL);
+		pthread_join(th[0], NULL);
 		threaded = 0;
 	} else {
 		side_thread(&side);
 	}
 	if (!side.ok)
 		goto done;
-	hash_id_format(side.d, id);
+	hash_id_format(jobs.md, id);
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
-	    (unsigned long long)f.nrecs, (unsigned long long)cas_count(store));
+	    (unsigned long long)nrecs, (unsigned long long)cas_count(store));
 	verify_check_add(checks, "records", "store", 1, detail);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
 		verify_check_add(checks, "derivation", sections[i], 1, NULL);
 	rc = 0;
 done:
 	if (threaded)
-		pthread_join(th, NULL);
+		pthread_join(th[0], NULL);
+	if (sync) {
+		pthread_mutex_destroy(&jobs.mu);
+		pthread_cond_destroy(&jobs.cv);
+	}
+	free(pc);
 	free(first);
-	free(f.recs);
-	freeze_acc_free(f.acc);
+	free(recs);
+	freeze_acc_free(acc);
 	cas_free(store);
 	cJSON_Delete(spec);
 	cJSON_Delete(repo);

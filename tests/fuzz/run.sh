@@ -46,6 +46,9 @@ for led in examples/*/ledger.jsonl; do
 		  g = sprintf("%s/%s-run-%04d", d, n, int((NR - 1) / 10)); print >> g; close(g) }' "$led"
 	cp $OUT/seeds/ledger/$name-line-0001 $OUT/seeds/json/$name-record
 	cp $OUT/seeds/ledger/$name-line-000* $OUT/seeds/rec/
+	# two records a line each: the second may be read by the first's shape
+	head -n 2 "$led" >$OUT/seeds/rec/$name-pair
+	sed -n '1p;40p' "$led" >$OUT/seeds/rec/$name-pair-far
 done
 awk -v d="$OUT/seeds/rec" '{ f = sprintf("%s/odd-%02d", d, NR); print > f; close(f) }' tests/data/rec/odd.jsonl
 

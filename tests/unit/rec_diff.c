@@ -8,6 +8,10 @@
  * both refuse with the same message, or both accept with the same
  * canonical bytes, digest and summary, bit for bit.  Separately, whenever
  * rec_scan alone says yes, its bytes must equal the canonical writer's.
+ * And stored records: one scanner kept warm across all inputs (so it
+ * reads most of them by a shape seen before: rec_shape) and a fresh one
+ * must give rec_check the same answer and the same tokens, and
+ * freeze_acc_prepare_stored the same answer and summary.
  * Prints counts; exits 1 on the first disagreement, naming it.
  *
  * usage: rec_diff SPEC MUTATIONS LEDGER... */
@@ -39,7 +43,7 @@ static const char *const pieces[] = { "\"", "\\", "{", "}", "[", "]", ",", ":", 
 	"\xc0\x80", "\x01", "\\u0041", "\\u00e9", "\\ud83d\\ude00", "\\n", "\\/", "null", "true",
 	"1e5", "-0", "0.1", "123.4560", "1.5e-7", "9007199254740993", "1e400", "0.0000001",
 	"100000000000000000000000", "12345678901234567", "-0.0", "5.000", "1E+2", "\"x\":1",
-	"\"game_id\":\"dup\"", "\"a\xc3\xa9\":1", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}" };
+	"\"game_id\":\"dup\"", "\"a\xc3\xa9\":1", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}", ";", "\",\"" };
 
 /* A mutant of line (n bytes) into out. */
 static void
@@ -94,12 +98,99 @@ exponent(const char *s)
 }
 
 struct counts {
-	long lines, flat_ok, both_ok, both_refused, checked;
+	long lines, flat_ok, both_ok, both_refused, checked, shaped;
 };
 
+/* Whether token a of s and token b of t hold the same value, v being the
+ * tree reader's (for the keys of objects). */
 static int
-compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text, size_t n,
-    long line, struct counts *k)
+same_tokens(const struct rec_scan *s, int a, const struct rec_scan *t, int b, const cJSON *v)
+{
+	const char *x, *y;
+	size_t nx, ny;
+	double dx, dy;
+
+	if (rec_type(s, a) != rec_type(t, b))
+		return 0;
+	switch (rec_type(s, a)) {
+	case REC_STRING:
+		x = rec_str(s, a, &nx);
+		y = rec_str(t, b, &ny);
+		return nx == ny && memcmp(x, y, nx) == 0;
+	case REC_NUMBER: {
+		int rx = rec_num(s, a, &dx), ry = rec_num(t, b, &dy);
+		return rx == ry && (rx != 0 || memcmp(&dx, &dy, sizeof dx) == 0);
+	}
+	case REC_ARRAY: {
+		const cJSON *c = v->child;
+		int i = rec_first(s, a), j = rec_first(t, b);
+		for (; i >= 0 && j >= 0 && c; i = rec_next(s, a, i), j = rec_next(t, b, j), c = c->next)
+			if (!same_tokens(s, i, t, j, c))
+				return 0;
+		return i < 0 && j < 0 && c == NULL;
+	}
+	case REC_OBJECT:
+		for (const cJSON *c = v->child; c; c = c->next) {
+			int i = rec_member(s, a, c->string), j = rec_member(t, b, c->string);
+			if (i < 0 || j < 0 || !same_tokens(s, i, t, j, c))
+				return 0;
+		}
+		return rec_member(s, a, "~absent~") < 0 && rec_member(t, b, "~absent~") < 0;
+	default:
+		return 1;
+	}
+}
+
+/* text read as a stored record by a warm scanner and a fresh one. */
+static int
+stored(const struct freeze_acc *acc, struct rec_scan *warm, struct freeze_scratch *xw,
+    const char *text, size_t n, struct counts *k)
+{
+	struct rec_scan *cold = rec_scan_new();
+	struct freeze_scratch *xc = freeze_scratch_new();
+	struct freeze_item a, b;
+	struct err ea = ERR_INIT, eb = ERR_INIT;
+	uint8_t da[HASH_LEN], db[HASH_LEN];
+	int bad = 0, rw, rc;
+
+	if (cold == NULL || xc == NULL)
+		return 1;
+	rw = rec_check(warm, text, n);
+	rc = rec_check(cold, text, n);
+	k->shaped += rw == REC_OK && rec_shape(warm) != 0;
+	if (rw != rc) {
+		fprintf(stderr, "rec_diff: rec_check says %d read by a shape, %d afresh: %.*s\n", rw,
+		    rc, (int)n, text);
+		bad = 1;
+	} else if (rw == REC_OK) {
+		struct err e = ERR_INIT;
+		cJSON *tree = json_parse(text, n, "t.jsonl", 1, &e);
+		if (tree == NULL || !same_tokens(warm, 0, cold, 0, tree)) {
+			fprintf(stderr, "rec_diff: other tokens when read by a shape: %.*s\n", (int)n, text);
+			bad = 1;
+		}
+		cJSON_Delete(tree);
+	}
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	rw = freeze_acc_prepare_stored(acc, xw, text, n, &a, da, &ea);
+	rc = freeze_acc_prepare_stored(acc, xc, text, n, &b, db, &eb);
+	if (!bad && (rw != rc || (rw == 0 && (!freeze_item_same(&a, &b) ||
+	    strcmp(a.game_id, b.game_id) != 0 || memcmp(da, db, HASH_LEN) != 0)))) {
+		fprintf(stderr, "rec_diff: a stored record summarized otherwise by a shape: %.*s\n",
+		    (int)n, text);
+		bad = 1;
+	}
+	freeze_item_clear(&a);
+	freeze_item_clear(&b);
+	freeze_scratch_free(xc);
+	rec_scan_free(cold);
+	return bad;
+}
+
+static int
+compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan *warm,
+    struct freeze_scratch *xw, const char *text, size_t n, long line, struct counts *k)
 {
 	struct ledger_loc loc = { "t.jsonl", line, 0 };
 	struct freeze_item a, b;
@@ -130,6 +221,10 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, const char *text
 		bad = 1;
 	}
 	k->checked += checked;
+	/* as a stored record: the text, and its canonical bytes */
+	if (!bad && (stored(acc, warm, xw, text, n, k) ||
+	    (cs.len > 0 && stored(acc, warm, xw, cs.p, cs.len, k))))
+		bad = 1;
 	buf_reset(&cs);
 	if (!bad && rec_scan(rs, text, n, &cs) == REC_OK) {
 		k->flat_ok++;
@@ -192,7 +287,8 @@ main(int argc, char **argv)
 	struct err e = ERR_INIT;
 	struct counts k = { 0 };
 	struct buf m = BUF_INIT;
-	struct freeze_scratch *x = freeze_scratch_new();
+	struct freeze_scratch *x = freeze_scratch_new(), *xw = freeze_scratch_new();
+	struct rec_scan *warm = rec_scan_new();
 	cJSON *spec;
 	struct freeze_acc *acc;
 	long mutations;
@@ -203,7 +299,7 @@ main(int argc, char **argv)
 	}
 	spec = json_parse_file(argv[1], &e);
 	acc = spec ? freeze_acc_new(spec, &e) : NULL;
-	if (acc == NULL || x == NULL) {
+	if (acc == NULL || x == NULL || xw == NULL || warm == NULL) {
 		fprintf(stderr, "rec_diff: %s\n", e.msg);
 		return 2;
 	}
@@ -219,11 +315,11 @@ main(int argc, char **argv)
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			line++;
-			if (compare(acc, x, p, n, line, &k))
+			if (compare(acc, x, warm, xw, p, n, line, &k))
 				return 1;
 			for (long i = 0; i < mutations; i++) {
 				mutate(p, n, &m);
-				if (compare(acc, x, m.p ? m.p : "", m.len, line, &k))
+				if (compare(acc, x, warm, xw, m.p ? m.p : "", m.len, line, &k))
 					return 1;
 			}
 			p += n + 1;
@@ -231,9 +327,12 @@ main(int argc, char **argv)
 		buf_release(&text);
 	}
 	printf("%ld records: flat reader said yes to %ld (already canonical: %ld), both accepted "
-	    "%ld, both refused %ld\n", k.lines, k.flat_ok, k.checked, k.both_ok, k.both_refused);
+	    "%ld, both refused %ld; read by a shape %ld\n", k.lines, k.flat_ok, k.checked, k.both_ok,
+	    k.both_refused, k.shaped);
 	buf_release(&m);
 	freeze_scratch_free(x);
+	freeze_scratch_free(xw);
+	rec_scan_free(warm);
 	freeze_acc_free(acc);
 	cJSON_Delete(spec);
 	return 0;
