@@ -54,7 +54,7 @@ put_be(unsigned char *p, uint64_t v, int n)
 	}
 }
 
-static uint64_t
+static inline uint64_t
 get_be(const unsigned char *p, int n)
 {
 	uint64_t v = 0;
@@ -330,10 +330,26 @@ cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n)
 	*n = c->packs[i].data_len;
 }
 
-static int
-cmp_digest_at(const struct cas_rec *recs, uint32_t a, uint32_t b)
+/* Digests compared by their first eight bytes as one number, the rest only
+ * on a tie (a million compares: a call to memcmp each cost more). */
+static inline int
+digest_cmp(const unsigned char *a, const unsigned char *b)
 {
-	return memcmp(recs[a].d, recs[b].d, HASH_LEN);
+	uint64_t x = get_be(a, 8), y = get_be(b, 8);
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return memcmp(a + 8, b + 8, HASH_LEN - 8);
+}
+
+static inline int
+digest_eq(const unsigned char *a, const unsigned char *b)
+{
+	uint64_t x[4], y[4];
+
+	memcpy(x, a, HASH_LEN);
+	memcpy(y, b, HASH_LEN);
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
 }
 
 int
@@ -368,7 +384,7 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 		for (size_t x = from + 1; x < start[b]; x++) {
 			uint32_t v = order[x];
 			size_t y = x;
-			while (y > from && cmp_digest_at(recs, order[y - 1], v) > 0) {
+			while (y > from && digest_cmp(recs[order[y - 1]].d, recs[v].d) > 0) {
 				order[y] = order[y - 1];
 				y--;
 			}
@@ -378,9 +394,8 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
 		const struct cas_rec *r = &recs[order[k]];
 		/* equal digests one by one, strictly increasing: no repeats */
-		same = memcmp(r->d, ent, HASH_LEN) == 0 && get_be(ent + 32, 8) == r->off &&
-		    get_be(ent + 40, 4) == r->len &&
-		    (k == 0 || memcmp(ent - IDX_ENTRY, ent, HASH_LEN) < 0);
+		same = digest_eq(r->d, ent) && get_be(ent + 32, 8) == r->off &&
+		    get_be(ent + 40, 4) == r->len && (k == 0 || digest_cmp(ent - IDX_ENTRY, ent) < 0);
 	}
 	free(order);
 	free(start);
@@ -392,23 +407,27 @@ cas_pack_count_ranges(const struct cas *c, size_t i, const uint64_t *bounds, siz
     uint64_t *counts)
 {
 	const struct pack *pk = &c->packs[i];
+	size_t nmb = (pk->data_len >> 20) + 1, *first = calloc(nmb, sizeof *first);
 
 	for (size_t k = 0; k < nb; k++)
 		counts[k] = 0;
+	/* first[m]: the last range that starts at or before megabyte m, where
+	 * a search for an offset in that megabyte starts */
+	for (size_t m = 0, r = 0; first != NULL && m < nmb; m++) {
+		while (r + 1 < nb && bounds[r + 1] <= (uint64_t)m << 20)
+			r++;
+		first[m] = r;
+	}
 	for (uint64_t k = 0; k < pk->count; k++) {
 		uint64_t off = get_be(pk->idx + 16 + k * IDX_ENTRY + 32, 8);
-		size_t lo = 0, hi = nb;
+		size_t r = first != NULL && (off >> 20) < nmb ? first[off >> 20] : 0;
 		/* the last range whose start is at or before off */
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (bounds[mid] <= off)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		if (nb > 0 && bounds[lo] <= off)
-			counts[lo]++;
+		while (r + 1 < nb && bounds[r + 1] <= off)
+			r++;
+		if (nb > 0 && bounds[r] <= off)
+			counts[r]++;
 	}
+	free(first);
 }
 
 uint64_t

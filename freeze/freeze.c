@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/buf.h"
+#include "../common/mem.h"
 #include "../common/ts.h"
 #include "../fit/ladder.h"
 #include "cas.h"
@@ -186,6 +187,17 @@ get_time(const cJSON *rec, const char *key, int required, struct ts *t, int *hav
 	return 0;
 }
 
+/* Whether p[0..n) (no NUL inside) is the string w. */
+static inline int
+same_word(const char *p, size_t n, const char *w)
+{
+	size_t k = 0;
+
+	while (k < n && w[k] != '\0' && w[k] == p[k])
+		k++;
+	return k == n && w[n] == '\0';
+}
+
 /* The record's condition and, when it is left out, why: both readers'
  * last step.  cond and family are ncond and nfam bytes (no NUL inside);
  * st is the status (0 terminal, 1 live, 2 provider_error, 3 aborted). */
@@ -197,10 +209,10 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 
 	g->cond = -1;
 	for (size_t i = 0; i < a->nconds; i++)
-		if (strncmp(cond, a->conds[i], ncond) == 0 && a->conds[i][ncond] == '\0')
+		if (same_word(cond, ncond, a->conds[i]))
 			g->cond = (int)i;
 	for (size_t i = 0; i < a->nfamilies; i++)
-		fam |= strncmp(family, a->families[i], nfam) == 0 && a->families[i][nfam] == '\0';
+		fam |= same_word(family, nfam, a->families[i]);
 	g->reason = X_NONE;
 	if (!fam)
 		g->reason = X_FAMILY;
@@ -293,38 +305,42 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	return 0;
 }
 
-/* A string value (token t, -1 when absent): 0 with its bytes, 1 when
- * absent and not required, -1 otherwise (missing, or not a string). */
-static int
-flat_str(const struct rec_scan *s, int t, int required, const char **p, size_t *n)
+/* The flat reader's values, as views (rec.h): a string value: 0 with its
+ * bytes, 1 when absent and not required, -1 otherwise (missing, or not a
+ * string). */
+static inline int
+flat_str(const struct rec_view *v, int required, const char **p, size_t *n)
 {
-	if (t < 0)
+	if (v->type == -1)
 		return required ? -1 : 1;
-	if (rec_type(s, t) != REC_STRING)
+	if (v->type != REC_STRING)
 		return -1;
-	*p = rec_str(s, t, n);
+	*p = v->p;
+	*n = v->len;
 	return 0;
 }
 
-static int
-flat_num(const struct rec_scan *s, int t, int required, double *x)
+static inline int
+flat_num(const struct rec_view *v, int required, double *x)
 {
-	if (t < 0)
+	if (v->type == -1)
 		return required ? -1 : 1;
-	return rec_num(s, t, x);
+	if (v->type != REC_NUMBER)
+		return -1;
+	return rec_num_quick(v->p, v->len, x) == 0 ? 0 : rec_num_text(v->p, v->len, x);
 }
 
-static int
-flat_int(const struct rec_scan *s, int t, int required, long long lo, long long hi, long long *v)
+static inline int
+flat_int(const struct rec_view *v, int required, long long lo, long long hi, long long *out)
 {
 	double x;
-	int rc = flat_num(s, t, required, &x);
+	int rc = flat_num(v, required, &x);
 
 	if (rc != 0)
 		return rc;
 	if (x != floor(x) || x < (double)lo || x > (double)hi)
 		return -1;
-	*v = (long long)x;
+	*out = (long long)x;
 	return 0;
 }
 
@@ -332,19 +348,19 @@ static int
 flat_word(const char *p, size_t n, const char *const *words, int nwords)
 {
 	for (int i = 0; i < nwords; i++)
-		if (strncmp(p, words[i], n) == 0 && words[i][n] == '\0')
+		if (same_word(p, n, words[i]))
 			return i;
 	return -1;
 }
 
 /* 0 and the time, 1 when absent and not required, -1 otherwise. */
 static int
-flat_time(const struct rec_scan *s, int t, int required, struct ts *out)
+flat_time(const struct rec_view *v, int required, struct ts *out)
 {
 	char tmp[64];
 	const char *p;
 	size_t n;
-	int rc = flat_str(s, t, required, &p, &n);
+	int rc = flat_str(v, required, &p, &n);
 
 	if (rc != 0)
 		return rc;
@@ -381,8 +397,14 @@ flat_keys_init(struct rec_keys keys[4])
 /* Where a record's fields are: token numbers (or -1), from one rec_members
  * per object.  Records of one shape (rec_shape) have them in the same
  * places, so a scratch keeps them for the shape last seen. */
+enum { V_FAMILY, V_MODEL, V_CONDITION, V_COLOR, V_ANCHOR, V_OPENING, V_BLOCK, V_STATUS,
+	V_REQUESTED, V_RETURNED, V_ENGINE, V_ELO, V_TIME_S, V_NODES, V_LIMITER, V_BINARY_SHA256,
+	V_RESULT, V_TERMINATION, V_PLIES, V_STARTED_AT, V_ENDED_AT, V_TOKENS, V_TOK0, V_TOK1, V_TOK2,
+	V_TOK3, V_WALL_S, V_WORKER_HOURS, V_REQUESTS, V_GAME_ID, V_N };
+
 struct flat_at {
 	int f[F_N], mo[2], an[A_N], tk[4];
+	int v[V_N]; /* the tokens summarize_flat views, in V_ order */
 };
 
 static void
@@ -392,6 +414,22 @@ flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *
 	rec_members(s, m->f[F_MODEL], &a->keys[1], m->mo);
 	rec_members(s, m->f[F_ANCHOR], &a->keys[2], m->an);
 	rec_members(s, m->f[F_TOKENS], &a->keys[3], m->tk);
+	const int v[V_N] = { m->f[F_FAMILY], m->f[F_MODEL], m->f[F_CONDITION], m->f[F_COLOR],
+		m->f[F_ANCHOR], m->f[F_OPENING], m->f[F_BLOCK], m->f[F_STATUS], m->mo[0], m->mo[1],
+		m->an[A_ENGINE], m->an[A_ELO], m->an[A_TIME_S], m->an[A_NODES], m->an[A_LIMITER],
+		m->an[A_BINARY_SHA256], m->f[F_RESULT], m->f[F_TERMINATION], m->f[F_PLIES],
+		m->f[F_STARTED_AT], m->f[F_ENDED_AT], m->f[F_TOKENS], m->tk[0], m->tk[1], m->tk[2],
+		m->tk[3], m->f[F_WALL_S], m->f[F_WORKER_HOURS], m->f[F_REQUESTS], m->f[F_GAME_ID] };
+	memcpy(m->v, v, sizeof v);
+}
+
+static int
+game_id_of(const struct rec_scan *s, const struct flat_at *m, const char **p, size_t *n)
+{
+	struct rec_view v;
+
+	rec_views(s, &m->v[V_GAME_ID], 1, &v);
+	return flat_str(&v, 1, p, n);
 }
 
 /* summarize() over the flat reader's tokens (rec.h), with the same rules,
@@ -406,68 +444,82 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	static const char *const colors[] = { "white", "black" };
 	const char *family, *cond, *color, *status, *result, *p;
 	size_t nfam, ncond, ncolor, nstatus, nresult, n;
-	const int *f = m->f, *an = m->an, *mo = m->mo, *tk = m->tk;
-	int st, t;
+	struct rec_view v[V_N];
+	int st;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 	int have_end;
 	double x;
 
-	if (flat_str(s, f[F_FAMILY], 1, &family, &nfam) != 0 ||
-	    rec_type(s, f[F_MODEL]) != REC_OBJECT ||
-	    flat_str(s, f[F_CONDITION], 1, &cond, &ncond) != 0 ||
-	    flat_str(s, f[F_COLOR], 1, &color, &ncolor) != 0 ||
-	    rec_type(s, f[F_ANCHOR]) != REC_OBJECT || flat_str(s, f[F_OPENING], 1, &p, &n) != 0 ||
-	    flat_int(s, f[F_BLOCK], 1, 1, 1000000000, &block) != 0 ||
-	    flat_str(s, f[F_STATUS], 1, &status, &nstatus) != 0)
+	rec_views(s, m->v, V_N, v);
+	if (flat_str(&v[V_FAMILY], 1, &family, &nfam) != 0 || v[V_MODEL].type != REC_OBJECT ||
+	    flat_str(&v[V_CONDITION], 1, &cond, &ncond) != 0 ||
+	    flat_str(&v[V_COLOR], 1, &color, &ncolor) != 0 || v[V_ANCHOR].type != REC_OBJECT ||
+	    flat_str(&v[V_OPENING], 1, &p, &n) != 0 ||
+	    flat_int(&v[V_BLOCK], 1, 1, 1000000000, &block) != 0 ||
+	    flat_str(&v[V_STATUS], 1, &status, &nstatus) != 0)
 		return 1;
-	if (flat_str(s, mo[0], 1, &p, &n) != 0 || flat_str(s, mo[1], 1, &p, &n) != 0)
+	if (flat_str(&v[V_REQUESTED], 1, &p, &n) != 0 || flat_str(&v[V_RETURNED], 1, &p, &n) != 0)
 		return 1;
 	if ((g->color = flat_word(color, ncolor, colors, 2)) < 0 ||
 	    (st = flat_word(status, nstatus, statuses, 4)) < 0)
 		return 1;
-	if (flat_str(s, an[A_ENGINE], 1, &p, &n) != 0 || flat_num(s, an[A_ELO], 1, &g->anchor) != 0 ||
+	if (flat_str(&v[V_ENGINE], 1, &p, &n) != 0 || flat_num(&v[V_ELO], 1, &g->anchor) != 0 ||
 	    fabs(g->anchor) > 1e6)
 		return 1;
-	if (an[A_TIME_S] < 0 && an[A_NODES] < 0)
+	if (v[V_TIME_S].type == -1 && v[V_NODES].type == -1)
 		return 1;
-	if (flat_num(s, an[A_TIME_S], 0, &x) < 0 || flat_num(s, an[A_NODES], 0, &x) < 0 ||
-	    flat_str(s, an[A_LIMITER], 0, &p, &n) < 0 ||
-	    flat_str(s, an[A_BINARY_SHA256], 0, &p, &n) < 0)
+	if (flat_num(&v[V_TIME_S], 0, &x) < 0 || flat_num(&v[V_NODES], 0, &x) < 0 ||
+	    flat_str(&v[V_LIMITER], 0, &p, &n) < 0 || flat_str(&v[V_BINARY_SHA256], 0, &p, &n) < 0)
 		return 1;
 	g->result = R_NONE;
-	if (st == 0 || f[F_RESULT] >= 0) {
-		if (flat_str(s, f[F_RESULT], 1, &result, &nresult) != 0 ||
+	if (st == 0 || v[V_RESULT].type != -1) {
+		if (flat_str(&v[V_RESULT], 1, &result, &nresult) != 0 ||
 		    (g->result = flat_word(result, nresult, result_names, 3)) < 0)
 			return 1;
 	}
-	if (flat_str(s, f[F_TERMINATION], st == 0, &p, &n) < 0 ||
-	    flat_int(s, f[F_PLIES], st == 0, 0, 100000, &plies) < 0)
+	if (flat_str(&v[V_TERMINATION], st == 0, &p, &n) < 0 ||
+	    flat_int(&v[V_PLIES], st == 0, 0, 100000, &plies) < 0)
 		return 1;
-	if (flat_time(s, f[F_STARTED_AT], 1, &started) != 0)
+	if (flat_time(&v[V_STARTED_AT], 1, &started) != 0)
 		return 1;
-	if ((have_end = flat_time(s, f[F_ENDED_AT], st == 0, &ended)) < 0)
+	if ((have_end = flat_time(&v[V_ENDED_AT], st == 0, &ended)) < 0)
 		return 1;
 	have_end = have_end == 0;
 	if (have_end && ts_cmp(ended, started) < 0)
 		return 1;
-	if (rec_type(s, f[F_TOKENS]) != REC_OBJECT)
+	if (v[V_TOKENS].type != REC_OBJECT)
 		return 1;
 	for (int k = 0; k < 4; k++)
-		if (flat_int(s, tk[k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
+		if (flat_int(&v[V_TOK0 + k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
-	if (flat_num(s, f[F_WALL_S], 1, &g->wall_s) != 0 ||
-	    flat_num(s, f[F_WORKER_HOURS], 1, &g->worker_hours) != 0)
+	if (flat_num(&v[V_WALL_S], 1, &g->wall_s) != 0 ||
+	    flat_num(&v[V_WORKER_HOURS], 1, &g->worker_hours) != 0)
 		return 1;
 	if (g->wall_s < 0 || g->wall_s > 1e12 || g->worker_hours < 0 || g->worker_hours > 1e12)
 		return 1;
-	if (rec_type(s, f[F_REQUESTS]) != REC_ARRAY)
+	if (!rec_all_strings(s, m->f[F_REQUESTS]))
 		return 1;
-	for (t = rec_first(s, f[F_REQUESTS]); t >= 0; t = rec_next(s, f[F_REQUESTS], t))
-		if (rec_type(s, t) != REC_STRING)
-			return 1;
 	g->block = (int)block;
 	classify(a, cond, ncond, family, nfam, st, started, ended, g);
+	return 0;
+}
+
+/* g's game_id: its own copy of id[0..n), and its first 24 bytes as the
+ * sort's key (taken here, on the thread that read the record, while the
+ * bytes are at hand: a million ids sorted later lie all over the heap). */
+static int
+set_game_id(struct freeze_item *g, const char *id, size_t n)
+{
+	if ((g->game_id = strndup(id, n)) == NULL)
+		return -1;
+	for (size_t w = 0, at = 0; w < 3; w++) {
+		uint64_t v = 0;
+		for (int k = 0; k < 8; k++, at++)
+			v = v << 8 | (at < n ? (unsigned char)id[at] : 0);
+		g->idkey[w] = v;
+	}
+	g->idlong = n > 24;
 	return 0;
 }
 
@@ -488,7 +540,7 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
 		return err_prefix(e, "%s", where);
 	if (canon_digest(rec, canon, g->d, e) < 0)
 		return err_prefix(e, "%s", where);
-	g->game_id = strdup(gid);
+	set_game_id(g, gid, strlen(gid));
 	if (loc != NULL) {
 		g->file = loc->name;
 		g->line = loc->line;
@@ -562,11 +614,11 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)
 		flat_find(a, rs, &at);
-	if (rc == REC_OK && flat_str(rs, at.f[F_GAME_ID], 1, &gid, &ngid) == 0 && ngid > 0 &&
+	if (rc == REC_OK && game_id_of(rs, &at, &gid, &ngid) == 0 && ngid > 0 &&
 	    summarize_flat(a, rs, &at, g) == 0) {
 		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
-		if ((g->game_id = strndup(gid, ngid)) == NULL)
+		if (set_game_id(g, gid, ngid) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		g->file = loc->name;
 		g->line = loc->line;
@@ -651,10 +703,10 @@ freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, 
 		x->shape = shape;
 		x->acc = a;
 	}
-	if (flat_str(x->rs, x->at.f[F_GAME_ID], 1, &gid, &ngid) != 0 || ngid == 0 ||
+	if (game_id_of(x->rs, &x->at, &gid, &ngid) != 0 || ngid == 0 ||
 	    summarize_flat(a, x->rs, &x->at, item) != 0)
 		return 1;
-	if (hash_digest(x->h, text, n, item->d) < 0 || (item->game_id = strndup(gid, ngid)) == NULL)
+	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	item->file = "stored record";
 	memcpy(d, item->d, HASH_LEN);
@@ -1128,18 +1180,11 @@ struct gkey {
 };
 
 static void
-gkey_make(struct gkey *key, const char *id, uint32_t i)
+gkey_make(struct gkey *key, const struct freeze_item *g, uint32_t i)
 {
-	size_t n = strlen(id), at = 0;
-
-	for (int w = 0; w < 3; w++) {
-		uint64_t v = 0;
-		for (int k = 0; k < 8; k++, at++)
-			v = v << 8 | (at < n ? (unsigned char)id[at] : 0);
-		key->k[w] = v;
-	}
+	memcpy(key->k, g->idkey, sizeof key->k);
 	key->i = i;
-	key->more = n > 24;
+	key->more = (uint32_t)g->idlong;
 }
 
 /* Keys whose numbers are equal: their ids' order (a short id is then a
@@ -1221,6 +1266,7 @@ sort_half(void *arg)
 {
 	struct half *h = arg;
 
+	mem_ready(h->tmp, h->n * sizeof *h->tmp);
 	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
 	return NULL;
 }
@@ -1230,6 +1276,7 @@ gather_half(void *arg)
 {
 	struct half *h = arg;
 
+	mem_ready(h->to, h->n * sizeof *h->to);
 	for (size_t i = 0; i < h->n; i++)
 		h->to[i] = h->g[h->key[i].i];
 	return NULL;
@@ -1253,10 +1300,10 @@ games_in_order(struct freeze_acc *a, struct err *e)
 
 	if (n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "more than 2^32 games");
-	if ((key = malloc((n + 1) * sizeof *key)) == NULL)
+	if ((key = mem_ready(malloc((n + 1) * sizeof *key), (n + 1) * sizeof *key)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		gkey_make(&key[i], g[i].game_id, (uint32_t)i);
+		gkey_make(&key[i], &g[i], (uint32_t)i);
 	/* Ledgers are often written in game_id order: look before sorting. */
 	while (k < n && gkey_less(&key[k - 1], &key[k], g))
 		k++;
@@ -1273,14 +1320,16 @@ games_in_order(struct freeze_acc *a, struct err *e)
 		sorted = sort_keys(key, tmp, runs, n, g);
 	} else {
 		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, g, NULL };
+		struct half ha = { key, tmp, NULL, runs, h1, g, NULL };
 		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
-		struct gkey *s1 = sort_keys(key, tmp, runs, h1, g);
+		sort_half(&ha);
+		struct gkey *s1 = ha.out;
 		if (threaded)
 			pthread_join(th, NULL);
 		else
 			sort_half(&hb);
 		/* one merge of the halves; ties take the first: stable */
-		if ((both = malloc(n * sizeof *both)) == NULL)
+		if ((both = mem_ready(malloc(n * sizeof *both), n * sizeof *both)) == NULL)
 			goto nomem;
 		size_t x = 0, y = 0, o = 0;
 		while (x < h1 && y < n - h1)
@@ -1376,6 +1425,36 @@ sink_buf(void *ctx, const char *p, size_t n)
 	return buf_add(ctx, p, n);
 }
 
+/* The entries of included games from lo on, written to b (comma-separated)
+ * on a thread of their own. */
+struct entries {
+	const struct cstrs *cs;
+	const struct freeze_item *games;
+	size_t n, lo;
+	struct buf b;
+	struct err err;
+	int rc;
+};
+
+/* Fewer included games than this are written by one thread. */
+#define ENTRIES_SPLIT 65536
+
+static void *
+entries_thread(void *arg)
+{
+	struct entries *w = arg;
+	size_t m = 0;
+
+	for (size_t i = w->lo; i < w->n && w->rc == 0; i++)
+		if (w->games[i].reason == X_NONE) {
+			if (m++ > 0 && PUT(&w->b, ",") < 0)
+				w->rc = err_set(&w->err, ERR_NOMEM, "out of memory");
+			else if (game_entry(w->cs, &w->games[i], &w->b, &w->err) < 0)
+				w->rc = -1;
+		}
+	return NULL;
+}
+
 /* Hand w's bytes to the sink once they pass a megabyte (or when last). */
 static int
 flush(const struct freeze_sink *k, struct buf *w, int last)
@@ -1412,6 +1491,9 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
 	struct buf tail = BUF_INIT;
 	struct buf wb = BUF_INIT, *out = &wb;
+	struct entries later = { 0 };
+	pthread_t th;
+	int threaded = 0;
 	size_t ninc = 0, nexcl = 0, room = 0;
 	uint8_t sd[HASH_LEN];
 	char sid[HASH_ID_LEN + 1];
@@ -1432,7 +1514,8 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto nomem;
 	for (size_t i = 0; i < a->n; i++) {
 		struct freeze_item *g = &a->games[i];
-		room += entry_bound(&cs, g);
+		if (reserve != NULL) /* a million ids' lengths: only when asked */
+			room += entry_bound(&cs, g);
 		if (g->reason == X_NONE) {
 			inc[ninc++] = g;
 			sums_add(&all, g);
@@ -1491,8 +1574,27 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		}
 	if (PUT(out, "],\"games\":[") < 0)
 		goto nomem;
+	/* Many games: the later half's entries are written on a thread of
+	 * their own meanwhile, and follow the first half's. */
+	later = (struct entries){ &cs, a->games, a->n, 0, BUF_INIT, ERR_INIT, 0 };
+	if (ninc >= ENTRIES_SPLIT) {
+		for (size_t i = 0, seen = 0; i < a->n; i++)
+			if (a->games[i].reason == X_NONE && seen++ == ninc / 2) {
+				later.lo = i;
+				break;
+			}
+		/* room for them all at once: entries of one ledger are alike */
+		if (buf_grow(&later.b, (ninc - ninc / 2) * (entry_bound(&cs, &a->games[later.lo]) + 8)) <
+		    0)
+			goto nomem;
+		threaded = pthread_create(&th, NULL, entries_thread, &later) == 0;
+		if (!threaded)
+			later.lo = a->n;
+	} else {
+		later.lo = a->n;
+	}
 	n = 0;
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; i < later.lo; i++)
 		if (a->games[i].reason == X_NONE) {
 			if ((n++ > 0 && PUT(out, ",") < 0))
 				goto nomem;
@@ -1501,6 +1603,23 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 			if (flush(k, out, 0) < 0)
 				goto sunk;
 		}
+	if (threaded) {
+		pthread_join(th, NULL);
+		threaded = 0;
+		if (later.rc < 0) {
+			*e = later.err;
+			goto done;
+		}
+		if (n > 0 && PUT(out, ",") < 0)
+			goto nomem;
+		if (flush(k, out, 1) < 0)
+			goto sunk;
+		for (size_t at = 0; at < later.b.len; at += (size_t)1 << 20) {
+			size_t m = later.b.len - at < ((size_t)1 << 20) ? later.b.len - at : (size_t)1 << 20;
+			if (k->put(k->ctx, later.b.p + at, m) < 0)
+				goto sunk;
+		}
+	}
 	if (buf_add(out, tail.p, tail.len) < 0)
 		goto nomem;
 	if (flush(k, out, 1) < 0)
@@ -1513,6 +1632,9 @@ sunk:
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 done:
+	if (threaded)
+		pthread_join(th, NULL);
+	buf_release(&later.b);
 	buf_release(&wb);
 	cJSON_Delete(tot);
 	free(inc);

@@ -68,6 +68,8 @@ struct freeze_item {
 	double anchor;
 	long long tok[4];
 	double wall_s, worker_hours;
+	uint64_t idkey[3]; /* game_id's first 24 bytes, big-endian, zero-padded */
+	int idlong;        /* game_id is longer than 24 bytes */
 };
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
     struct freeze_item *item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);

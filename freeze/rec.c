@@ -7,6 +7,10 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define REC_AVX2 1
+#endif
 
 #include "../common/utf8.h"
 
@@ -48,6 +52,7 @@ struct rec_scan {
 	size_t markcap;
 	uint64_t *quotes;   /* tpl_match: bit i set when text[i] is '"' */
 	size_t qcap;
+	int avx2;           /* the processor has AVX2 (bytes_scan) */
 };
 
 /* Bytes a string may hold as they are: printable ASCII but '"' and '\\'. */
@@ -92,10 +97,11 @@ prefix8(const unsigned char *p, size_t n, const unsigned char *end)
  * other than values keep the places they have in the shape's text: their
  * bytes are the same, and only keys' bytes are ever read.  See
  * tpl_match. */
-enum { STEP_LIT, STEP_STR, STEP_NUM, STEP_STRS };
+enum { STEP_END, STEP_STR, STEP_NUM, STEP_STRS };
 
+/* A step: the shape's bytes off..off+len, then a value (none at the end). */
 struct step {
-	uint32_t off, len; /* LIT: bytes of the shape's text */
+	uint32_t off, len; /* bytes of the shape's text */
 	uint32_t tok;      /* STR, NUM, STRS: the value's token */
 	uint8_t kind;
 };
@@ -125,7 +131,21 @@ tpl_free(struct tpl *T)
 struct rec_scan *
 rec_scan_new(void)
 {
-	return calloc(1, sizeof(struct rec_scan));
+	struct rec_scan *s = calloc(1, sizeof(struct rec_scan));
+
+#ifdef REC_AVX2
+	if (s != NULL) {
+		__builtin_cpu_init();
+		s->avx2 = __builtin_cpu_supports("avx2");
+	}
+#endif
+	return s;
+}
+
+void
+rec_scan_no_avx2(struct rec_scan *s)
+{
+	s->avx2 = 0;
 }
 
 void
@@ -752,7 +772,7 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 	free(T->step);
 	T->text = malloc(n + 1);
 	T->ord = malloc((s->nord + 1) * sizeof *T->ord);
-	T->step = malloc((2 * nt + 1) * sizeof *T->step);
+	T->step = malloc((nt + 1) * sizeof *T->step);
 	if (T->text == NULL || T->ord == NULL || T->step == NULL ||
 	    grow((void **)&T->t, &c, nt + 16, sizeof *T->t) < 0 ||
 	    grow((void **)&s->mark, &s->markcap, nt, 1) < 0)
@@ -791,11 +811,10 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 		} else {
 			continue;
 		}
-		T->step[T->nstep++] = (struct step){ lit, k->off - lit, 0, STEP_LIT };
-		T->step[T->nstep++] = (struct step){ 0, 0, i, kind };
+		T->step[T->nstep++] = (struct step){ lit, k->off - lit, i, kind };
 		lit = vend;
 	}
-	T->step[T->nstep++] = (struct step){ lit, (uint32_t)n - lit, 0, STEP_LIT };
+	T->step[T->nstep++] = (struct step){ lit, (uint32_t)n - lit, 0, STEP_END };
 	return 0;
 }
 
@@ -864,6 +883,42 @@ bytes_scan(const unsigned char *p, size_t n, uint64_t *q)
 	return flags;
 }
 
+#ifdef REC_AVX2
+/* bytes_scan 32 bytes at a time, for processors that have AVX2. */
+__attribute__((target("avx2"))) static int
+bytes_scan_avx2(const unsigned char *p, size_t n, uint64_t *q)
+{
+	const __m256i quote = _mm256_set1_epi8('"'), bs = _mm256_set1_epi8('\\');
+	const __m256i bias = _mm256_set1_epi8((char)0x80), low = _mm256_set1_epi8((char)(0x80 + 0x20));
+	__m256i bad = _mm256_setzero_si256();
+	unsigned high = 0;
+	size_t i = 0, w = 0;
+	unsigned char last[64];
+
+	for (; i < n; i += 64, w++) {
+		const unsigned char *b = p + i;
+		if (n - i < 64) {
+			/* the last part block, as a whole one padded with spaces */
+			memset(last, ' ', sizeof last);
+			memcpy(last, p + i, n - i);
+			b = last;
+		}
+		__m256i v0 = _mm256_loadu_si256((const __m256i *)b);
+		__m256i v1 = _mm256_loadu_si256((const __m256i *)(b + 32));
+		q[w] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, quote)) |
+		    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, quote)) << 32;
+		/* below 0x20, signed after the bias: a control character */
+		bad = _mm256_or_si256(bad, _mm256_cmpgt_epi8(low, _mm256_xor_si256(v0, bias)));
+		bad = _mm256_or_si256(bad, _mm256_cmpgt_epi8(low, _mm256_xor_si256(v1, bias)));
+		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(v0, bs));
+		bad = _mm256_or_si256(bad, _mm256_cmpeq_epi8(v1, bs));
+		high |= (unsigned)_mm256_movemask_epi8(_mm256_or_si256(v0, v1));
+	}
+	q[w] = 0;
+	return (_mm256_movemask_epi8(bad) ? BYTES_CONTROL : 0) | (high ? BYTES_HIGH : 0);
+}
+#endif
+
 /* The first quote at or after offset at, or NULL. */
 static inline const unsigned char *
 next_quote(const uint64_t *q, size_t nw, const unsigned char *p, size_t at)
@@ -892,22 +947,26 @@ tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 
 	if (nw + 1 > s->qcap && grow((void **)&s->quotes, &s->qcap, nw + 1, sizeof *s->quotes) < 0)
 		return REC_NOMEM;
-	if ((flags = bytes_scan(p, n, s->quotes)) & BYTES_CONTROL)
+#ifdef REC_AVX2
+	flags = s->avx2 ? bytes_scan_avx2(p, n, s->quotes) : bytes_scan(p, n, s->quotes);
+#else
+	flags = bytes_scan(p, n, s->quotes);
+#endif
+	if (flags & BYTES_CONTROL)
 		return REC_OTHER;
 	/* Without bytes past ASCII and without backslashes, a string is
 	 * everything up to the next quote. */
 #define STRING_END(x) \
 	(flags & BYTES_HIGH ? string_end((x), end, 0) : \
 	    next_quote(s->quotes, nw, p, (size_t)((x) - p)))
-	for (size_t i = 0; i < T->nstep; i++) {
-		const struct step *st = &T->step[i];
+	for (const struct step *st = T->step;; st++) {
 		struct tok *v = &t[st->tok];
+		if ((size_t)(end - x) < st->len || !same(x, T->text + st->off, st->len))
+			return REC_OTHER;
+		x += st->len;
 		switch (st->kind) {
-		case STEP_LIT:
-			if ((size_t)(end - x) < st->len || !same(x, T->text + st->off, st->len))
-				return REC_OTHER;
-			x += st->len;
-			break;
+		case STEP_END:
+			goto end;
 		case STEP_STR:
 			if ((q = STRING_END(x)) == NULL)
 				return REC_OTHER;
@@ -965,6 +1024,7 @@ tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 		}
 		}
 	}
+end:
 #undef STRING_END
 	if (x != end)
 		return REC_OTHER;
@@ -1127,6 +1187,32 @@ rec_members(const struct rec_scan *s, int obj, const struct rec_keys *k, int *ou
 	}
 }
 
+void
+rec_views(const struct rec_scan *s, const int *tok, int n, struct rec_view *out)
+{
+	for (int i = 0; i < n; i++) {
+		int k = tok[i];
+		if (k < 0 || (size_t)k >= s->nt) {
+			out[i] = (struct rec_view){ NULL, 0, k < 0 ? -1 : -2 };
+			continue;
+		}
+		out[i].p = (const char *)s->text + s->t[k].off;
+		out[i].len = s->t[k].len;
+		out[i].type = s->t[k].type;
+	}
+}
+
+int
+rec_all_strings(const struct rec_scan *s, int arr)
+{
+	if (rec_type(s, arr) != REC_ARRAY)
+		return 0;
+	for (int t = rec_first(s, arr); t >= 0; t = rec_next(s, arr, t))
+		if (s->t[t].type != REC_STRING)
+			return 0;
+	return 1;
+}
+
 int
 rec_type(const struct rec_scan *s, int tok)
 {
@@ -1143,34 +1229,22 @@ rec_str(const struct rec_scan *s, int tok, size_t *len)
 int
 rec_num(const struct rec_scan *s, int tok, double *x)
 {
+	if (rec_type(s, tok) != REC_NUMBER)
+		return -1;
+	return rec_num_text((const char *)s->text + s->t[tok].off, s->t[tok].len, x);
+}
+
+int
+rec_num_text(const char *text, size_t len, double *x)
+{
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	struct dec d;
 	int e10;
 
-	if (rec_type(s, tok) != REC_NUMBER)
-		return -1;
-	/* Most numbers have at most 15 digits, point or not: their digits as
-	 * one integer over a power of ten, in one pass. */
-	const unsigned char *p = s->text + s->t[tok].off, *end = p + s->t[tok].len;
-	int neg = *p == '-', digits = 0, frac = -1;
-	uint64_t m = 0;
-	for (p += neg; p < end && digits <= 15; p++) {
-		if (*p == '.') {
-			frac = 0;
-			continue;
-		}
-		m = m * 10 + (uint64_t)(*p - '0');
-		digits++;
-		frac += frac >= 0;
-	}
-	if (p == end && digits <= 15) {
-		*x = frac > 0 ? (double)m / p10[frac] : (double)m;
-		if (neg)
-			*x = -*x;
+	if (rec_num_quick(text, len, x) == 0)
 		return 0;
-	}
-	if (dec_read(s->text + s->t[tok].off, s->t[tok].len, &d) < 0)
+	if (dec_read((const unsigned char *)text, len, &d) < 0)
 		return -1;
 	/* One exact integer (below 2^53) times or over one exact power of ten
 	 * is a single IEEE rounding: the correctly rounded value strtod gives. */

@@ -35,6 +35,9 @@ struct rec_scan;
 
 struct rec_scan *rec_scan_new(void);
 void rec_scan_free(struct rec_scan *s);
+/* For tests: read without AVX2 where the processor has it (the SSE2 or
+ * plain C way every x86-64 processor takes otherwise). */
+void rec_scan_no_avx2(struct rec_scan *s);
 
 /* Read p[0..n) and append its canonical bytes to canon.  REC_OK, REC_OTHER
  * (not the common shape, or not valid: canon is then unspecified), or
@@ -80,6 +83,49 @@ const char *rec_str(const struct rec_scan *s, int tok, size_t *len);
  * is not a number or its value needs more than one rounding step to find
  * (the caller then takes the tree reader's way). */
 int rec_num(const struct rec_scan *s, int tok, double *x);
+/* rec_num for a number token's text (exactly strtod's value, or -1). */
+int rec_num_text(const char *p, size_t len, double *x);
+/* rec_num_text's quick way, inline, for the common numbers (at most 15
+ * digits, point or not: their digits as one integer, exact below 2^53,
+ * over one exact power of ten, one IEEE rounding); 1 for the others. */
+static inline int
+rec_num_quick(const char *text, size_t len, double *x)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15 };
+	const unsigned char *p = (const unsigned char *)text, *end = p + len;
+	int neg = len > 0 && *p == '-', digits = 0, frac = -1;
+	uint64_t m = 0;
+
+	for (p += neg; p < end && digits <= 15; p++) {
+		if (*p == '.') {
+			frac = 0;
+			continue;
+		}
+		m = m * 10 + (uint64_t)(*p - '0');
+		digits++;
+		frac += frac >= 0;
+	}
+	if (p != end || digits > 15 || len == 0)
+		return 1;
+	*x = frac > 0 ? (double)m / p10[frac] : (double)m;
+	if (neg)
+		*x = -*x;
+	return 0;
+}
+/* A token's type and text at once: type is REC_*, -1 for an absent
+ * token (tok < 0), -2 for no token; p and len as rec_str gives them for
+ * strings, the number's text for numbers. */
+struct rec_view {
+	const char *p;
+	size_t len;
+	int type;
+};
+/* Views of n tokens in one call, where rec_type and rec_str would make
+ * two calls each. */
+void rec_views(const struct rec_scan *s, const int *tok, int n, struct rec_view *out);
+/* 1 when token arr is an array of strings only (or of nothing). */
+int rec_all_strings(const struct rec_scan *s, int arr);
 /* Elements of an array token: the first, then each next; -1 at the end. */
 int rec_first(const struct rec_scan *s, int arr);
 int rec_next(const struct rec_scan *s, int arr, int tok);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../common/buf.h"
+#include "../common/mem.h"
 #include "../freeze/cas.h"
 #include "../freeze/freeze.h"
 #include "../freeze/hash.h"
@@ -75,6 +76,9 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 {
 	const char *p = pc->p, *end = pc->p + pc->n;
 
+	/* this piece's part of the arrays, made ready at once by its thread */
+	mem_ready(&j->items[pc->start], pc->count * sizeof *j->items);
+	mem_ready(&j->recs[pc->start], pc->count * sizeof *j->recs);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct freeze_item *it = &j->items[pc->start + pc->nrec];

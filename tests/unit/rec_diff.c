@@ -141,10 +141,11 @@ same_tokens(const struct rec_scan *s, int a, const struct rec_scan *t, int b, co
 	}
 }
 
-/* text read as a stored record by a warm scanner and a fresh one. */
+/* text read as a stored record by a warm scanner and a fresh one, and by
+ * a second warm scanner that does without AVX2. */
 static int
-stored(const struct freeze_acc *acc, struct rec_scan *warm, struct freeze_scratch *xw,
-    const char *text, size_t n, struct counts *k)
+stored(const struct freeze_acc *acc, struct rec_scan *warm, struct rec_scan *plain,
+    struct freeze_scratch *xw, const char *text, size_t n, struct counts *k)
 {
 	struct rec_scan *cold = rec_scan_new();
 	struct freeze_scratch *xc = freeze_scratch_new();
@@ -158,7 +159,11 @@ stored(const struct freeze_acc *acc, struct rec_scan *warm, struct freeze_scratc
 	rw = rec_check(warm, text, n);
 	rc = rec_check(cold, text, n);
 	k->shaped += rw == REC_OK && rec_shape(warm) != 0;
-	if (rw != rc) {
+	if (rec_check(plain, text, n) != rc || (rc == REC_OK && rec_shape(plain) != 0) !=
+	    (rw == REC_OK && rec_shape(warm) != 0)) {
+		fprintf(stderr, "rec_diff: rec_check says otherwise without AVX2: %.*s\n", (int)n, text);
+		bad = 1;
+	} else if (rw != rc) {
 		fprintf(stderr, "rec_diff: rec_check says %d read by a shape, %d afresh: %.*s\n", rw,
 		    rc, (int)n, text);
 		bad = 1;
@@ -190,7 +195,8 @@ stored(const struct freeze_acc *acc, struct rec_scan *warm, struct freeze_scratc
 
 static int
 compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan *warm,
-    struct freeze_scratch *xw, const char *text, size_t n, long line, struct counts *k)
+    struct rec_scan *plain, struct freeze_scratch *xw, const char *text, size_t n, long line,
+    struct counts *k)
 {
 	struct ledger_loc loc = { "t.jsonl", line, 0 };
 	struct freeze_item a, b;
@@ -222,8 +228,8 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan 
 	}
 	k->checked += checked;
 	/* as a stored record: the text, and its canonical bytes */
-	if (!bad && (stored(acc, warm, xw, text, n, k) ||
-	    (cs.len > 0 && stored(acc, warm, xw, cs.p, cs.len, k))))
+	if (!bad && (stored(acc, warm, plain, xw, text, n, k) ||
+	    (cs.len > 0 && stored(acc, warm, plain, xw, cs.p, cs.len, k))))
 		bad = 1;
 	buf_reset(&cs);
 	if (!bad && rec_scan(rs, text, n, &cs) == REC_OK) {
@@ -288,7 +294,7 @@ main(int argc, char **argv)
 	struct counts k = { 0 };
 	struct buf m = BUF_INIT;
 	struct freeze_scratch *x = freeze_scratch_new(), *xw = freeze_scratch_new();
-	struct rec_scan *warm = rec_scan_new();
+	struct rec_scan *warm = rec_scan_new(), *plain = rec_scan_new();
 	cJSON *spec;
 	struct freeze_acc *acc;
 	long mutations;
@@ -299,10 +305,11 @@ main(int argc, char **argv)
 	}
 	spec = json_parse_file(argv[1], &e);
 	acc = spec ? freeze_acc_new(spec, &e) : NULL;
-	if (acc == NULL || x == NULL || xw == NULL || warm == NULL) {
+	if (acc == NULL || x == NULL || xw == NULL || warm == NULL || plain == NULL) {
 		fprintf(stderr, "rec_diff: %s\n", e.msg);
 		return 2;
 	}
+	rec_scan_no_avx2(plain);
 	mutations = atol(argv[2]);
 	for (int f = 3; f < argc; f++) {
 		struct buf text = BUF_INIT;
@@ -315,11 +322,11 @@ main(int argc, char **argv)
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			line++;
-			if (compare(acc, x, warm, xw, p, n, line, &k))
+			if (compare(acc, x, warm, plain, xw, p, n, line, &k))
 				return 1;
 			for (long i = 0; i < mutations; i++) {
 				mutate(p, n, &m);
-				if (compare(acc, x, warm, xw, m.p ? m.p : "", m.len, line, &k))
+				if (compare(acc, x, warm, plain, xw, m.p ? m.p : "", m.len, line, &k))
 					return 1;
 			}
 			p += n + 1;
@@ -333,6 +340,7 @@ main(int argc, char **argv)
 	freeze_scratch_free(x);
 	freeze_scratch_free(xw);
 	rec_scan_free(warm);
+	rec_scan_free(plain);
 	freeze_acc_free(acc);
 	cJSON_Delete(spec);
 	return 0;

@@ -1,0 +1,20 @@
+/* mem.h: large arrays, made ready at once.
+ *
+ * A freeze or a verify of a million games fills arrays of a hundred
+ * megabytes each.  Taking their memory from the kernel a 4 KB page at a
+ * time, one page fault each, cost about as much as the work done in them;
+ * asking for all of an array's pages in one call costs a fraction of that.
+ * A hint only: where the kernel cannot (before Linux 5.14), the pages come
+ * one fault at a time as before.
+ */
+#ifndef COHORT_MEM_H
+#define COHORT_MEM_H
+
+#include <stddef.h>
+
+/* Have the pages of p[0..n) there and writable, when n is a quarter
+ * megabyte or more (p may be NULL).  Returns p.  Best called by the
+ * thread that is about to write them, each thread for its own part. */
+void *mem_ready(void *p, size_t n);
+
+#endif
