@@ -1436,7 +1436,7 @@ struct entries {
 	int rc;
 };
 
-/* Fewer included games than this are written by one thread. */
+/* Fewer games than this are written by one thread. */
 #define ENTRIES_SPLIT 65536
 
 static void *
@@ -1509,6 +1509,22 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	hash_id_format(sd, sid);
 	if (cstrs_init(&cs, a, e) < 0)
 		goto done;
+	/* Many games: the entries of the later ones are written on a thread
+	 * of their own while this one derives the blocks and conditions and
+	 * writes the earlier ones; they follow those. */
+	later = (struct entries){ &cs, a->games, a->n, a->n, BUF_INIT, ERR_INIT, 0 };
+	if (a->n >= ENTRIES_SPLIT) {
+		size_t lo = a->n * 3 / 10;
+		while (lo < a->n && a->games[lo].reason != X_NONE)
+			lo++;
+		/* room for them all at once: entries of one ledger are alike */
+		if (lo < a->n && buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, &a->games[lo]) + 8)) < 0)
+			goto nomem;
+		later.lo = lo;
+		threaded = lo < a->n && pthread_create(&th, NULL, entries_thread, &later) == 0;
+		if (!threaded)
+			later.lo = a->n;
+	}
 	inc = malloc((a->n + 1) * sizeof *inc);
 	if (inc == NULL)
 		goto nomem;
@@ -1563,7 +1579,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    PUT(out, "],\"excluded\":[") < 0)
 		goto nomem;
 	size_t n = 0;
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; nexcl > 0 && i < a->n; i++)
 		if (a->games[i].reason != X_NONE) {
 			if ((n++ > 0 && PUT(out, ",") < 0))
 				goto nomem;
@@ -1574,25 +1590,6 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		}
 	if (PUT(out, "],\"games\":[") < 0)
 		goto nomem;
-	/* Many games: the later half's entries are written on a thread of
-	 * their own meanwhile, and follow the first half's. */
-	later = (struct entries){ &cs, a->games, a->n, 0, BUF_INIT, ERR_INIT, 0 };
-	if (ninc >= ENTRIES_SPLIT) {
-		for (size_t i = 0, seen = 0; i < a->n; i++)
-			if (a->games[i].reason == X_NONE && seen++ == ninc / 2) {
-				later.lo = i;
-				break;
-			}
-		/* room for them all at once: entries of one ledger are alike */
-		if (buf_grow(&later.b, (ninc - ninc / 2) * (entry_bound(&cs, &a->games[later.lo]) + 8)) <
-		    0)
-			goto nomem;
-		threaded = pthread_create(&th, NULL, entries_thread, &later) == 0;
-		if (!threaded)
-			later.lo = a->n;
-	} else {
-		later.lo = a->n;
-	}
 	n = 0;
 	for (size_t i = 0; i < later.lo; i++)
 		if (a->games[i].reason == X_NONE) {
@@ -1610,7 +1607,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 			*e = later.err;
 			goto done;
 		}
-		if (n > 0 && PUT(out, ",") < 0)
+		if (n > 0 && later.b.len > 0 && PUT(out, ",") < 0)
 			goto nomem;
 		if (flush(k, out, 1) < 0)
 			goto sunk;
