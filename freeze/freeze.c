@@ -1256,17 +1256,21 @@ sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const stru
 /* Half of a sort, or of a gather, on a thread of its own. */
 struct half {
 	struct gkey *key, *tmp, *out;
-	size_t *runs, n;
+	size_t *runs, n, first;
 	const struct freeze_item *g;
 	struct freeze_item *to;
 };
 
+/* Keys of games g[first..first+n) made and sorted. */
 static void *
 sort_half(void *arg)
 {
 	struct half *h = arg;
 
+	mem_ready(h->key, h->n * sizeof *h->key);
 	mem_ready(h->tmp, h->n * sizeof *h->tmp);
+	for (size_t i = 0; i < h->n; i++)
+		gkey_make(&h->key[i], &h->g[h->first + i], (uint32_t)(h->first + i));
 	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
 	return NULL;
 }
@@ -1292,7 +1296,7 @@ static int
 games_in_order(struct freeze_acc *a, struct err *e)
 {
 	size_t n = a->n, k = 1, h1 = n / 2;
-	struct gkey *key, *tmp = NULL, *both = NULL, *sorted;
+	struct gkey *key = NULL, *tmp = NULL, *sorted;
 	struct freeze_item *g = a->games, *ng = NULL;
 	size_t *runs = NULL;
 	pthread_t th;
@@ -1300,44 +1304,49 @@ games_in_order(struct freeze_acc *a, struct err *e)
 
 	if (n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "more than 2^32 games");
-	if ((key = mem_ready(malloc((n + 1) * sizeof *key), (n + 1) * sizeof *key)) == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		gkey_make(&key[i], &g[i], (uint32_t)i);
 	/* Ledgers are often written in game_id order: look before sorting. */
-	while (k < n && gkey_less(&key[k - 1], &key[k], g))
-		k++;
-	if (k == n) {
-		free(key); /* strictly increasing: in order, no duplicate */
-		return 0;
+	for (struct gkey x, y; k < n; k++) {
+		gkey_make(&x, &g[k - 1], (uint32_t)k - 1);
+		gkey_make(&y, &g[k], (uint32_t)k);
+		if (!gkey_less(&x, &y, g))
+			break;
 	}
+	if (k == n)
+		return 0; /* strictly increasing: in order, no duplicate */
+	key = malloc((n + 1) * sizeof *key);
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 2) * sizeof *runs);
 	ng = malloc(n * sizeof *ng);
-	if (tmp == NULL || runs == NULL || ng == NULL)
+	if (key == NULL || tmp == NULL || runs == NULL || ng == NULL)
 		goto nomem;
 	if (n < SORT_SPLIT) {
-		sorted = sort_keys(key, tmp, runs, n, g);
+		struct half h = { key, tmp, NULL, runs, n, 0, g, NULL };
+		sort_half(&h);
+		sorted = h.out;
 	} else {
-		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, g, NULL };
-		struct half ha = { key, tmp, NULL, runs, h1, g, NULL };
+		/* the halves' keys made and sorted on two threads, then merged
+		 * into whichever buffer neither sorted half is in */
+		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, NULL };
+		struct half ha = { key, tmp, NULL, runs, h1, 0, g, NULL };
 		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
 		sort_half(&ha);
-		struct gkey *s1 = ha.out;
 		if (threaded)
 			pthread_join(th, NULL);
 		else
 			sort_half(&hb);
-		/* one merge of the halves; ties take the first: stable */
-		if ((both = mem_ready(malloc(n * sizeof *both), n * sizeof *both)) == NULL)
-			goto nomem;
+		struct gkey *s1 = ha.out, *s2 = hb.out, *to = s1 == key ? tmp : key;
+		if (s2 == to + h1) {
+			memcpy(s1 + h1, s2, (n - h1) * sizeof *s2);
+			s2 = s1 + h1;
+		}
+		/* ties take the first half: stable */
 		size_t x = 0, y = 0, o = 0;
 		while (x < h1 && y < n - h1)
-			both[o++] = gkey_less(&hb.out[y], &s1[x], g) ? hb.out[y++] : s1[x++];
-		memcpy(both + o, s1 + x, (h1 - x) * sizeof *both);
+			to[o++] = gkey_less(&s2[y], &s1[x], g) ? s2[y++] : s1[x++];
+		memcpy(to + o, s1 + x, (h1 - x) * sizeof *to);
 		o += h1 - x;
-		memcpy(both + o, hb.out + y, (n - h1 - y) * sizeof *both);
-		sorted = both;
+		memcpy(to + o, s2 + y, (n - h1 - y) * sizeof *to);
+		sorted = to;
 	}
 	for (size_t i = 1; i < n; i++)
 		if (gkey_cmp(&sorted[i - 1], &sorted[i], g) == 0) {
@@ -1348,8 +1357,8 @@ games_in_order(struct freeze_acc *a, struct err *e)
 			goto done;
 		}
 	/* the games moved once, by two threads when they are many */
-	struct half hb = { sorted + h1, NULL, NULL, NULL, n - h1, g, ng + h1 };
-	struct half ha = { sorted, NULL, NULL, NULL, h1, g, ng };
+	struct half hb = { sorted + h1, NULL, NULL, NULL, n - h1, 0, g, ng + h1 };
+	struct half ha = { sorted, NULL, NULL, NULL, h1, 0, g, ng };
 	int threaded = n >= SORT_SPLIT && pthread_create(&th, NULL, gather_half, &hb) == 0;
 	gather_half(&ha);
 	if (threaded)
@@ -1366,7 +1375,6 @@ nomem:
 done:
 	free(key);
 	free(tmp);
-	free(both);
 	free(runs);
 	free(ng);
 	return rc;
