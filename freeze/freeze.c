@@ -1517,11 +1517,14 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	hash_id_format(sd, sid);
 	if (cstrs_init(&cs, a, e) < 0)
 		goto done;
-	/* Many games: the entries of the later ones are written on a thread
-	 * of their own while this one derives the blocks and conditions and
-	 * writes the earlier ones; they follow those. */
+	/* Many games, streamed: the entries of the later ones are written on a
+	 * thread of their own while this one derives the blocks and conditions
+	 * and writes the earlier ones; they follow those.  (Into a buffer
+	 * made ready for the whole, as freeze_acc_write does, the second
+	 * thread's bytes would be copied once more and cost more than they
+	 * save.) */
 	later = (struct entries){ &cs, a->games, a->n, a->n, BUF_INIT, ERR_INIT, 0 };
-	if (a->n >= ENTRIES_SPLIT) {
+	if (a->n >= ENTRIES_SPLIT && reserve == NULL) {
 		size_t lo = a->n * 3 / 10;
 		while (lo < a->n && a->games[lo].reason != X_NONE)
 			lo++;
