@@ -835,10 +835,18 @@ bytes_scan(const unsigned char *p, size_t n, uint64_t *q)
 	const __m128i bias = _mm_set1_epi8((char)0x80), low = _mm_set1_epi8((char)(0x80 + 0x20));
 	__m128i bad = _mm_setzero_si128();
 	unsigned high = 0;
-	for (; i + 64 <= n; i += 64, w++) {
+	unsigned char last[64];
+	for (; i < n; i += 64, w++) {
+		const unsigned char *b = p + i;
 		uint64_t bits = 0;
+		if (n - i < 64) {
+			/* the last part block, as a whole one padded with spaces */
+			memset(last, ' ', sizeof last);
+			memcpy(last, p + i, n - i);
+			b = last;
+		}
 		for (int k = 0; k < 4; k++) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(p + i + 16 * k));
+			__m128i v = _mm_loadu_si128((const __m128i *)(b + 16 * k));
 			bits |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
 			/* below 0x20, signed after the bias: a control character */
 			bad = _mm_or_si128(bad, _mm_cmplt_epi8(_mm_xor_si128(v, bias), low));
@@ -847,22 +855,7 @@ bytes_scan(const unsigned char *p, size_t n, uint64_t *q)
 		}
 		q[w] = bits;
 	}
-	if (i < n) {
-		/* the last part block, as a whole one padded with spaces */
-		unsigned char last[64];
-		uint64_t bits = 0;
-		memset(last, ' ', sizeof last);
-		memcpy(last, p + i, n - i);
-		for (int k = 0; k < 4; k++) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(last + 16 * k));
-			bits |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
-			bad = _mm_or_si128(bad, _mm_cmplt_epi8(_mm_xor_si128(v, bias), low));
-			bad = _mm_or_si128(bad, _mm_cmpeq_epi8(v, bs));
-			high |= (unsigned)_mm_movemask_epi8(v);
-		}
-		q[w++] = bits;
-		i = n;
-	}
+	i = n;
 	if (_mm_movemask_epi8(bad))
 		flags |= BYTES_CONTROL;
 	if (high)
