@@ -330,12 +330,25 @@ cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n)
 	*n = c->packs[i].data_len;
 }
 
+/* Eight bytes at p as a big-endian number, in one load. */
+static inline uint64_t
+be64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
 /* Digests compared by their first eight bytes as one number, the rest only
  * on a tie (a million compares: a call to memcmp each cost more). */
 static inline int
 digest_cmp(const unsigned char *a, const unsigned char *b)
 {
-	uint64_t x = get_be(a, 8), y = get_be(b, 8);
+	uint64_t x = be64(a), y = be64(b);
 
 	if (x != y)
 		return x < y ? -1 : 1;
@@ -356,7 +369,8 @@ int
 cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n)
 {
 	const struct pack *pk = &c->packs[i];
-	uint32_t *order, *start;
+	struct cas_rec *srt;
+	uint32_t *start;
 	int same = 1;
 
 	if (pk->count != n || n > UINT32_MAX)
@@ -365,11 +379,13 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 		return 1;
 	/* recs in digest order, as the index lists them: digests are uniform,
 	 * so a counting sort on the first two bytes leaves buckets of a dozen
-	 * or so to finish by insertion. */
-	order = malloc(n * sizeof *order);
+	 * or so to finish by insertion.  The records themselves are moved
+	 * (their buckets are then compact, and read in order alongside the
+	 * index) rather than their numbers. */
+	srt = malloc(n * sizeof *srt);
 	start = calloc(65537, sizeof *start);
-	if (order == NULL || start == NULL) {
-		free(order);
+	if (srt == NULL || start == NULL) {
+		free(srt);
 		free(start);
 		return 0;
 	}
@@ -378,26 +394,26 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 	for (size_t b = 0; b < 65536; b++)
 		start[b + 1] += start[b];
 	for (size_t k = 0; k < n; k++)
-		order[start[recs[k].d[0] << 8 | recs[k].d[1]]++] = (uint32_t)k;
+		srt[start[recs[k].d[0] << 8 | recs[k].d[1]]++] = recs[k];
 	/* start[b] is now the end of bucket b */
 	for (size_t b = 0, from = 0; b < 65536; from = start[b], b++)
 		for (size_t x = from + 1; x < start[b]; x++) {
-			uint32_t v = order[x];
+			struct cas_rec v = srt[x];
 			size_t y = x;
-			while (y > from && digest_cmp(recs[order[y - 1]].d, recs[v].d) > 0) {
-				order[y] = order[y - 1];
+			while (y > from && digest_cmp(srt[y - 1].d, v.d) > 0) {
+				srt[y] = srt[y - 1];
 				y--;
 			}
-			order[y] = v;
+			srt[y] = v;
 		}
 	for (size_t k = 0; k < n && same; k++) {
 		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
-		const struct cas_rec *r = &recs[order[k]];
+		const struct cas_rec *r = &srt[k];
 		/* equal digests one by one, strictly increasing: no repeats */
-		same = digest_eq(r->d, ent) && get_be(ent + 32, 8) == r->off &&
+		same = digest_eq(r->d, ent) && be64(ent + 32) == r->off &&
 		    get_be(ent + 40, 4) == r->len && (k == 0 || digest_cmp(ent - IDX_ENTRY, ent) < 0);
 	}
-	free(order);
+	free(srt);
 	free(start);
 	return same;
 }
@@ -419,7 +435,7 @@ cas_pack_count_ranges(const struct cas *c, size_t i, const uint64_t *bounds, siz
 		first[m] = r;
 	}
 	for (uint64_t k = 0; k < pk->count; k++) {
-		uint64_t off = get_be(pk->idx + 16 + k * IDX_ENTRY + 32, 8);
+		uint64_t off = be64(pk->idx + 16 + k * IDX_ENTRY + 32);
 		size_t r = first != NULL && (off >> 20) < nmb ? first[off >> 20] : 0;
 		/* the last range whose start is at or before off */
 		while (r + 1 < nb && bounds[r + 1] <= off)
