@@ -153,7 +153,8 @@ freeze_acc_free(struct freeze_acc *a)
 	if (a == NULL)
 		return;
 	for (size_t i = 0; i < a->n; i++) {
-		free(a->games[i].game_id);
+		if (!a->games[i].id_lent)
+			free(a->games[i].game_id);
 		free(a->games[i].where_own);
 	}
 	free(a->games);
@@ -505,13 +506,66 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	return 0;
 }
 
-/* g's game_id: its own copy of id[0..n), and its first 24 bytes as the
- * sort's key (taken here, on the thread that read the record, while the
- * bytes are at hand: a million ids sorted later lie all over the heap). */
-static int
-set_game_id(struct freeze_item *g, const char *id, size_t n)
+/* Ids in blocks of 64 KB, given out one after another. */
+struct id_block {
+	struct id_block *next;
+	size_t used, cap;
+	char b[];
+};
+
+struct freeze_ids {
+	struct id_block *head;
+};
+
+struct freeze_ids *
+freeze_ids_new(void)
 {
-	if ((g->game_id = strndup(id, n)) == NULL)
+	return calloc(1, sizeof(struct freeze_ids));
+}
+
+void
+freeze_ids_free(struct freeze_ids *ids)
+{
+	if (ids == NULL)
+		return;
+	for (struct id_block *b = ids->head, *next; b != NULL; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(ids);
+}
+
+/* A copy of p[0..n) and a NUL in ids, or NULL when out of memory. */
+static char *
+ids_dup(struct freeze_ids *ids, const char *p, size_t n)
+{
+	struct id_block *b = ids->head;
+
+	if (b == NULL || b->cap - b->used < n + 1) {
+		size_t cap = n + 1 > 65536 - sizeof *b ? n + 1 : 65536 - sizeof *b;
+		if ((b = malloc(sizeof *b + cap)) == NULL)
+			return NULL;
+		b->next = ids->head;
+		b->used = 0;
+		b->cap = cap;
+		ids->head = b;
+	}
+	char *o = b->b + b->used;
+	memcpy(o, p, n);
+	o[n] = '\0';
+	b->used += n + 1;
+	return o;
+}
+
+/* g's game_id: a copy of id[0..n) (its own, or in ids), and its first 24
+ * bytes as the sort's key (taken here, on the thread that read the record,
+ * while the bytes are at hand: a million ids sorted later lie all over the
+ * heap). */
+static int
+set_game_id(struct freeze_item *g, const char *id, size_t n, struct freeze_ids *ids)
+{
+	g->id_lent = ids != NULL;
+	if ((g->game_id = ids != NULL ? ids_dup(ids, id, n) : strndup(id, n)) == NULL)
 		return -1;
 	for (size_t w = 0, at = 0; w < 3; w++) {
 		uint64_t v = 0;
@@ -540,7 +594,7 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
 		return err_prefix(e, "%s", where);
 	if (canon_digest(rec, canon, g->d, e) < 0)
 		return err_prefix(e, "%s", where);
-	set_game_id(g, gid, strlen(gid));
+	set_game_id(g, gid, strlen(gid), NULL);
 	if (loc != NULL) {
 		g->file = loc->name;
 		g->line = loc->line;
@@ -558,6 +612,7 @@ prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
 struct freeze_scratch {
 	struct rec_scan *rs;
 	struct hash *h;
+	struct freeze_ids *ids; /* where ids go, or NULL: strndup */
 	/* where the fields of records of shape `shape` are, for acc */
 	uint64_t shape;
 	const struct freeze_acc *acc;
@@ -578,6 +633,12 @@ freeze_scratch_new(void)
 		return NULL;
 	}
 	return x;
+}
+
+void
+freeze_scratch_lend(struct freeze_scratch *x, struct freeze_ids *ids)
+{
+	x->ids = ids;
 }
 
 void
@@ -618,7 +679,7 @@ prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *t
 	    summarize_flat(a, rs, &at, g) == 0) {
 		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
-		if (set_game_id(g, gid, ngid) < 0)
+		if (set_game_id(g, gid, ngid, NULL) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		g->file = loc->name;
 		g->line = loc->line;
@@ -706,7 +767,7 @@ freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, 
 	if (game_id_of(x->rs, &x->at, &gid, &ngid) != 0 || ngid == 0 ||
 	    summarize_flat(a, x->rs, &x->at, item) != 0)
 		return 1;
-	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid) < 0)
+	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid, x->ids) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	item->file = "stored record";
 	memcpy(d, item->d, HASH_LEN);
@@ -771,7 +832,8 @@ freeze_item_clear(struct freeze_item *item)
 {
 	if (item == NULL)
 		return;
-	free(item->game_id);
+	if (!item->id_lent)
+		free(item->game_id);
 	free(item->where_own);
 	memset(item, 0, sizeof *item);
 }

@@ -70,6 +70,7 @@ struct freeze_item {
 	double wall_s, worker_hours;
 	uint64_t idkey[3]; /* game_id's first 24 bytes, big-endian, zero-padded */
 	int idlong;        /* game_id is longer than 24 bytes */
+	int id_lent;       /* game_id lies in a freeze_ids store, not the item's own */
 };
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
     struct freeze_item *item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
@@ -80,6 +81,17 @@ int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char 
 struct freeze_scratch;
 struct freeze_scratch *freeze_scratch_new(void);
 void freeze_scratch_free(struct freeze_scratch *x);
+/* A store for the game ids of many items: a million ids, each its own
+ * allocation, cost a malloc to make and a free to drop.  Items prepared
+ * with a scratch that lends from a store (freeze_scratch_lend) keep their
+ * ids there; the store's owner frees it only after every such item is
+ * cleared (freeze_acc_free clears the items it took). */
+struct freeze_ids;
+struct freeze_ids *freeze_ids_new(void);
+void freeze_ids_free(struct freeze_ids *ids);
+/* From now on freeze_acc_prepare_stored keeps ids in ids (NULL: the
+ * items' own). */
+void freeze_scratch_lend(struct freeze_scratch *x, struct freeze_ids *ids);
 struct ledger_loc;
 int freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
     size_t n, const struct ledger_loc *loc, struct freeze_item *item, struct buf *canon,

@@ -64,6 +64,8 @@ struct jobs {
 	int mok;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	struct freeze_ids *ids[MAX_THREADS + 1]; /* the threads' game ids, freed last */
+	size_t nids;
 	int ready;          /* the pieces' counts and room are there (or never will be: stop) */
 	int stop;
 	size_t next;        /* 0: the manifest; then piece next - 1 */
@@ -108,6 +110,15 @@ jobs_thread(void *arg)
 {
 	struct jobs *j = arg;
 	struct freeze_scratch *x = freeze_scratch_new();
+	struct freeze_ids *ids = freeze_ids_new();
+
+	/* this thread's ids in a store of its own, kept until the items go */
+	pthread_mutex_lock(&j->mu);
+	if (ids != NULL)
+		j->ids[j->nids++] = ids;
+	pthread_mutex_unlock(&j->mu);
+	if (x != NULL)
+		freeze_scratch_lend(x, ids);
 
 	for (;;) {
 		pthread_mutex_lock(&j->mu);
@@ -330,7 +341,7 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	 * cut and counted; then every record, on all processors (this thread
 	 * one of them). */
 	jobs = (struct jobs){ acc, NULL, 0, NULL, NULL, p, n, { 0 }, 0, PTHREAD_MUTEX_INITIALIZER,
-		PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+		PTHREAD_COND_INITIALIZER, { NULL }, 0, 0, 0, 0 };
 	sync = 1;
 	for (long i = 1; i < ncpu && nth < MAX_THREADS; i++, nth++)
 		if (pthread_create(&th[nth], NULL, jobs_thread, &jobs) != 0)
@@ -417,6 +428,8 @@ done:
 	free(first);
 	free(recs);
 	freeze_acc_free(acc);
+	for (size_t i = 0; i < jobs.nids; i++) /* after the items that borrow from them */
+		freeze_ids_free(jobs.ids[i]);
 	cas_free(store);
 	cJSON_Delete(spec);
 	cJSON_Delete(repo);
