@@ -339,7 +339,9 @@ flat_int(const struct rec_view *v, int required, long long lo, long long hi, lon
 
 	if (rc != 0)
 		return rc;
-	if (x != floor(x) || x < (double)lo || x > (double)hi)
+	/* in range first (bounds are below 2^53), then whole: the cast is
+	 * exact there, and cheaper than floor */
+	if (!(x >= (double)lo && x <= (double)hi) || (double)(long long)x != x)
 		return -1;
 	*out = (long long)x;
 	return 0;
