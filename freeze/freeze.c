@@ -1317,6 +1317,9 @@ sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const stru
 	return key;
 }
 
+/* Keys sorted as a block first: 256 KB, within a core's cache. */
+#define SORT_BLOCK 8192
+
 /* Half of a sort, or of a gather, on a thread of its own. */
 struct half {
 	struct gkey *key, *tmp, *out;
@@ -1335,6 +1338,15 @@ sort_half(void *arg)
 	mem_ready(h->tmp, h->n * sizeof *h->tmp);
 	for (size_t i = 0; i < h->n; i++)
 		gkey_make(&h->key[i], &h->g[h->first + i], (uint32_t)(h->first + i));
+	/* Blocks of keys that fit in the processor's cache are sorted first,
+	 * each alone; then only their merges pass over the whole array (a
+	 * ledger of short runs otherwise takes a dozen more such passes). */
+	for (size_t b = 0; b < h->n; b += SORT_BLOCK) {
+		size_t m = h->n - b < SORT_BLOCK ? h->n - b : SORT_BLOCK;
+		struct gkey *o = sort_keys(h->key + b, h->tmp + b, h->runs, m, h->g);
+		if (o != h->key + b)
+			memcpy(h->key + b, o, m * sizeof *o);
+	}
 	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
 	return NULL;
 }
