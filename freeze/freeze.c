@@ -406,23 +406,23 @@ enum { V_FAMILY, V_MODEL, V_CONDITION, V_COLOR, V_ANCHOR, V_OPENING, V_BLOCK, V_
 	V_TOK3, V_WALL_S, V_WORKER_HOURS, V_REQUESTS, V_GAME_ID, V_N };
 
 struct flat_at {
-	int f[F_N], mo[2], an[A_N], tk[4];
 	int v[V_N]; /* the tokens summarize_flat views, in V_ order */
 };
 
 static void
 flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *m)
 {
-	rec_members(s, 0, &a->keys[0], m->f);
-	rec_members(s, m->f[F_MODEL], &a->keys[1], m->mo);
-	rec_members(s, m->f[F_ANCHOR], &a->keys[2], m->an);
-	rec_members(s, m->f[F_TOKENS], &a->keys[3], m->tk);
-	const int v[V_N] = { m->f[F_FAMILY], m->f[F_MODEL], m->f[F_CONDITION], m->f[F_COLOR],
-		m->f[F_ANCHOR], m->f[F_OPENING], m->f[F_BLOCK], m->f[F_STATUS], m->mo[0], m->mo[1],
-		m->an[A_ENGINE], m->an[A_ELO], m->an[A_TIME_S], m->an[A_NODES], m->an[A_LIMITER],
-		m->an[A_BINARY_SHA256], m->f[F_RESULT], m->f[F_TERMINATION], m->f[F_PLIES],
-		m->f[F_STARTED_AT], m->f[F_ENDED_AT], m->f[F_TOKENS], m->tk[0], m->tk[1], m->tk[2],
-		m->tk[3], m->f[F_WALL_S], m->f[F_WORKER_HOURS], m->f[F_REQUESTS], m->f[F_GAME_ID] };
+	int f[F_N], mo[2], an[A_N], tk[4];
+
+	rec_members(s, 0, &a->keys[0], f);
+	rec_members(s, f[F_MODEL], &a->keys[1], mo);
+	rec_members(s, f[F_ANCHOR], &a->keys[2], an);
+	rec_members(s, f[F_TOKENS], &a->keys[3], tk);
+	const int v[V_N] = { f[F_FAMILY], f[F_MODEL], f[F_CONDITION], f[F_COLOR], f[F_ANCHOR],
+		f[F_OPENING], f[F_BLOCK], f[F_STATUS], mo[0], mo[1], an[A_ENGINE], an[A_ELO],
+		an[A_TIME_S], an[A_NODES], an[A_LIMITER], an[A_BINARY_SHA256], f[F_RESULT],
+		f[F_TERMINATION], f[F_PLIES], f[F_STARTED_AT], f[F_ENDED_AT], f[F_TOKENS], tk[0], tk[1],
+		tk[2], tk[3], f[F_WALL_S], f[F_WORKER_HOURS], f[F_REQUESTS], f[F_GAME_ID] };
 	memcpy(m->v, v, sizeof v);
 }
 
@@ -501,7 +501,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 		return 1;
 	if (g->wall_s < 0 || g->wall_s > 1e12 || g->worker_hours < 0 || g->worker_hours > 1e12)
 		return 1;
-	if (!rec_all_strings(s, m->f[F_REQUESTS]))
+	if (!rec_all_strings(s, m->v[V_REQUESTS]))
 		return 1;
 	g->block = (int)block;
 	classify(a, cond, ncond, family, nfam, st, started, ended, g);
@@ -862,7 +862,8 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 static int
 cmp_block_order(const void *x, const void *y)
 {
-	const struct freeze_item *a = *(const struct freeze_item *const *)x, *b = *(const struct freeze_item *const *)y;
+	const struct freeze_item *a = *(const struct freeze_item *const *)x;
+	const struct freeze_item *b = *(const struct freeze_item *const *)y;
 
 	if (a->cond != b->cond)
 		return a->cond < b->cond ? -1 : 1;
@@ -1523,22 +1524,6 @@ struct entries {
 /* Fewer games than this are written by one thread. */
 #define ENTRIES_SPLIT 65536
 
-static void *
-entries_thread(void *arg)
-{
-	struct entries *w = arg;
-	size_t m = 0;
-
-	for (size_t i = w->lo; i < w->n && w->rc == 0; i++)
-		if (w->games[i].reason == X_NONE) {
-			if (m++ > 0 && PUT(&w->b, ",") < 0)
-				w->rc = err_set(&w->err, ERR_NOMEM, "out of memory");
-			else if (game_entry(w->cs, &w->games[i], &w->b, &w->err) < 0)
-				w->rc = -1;
-		}
-	return NULL;
-}
-
 /* Hand w's bytes to the sink once they pass a megabyte (or when last). */
 static int
 flush(const struct freeze_sink *k, struct buf *w, int last)
@@ -1549,6 +1534,39 @@ flush(const struct freeze_sink *k, struct buf *w, int last)
 		return -1;
 	buf_reset(w);
 	return 0;
+}
+
+/* The entries of games[lo..hi) that belong in "games" (included) or in
+ * "excluded" (not), comma-separated, appended to out and, when k is given,
+ * handed to it a megabyte at a time; *m counts them.  0, -1 (e says why)
+ * or -2 (the sink did not take them). */
+static int
+write_entries(const struct cstrs *cs, const struct freeze_item *games, size_t lo, size_t hi,
+    int included, struct buf *out, const struct freeze_sink *k, size_t *m, struct err *e)
+{
+	*m = 0;
+	for (size_t i = lo; i < hi; i++) {
+		if ((games[i].reason == X_NONE) != included)
+			continue;
+		if (*m > 0 && PUT(out, ",") < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		(*m)++;
+		if (game_entry(cs, &games[i], out, e) < 0)
+			return -1;
+		if (k != NULL && flush(k, out, 0) < 0)
+			return -2;
+	}
+	return 0;
+}
+
+static void *
+entries_thread(void *arg)
+{
+	struct entries *w = arg;
+	size_t m;
+
+	w->rc = write_entries(w->cs, w->games, w->lo, w->n, 1, &w->b, NULL, &m, &w->err);
+	return NULL;
 }
 
 int
@@ -1605,7 +1623,8 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		while (lo < a->n && a->games[lo].reason != X_NONE)
 			lo++;
 		/* room for them all at once: entries of one ledger are alike */
-		if (lo < a->n && buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, &a->games[lo]) + 8)) < 0)
+		if (lo < a->n &&
+		    buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, &a->games[lo]) + 8)) < 0)
 			goto nomem;
 		later.lo = lo;
 		threaded = lo < a->n && pthread_create(&th, NULL, entries_thread, &later) == 0;
@@ -1630,8 +1649,6 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto done;
 	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0)
 		goto done;
-
-
 	if (PUT(&head, "{\"as_of\":") < 0)
 		goto nomem;
 	if (canon_string(json_get(a->spec, "as_of")->valuestring, &head, e) < 0)
@@ -1665,28 +1682,16 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
 	    PUT(out, "],\"excluded\":[") < 0)
 		goto nomem;
-	size_t n = 0;
-	for (size_t i = 0; nexcl > 0 && i < a->n; i++)
-		if (a->games[i].reason != X_NONE) {
-			if ((n++ > 0 && PUT(out, ",") < 0))
-				goto nomem;
-			if (game_entry(&cs, &a->games[i], out, e) < 0)
-				goto done;
-			if (flush(k, out, 0) < 0)
-				goto sunk;
-		}
-	if (PUT(out, "],\"games\":[") < 0)
+	size_t n;
+	int wr = write_entries(&cs, a->games, 0, nexcl > 0 ? a->n : 0, 0, out, k, &n, e);
+	if (wr == 0 && PUT(out, "],\"games\":[") < 0)
 		goto nomem;
-	n = 0;
-	for (size_t i = 0; i < later.lo; i++)
-		if (a->games[i].reason == X_NONE) {
-			if ((n++ > 0 && PUT(out, ",") < 0))
-				goto nomem;
-			if (game_entry(&cs, &a->games[i], out, e) < 0)
-				goto done;
-			if (flush(k, out, 0) < 0)
-				goto sunk;
-		}
+	if (wr == 0)
+		wr = write_entries(&cs, a->games, 0, later.lo, 1, out, k, &n, e);
+	if (wr == -2)
+		goto sunk;
+	if (wr < 0)
+		goto done;
 	if (threaded) {
 		pthread_join(th, NULL);
 		threaded = 0;

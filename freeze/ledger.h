@@ -62,6 +62,3 @@ struct ledger_par {
 };
 
 int ledger_read_par(const char *path, const struct ledger_par *p, struct err *e);
-/* The same over JSON Lines already in memory (text, n), named name. */
-int ledger_read_bytes(const char *name, const char *text, size_t n, const struct ledger_par *p,
-    struct err *e);

@@ -370,21 +370,6 @@ seq_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
 }
 
 int
-ledger_read_bytes(const char *name, const char *text, size_t n, const struct ledger_par *p,
-    struct err *e)
-{
-	struct pool pl = { 0 };
-
-	if (n == 0)
-		return 0;
-	pl.p = p;
-	pl.name = name;
-	pl.map = text;
-	pl.maplen = n;
-	return run(&pl, NULL, e);
-}
-
-int
 ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 {
 	struct pool pl = { 0 };
