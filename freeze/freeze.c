@@ -1321,12 +1321,11 @@ sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const stru
 /* Keys sorted as a block first: 256 KB, within a core's cache. */
 #define SORT_BLOCK 8192
 
-/* Half of a sort, or of a gather, on a thread of its own. */
+/* Half of a sort, on a thread of its own. */
 struct half {
 	struct gkey *key, *tmp, *out;
 	size_t *runs, n, first;
 	const struct freeze_item *g;
-	struct freeze_item *to;
 };
 
 /* Keys of games g[first..first+n) made and sorted. */
@@ -1352,35 +1351,29 @@ sort_half(void *arg)
 	return NULL;
 }
 
-static void *
-gather_half(void *arg)
-{
-	struct half *h = arg;
-
-	mem_ready(h->to, h->n * sizeof *h->to);
-	for (size_t i = 0; i < h->n; i++)
-		h->to[i] = h->g[h->key[i].i];
-	return NULL;
-}
-
 /* Below this many games one thread sorts them. */
 #define SORT_SPLIT 65536
 
-/* Sort a->games by game_id, stably, and refuse a duplicate (naming the
- * earlier one first at).  A million games: the keys' two halves are
- * sorted on two threads and merged, and the games moved by two. */
+/* a->games in game_id order, stably, as pointers (*out, n + 1 of them);
+ * a duplicate refused, naming the earlier one first.  The games stay where
+ * they are: a million of them moved would be 176 MB written, and as much
+ * memory asked of the system, where the pointers are 8.  A million games:
+ * the keys' two halves are sorted on two threads and merged. */
 static int
-games_in_order(struct freeze_acc *a, struct err *e)
+games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e)
 {
 	size_t n = a->n, k = 1, h1 = n / 2;
 	struct gkey *key = NULL, *tmp = NULL, *sorted;
-	struct freeze_item *g = a->games, *ng = NULL;
+	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
 	pthread_t th;
 	int rc = 0;
 
+	*out = NULL;
 	if (n > UINT32_MAX)
 		return err_set(e, ERR_INPUT, "more than 2^32 games");
+	if ((ord = malloc((n + 1) * sizeof *ord)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	/* Ledgers are often written in game_id order: look before sorting. */
 	for (struct gkey x, y; k < n; k++) {
 		gkey_make(&x, &g[k - 1], (uint32_t)k - 1);
@@ -1388,23 +1381,27 @@ games_in_order(struct freeze_acc *a, struct err *e)
 		if (!gkey_less(&x, &y, g))
 			break;
 	}
-	if (k == n)
-		return 0; /* strictly increasing: in order, no duplicate */
+	if (k >= n) {
+		/* strictly increasing: in order, no duplicate */
+		for (size_t i = 0; i < n; i++)
+			ord[i] = &g[i];
+		*out = ord;
+		return 0;
+	}
 	key = malloc((n + 1) * sizeof *key);
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 2) * sizeof *runs);
-	ng = malloc(n * sizeof *ng);
-	if (key == NULL || tmp == NULL || runs == NULL || ng == NULL)
+	if (key == NULL || tmp == NULL || runs == NULL)
 		goto nomem;
 	if (n < SORT_SPLIT) {
-		struct half h = { key, tmp, NULL, runs, n, 0, g, NULL };
+		struct half h = { key, tmp, NULL, runs, n, 0, g };
 		sort_half(&h);
 		sorted = h.out;
 	} else {
 		/* the halves' keys made and sorted on two threads, then merged
 		 * into whichever buffer neither sorted half is in */
-		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, NULL };
-		struct half ha = { key, tmp, NULL, runs, h1, 0, g, NULL };
+		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g };
+		struct half ha = { key, tmp, NULL, runs, h1, 0, g };
 		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
 		sort_half(&ha);
 		if (threaded)
@@ -1433,19 +1430,10 @@ games_in_order(struct freeze_acc *a, struct err *e)
 			    where_of(x, w1, sizeof w1), x->game_id, where_of(y, w2, sizeof w2));
 			goto done;
 		}
-	/* the games moved once, by two threads when they are many */
-	struct half hb = { sorted + h1, NULL, NULL, NULL, n - h1, 0, g, ng + h1 };
-	struct half ha = { sorted, NULL, NULL, NULL, h1, 0, g, ng };
-	int threaded = n >= SORT_SPLIT && pthread_create(&th, NULL, gather_half, &hb) == 0;
-	gather_half(&ha);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		gather_half(&hb);
-	free(a->games);
-	a->games = ng;
-	a->cap = n;
-	ng = NULL;
+	for (size_t i = 0; i < n; i++)
+		ord[i] = &g[sorted[i].i];
+	*out = ord;
+	ord = NULL;
 	goto done;
 nomem:
 	rc = err_set(e, ERR_NOMEM, "out of memory");
@@ -1453,7 +1441,7 @@ done:
 	free(key);
 	free(tmp);
 	free(runs);
-	free(ng);
+	free(ord);
 	return rc;
 }
 
@@ -1514,7 +1502,7 @@ sink_buf(void *ctx, const char *p, size_t n)
  * on a thread of their own. */
 struct entries {
 	const struct cstrs *cs;
-	const struct freeze_item *games;
+	struct freeze_item *const *games;
 	size_t n, lo;
 	struct buf b;
 	struct err err;
@@ -1541,17 +1529,17 @@ flush(const struct freeze_sink *k, struct buf *w, int last)
  * handed to it a megabyte at a time; *m counts them.  0, -1 (e says why)
  * or -2 (the sink did not take them). */
 static int
-write_entries(const struct cstrs *cs, const struct freeze_item *games, size_t lo, size_t hi,
+write_entries(const struct cstrs *cs, struct freeze_item *const *games, size_t lo, size_t hi,
     int included, struct buf *out, const struct freeze_sink *k, size_t *m, struct err *e)
 {
 	*m = 0;
 	for (size_t i = lo; i < hi; i++) {
-		if ((games[i].reason == X_NONE) != included)
+		if ((games[i]->reason == X_NONE) != included)
 			continue;
 		if (*m > 0 && PUT(out, ",") < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		(*m)++;
-		if (game_entry(cs, &games[i], out, e) < 0)
+		if (game_entry(cs, games[i], out, e) < 0)
 			return -1;
 		if (k != NULL && flush(k, out, 0) < 0)
 			return -2;
@@ -1587,7 +1575,7 @@ int
 freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e)
 {
-	struct freeze_item **inc = NULL;
+	struct freeze_item **inc = NULL, **ord;
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
@@ -1602,7 +1590,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	cJSON *tot = NULL;
 	int rc = -1;
 
-	if (games_in_order(a, e) < 0)
+	if (games_in_order(a, &ord, e) < 0)
 		return -1;
 	/* "spec" and "spec_id" from one canonical writing of the spec */
 	if (canon_write(a->spec, &spec, e) < 0)
@@ -1617,14 +1605,14 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	 * made ready for the whole, as freeze_acc_write does, the second
 	 * thread's bytes would be copied once more and cost more than they
 	 * save.) */
-	later = (struct entries){ &cs, a->games, a->n, a->n, BUF_INIT, ERR_INIT, 0 };
+	later = (struct entries){ &cs, ord, a->n, a->n, BUF_INIT, ERR_INIT, 0 };
 	if (a->n >= ENTRIES_SPLIT && reserve == NULL) {
 		size_t lo = a->n * 3 / 10;
-		while (lo < a->n && a->games[lo].reason != X_NONE)
+		while (lo < a->n && ord[lo]->reason != X_NONE)
 			lo++;
 		/* room for them all at once: entries of one ledger are alike */
 		if (lo < a->n &&
-		    buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, &a->games[lo]) + 8)) < 0)
+		    buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, ord[lo]) + 8)) < 0)
 			goto nomem;
 		later.lo = lo;
 		threaded = lo < a->n && pthread_create(&th, NULL, entries_thread, &later) == 0;
@@ -1635,7 +1623,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (inc == NULL)
 		goto nomem;
 	for (size_t i = 0; i < a->n; i++) {
-		struct freeze_item *g = &a->games[i];
+		struct freeze_item *g = ord[i];
 		if (reserve != NULL) /* a million ids' lengths: only when asked */
 			room += entry_bound(&cs, g);
 		if (g->reason == X_NONE) {
@@ -1683,11 +1671,11 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    PUT(out, "],\"excluded\":[") < 0)
 		goto nomem;
 	size_t n;
-	int wr = write_entries(&cs, a->games, 0, nexcl > 0 ? a->n : 0, 0, out, k, &n, e);
+	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, k, &n, e);
 	if (wr == 0 && PUT(out, "],\"games\":[") < 0)
 		goto nomem;
 	if (wr == 0)
-		wr = write_entries(&cs, a->games, 0, later.lo, 1, out, k, &n, e);
+		wr = write_entries(&cs, ord, 0, later.lo, 1, out, k, &n, e);
 	if (wr == -2)
 		goto sunk;
 	if (wr < 0)
@@ -1727,6 +1715,7 @@ done:
 	buf_release(&wb);
 	cJSON_Delete(tot);
 	free(inc);
+	free(ord);
 	free(cs.off);
 	buf_release(&cs.b);
 	buf_release(&spec);
