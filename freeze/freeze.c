@@ -1,6 +1,7 @@
 /* freeze.c: validating game records, summarizing them, and deriving the
  * cohort.freeze/1 manifest: games, exclusions, blocks, conditions (with the
  * ladder's state) and totals. */
+#define _GNU_SOURCE /* memmem */
 #include "freeze.h"
 
 #include <math.h>
@@ -1498,13 +1499,65 @@ sink_buf(void *ctx, const char *p, size_t n)
 	return buf_add(ctx, p, n);
 }
 
+/* Where written bytes go: to the sink's put, or, when it expects known
+ * bytes, compared with them from at on.  A part written on another thread
+ * does not know where it begins until its first bytes are found (find). */
+struct dest {
+	const struct freeze_sink *k;
+	size_t at;
+	size_t hint;  /* with find: about where to look */
+	int find;
+	size_t start; /* where found */
+};
+
+/* Where the n bytes at p lie in expect, looking first near hint: each
+ * entry's game_id and digest make the first ones unique (and the caller
+ * checks the part joins the one before it).  0, or -1 when nowhere. */
+static int
+dest_find(struct dest *d, const char *p, size_t n)
+{
+	const char *x = d->k->expect, *hit;
+	size_t nx = d->k->nexpect, w = (size_t)1 << 20;
+
+	if (n > 512)
+		n = 512;
+	for (;; w *= 2) {
+		size_t lo = d->hint > w ? d->hint - w : 0, hi = nx - d->hint > w ? d->hint + w : nx;
+		if ((hit = memmem(x + lo, hi - lo, p, n)) != NULL) {
+			d->at = d->start = (size_t)(hit - x);
+			d->find = 0;
+			return 0;
+		}
+		if (lo == 0 && hi == nx)
+			return -1;
+	}
+}
+
+static int
+dest_take(struct dest *d, const char *p, size_t n)
+{
+	const struct freeze_sink *k = d->k;
+
+	if (k->expect == NULL)
+		return k->put(k->ctx, p, n);
+	if (d->find && dest_find(d, p, n) < 0)
+		return -1;
+	if (n > k->nexpect - d->at || memcmp(k->expect + d->at, p, n) != 0)
+		return -1;
+	d->at += n;
+	return 0;
+}
+
 /* The entries of included games from lo on, written to b (comma-separated)
- * on a thread of their own. */
+ * on a thread of their own; when the sink expects known bytes, compared
+ * with them as they come instead (from to.start to to.at). */
 struct entries {
 	const struct cstrs *cs;
 	struct freeze_item *const *games;
 	size_t n, lo;
 	struct buf b;
+	struct dest to;
+	size_t m;     /* entries written */
 	struct err err;
 	int rc;
 };
@@ -1512,25 +1565,25 @@ struct entries {
 /* Fewer games than this are written by one thread. */
 #define ENTRIES_SPLIT 65536
 
-/* Hand w's bytes to the sink once they pass a megabyte (or when last). */
+/* Hand w's bytes on once they pass a megabyte (or when last). */
 static int
-flush(const struct freeze_sink *k, struct buf *w, int last)
+flush(struct dest *d, struct buf *w, int last)
 {
 	if (w->len < ((size_t)1 << 20) && !last)
 		return 0;
-	if (w->len > 0 && k->put(k->ctx, w->p, w->len) < 0)
+	if (w->len > 0 && dest_take(d, w->p, w->len) < 0)
 		return -1;
 	buf_reset(w);
 	return 0;
 }
 
 /* The entries of games[lo..hi) that belong in "games" (included) or in
- * "excluded" (not), comma-separated, appended to out and, when k is given,
- * handed to it a megabyte at a time; *m counts them.  0, -1 (e says why)
- * or -2 (the sink did not take them). */
+ * "excluded" (not), comma-separated, appended to out and, when d is given,
+ * handed on a megabyte at a time; *m counts them.  0, -1 (e says why) or
+ * -2 (the sink did not take them). */
 static int
 write_entries(const struct cstrs *cs, struct freeze_item *const *games, size_t lo, size_t hi,
-    int included, struct buf *out, const struct freeze_sink *k, size_t *m, struct err *e)
+    int included, struct buf *out, struct dest *d, size_t *m, struct err *e)
 {
 	*m = 0;
 	for (size_t i = lo; i < hi; i++) {
@@ -1541,7 +1594,7 @@ write_entries(const struct cstrs *cs, struct freeze_item *const *games, size_t l
 		(*m)++;
 		if (game_entry(cs, games[i], out, e) < 0)
 			return -1;
-		if (k != NULL && flush(k, out, 0) < 0)
+		if (d != NULL && flush(d, out, 0) < 0)
 			return -2;
 	}
 	return 0;
@@ -1551,16 +1604,18 @@ static void *
 entries_thread(void *arg)
 {
 	struct entries *w = arg;
-	size_t m;
+	struct dest *d = w->to.k->expect != NULL ? &w->to : NULL;
 
-	w->rc = write_entries(w->cs, w->games, w->lo, w->n, 1, &w->b, NULL, &m, &w->err);
+	w->rc = write_entries(w->cs, w->games, w->lo, w->n, 1, &w->b, d, &w->m, &w->err);
+	if (w->rc == 0 && d != NULL && flush(d, &w->b, 1) < 0)
+		w->rc = -2;
 	return NULL;
 }
 
 int
 freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e)
 {
-	struct freeze_sink k = { sink_buf, out };
+	struct freeze_sink k = { sink_buf, out, NULL, 0 };
 	size_t start = out->len;
 
 	/* one reservation for the whole: a hint the streaming writer gives */
@@ -1582,6 +1637,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	struct buf tail = BUF_INIT;
 	struct buf wb = BUF_INIT, *out = &wb;
 	struct entries later = { 0 };
+	struct dest to = { k, 0, 0, 0, 0 };
 	pthread_t th;
 	int threaded = 0;
 	size_t ninc = 0, nexcl = 0, room = 0;
@@ -1605,16 +1661,19 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	 * made ready for the whole, as freeze_acc_write does, the second
 	 * thread's bytes would be copied once more and cost more than they
 	 * save.) */
-	later = (struct entries){ &cs, ord, a->n, a->n, BUF_INIT, ERR_INIT, 0 };
+	later = (struct entries){ &cs, ord, a->n, a->n, BUF_INIT, { k, 0, 0, 1, 0 }, 0, ERR_INIT,
+		0 };
 	if (a->n >= ENTRIES_SPLIT && reserve == NULL) {
 		size_t lo = a->n * 3 / 10;
 		while (lo < a->n && ord[lo]->reason != X_NONE)
 			lo++;
-		/* room for them all at once: entries of one ledger are alike */
-		if (lo < a->n &&
+		/* room for them all at once, unless they are compared as they
+		 * come: entries of one ledger are alike */
+		if (lo < a->n && k->expect == NULL &&
 		    buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, ord[lo]) + 8)) < 0)
 			goto nomem;
 		later.lo = lo;
+		later.to.hint = k->nexpect / a->n * lo;
 		threaded = lo < a->n && pthread_create(&th, NULL, entries_thread, &later) == 0;
 		if (!threaded)
 			later.lo = a->n;
@@ -1671,11 +1730,11 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    PUT(out, "],\"excluded\":[") < 0)
 		goto nomem;
 	size_t n;
-	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, k, &n, e);
+	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, &to, &n, e);
 	if (wr == 0 && PUT(out, "],\"games\":[") < 0)
 		goto nomem;
 	if (wr == 0)
-		wr = write_entries(&cs, ord, 0, later.lo, 1, out, k, &n, e);
+		wr = write_entries(&cs, ord, 0, later.lo, 1, out, &to, &n, e);
 	if (wr == -2)
 		goto sunk;
 	if (wr < 0)
@@ -1683,23 +1742,31 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (threaded) {
 		pthread_join(th, NULL);
 		threaded = 0;
+		if (later.rc == -2)
+			goto sunk;
 		if (later.rc < 0) {
 			*e = later.err;
 			goto done;
 		}
-		if (n > 0 && later.b.len > 0 && PUT(out, ",") < 0)
+		if (n > 0 && later.m > 0 && PUT(out, ",") < 0)
 			goto nomem;
-		if (flush(k, out, 1) < 0)
+		if (flush(&to, out, 1) < 0)
 			goto sunk;
+		if (k->expect != NULL) {
+			/* compared already: it must begin just where this part ends */
+			if (later.to.find || later.to.start != to.at)
+				goto sunk;
+			to.at = later.to.at;
+		}
 		for (size_t at = 0; at < later.b.len; at += (size_t)1 << 20) {
 			size_t m = later.b.len - at < ((size_t)1 << 20) ? later.b.len - at : (size_t)1 << 20;
-			if (k->put(k->ctx, later.b.p + at, m) < 0)
+			if (dest_take(&to, later.b.p + at, m) < 0)
 				goto sunk;
 		}
 	}
 	if (buf_add(out, tail.p, tail.len) < 0)
 		goto nomem;
-	if (flush(k, out, 1) < 0)
+	if (flush(&to, out, 1) < 0 || (k->expect != NULL && to.at != k->nexpect))
 		goto sunk;
 	rc = 0;
 	goto done;

@@ -115,16 +115,20 @@ void freeze_item_clear(struct freeze_item *item);
 int freeze_item_same(const struct freeze_item *x, const struct freeze_item *y);
 /* Derive the manifest and append its canonical (RFC 8785) bytes to out;
  * repo (may be NULL) goes in as "repo".  On failure out is left as it was.
- * Games are sorted in place; the accumulator may be written again. */
+ * The games are not moved; the accumulator may be written again. */
 int freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struct err *e);
 /* The same bytes handed to put() a megabyte or so at a time, in order,
- * never all held at once (verify compares them with a file as they come).
- * put returns 0, or -1 to stop (then freeze_acc_stream fails with ERR_IO
- * unless it already set e).  reserve, when not NULL, is grown once to hold
- * the whole manifest. */
+ * never all held at once.  put returns 0, or -1 to stop (then
+ * freeze_acc_stream fails with ERR_IO unless it already set e).  Or, when
+ * expect is not NULL, the bytes are compared with expect[0..nexpect)
+ * instead, parts of them on other threads, and put is not called: ERR_IO
+ * when they differ anywhere, or in length (verify, with a file's bytes).
+ * reserve, when not NULL, is grown once to hold the whole manifest. */
 struct freeze_sink {
 	int (*put)(void *ctx, const char *p, size_t n);
 	void *ctx;
+	const char *expect;
+	size_t nexpect;
 };
 int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e);
