@@ -35,6 +35,10 @@
  * in pack order, and nothing is moved afterwards (a piece that holds
  * another number of records proves the index wrong: no quick proof). */
 #define PIECE_BYTES ((size_t)4 << 20)
+/* How far ahead of the record being read the next ones are asked into
+ * the cache: reading, checking and hashing a record takes long enough
+ * for the memory to bring in the next two or three. */
+#define PREFETCH 2048
 #define MAX_THREADS 16
 
 struct piece {
@@ -76,7 +80,7 @@ struct jobs {
 static void
 piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 {
-	const char *p = pc->p, *end = pc->p + pc->n;
+	const char *p = pc->p, *end = pc->p + pc->n, *pf = p;
 
 	/* this piece's part of the arrays, made ready at once by its thread */
 	mem_ready(&j->items[pc->start], pc->count * sizeof *j->items);
@@ -91,6 +95,8 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 			pc->failed = 1;
 			return;
 		}
+		for (; pf < nl + PREFETCH && pf < end; pf += 64)
+			__builtin_prefetch(pf);
 		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), it, r->d, &e);
 		if (rc != 0) {
 			pc->failed = rc > 0;
