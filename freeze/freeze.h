@@ -69,7 +69,7 @@ struct freeze_item {
 	long long tok[4];
 	double wall_s, worker_hours;
 	uint64_t idkey[3]; /* game_id's first 24 bytes, big-endian, zero-padded */
-	int idlong;        /* game_id is longer than 24 bytes */
+	uint32_t idlen;    /* game_id's length */
 	int id_lent;       /* game_id lies in a freeze_ids store, not the item's own */
 };
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,

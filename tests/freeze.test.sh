@@ -248,6 +248,27 @@ awk 'NR == 1 { for (k = 0; k < 66000; k++) { r = $0
 	sub(/"game_id":"[^"]*"/, sprintf("\"game_id\":\"a-prefix-longer-than-24-bytes-%05d\"", (k * 7919) % 66000), r)
 	print r } }' one.jsonl >many.jsonl
 awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' many.jsonl >many-rev.jsonl
+# Entries write whole anchors and blocks as integers themselves: the
+# same text as the canonical writer's, checked here against Python's.
+$PY - one.jsonl >nums.jsonl <<'PYEOF'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+for k, (elo, block) in enumerate([("-0", 1), ("-1000000", 1000000000), ("1000000", 7),
+                                  ("1320.5", 2), ("-7.25", 3), ("0.1", 4), ("2820", 5)]):
+    r["game_id"] = "n%d" % k
+    r["block"] = block
+    r["anchor"]["elo"] = "@"
+    print(json.dumps(r).replace('"@"', elo))
+PYEOF
+expect_status "freeze games with odd anchors" 0 "$COHORT" freeze --spec luna/spec.json -o nums.json nums.jsonl
+check "their anchors and blocks written as the canonical writer writes them" $PY -c '
+import re, sys
+want = {"n0": ("0", "1"), "n1": ("-1000000", "1000000000"), "n2": ("1000000", "7"),
+        "n3": ("1320.5", "2"), "n4": ("-7.25", "3"), "n5": ("0.1", "4"), "n6": ("2820", "5")}
+b = open("nums.json").read()
+got = {m[2]: (m[0], m[1]) for m in
+       re.findall(r"\{\"anchor\":([^,]*),\"block\":([^,]*),[^{]*\"game_id\":\"(n[0-9])\"", b)}
+sys.exit(0 if got == want else "%r" % got)'
 expect_status "freeze 66,000 games out of order" 0 "$COHORT" freeze --spec luna/spec.json --store many-store -o many.json many.jsonl
 # verify's quick proof sorts them on two threads and writes the games list
 # on two: it must hold, and give the thorough way's report
