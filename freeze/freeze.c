@@ -1391,6 +1391,20 @@ sort_half(void *arg)
 	return NULL;
 }
 
+/* Whether key t, next in order after last (NULL: none), repeats its id:
+ * then e names both, the later in the ledger first. */
+static int
+repeats(const struct gkey *last, const struct gkey *t, const struct freeze_item *g, struct err *e)
+{
+	if (last == NULL || gkey_cmp(last, t, g) != 0)
+		return 0;
+	const struct freeze_item *x = &g[t->i], *y = &g[last->i];
+	char w1[512], w2[512];
+	err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
+	    where_of(x, w1, sizeof w1), x->game_id, where_of(y, w2, sizeof w2));
+	return 1;
+}
+
 /* Below this many games one thread sorts them. */
 #define SORT_SPLIT 65536
 
@@ -1403,7 +1417,7 @@ static int
 games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e)
 {
 	size_t n = a->n, k = 1, h1 = n / 2;
-	struct gkey *key = NULL, *tmp = NULL, *sorted;
+	struct gkey *key = NULL, *tmp = NULL;
 	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
 	pthread_t th;
@@ -1436,10 +1450,14 @@ games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err
 	if (n < SORT_SPLIT) {
 		struct half h = { key, tmp, NULL, runs, n, 0, g };
 		sort_half(&h);
-		sorted = h.out;
+		for (size_t i = 0; i < n; i++) {
+			if (repeats(i > 0 ? &h.out[i - 1] : NULL, &h.out[i], g, e))
+				goto fail;
+			ord[i] = &g[h.out[i].i];
+		}
 	} else {
 		/* the halves' keys made and sorted on two threads, then merged
-		 * into whichever buffer neither sorted half is in */
+		 * into pointers in order, a repeat looked for on the way */
 		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g };
 		struct half ha = { key, tmp, NULL, runs, h1, 0, g };
 		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
@@ -1448,35 +1466,27 @@ games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err
 			pthread_join(th, NULL);
 		else
 			sort_half(&hb);
-		struct gkey *s1 = ha.out, *s2 = hb.out, *to = s1 == key ? tmp : key;
-		if (s2 == to + h1) {
-			memcpy(s1 + h1, s2, (n - h1) * sizeof *s2);
-			s2 = s1 + h1;
+		const struct gkey *s1 = ha.out, *e1 = s1 + h1, *s2 = hb.out, *e2 = s2 + (n - h1);
+		const struct gkey *last = NULL, *t;
+		for (size_t o = 0; o < n; o++, last = t) {
+			/* ties take the first half: stable */
+			if (s1 < e1 && (s2 == e2 || !gkey_less(s2, s1, g)))
+				t = s1++;
+			else
+				t = s2++;
+			if (repeats(last, t, g, e))
+				goto fail;
+			ord[o] = &g[t->i];
 		}
-		/* ties take the first half: stable */
-		size_t x = 0, y = 0, o = 0;
-		while (x < h1 && y < n - h1)
-			to[o++] = gkey_less(&s2[y], &s1[x], g) ? s2[y++] : s1[x++];
-		memcpy(to + o, s1 + x, (h1 - x) * sizeof *to);
-		o += h1 - x;
-		memcpy(to + o, s2 + y, (n - h1 - y) * sizeof *to);
-		sorted = to;
 	}
-	for (size_t i = 1; i < n; i++)
-		if (gkey_cmp(&sorted[i - 1], &sorted[i], g) == 0) {
-			const struct freeze_item *x = &g[sorted[i].i], *y = &g[sorted[i - 1].i];
-			char w1[512], w2[512];
-			rc = err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
-			    where_of(x, w1, sizeof w1), x->game_id, where_of(y, w2, sizeof w2));
-			goto done;
-		}
-	for (size_t i = 0; i < n; i++)
-		ord[i] = &g[sorted[i].i];
 	*out = ord;
 	ord = NULL;
 	goto done;
 nomem:
 	rc = err_set(e, ERR_NOMEM, "out of memory");
+	goto done;
+fail:
+	rc = -1;
 done:
 	free(key);
 	free(tmp);
