@@ -34,12 +34,18 @@ days_from_civil(int64_t y, int m, int d)
 int
 ts_parse(const char *s, struct ts *out)
 {
+	return s == NULL ? -1 : ts_parse_n(s, strlen(s), out);
+}
+
+int
+ts_parse_n(const char *s, size_t n, struct ts *out)
+{
 	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	int y, mo, d, h, mi, sec, oh = 0, om = 0, sign = 0;
 	int32_t ns = 0;
-	const char *p;
+	const char *p, *end = s + n;
 
-	if (s == NULL || strlen(s) < 20)
+	if (n < 20)
 		return -1;
 	if (digits(s, 4, &y) || s[4] != '-' || digits(s + 5, 2, &mo) || s[7] != '-' ||
 	    digits(s + 8, 2, &d) || (s[10] != 'T' && s[10] != 't') || digits(s + 11, 2, &h) ||
@@ -51,31 +57,32 @@ ts_parse(const char *s, struct ts *out)
 		return -1;
 	p = s + 19;
 	if (*p == '.') {
-		int n = 0;
+		int k = 0;
 		p++;
-		while (*p >= '0' && *p <= '9') {
-			if (n < 9) {
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (k < 9) {
 				ns = ns * 10 + (*p - '0');
-				n++;
+				k++;
 			}
 			p++;
 		}
-		if (n == 0)
+		if (k == 0)
 			return -1;
-		while (n++ < 9)
+		while (k++ < 9)
 			ns *= 10;
 	}
-	if (*p == 'Z' || *p == 'z') {
+	if (p < end && (*p == 'Z' || *p == 'z')) {
 		p++;
-	} else if (*p == '+' || *p == '-') {
+	} else if (p < end && (*p == '+' || *p == '-')) {
 		sign = *p == '+' ? 1 : -1;
-		if (digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om) || oh > 23 || om > 59)
+		if (end - p < 6 || digits(p + 1, 2, &oh) || p[3] != ':' || digits(p + 4, 2, &om) ||
+		    oh > 23 || om > 59)
 			return -1;
 		p += 6;
 	} else {
 		return -1;
 	}
-	if (*p != '\0')
+	if (p != end)
 		return -1;
 	out->sec = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec -
 	    sign * (oh * 3600 + om * 60);

@@ -336,7 +336,22 @@ static inline int
 flat_int(const struct rec_view *v, int required, long long lo, long long hi, long long *out)
 {
 	double x;
-	int rc = flat_num(v, required, &x);
+	int rc;
+
+	/* digits alone (counts, blocks): a whole number, read as one */
+	if (v->type == REC_NUMBER && v->len > 0 && v->len <= 15) {
+		long long y = 0;
+		size_t i = 0;
+		for (; i < v->len && v->p[i] >= '0' && v->p[i] <= '9'; i++)
+			y = y * 10 + (v->p[i] - '0');
+		if (i == v->len) {
+			if (y < lo || y > hi)
+				return -1;
+			*out = y;
+			return 0;
+		}
+	}
+	rc = flat_num(v, required, &x);
 
 	if (rc != 0)
 		return rc;
@@ -361,18 +376,13 @@ flat_word(const char *p, size_t n, const char *const *words, int nwords)
 static int
 flat_time(const struct rec_view *v, int required, struct ts *out)
 {
-	char tmp[64];
 	const char *p;
 	size_t n;
 	int rc = flat_str(v, required, &p, &n);
 
 	if (rc != 0)
 		return rc;
-	if (n >= sizeof tmp)
-		return -1;
-	memcpy(tmp, p, n);
-	tmp[n] = '\0';
-	return ts_parse(tmp, out) < 0 ? -1 : 0;
+	return ts_parse_n(p, n, out) < 0 ? -1 : 0;
 }
 
 /* The fields summarize() reads, each list in byte order for rec_members. */
@@ -453,7 +463,6 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 	int have_end;
-	double x;
 
 	rec_views(s, m->v, V_N, v);
 	if (flat_str(&v[V_FAMILY], 1, &family, &nfam) != 0 || v[V_MODEL].type != REC_OBJECT ||
@@ -473,7 +482,9 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 		return 1;
 	if (v[V_TIME_S].type == -1 && v[V_NODES].type == -1)
 		return 1;
-	if (flat_num(&v[V_TIME_S], 0, &x) < 0 || flat_num(&v[V_NODES], 0, &x) < 0 ||
+	/* time_s and nodes are only to be numbers: canonical ones are */
+	if ((v[V_TIME_S].type != -1 && v[V_TIME_S].type != REC_NUMBER) ||
+	    (v[V_NODES].type != -1 && v[V_NODES].type != REC_NUMBER) ||
 	    flat_str(&v[V_LIMITER], 0, &p, &n) < 0 || flat_str(&v[V_BINARY_SHA256], 0, &p, &n) < 0)
 		return 1;
 	g->result = R_NONE;

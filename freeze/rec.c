@@ -106,6 +106,22 @@ struct step {
 	uint8_t kind;
 };
 
+/* A value of the shape's own text, found the same in every record read
+ * while learning (a model's name, an engine's digest): the bytes around it
+ * and it are compared as one, and only its token's place is set. */
+struct fix {
+	uint32_t tok;
+	uint32_t rel; /* where it lies from the start of its step's bytes */
+	uint32_t len;
+};
+
+/* Records a shape reads before its values the same in all of them are
+ * taken as part of its text; misses in a row after which it learns again,
+ * and how often it may. */
+#define LEARN 8
+#define FUSE_MISSES 4
+#define FUSE_RELEARN 8
+
 struct tpl {
 	unsigned char *text;
 	struct tok *t;       /* nt of its own, then elements of arrays of strings */
@@ -114,17 +130,41 @@ struct tpl {
 	struct step *step;
 	size_t nstep;
 	uint64_t gen;
+	/* Learning: how many records read had each step's value the same as
+	 * the shape's (vlen: its length there).  Then fstep: the steps again,
+	 * those values made part of the bytes, whose tokens' places fix[]
+	 * sets (fixat[k]..fixat[k + 1] for fused step k). */
+	uint32_t *vlen, *nsame;
+	unsigned seen, fmiss, relearn;
+	int fused;           /* 0 learning, 1 fstep in use, -1 not worth it */
+	struct step *fstep;
+	struct fix *fix;
+	uint32_t *fixat;
 };
+
+static void
+tpl_unfuse(struct tpl *T)
+{
+	free(T->fstep);
+	free(T->fix);
+	free(T->fixat);
+	T->fstep = NULL;
+	T->fix = NULL;
+	T->fixat = NULL;
+}
 
 static void
 tpl_free(struct tpl *T)
 {
 	if (T == NULL)
 		return;
+	tpl_unfuse(T);
 	free(T->text);
 	free(T->t);
 	free(T->ord);
 	free(T->step);
+	free(T->vlen);
+	free(T->nsame);
 	free(T);
 }
 
@@ -268,6 +308,29 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 /* The end of a number's text at p (grammar checked; no exponent), or NULL.
  * With check, also NULL unless the text is canonical (canonical_number's
  * rules, decided here in the same pass for all but long integers). */
+/* The end of the run of digits from p (before end), eight bytes at a time
+ * where eight are there: a byte is a digit when its high half is 3 and
+ * adding 6 leaves it so.  (A carry out of a byte that is not a digit may
+ * spoil the bytes above it, never the first that is not.) */
+static inline const unsigned char *
+digits_end(const unsigned char *p, const unsigned char *end)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const uint64_t hi = 0xF0F0F0F0F0F0F0F0ull, three = 0x3030303030303030ull;
+	while (end - p >= 8) {
+		uint64_t x, bad;
+		memcpy(&x, p, 8);
+		bad = ((x & hi) ^ three) | (((x + 0x0606060606060606ull) & hi) ^ three);
+		if (bad)
+			return p + (__builtin_ctzll(bad) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
 static inline __attribute__((always_inline)) const unsigned char *
 number_end(const unsigned char *p, const unsigned char *end, int check)
 {
@@ -286,8 +349,7 @@ number_end(const unsigned char *p, const unsigned char *end, int check)
 		if (p < end && *p >= '0' && *p <= '9')
 			return NULL;
 	} else {
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
+		p = digits_end(p, end);
 	}
 	const unsigned char *i1 = p;
 	if (p < end && *p == '.') {
@@ -295,8 +357,7 @@ number_end(const unsigned char *p, const unsigned char *end, int check)
 		f0 = p;
 		if (p >= end || *p < '0' || *p > '9')
 			return NULL;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
+		p = digits_end(p, end);
 	}
 	if (p < end && (*p == 'e' || *p == 'E'))
 		return NULL; /* exponents: the tree reader's way */
@@ -704,6 +765,19 @@ same(const unsigned char *a, const unsigned char *b, size_t n)
 	uint64_t x, y;
 	uint32_t u, v;
 
+#ifdef __SSE2__
+	/* a shape's values the same in every record make long runs */
+	if (n >= 16) {
+		size_t i = 0;
+		for (; i + 16 < n; i += 16)
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + i)),
+			    _mm_loadu_si128((const __m128i *)(b + i)))) != 0xFFFF)
+				return 0;
+		/* the last sixteen, overlapping what was compared */
+		return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + n - 16)),
+		    _mm_loadu_si128((const __m128i *)(b + n - 16)))) == 0xFFFF;
+	}
+#endif
 	if (n >= 8) {
 		size_t i = 0;
 		for (; i + 8 < n; i += 8) {
@@ -770,10 +844,18 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 	free(T->text);
 	free(T->ord);
 	free(T->step);
+	free(T->vlen);
+	free(T->nsame);
+	tpl_unfuse(T);
 	T->text = malloc(n + 1);
 	T->ord = malloc((s->nord + 1) * sizeof *T->ord);
 	T->step = malloc((nt + 1) * sizeof *T->step);
-	if (T->text == NULL || T->ord == NULL || T->step == NULL ||
+	T->vlen = calloc(nt + 1, sizeof *T->vlen);
+	T->nsame = calloc(nt + 1, sizeof *T->nsame);
+	T->seen = T->fmiss = T->relearn = 0;
+	T->fused = 0;
+	if (T->text == NULL || T->ord == NULL || T->step == NULL || T->vlen == NULL ||
+	    T->nsame == NULL ||
 	    grow((void **)&T->t, &c, nt + 16, sizeof *T->t) < 0 ||
 	    grow((void **)&s->mark, &s->markcap, nt, 1) < 0)
 		return -1;
@@ -811,6 +893,7 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 		} else {
 			continue;
 		}
+		T->vlen[T->nstep] = vend - k->off;
 		T->step[T->nstep++] = (struct step){ lit, k->off - lit, i, kind };
 		lit = vend;
 	}
@@ -927,35 +1010,33 @@ next_quote(const uint64_t *q, size_t nw, const unsigned char *p, size_t at)
 	return NULL;
 }
 
-/* Read p[0..n) as a record of shape T: REC_OK when it is one, its values
- * each canonical (then the record is canonical, as T's was, and its
- * tokens are T's with their places here); REC_OTHER when it is not. */
+/* Read p[0..n) by steps st (T's own, or its fused ones with their fix-ups
+ * fix and fixat): REC_OK when it is a record of shape T, its values each
+ * canonical (then the record is canonical, as T's was, and its tokens are
+ * T's with their places here); REC_OTHER when it is not.  flags and nw:
+ * bytes_scan's, of p into s->quotes. */
 static int
-tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
+tpl_walk(struct rec_scan *s, struct tpl *T, const struct step *steps, const struct fix *fix,
+    const uint32_t *fixat, const unsigned char *p, size_t n, int flags)
 {
 	const unsigned char *x = p, *end = p + n, *q;
 	struct tok *t = T->t;
 	size_t nt = T->nt, nw = n / 64 + 1;
-	int flags;
 
-	if (nw + 1 > s->qcap && grow((void **)&s->quotes, &s->qcap, nw + 1, sizeof *s->quotes) < 0)
-		return REC_NOMEM;
-#ifdef REC_AVX2
-	flags = s->avx2 ? bytes_scan_avx2(p, n, s->quotes) : bytes_scan(p, n, s->quotes);
-#else
-	flags = bytes_scan(p, n, s->quotes);
-#endif
-	if (flags & BYTES_CONTROL)
-		return REC_OTHER;
 	/* Without bytes past ASCII and without backslashes, a string is
 	 * everything up to the next quote. */
 #define STRING_END(x) \
 	(flags & BYTES_HIGH ? string_end((x), end, 0) : \
 	    next_quote(s->quotes, nw, p, (size_t)((x) - p)))
-	for (const struct step *st = T->step;; st++) {
+	for (const struct step *st = steps;; st++) {
 		struct tok *v = &t[st->tok];
 		if ((size_t)(end - x) < st->len || !same(x, T->text + st->off, st->len))
 			return REC_OTHER;
+		if (fix != NULL)
+			for (uint32_t k = fixat[st - steps]; k < fixat[st - steps + 1]; k++) {
+				t[fix[k].tok].off = (uint32_t)(x - p) + fix[k].rel;
+				t[fix[k].tok].len = fix[k].len;
+			}
 		x += st->len;
 		switch (st->kind) {
 		case STEP_END:
@@ -1026,6 +1107,100 @@ end:
 	s->ord = T->ord;
 	s->nt = nt;
 	s->cur = T;
+	return REC_OK;
+}
+
+/* T's steps again with the values found the same in every record read
+ * while learning made part of the bytes around them.  -1 out of memory
+ * (T then reads without them). */
+static int
+tpl_fuse(struct tpl *T)
+{
+	uint32_t lo = 0, nf = 0, nfix = 0;
+
+	T->fstep = malloc(T->nstep * sizeof *T->fstep);
+	T->fix = malloc(T->nstep * sizeof *T->fix);
+	T->fixat = malloc((T->nstep + 1) * sizeof *T->fixat);
+	if (T->fstep == NULL || T->fix == NULL || T->fixat == NULL) {
+		tpl_unfuse(T);
+		return -1;
+	}
+	T->fixat[0] = 0;
+	for (size_t i = 0; i < T->nstep; i++) {
+		const struct step *st = &T->step[i];
+		uint32_t vat = st->off + st->len; /* its value, in the shape's text */
+		if ((st->kind == STEP_STR || st->kind == STEP_NUM) && T->nsame[i] == T->seen) {
+			/* the value and the next step's bytes join this step's */
+			T->fix[nfix++] = (struct fix){ st->tok, vat - lo, T->vlen[i] };
+			continue;
+		}
+		T->fstep[nf] = (struct step){ lo, vat - lo, st->tok, st->kind };
+		T->fixat[++nf] = nfix;
+		if (i + 1 < T->nstep)
+			lo = T->step[i + 1].off;
+	}
+	T->fused = 1;
+	return 0;
+}
+
+/* A record just read by T's own steps: which of its values are T's. */
+static void
+tpl_learn(struct tpl *T, const unsigned char *p)
+{
+	int any = 0;
+
+	for (size_t i = 0; i < T->nstep; i++) {
+		const struct step *st = &T->step[i];
+		const struct tok *v = &T->t[st->tok];
+		if ((st->kind == STEP_STR || st->kind == STEP_NUM) && v->len == T->vlen[i] &&
+		    memcmp(p + v->off, T->text + st->off + st->len, v->len) == 0)
+			T->nsame[i]++;
+	}
+	if (++T->seen < LEARN)
+		return;
+	for (size_t i = 0; i < T->nstep; i++)
+		any |= T->nsame[i] == T->seen && T->step[i].kind != STEP_END;
+	if (!any || tpl_fuse(T) < 0)
+		T->fused = -1;
+}
+
+/* Read p[0..n) as a record of shape T (tpl_walk), by the fused steps when
+ * T has them and they hold, else by its own. */
+static int
+tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
+{
+	size_t nw = n / 64 + 1;
+	int flags, rc;
+
+	if (nw + 1 > s->qcap && grow((void **)&s->quotes, &s->qcap, nw + 1, sizeof *s->quotes) < 0)
+		return REC_NOMEM;
+#ifdef REC_AVX2
+	flags = s->avx2 ? bytes_scan_avx2(p, n, s->quotes) : bytes_scan(p, n, s->quotes);
+#else
+	flags = bytes_scan(p, n, s->quotes);
+#endif
+	if (flags & BYTES_CONTROL)
+		return REC_OTHER;
+	if (T->fused == 1) {
+		rc = tpl_walk(s, T, T->fstep, T->fix, T->fixat, p, n, flags);
+		if (rc != REC_OTHER) {
+			if (rc == REC_OK)
+				T->fmiss = 0;
+			return rc;
+		}
+	}
+	rc = tpl_walk(s, T, T->step, NULL, NULL, p, n, flags);
+	if (rc != REC_OK)
+		return rc;
+	if (T->fused == 1 && ++T->fmiss >= FUSE_MISSES) {
+		/* what was the same is no longer: learn again, a few times */
+		tpl_unfuse(T);
+		memset(T->nsame, 0, T->nstep * sizeof *T->nsame);
+		T->seen = T->fmiss = 0;
+		T->fused = ++T->relearn > FUSE_RELEARN ? -1 : 0;
+	} else if (T->fused == 0) {
+		tpl_learn(T, p);
+	}
 	return REC_OK;
 }
 

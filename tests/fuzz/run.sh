@@ -49,6 +49,9 @@ for led in examples/*/ledger.jsonl; do
 	# two records a line each: the second may be read by the first's shape
 	head -n 2 "$led" >$OUT/seeds/rec/$name-pair
 	sed -n '1p;40p' "$led" >$OUT/seeds/rec/$name-pair-far
+	# four read over and over (a shape learns which values stay), then one
+	head -n 5 "$led" >$OUT/seeds/rec/$name-five
+	sed -n '1,4p;40p' "$led" >$OUT/seeds/rec/$name-five-far
 done
 awk -v d="$OUT/seeds/rec" '{ f = sprintf("%s/odd-%02d", d, NR); print > f; close(f) }' tests/data/rec/odd.jsonl
 
