@@ -20,3 +20,16 @@ mem_ready(void *p, size_t n)
 #endif
 	return p;
 }
+
+void
+mem_ready_read(const void *p, size_t n)
+{
+#ifdef MADV_POPULATE_READ
+	/* A mapping's pages may be asked for from its page boundary on. */
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p & ~(page - 1), hi = (uintptr_t)p + n;
+
+	if (p != NULL && n >= ((size_t)256 << 10))
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+#endif
+}

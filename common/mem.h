@@ -16,5 +16,9 @@
  * megabyte or more (p may be NULL).  Returns p.  Best called by the
  * thread that is about to write them, each thread for its own part. */
 void *mem_ready(void *p, size_t n);
+/* The same for reading p[0..n), a part of a file's mapping about to be
+ * read through: its pages mapped in one call rather than a fault for each
+ * few. */
+void mem_ready_read(const void *p, size_t n);
 
 #endif

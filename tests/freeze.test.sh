@@ -233,6 +233,8 @@ if diff -r "$ROOT/examples" regen >regen.diff 2>&1; then ok "examples/make-examp
 # the same canonical bytes, digest and summary, bit for bit.
 check "flat reader = tree reader on the Luna ledger and 200 mutants a record" \
 	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 200 "$EX/luna/ledger.jsonl"
+check "RFC 3339 times: every day of four years against timegm, refusals, bytes past the time" \
+	"$BUILD/tests/unit/ts_check"
 check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record" \
 	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
 check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \

@@ -82,7 +82,9 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 {
 	const char *p = pc->p, *end = pc->p + pc->n, *pf = p;
 
-	/* this piece's part of the arrays, made ready at once by its thread */
+	/* this piece's bytes and its part of the arrays, made ready at once by
+	 * its thread */
+	mem_ready_read(pc->p, pc->n);
 	mem_ready(&j->items[pc->start], pc->count * sizeof *j->items);
 	mem_ready(&j->recs[pc->start], pc->count * sizeof *j->recs);
 	while (p < end) {
@@ -135,8 +137,15 @@ jobs_thread(void *arg)
 		if (k == SIZE_MAX)
 			break;
 		if (k == 0) {
+			/* a piece at a time, its pages asked for first */
 			struct hash *h = hash_new();
-			j->mok = h != NULL && hash_digest(h, j->mp, j->mn, j->md) == 0;
+			int ok = h != NULL && hash_init(h) == 0;
+			for (size_t at = 0; ok && at < j->mn; at += PIECE_BYTES) {
+				size_t m = j->mn - at < PIECE_BYTES ? j->mn - at : PIECE_BYTES;
+				mem_ready_read(j->mp + at, m);
+				ok = hash_update(h, j->mp + at, m) == 0;
+			}
+			j->mok = ok && hash_final(h, j->md) == 0;
 			hash_free(h);
 		} else if (x == NULL) {
 			j->pc[k - 1].nomem = 1;
