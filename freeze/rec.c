@@ -104,6 +104,7 @@ struct step {
 	uint32_t off, len; /* bytes of the shape's text */
 	uint32_t tok;      /* STR, NUM, STRS: the value's token */
 	uint8_t kind;
+	uint16_t nfix;     /* fused steps: values within the bytes (struct fix) */
 };
 
 /* A value of the shape's own text, found the same in every record read
@@ -133,13 +134,12 @@ struct tpl {
 	/* Learning: how many records read had each step's value the same as
 	 * the shape's (vlen: its length there).  Then fstep: the steps again,
 	 * those values made part of the bytes, whose tokens' places fix[]
-	 * sets (fixat[k]..fixat[k + 1] for fused step k). */
+	 * sets (each step's nfix in turn). */
 	uint32_t *vlen, *nsame;
 	unsigned seen, fmiss, relearn;
 	int fused;           /* 0 learning, 1 fstep in use, -1 not worth it */
 	struct step *fstep;
 	struct fix *fix;
-	uint32_t *fixat;
 };
 
 static void
@@ -147,10 +147,8 @@ tpl_unfuse(struct tpl *T)
 {
 	free(T->fstep);
 	free(T->fix);
-	free(T->fixat);
 	T->fstep = NULL;
 	T->fix = NULL;
-	T->fixat = NULL;
 }
 
 static void
@@ -894,10 +892,10 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 			continue;
 		}
 		T->vlen[T->nstep] = vend - k->off;
-		T->step[T->nstep++] = (struct step){ lit, k->off - lit, i, kind };
+		T->step[T->nstep++] = (struct step){ lit, k->off - lit, i, kind, 0 };
 		lit = vend;
 	}
-	T->step[T->nstep++] = (struct step){ lit, (uint32_t)n - lit, 0, STEP_END };
+	T->step[T->nstep++] = (struct step){ lit, (uint32_t)n - lit, 0, STEP_END, 0 };
 	return 0;
 }
 
@@ -1011,13 +1009,13 @@ next_quote(const uint64_t *q, size_t nw, const unsigned char *p, size_t at)
 }
 
 /* Read p[0..n) by steps st (T's own, or its fused ones with their fix-ups
- * fix and fixat): REC_OK when it is a record of shape T, its values each
+ * fix): REC_OK when it is a record of shape T, its values each
  * canonical (then the record is canonical, as T's was, and its tokens are
  * T's with their places here); REC_OTHER when it is not.  flags and nw:
  * bytes_scan's, of p into s->quotes. */
 static int
 tpl_walk(struct rec_scan *s, struct tpl *T, const struct step *steps, const struct fix *fix,
-    const uint32_t *fixat, const unsigned char *p, size_t n, int flags)
+    const unsigned char *p, size_t n, int flags)
 {
 	const unsigned char *x = p, *end = p + n, *q;
 	struct tok *t = T->t;
@@ -1032,11 +1030,16 @@ tpl_walk(struct rec_scan *s, struct tpl *T, const struct step *steps, const stru
 		struct tok *v = &t[st->tok];
 		if ((size_t)(end - x) < st->len || !same(x, T->text + st->off, st->len))
 			return REC_OTHER;
-		if (fix != NULL)
-			for (uint32_t k = fixat[st - steps]; k < fixat[st - steps + 1]; k++) {
-				t[fix[k].tok].off = (uint32_t)(x - p) + fix[k].rel;
-				t[fix[k].tok].len = fix[k].len;
+		if (st->nfix > 0) {
+			/* the end and place in locals: the stores below could be to them */
+			const struct fix *fe = fix + st->nfix;
+			uint32_t at = (uint32_t)(x - p);
+			for (; fix < fe; fix++) {
+				struct tok *c = &t[fix->tok];
+				c->off = at + fix->rel;
+				c->len = fix->len;
 			}
+		}
 		x += st->len;
 		switch (st->kind) {
 		case STEP_END:
@@ -1117,25 +1120,26 @@ static int
 tpl_fuse(struct tpl *T)
 {
 	uint32_t lo = 0, nf = 0, nfix = 0;
+	uint16_t here = 0; /* values within the step being made */
 
 	T->fstep = malloc(T->nstep * sizeof *T->fstep);
 	T->fix = malloc(T->nstep * sizeof *T->fix);
-	T->fixat = malloc((T->nstep + 1) * sizeof *T->fixat);
-	if (T->fstep == NULL || T->fix == NULL || T->fixat == NULL) {
+	if (T->fstep == NULL || T->fix == NULL) {
 		tpl_unfuse(T);
 		return -1;
 	}
-	T->fixat[0] = 0;
 	for (size_t i = 0; i < T->nstep; i++) {
 		const struct step *st = &T->step[i];
 		uint32_t vat = st->off + st->len; /* its value, in the shape's text */
-		if ((st->kind == STEP_STR || st->kind == STEP_NUM) && T->nsame[i] == T->seen) {
+		if ((st->kind == STEP_STR || st->kind == STEP_NUM) && T->nsame[i] == T->seen &&
+		    here < UINT16_MAX) {
 			/* the value and the next step's bytes join this step's */
 			T->fix[nfix++] = (struct fix){ st->tok, vat - lo, T->vlen[i] };
+			here++;
 			continue;
 		}
-		T->fstep[nf] = (struct step){ lo, vat - lo, st->tok, st->kind };
-		T->fixat[++nf] = nfix;
+		T->fstep[nf++] = (struct step){ lo, vat - lo, st->tok, st->kind, here };
+		here = 0;
 		if (i + 1 < T->nstep)
 			lo = T->step[i + 1].off;
 	}
@@ -1182,14 +1186,14 @@ tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 	if (flags & BYTES_CONTROL)
 		return REC_OTHER;
 	if (T->fused == 1) {
-		rc = tpl_walk(s, T, T->fstep, T->fix, T->fixat, p, n, flags);
+		rc = tpl_walk(s, T, T->fstep, T->fix, p, n, flags);
 		if (rc != REC_OTHER) {
 			if (rc == REC_OK)
 				T->fmiss = 0;
 			return rc;
 		}
 	}
-	rc = tpl_walk(s, T, T->step, NULL, NULL, p, n, flags);
+	rc = tpl_walk(s, T, T->step, NULL, p, n, flags);
 	if (rc != REC_OK)
 		return rc;
 	if (T->fused == 1 && ++T->fmiss >= FUSE_MISSES) {
