@@ -1333,26 +1333,19 @@ gkey_less(const struct gkey *x, const struct gkey *y, const struct freeze_item *
 	return (x->k[0] < y->k[0]) | (e0 & ((x->k[1] < y->k[1]) | (e1 & (x->k[2] < y->k[2]))));
 }
 
-/* Sort keys stably.  A ledger is usually runs already in order (one per
- * condition, say, or one per ledger file), so runs are found and merged
- * pairwise: n log(runs) comparisons, where qsort would make n log n.
- * Returns the sorted keys: key or tmp. */
+/* Merge runs of keys in order (run r is key[runs[r]..runs[r + 1]), runs[nruns]
+ * is n) pairwise until one is left, between key and tmp (runs is spoiled).
+ * Returns the merged keys: key or tmp.  Ties take the earlier run. */
 static struct gkey *
-sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const struct freeze_item *g)
+merge_runs(struct gkey *key, struct gkey *tmp, size_t *runs, size_t nruns, size_t n,
+    const struct freeze_item *g)
 {
-	size_t nruns = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || gkey_less(&key[i], &key[i - 1], g))
-			runs[nruns++] = i;
-	runs[nruns] = n;
 	while (nruns > 1) {
 		size_t m = 0;
 		for (size_t r = 0; r < nruns; r += 2) {
 			/* runs[nruns] is n: an odd last run merges with nothing */
 			size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 <= nruns ? runs[r + 2] : mid;
 			size_t x = lo, y = mid, o = lo;
-			/* ties take the earlier run: stable */
 			while (x < mid && y < hi)
 				tmp[o++] = gkey_less(&key[y], &key[x], g) ? key[y++] : key[x++];
 			memcpy(tmp + o, key + x, (mid - x) * sizeof *key);
@@ -1369,6 +1362,59 @@ sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const stru
 	return key;
 }
 
+/* Sort keys stably.  A ledger is usually runs already in order (one per
+ * condition, say, or one per ledger file), so runs are found and merged
+ * pairwise: n log(runs) comparisons, where qsort would make n log n.
+ * Returns the sorted keys: key or tmp. */
+static struct gkey *
+sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const struct freeze_item *g)
+{
+	size_t nruns = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || gkey_less(&key[i], &key[i - 1], g))
+			runs[nruns++] = i;
+	runs[nruns] = n;
+	return merge_runs(key, tmp, runs, nruns, n, g);
+}
+
+/* A ledger is often a few streams in order, interleaved: conditions
+ * played side by side, each writing its games in its own order.  Its runs
+ * are then short (a block, say), but its keys fall into a few piles, each
+ * in order: a key goes on the pile whose last key is the greatest below
+ * it (or on a new one), which makes as few piles as there can be (the
+ * longest run of keys each below the one before).  The piles' last keys
+ * fall from the first pile to the last, so a key equal to an earlier one
+ * goes on a later pile, and merging the piles in their order is stable.
+ * Up to PILES piles, each key's pile in pile[]; 0 when more are needed
+ * (the keys are then sorted the general way). */
+#define PILES 16
+
+static size_t
+pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES],
+    const struct freeze_item *g)
+{
+	const struct gkey *last[PILES];
+	size_t np = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t best = np;
+		for (size_t p = 0; p < np; p++)
+			if (gkey_less(last[p], &key[i], g) &&
+			    (best == np || gkey_less(last[best], last[p], g)))
+				best = p;
+		if (best == np) {
+			if (np == PILES)
+				return 0;
+			count[np++] = 0;
+		}
+		last[best] = &key[i];
+		pile[i] = (uint8_t)best;
+		count[best]++;
+	}
+	return np;
+}
+
 /* Keys sorted as a block first: 256 KB, within a core's cache. */
 #define SORT_BLOCK 8192
 
@@ -1377,6 +1423,7 @@ struct half {
 	struct gkey *key, *tmp, *out;
 	size_t *runs, n, first;
 	const struct freeze_item *g;
+	uint8_t *pile;
 };
 
 /* Keys of games g[first..first+n) made and sorted. */
@@ -1387,8 +1434,21 @@ sort_half(void *arg)
 
 	mem_ready(h->key, h->n * sizeof *h->key);
 	mem_ready(h->tmp, h->n * sizeof *h->tmp);
+	size_t count[PILES], np;
+
 	for (size_t i = 0; i < h->n; i++)
 		gkey_make(&h->key[i], &h->g[h->first + i], (uint32_t)(h->first + i));
+	if ((np = pile_up(h->key, h->n, h->pile, count, h->g)) > 0) {
+		/* the piles one after another, then merged */
+		size_t at[PILES];
+		for (size_t p = 0, sum = 0; p < np; sum += count[p++])
+			at[p] = h->runs[p] = sum;
+		h->runs[np] = h->n;
+		for (size_t i = 0; i < h->n; i++)
+			h->tmp[at[h->pile[i]]++] = h->key[i];
+		h->out = merge_runs(h->tmp, h->key, h->runs, np, h->n, h->g);
+		return NULL;
+	}
 	/* Blocks of keys that fit in the processor's cache are sorted first,
 	 * each alone; then only their merges pass over the whole array (a
 	 * ledger of short runs otherwise takes a dozen more such passes). */
@@ -1403,7 +1463,7 @@ sort_half(void *arg)
 }
 
 /* Whether key t, next in order after last (NULL: none), repeats its id:
- * then e names both, the later in the ledger first. */
+ * then e names both, the later in the ledger first (the sort is stable). */
 static int
 repeats(const struct gkey *last, const struct gkey *t, const struct freeze_item *g, struct err *e)
 {
@@ -1431,6 +1491,7 @@ games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err
 	struct gkey *key = NULL, *tmp = NULL;
 	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
+	uint8_t *pile = NULL;
 	pthread_t th;
 	int rc = 0;
 
@@ -1456,10 +1517,11 @@ games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err
 	key = malloc((n + 1) * sizeof *key);
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 2) * sizeof *runs);
-	if (key == NULL || tmp == NULL || runs == NULL)
+	pile = malloc(n + 1);
+	if (key == NULL || tmp == NULL || runs == NULL || pile == NULL)
 		goto nomem;
 	if (n < SORT_SPLIT) {
-		struct half h = { key, tmp, NULL, runs, n, 0, g };
+		struct half h = { key, tmp, NULL, runs, n, 0, g, pile };
 		sort_half(&h);
 		for (size_t i = 0; i < n; i++) {
 			if (repeats(i > 0 ? &h.out[i - 1] : NULL, &h.out[i], g, e))
@@ -1469,8 +1531,8 @@ games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err
 	} else {
 		/* the halves' keys made and sorted on two threads, then merged
 		 * into pointers in order, a repeat looked for on the way */
-		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g };
-		struct half ha = { key, tmp, NULL, runs, h1, 0, g };
+		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, pile + h1 };
+		struct half ha = { key, tmp, NULL, runs, h1, 0, g, pile };
 		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
 		sort_half(&ha);
 		if (threaded)
@@ -1502,6 +1564,7 @@ done:
 	free(key);
 	free(tmp);
 	free(runs);
+	free(pile);
 	free(ord);
 	return rc;
 }

@@ -308,6 +308,45 @@ ids = [g["game_id"] for g in json.load(open("many.json"))["games"]]
 sys.exit(0 if len(ids) == 66000 and ids == sorted(ids) else 1)'
 expect_status "freeze them backwards" 0 "$COHORT" freeze --spec luna/spec.json -o many-rev.json many-rev.jsonl
 same_bytes "the same manifest from either order" many.json many-rev.json
+# Streams interleaved (conditions played side by side): three in runs of
+# seven go on three piles; a repeat goes on another pile than the game it
+# repeats, and is named after it; seventeen streams need more piles than
+# there are, and are sorted the general way.
+$PY - one.jsonl <<'PYEOF'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+def write(name, ids):
+    with open(name, "w") as f:
+        for i in ids:
+            r["game_id"] = i
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+def streams(k, n, run):
+    out, at = [], [0] * k
+    while len(out) < n:
+        for s in range(k):
+            for _ in range(run):
+                out.append("stream-%02d-game-%06d" % (s, at[s]))
+                at[s] += 1
+    return out[:n]
+three = streams(3, 66000, 7)
+write("piles.jsonl", three)
+# the repeat in the middle, right after a run of stream 0
+write("piles-dup.jsonl", three[:70] + [three[40]] + three[70:])
+write("piles-17.jsonl", streams(16, 60000, 5) + ["stream-16-game-%06d" % i for i in range(6000)])
+PYEOF
+for f in piles piles-17; do
+	expect_status "freeze $f.jsonl" 0 "$COHORT" freeze --spec luna/spec.json --store $f-store -o $f.json $f.jsonl
+	check "$f: ids in Python's sorted order" $PY -c '
+import json, sys
+ids = [g["game_id"] for g in json.load(open(sys.argv[1]))["games"]]
+src = [json.loads(l)["game_id"] for l in open(sys.argv[2])]
+sys.exit(0 if ids == sorted(src) else 1)' $f.json $f.jsonl
+	check "$f: the quick proof holds" "$VF" $f.json $f-store holds
+done
+"$COHORT" freeze --spec luna/spec.json -o piles-dup.json piles-dup.jsonl 2>piles-dup.err
+grep -q '^cohort freeze: piles-dup.jsonl:71: "game_id": duplicate "stream-02-game-000012" (first at piles-dup.jsonl:41)$' piles-dup.err &&
+	[ ! -e piles-dup.json ] && ok "a repeat on another pile names both lines, the later first" ||
+	notok "a repeat among piles" "$(cat piles-dup.err)"
 sed -n 5p many.jsonl >>many.jsonl
 "$COHORT" freeze --spec luna/spec.json -o many-dup.json many.jsonl 2>many-dup.err
 grep -q '^cohort freeze: many.jsonl:66001: "game_id": duplicate "a-prefix-longer-than-24-bytes-[0-9]*" (first at many.jsonl:5)$' many-dup.err &&
