@@ -1397,12 +1397,13 @@ pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES],
 	const struct gkey *last[PILES];
 	size_t np = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t best = np;
-		for (size_t p = 0; p < np; p++)
-			if (gkey_less(last[p], &key[i], g) &&
-			    (best == np || gkey_less(last[best], last[p], g)))
-				best = p;
+	for (size_t i = 0, best = 0; i < n; i++) {
+		/* the lasts fall from pile to pile: the best is the first below
+		 * the key, most often the one the key before went on */
+		if (!(best < np && gkey_less(last[best], &key[i], g) &&
+		    (best == 0 || !gkey_less(last[best - 1], &key[i], g))))
+			for (best = 0; best < np && !gkey_less(last[best], &key[i], g); best++)
+				;
 		if (best == np) {
 			if (np == PILES)
 				return 0;
@@ -1569,6 +1570,10 @@ done:
 	return rc;
 }
 
+/* Games are reached through pointers in game_id order, not where they lie:
+ * the one this far ahead is asked into the cache meanwhile. */
+#define AHEAD 8
+
 /* Block order, from inc in game_id order.  The ties of cmp_block_order are
  * broken by game_id, so a stable split by condition, then a look at each
  * condition's (block, color) order, spares the sort in the usual case. */
@@ -1583,8 +1588,11 @@ block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, s
 		free(t);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	for (size_t i = 0; i < ninc; i++)
+	for (size_t i = 0; i < ninc; i++) {
+		if (i + AHEAD < ninc)
+			__builtin_prefetch(inc[i + AHEAD]);
 		at[inc[i]->cond + 1]++;
+	}
 	for (size_t c = 0; c < a->nconds; c++)
 		at[c + 1] += at[c];
 	for (size_t i = 0; i < ninc; i++)
@@ -1710,6 +1718,8 @@ write_entries(const struct cstrs *cs, struct freeze_item *const *games, size_t l
 {
 	*m = 0;
 	for (size_t i = lo; i < hi; i++) {
+		if (i + AHEAD < hi)
+			__builtin_prefetch(games[i + AHEAD]);
 		if ((games[i]->reason == X_NONE) != included)
 			continue;
 		if (*m > 0 && PUT(out, ",") < 0)
@@ -1806,6 +1816,8 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto nomem;
 	for (size_t i = 0; i < a->n; i++) {
 		struct freeze_item *g = ord[i];
+		if (i + AHEAD < a->n)
+			__builtin_prefetch(ord[i + AHEAD]);
 		if (reserve != NULL) /* a million ids' lengths: only when asked */
 			room += entry_bound(&cs, g);
 		if (g->reason == X_NONE) {
