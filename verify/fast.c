@@ -81,36 +81,39 @@ static void
 piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 {
 	const char *p = pc->p, *end = pc->p + pc->n, *pf = p;
+	struct freeze_item *it = &j->items[pc->start];
+	struct cas_rec *r = &j->recs[pc->start];
+	uint64_t base = pc->base - (uint64_t)(uintptr_t)pc->p;
+	size_t nrec = 0, count = pc->count;
+	/* once, not per record: its message is a kilobyte, and only a
+	 * record that fails writes it (the thorough way then says why) */
+	struct err e = ERR_INIT;
+	int rc = 0;
 
 	/* this piece's bytes and its part of the arrays, made ready at once by
 	 * its thread */
 	mem_ready_read(pc->p, pc->n);
-	mem_ready(&j->items[pc->start], pc->count * sizeof *j->items);
-	mem_ready(&j->recs[pc->start], pc->count * sizeof *j->recs);
+	mem_ready(it, count * sizeof *it);
+	mem_ready(r, count * sizeof *r);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct freeze_item *it = &j->items[pc->start + pc->nrec];
-		struct cas_rec *r = &j->recs[pc->start + pc->nrec];
-		struct err e = ERR_INIT;
-		int rc;
-		if (nl == NULL || nl - p > UINT32_MAX || pc->nrec == pc->count) {
-			pc->failed = 1;
-			return;
+		if (nl == NULL || nl - p > UINT32_MAX || nrec == count) {
+			rc = 1;
+			break;
 		}
 		for (; pf < nl + PREFETCH && pf < end; pf += 64)
 			__builtin_prefetch(pf);
-		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), it, r->d, &e);
-		if (rc != 0) {
-			pc->failed = rc > 0;
-			pc->nomem = rc < 0;
-			return;
-		}
-		r->off = pc->base + (uint64_t)(p - pc->p);
-		r->len = (uint32_t)(nl - p);
-		pc->nrec++;
+		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), &it[nrec], r[nrec].d, &e);
+		if (rc != 0)
+			break;
+		r[nrec].off = base + (uint64_t)(uintptr_t)p;
+		r[nrec].len = (uint32_t)(nl - p);
+		nrec++;
 		p = nl + 1;
 	}
-	pc->failed = pc->nrec != pc->count;
+	pc->nrec = nrec;
+	pc->failed = rc > 0 || (rc == 0 && nrec != count);
+	pc->nomem = rc < 0;
 }
 
 static void *
