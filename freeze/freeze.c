@@ -21,6 +21,10 @@
 
 enum { R_WIN, R_DRAW, R_LOSS, R_NONE };
 enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_ABORTED };
+/* Games are reached through pointers in game_id order, not where they lie:
+ * the one this far ahead is asked into the cache meanwhile. */
+#define AHEAD 8
+
 static const char *const reason_names[] = { "", "family", "condition", "after_cut", "live",
 	"provider_error", "aborted" };
 static const char *const result_names[] = { "win", "draw", "loss" };
@@ -1193,6 +1197,8 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 			/* one (block, color) group */
 			while (j < ninc && inc[j]->cond == (int)c && inc[j]->block == inc[i]->block &&
 			    inc[j]->color == inc[i]->color) {
+				if (j + AHEAD < ninc)
+					__builtin_prefetch(inc[j + AHEAD]);
 				if (inc[j]->anchor != inc[i]->anchor) {
 					char w[512];
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
@@ -1570,10 +1576,6 @@ done:
 	return rc;
 }
 
-/* Games are reached through pointers in game_id order, not where they lie:
- * the one this far ahead is asked into the cache meanwhile. */
-#define AHEAD 8
-
 /* Block order, from inc in game_id order.  The ties of cmp_block_order are
  * broken by game_id, so a stable split by condition, then a look at each
  * condition's (block, color) order, spares the sort in the usual case. */
@@ -1582,28 +1584,35 @@ block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, s
 {
 	size_t *at = calloc(a->nconds + 1, sizeof *at), lo = 0;
 	struct freeze_item **t = malloc((ninc + 1) * sizeof *t);
+	int *cond = malloc((ninc + 1) * sizeof *cond); /* each game's, read once */
 
-	if (at == NULL || t == NULL) {
+	if (at == NULL || t == NULL || cond == NULL) {
 		free(at);
 		free(t);
+		free(cond);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < ninc; i++) {
 		if (i + AHEAD < ninc)
 			__builtin_prefetch(inc[i + AHEAD]);
-		at[inc[i]->cond + 1]++;
+		cond[i] = inc[i]->cond;
+		at[cond[i] + 1]++;
 	}
 	for (size_t c = 0; c < a->nconds; c++)
 		at[c + 1] += at[c];
 	for (size_t i = 0; i < ninc; i++)
-		t[at[inc[i]->cond]++] = inc[i];
+		t[at[cond[i]]++] = inc[i];
 	memcpy(inc, t, ninc * sizeof *inc);
+	free(cond);
 	/* at[c] is now where condition c ends */
 	for (size_t c = 0; c < a->nconds; c++) {
 		size_t hi = at[c], k = lo + 1;
 		while (k < hi && (inc[k - 1]->block < inc[k]->block ||
-		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color)))
+		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color))) {
+			if (k + AHEAD < hi)
+				__builtin_prefetch(inc[k + AHEAD]);
 			k++;
+		}
 		if (k < hi)
 			qsort(inc + lo, hi - lo, sizeof *inc, cmp_block_order);
 		lo = hi;
