@@ -420,9 +420,45 @@ enum { V_FAMILY, V_MODEL, V_CONDITION, V_COLOR, V_ANCHOR, V_OPENING, V_BLOCK, V_
 	V_RESULT, V_TERMINATION, V_PLIES, V_STARTED_AT, V_ENDED_AT, V_TOKENS, V_TOK0, V_TOK1, V_TOK2,
 	V_TOK3, V_WALL_S, V_WORKER_HOURS, V_REQUESTS, V_GAME_ID, V_N };
 
+/* The values summarize_flat reads record by record, in this order; the
+ * rest it only needs to be of a type, which the shape decides. */
+enum { W_FAMILY, W_CONDITION, W_COLOR, W_STATUS, W_BLOCK, W_ELO, W_RESULT, W_PLIES,
+	W_STARTED_AT, W_ENDED_AT, W_TOK0, W_TOK1, W_TOK2, W_TOK3, W_WALL_S, W_WORKER_HOURS,
+	W_GAME_ID, W_N };
+
 struct flat_at {
-	int v[V_N]; /* the tokens summarize_flat views, in V_ order */
+	int v[V_N];  /* the tokens summarize() reads, in V_ order */
+	int w[W_N];  /* those read record by record, in W_ order */
+	int typed;   /* every value of the type summarize() wants, or absent where it may be */
 };
+
+/* The types summarize() wants, found once for records of one shape (which
+ * have the same tokens, of the same types: rec_shape).  Whether a value
+ * may be absent can depend on the status, which is read per record. */
+static int
+flat_typed(const struct rec_scan *s, const int *v)
+{
+	static const signed char want[V_N] = {
+		[V_FAMILY] = REC_STRING, [V_MODEL] = REC_OBJECT, [V_CONDITION] = REC_STRING,
+		[V_COLOR] = REC_STRING, [V_ANCHOR] = REC_OBJECT, [V_OPENING] = REC_STRING,
+		[V_BLOCK] = REC_NUMBER, [V_STATUS] = REC_STRING, [V_REQUESTED] = REC_STRING,
+		[V_RETURNED] = REC_STRING, [V_ENGINE] = REC_STRING, [V_ELO] = REC_NUMBER,
+		[V_TIME_S] = -REC_NUMBER - 1, [V_NODES] = -REC_NUMBER - 1,
+		[V_LIMITER] = -REC_STRING - 1, [V_BINARY_SHA256] = -REC_STRING - 1,
+		[V_RESULT] = -REC_STRING - 1, [V_TERMINATION] = -REC_STRING - 1,
+		[V_PLIES] = -REC_NUMBER - 1, [V_STARTED_AT] = REC_STRING,
+		[V_ENDED_AT] = -REC_STRING - 1, [V_TOKENS] = REC_OBJECT, [V_TOK0] = REC_NUMBER,
+		[V_TOK1] = REC_NUMBER, [V_TOK2] = REC_NUMBER, [V_TOK3] = REC_NUMBER,
+		[V_WALL_S] = REC_NUMBER, [V_WORKER_HOURS] = REC_NUMBER, [V_REQUESTS] = REC_ARRAY,
+		[V_GAME_ID] = REC_STRING };
+	/* want: a type that must be there, or -type - 1 for one that may be absent */
+	for (int k = 0; k < V_N; k++) {
+		int t = rec_type(s, v[k]);
+		if (want[k] >= 0 ? t != want[k] : t != -1 && t != -want[k] - 1)
+			return 0;
+	}
+	return v[V_TIME_S] >= 0 || v[V_NODES] >= 0;
+}
 
 static void
 flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *m)
@@ -438,7 +474,12 @@ flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *
 		an[A_TIME_S], an[A_NODES], an[A_LIMITER], an[A_BINARY_SHA256], f[F_RESULT],
 		f[F_TERMINATION], f[F_PLIES], f[F_STARTED_AT], f[F_ENDED_AT], f[F_TOKENS], tk[0], tk[1],
 		tk[2], tk[3], f[F_WALL_S], f[F_WORKER_HOURS], f[F_REQUESTS], f[F_GAME_ID] };
+	const int w[W_N] = { v[V_FAMILY], v[V_CONDITION], v[V_COLOR], v[V_STATUS], v[V_BLOCK],
+		v[V_ELO], v[V_RESULT], v[V_PLIES], v[V_STARTED_AT], v[V_ENDED_AT], v[V_TOK0],
+		v[V_TOK1], v[V_TOK2], v[V_TOK3], v[V_WALL_S], v[V_WORKER_HOURS], v[V_GAME_ID] };
 	memcpy(m->v, v, sizeof v);
+	memcpy(m->w, w, sizeof w);
+	m->typed = flat_typed(s, v);
 }
 
 static int
@@ -446,81 +487,67 @@ game_id_of(const struct rec_scan *s, const struct flat_at *m, const char **p, si
 {
 	struct rec_view v;
 
-	rec_views(s, &m->v[V_GAME_ID], 1, &v);
+	rec_views(s, &m->w[W_GAME_ID], 1, &v);
 	return flat_str(&v, 1, p, n);
 }
 
 /* summarize() over the flat reader's tokens (rec.h), with the same rules,
  * for a record of the common shape: 0 with g filled but for game_id and
  * where; 1 for anything summarize would question, which then takes the
- * tree reader's way and gets its message there. */
+ * tree reader's way and gets its message there.  The types are the
+ * shape's (m->typed); only values are read here. */
 static int
 summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struct flat_at *m,
     struct freeze_item *g)
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
-	const char *family, *cond, *color, *status, *result, *p;
-	size_t nfam, ncond, ncolor, nstatus, nresult, n;
-	struct rec_view v[V_N];
-	int st;
+	struct rec_view v[W_N];
+	int st, have_end;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
-	int have_end;
 
-	rec_views(s, m->v, V_N, v);
-	if (flat_str(&v[V_FAMILY], 1, &family, &nfam) != 0 || v[V_MODEL].type != REC_OBJECT ||
-	    flat_str(&v[V_CONDITION], 1, &cond, &ncond) != 0 ||
-	    flat_str(&v[V_COLOR], 1, &color, &ncolor) != 0 || v[V_ANCHOR].type != REC_OBJECT ||
-	    flat_str(&v[V_OPENING], 1, &p, &n) != 0 ||
-	    flat_int(&v[V_BLOCK], 1, 1, 1000000000, &block) != 0 ||
-	    flat_str(&v[V_STATUS], 1, &status, &nstatus) != 0)
+	if (!m->typed)
 		return 1;
-	if (flat_str(&v[V_REQUESTED], 1, &p, &n) != 0 || flat_str(&v[V_RETURNED], 1, &p, &n) != 0)
+	rec_views(s, m->w, W_N, v);
+	if ((g->color = flat_word(v[W_COLOR].p, v[W_COLOR].len, colors, 2)) < 0 ||
+	    (st = flat_word(v[W_STATUS].p, v[W_STATUS].len, statuses, 4)) < 0)
 		return 1;
-	if ((g->color = flat_word(color, ncolor, colors, 2)) < 0 ||
-	    (st = flat_word(status, nstatus, statuses, 4)) < 0)
-		return 1;
-	if (flat_str(&v[V_ENGINE], 1, &p, &n) != 0 || flat_num(&v[V_ELO], 1, &g->anchor) != 0 ||
-	    fabs(g->anchor) > 1e6)
-		return 1;
-	if (v[V_TIME_S].type == -1 && v[V_NODES].type == -1)
-		return 1;
-	/* time_s and nodes are only to be numbers: canonical ones are */
-	if ((v[V_TIME_S].type != -1 && v[V_TIME_S].type != REC_NUMBER) ||
-	    (v[V_NODES].type != -1 && v[V_NODES].type != REC_NUMBER) ||
-	    flat_str(&v[V_LIMITER], 0, &p, &n) < 0 || flat_str(&v[V_BINARY_SHA256], 0, &p, &n) < 0)
+	if (flat_int(&v[W_BLOCK], 1, 1, 1000000000, &block) != 0 ||
+	    flat_num(&v[W_ELO], 1, &g->anchor) != 0 || fabs(g->anchor) > 1e6)
 		return 1;
 	g->result = R_NONE;
-	if (st == 0 || v[V_RESULT].type != -1) {
-		if (flat_str(&v[V_RESULT], 1, &result, &nresult) != 0 ||
-		    (g->result = flat_word(result, nresult, result_names, 3)) < 0)
+	if (st == 0 || v[W_RESULT].type != -1) {
+		if (v[W_RESULT].type == -1 ||
+		    (g->result = flat_word(v[W_RESULT].p, v[W_RESULT].len, result_names, 3)) < 0)
 			return 1;
 	}
-	if (flat_str(&v[V_TERMINATION], st == 0, &p, &n) < 0 ||
-	    flat_int(&v[V_PLIES], st == 0, 0, 100000, &plies) < 0)
+	/* termination, plies and ended_at may be absent only from a game not
+	 * terminal */
+	if (st == 0 && m->v[V_TERMINATION] < 0)
 		return 1;
-	if (flat_time(&v[V_STARTED_AT], 1, &started) != 0)
+	if (flat_int(&v[W_PLIES], st == 0, 0, 100000, &plies) < 0)
 		return 1;
-	if ((have_end = flat_time(&v[V_ENDED_AT], st == 0, &ended)) < 0)
+	if (flat_time(&v[W_STARTED_AT], 1, &started) != 0)
+		return 1;
+	if ((have_end = flat_time(&v[W_ENDED_AT], st == 0, &ended)) < 0)
 		return 1;
 	have_end = have_end == 0;
 	if (have_end && ts_cmp(ended, started) < 0)
 		return 1;
-	if (v[V_TOKENS].type != REC_OBJECT)
-		return 1;
 	for (int k = 0; k < 4; k++)
-		if (flat_int(&v[V_TOK0 + k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
+		if (flat_int(&v[W_TOK0 + k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
-	if (flat_num(&v[V_WALL_S], 1, &g->wall_s) != 0 ||
-	    flat_num(&v[V_WORKER_HOURS], 1, &g->worker_hours) != 0)
+	if (flat_num(&v[W_WALL_S], 1, &g->wall_s) != 0 ||
+	    flat_num(&v[W_WORKER_HOURS], 1, &g->worker_hours) != 0)
 		return 1;
 	if (g->wall_s < 0 || g->wall_s > 1e12 || g->worker_hours < 0 || g->worker_hours > 1e12)
 		return 1;
 	if (!rec_all_strings(s, m->v[V_REQUESTS]))
 		return 1;
 	g->block = (int)block;
-	classify(a, cond, ncond, family, nfam, st, started, ended, g);
+	classify(a, v[W_CONDITION].p, v[W_CONDITION].len, v[W_FAMILY].p, v[W_FAMILY].len, st,
+	    started, ended, g);
 	return 0;
 }
 
@@ -587,10 +614,17 @@ set_game_id(struct freeze_item *g, const char *id, size_t n, struct freeze_ids *
 	g->id_lent = ids != NULL;
 	if ((g->game_id = ids != NULL ? ids_dup(ids, id, n) : strndup(id, n)) == NULL)
 		return -1;
-	for (size_t w = 0, at = 0; w < 3; w++) {
+	for (size_t w = 0, at = 0; w < 3; w++, at += 8) {
 		uint64_t v = 0;
-		for (int k = 0; k < 8; k++, at++)
-			v = v << 8 | (at < n ? (unsigned char)id[at] : 0);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (at + 8 <= n) {
+			memcpy(&v, id + at, 8);
+			g->idkey[w] = __builtin_bswap64(v);
+			continue;
+		}
+#endif
+		for (size_t k = at; k < at + 8; k++)
+			v = v << 8 | (k < n ? (unsigned char)id[k] : 0);
 		g->idkey[w] = v;
 	}
 	g->idlen = (uint32_t)n;
