@@ -157,10 +157,12 @@ freeze_acc_free(struct freeze_acc *a)
 {
 	if (a == NULL)
 		return;
+	/* a million games: only those that own something call free() */
 	for (size_t i = 0; i < a->n; i++) {
-		if (!a->games[i].id_lent)
+		if (!a->games[i].id_lent && a->games[i].game_id != NULL)
 			free(a->games[i].game_id);
-		free(a->games[i].where_own);
+		if (a->games[i].where_own != NULL)
+			free(a->games[i].where_own);
 	}
 	free(a->games);
 	free(a->families);

@@ -56,7 +56,7 @@ main(void)
 	for (int y = 2023; y <= 2026; y++)
 		for (int mo = 1; mo <= 12; mo++)
 			for (int d = 1; d <= 31; d++) {
-				char b[32];
+				char b[64];
 				long long want = utc(y, mo, d, 13, 7, 59);
 				struct tm back;
 				time_t tt = (time_t)want;
