@@ -250,6 +250,31 @@ awk 'NR == 1 { for (k = 0; k < 66000; k++) { r = $0
 	sub(/"game_id":"[^"]*"/, sprintf("\"game_id\":\"a-prefix-longer-than-24-bytes-%05d\"", (k * 7919) % 66000), r)
 	print r } }' one.jsonl >many.jsonl
 awk '{ l[NR] = $0 } END { for (i = NR; i > 0; i--) print l[i] }' many.jsonl >many-rev.jsonl
+# Game ids are copied as they are into entries when no byte needs an
+# escape, eight bytes looked at a time: each kind of byte that does, in
+# the first eight, in the second eight and in the tail, takes the
+# canonical writer's way.
+$PY - one.jsonl >ids.jsonl <<'PYEOF'
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+ids = ["plain", "plain-ascii-id-longer-than-24", "~}|{\u007f"]
+for c in ['"', "\\", "\u0001", "\u001f", "\t", "\u00e9", "\u007f"]:
+    for at in (0, 3, 10, 17, 22):  # words one, two and three of 24 bytes, and the tail of 23
+        base = "abcdefghijklmnopqrstuvwx" if at < 22 else "abcdefghijklmnopqrstuvw"
+        ids.append(base[:at] + c + base[at + 1:])
+for k, i in enumerate(ids):
+    r["game_id"] = i
+    r["block"] = k + 1
+    print(json.dumps(r))
+PYEOF
+expect_status "freeze games whose ids need escapes here and there" 0 "$COHORT" freeze --spec luna/spec.json -o ids.json ids.jsonl
+check "their entries: the ids as given, in canonical bytes" $PY -c '
+import json, sys
+m = json.load(open("ids.json"))
+src = [json.loads(l)["game_id"] for l in open("ids.jsonl")]
+sys.exit(0 if sorted(g["game_id"] for g in m["games"]) == sorted(src) else 1)'
+"$COHORT" canon ids.json >ids-canon.json
+same_bytes "the manifest is its own canonical form" ids.json ids-canon.json
 # Entries write whole anchors and blocks as integers themselves: the
 # same text as the canonical writer's, checked here against Python's.
 $PY - one.jsonl >nums.jsonl <<'PYEOF'
