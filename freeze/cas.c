@@ -361,23 +361,32 @@ digest_eq(const unsigned char *a, const unsigned char *b)
 	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
 }
 
+/* A line of a pack, where the index check sorts it. */
+struct line {
+	uint8_t d[HASH_LEN];
+	uint64_t off;
+	uint32_t len;
+};
+
 int
-cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n)
+cas_pack_index_matches(const struct cas *c, size_t i, const uint8_t *digests, size_t stride,
+    const uint32_t *lens, size_t n)
 {
 	const struct pack *pk = &c->packs[i];
-	struct cas_rec *srt;
+	struct line *srt;
 	uint32_t *start;
+	uint64_t off = 0;
 	int same = 1;
 
 	if (pk->count != n || n > UINT32_MAX)
 		return 0;
 	if (n == 0)
 		return 1;
-	/* recs in digest order, as the index lists them: digests are uniform,
-	 * so a counting sort on the first two bytes leaves buckets of a dozen
-	 * or so to finish by insertion.  The records themselves are moved
-	 * (their buckets are then compact, and read in order alongside the
-	 * index) rather than their numbers. */
+	/* the lines in digest order, as the index lists them: digests are
+	 * uniform, so a counting sort on the first two bytes leaves buckets
+	 * of a dozen or so to finish by insertion.  The lines themselves are
+	 * moved (their buckets are then compact, and read in order alongside
+	 * the index) rather than their numbers. */
 	srt = malloc(n * sizeof *srt);
 	start = calloc(65537, sizeof *start);
 	if (srt == NULL || start == NULL) {
@@ -385,16 +394,24 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 		free(start);
 		return 0;
 	}
-	for (size_t k = 0; k < n; k++)
-		start[(recs[k].d[0] << 8 | recs[k].d[1]) + 1]++;
+	for (size_t k = 0; k < n; k++) {
+		const uint8_t *d = digests + k * stride;
+		start[(d[0] << 8 | d[1]) + 1]++;
+	}
 	for (size_t b = 0; b < 65536; b++)
 		start[b + 1] += start[b];
-	for (size_t k = 0; k < n; k++)
-		srt[start[recs[k].d[0] << 8 | recs[k].d[1]]++] = recs[k];
+	for (size_t k = 0; k < n; k++) {
+		const uint8_t *d = digests + k * stride;
+		struct line *l = &srt[start[d[0] << 8 | d[1]]++];
+		memcpy(l->d, d, HASH_LEN);
+		l->off = off;
+		l->len = lens[k];
+		off += (uint64_t)lens[k] + 1;
+	}
 	/* start[b] is now the end of bucket b */
 	for (size_t b = 0, from = 0; b < 65536; from = start[b], b++)
 		for (size_t x = from + 1; x < start[b]; x++) {
-			struct cas_rec v = srt[x];
+			struct line v = srt[x];
 			size_t y = x;
 			while (y > from && digest_cmp(srt[y - 1].d, v.d) > 0) {
 				srt[y] = srt[y - 1];
@@ -404,14 +421,15 @@ cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs
 		}
 	for (size_t k = 0; k < n && same; k++) {
 		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
-		const struct cas_rec *r = &srt[k];
+		const struct line *r = &srt[k];
 		/* equal digests one by one, strictly increasing: no repeats */
 		same = digest_eq(r->d, ent) && get_be(ent + 32, 8) == r->off &&
 		    get_be(ent + 40, 4) == r->len && (k == 0 || digest_cmp(ent - IDX_ENTRY, ent) < 0);
 	}
 	free(srt);
 	free(start);
-	return same;
+	/* and the lines fill the pack */
+	return same && off == pk->data_len;
 }
 
 void

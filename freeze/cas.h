@@ -46,16 +46,14 @@ size_t cas_damage(const struct cas *c, const char *const **msgs);
 size_t cas_npacks(const struct cas *c);
 void cas_pack_bytes(const struct cas *c, size_t i, const char **p, size_t *n);
 
-/* One record as a pass over a pack found it. */
-struct cas_rec {
-	uint8_t d[HASH_LEN];
-	uint64_t off;
-	uint32_t len;
-};
-/* 1 when pack i's index lists exactly recs (n of them, in pack order):
- * sorted by digest without repeats, and every entry at the offset and
- * length of a record with that digest; 0 otherwise. */
-int cas_pack_index_matches(const struct cas *c, size_t i, const struct cas_rec *recs, size_t n);
+/* 1 when pack i's index lists exactly its records, as a pass over the
+ * pack found them: its n lines, one after another from its start, line
+ * k's length (without its newline) lens[k] and its digest at digests +
+ * k * stride (the digests may lie in larger records).  The index must be
+ * sorted by digest without repeats, every entry at the offset and length
+ * of a line with that digest; 0 otherwise. */
+int cas_pack_index_matches(const struct cas *c, size_t i, const uint8_t *digests, size_t stride,
+    const uint32_t *lens, size_t n);
 
 /* How many of pack i's index entries lie in each of nb ranges of the
  * pack: range k starts at bounds[k] (increasing) and ends where the next

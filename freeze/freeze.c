@@ -826,7 +826,8 @@ freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, 
 	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid, x->ids) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	item->file = "stored record";
-	memcpy(d, item->d, HASH_LEN);
+	if (d != NULL)
+		memcpy(d, item->d, HASH_LEN);
 	return 0;
 }
 

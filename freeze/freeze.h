@@ -97,7 +97,7 @@ int freeze_acc_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x
     size_t n, const struct ledger_loc *loc, struct freeze_item *item, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e);
 /* A stored record, which must already be canonical (rec_check): 0 with
- * its item and the digest of text; 1 when it is not shown valid and
+ * its item and the digest of text (in d too, unless d is NULL); 1 when it is not shown valid and
  * canonical this way (the thorough way then says what is wrong); -1 out of
  * memory.  Its messages say "stored record" for a place. */
 int freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,

@@ -61,7 +61,7 @@ struct jobs {
 	struct piece *pc;
 	size_t npc;
 	struct freeze_item *items; /* room for every record, in pack order */
-	struct cas_rec *recs;
+	uint32_t *lens;            /* and each one's length */
 	const char *mp;     /* the manifest */
 	size_t mn;
 	uint8_t md[HASH_LEN];
@@ -82,8 +82,7 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 {
 	const char *p = pc->p, *end = pc->p + pc->n, *pf = p;
 	struct freeze_item *it = &j->items[pc->start];
-	struct cas_rec *r = &j->recs[pc->start];
-	uint64_t base = pc->base - (uint64_t)(uintptr_t)pc->p;
+	uint32_t *lens = &j->lens[pc->start];
 	size_t nrec = 0, count = pc->count;
 	/* once, not per record: its message is a kilobyte, and only a
 	 * record that fails writes it (the thorough way then says why) */
@@ -94,7 +93,6 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 	 * its thread */
 	mem_ready_read(pc->p, pc->n);
 	mem_ready(it, count * sizeof *it);
-	mem_ready(r, count * sizeof *r);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL || nl - p > UINT32_MAX || nrec == count) {
@@ -103,12 +101,10 @@ piece_read(struct jobs *j, struct freeze_scratch *x, struct piece *pc)
 		}
 		for (; pf < nl + PREFETCH && pf < end; pf += 64)
 			__builtin_prefetch(pf);
-		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), &it[nrec], r[nrec].d, &e);
+		rc = freeze_acc_prepare_stored(j->acc, x, p, (size_t)(nl - p), &it[nrec], NULL, &e);
 		if (rc != 0)
 			break;
-		r[nrec].off = base + (uint64_t)(uintptr_t)p;
-		r[nrec].len = (uint32_t)(nl - p);
-		nrec++;
+		lens[nrec++] = (uint32_t)(nl - p);
 		p = nl + 1;
 	}
 	pc->nrec = nrec;
@@ -270,8 +266,9 @@ member(const char **p, const char *end, const char *key, const char **v, size_t 
  * index against the records read. */
 struct side {
 	const struct cas *store;
-	const struct cas_rec *recs;
-	const size_t *first; /* pack i's records are recs[first[i]..first[i+1]) */
+	const struct freeze_item *items;
+	const uint32_t *lens;
+	const size_t *first; /* pack i's records are items[first[i]..first[i+1]) */
 	int ok;
 };
 
@@ -282,8 +279,8 @@ side_thread(void *arg)
 
 	j->ok = 1;
 	for (size_t i = 0; j->ok && i < cas_npacks(j->store); i++)
-		j->ok = cas_pack_index_matches(j->store, i, j->recs + j->first[i],
-		    j->first[i + 1] - j->first[i]);
+		j->ok = cas_pack_index_matches(j->store, i, j->items[j->first[i]].d,
+		    sizeof *j->items, j->lens + j->first[i], j->first[i + 1] - j->first[i]);
 	return NULL;
 }
 
@@ -301,7 +298,7 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	struct side side = { 0 };
 	struct jobs jobs = { 0 };
 	struct piece *pc = NULL;
-	struct cas_rec *recs = NULL;
+	uint32_t *lens = NULL;
 	struct freeze_item *items = NULL;
 	size_t *first = NULL, npc = 0, nrecs = 0;
 	pthread_t th[MAX_THREADS];
@@ -354,9 +351,9 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	}
 	if (rc == 0 && nrecs == cas_count(store)) {
 		first = malloc((cas_npacks(store) + 1) * sizeof *first);
-		recs = malloc((nrecs + 1) * sizeof *recs);
+		lens = malloc((nrecs + 1) * sizeof *lens);
 		items = freeze_acc_room(acc, nrecs, e);
-		if (first == NULL || recs == NULL || items == NULL)
+		if (first == NULL || lens == NULL || items == NULL)
 			rc = -2;
 	} else if (rc == 0) {
 		rc = -1; /* entries outside the pack's lines */
@@ -365,7 +362,7 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 	jobs.pc = pc;
 	jobs.npc = npc;
 	jobs.items = items;
-	jobs.recs = recs;
+	jobs.lens = lens;
 	jobs.ready = rc == 0;
 	jobs.stop = rc != 0;
 	pthread_cond_broadcast(&jobs.cv);
@@ -399,7 +396,7 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, cJSON *checks
 
 	/* The manifest derived and compared as it comes, while a second thread
 	 * checks the indexes. */
-	side = (struct side){ store, recs, first, 0 };
+	side = (struct side){ store, items, lens, first, 0 };
 	threaded = pthread_create(&th[0], NULL, side_thread, &side) == 0;
 	if (freeze_acc_stream(acc, repo, &sink, NULL, &(struct err)ERR_INIT) < 0)
 		goto done;
@@ -427,7 +424,7 @@ done:
 	}
 	free(pc);
 	free(first);
-	free(recs);
+	free(lens);
 	freeze_acc_free(acc);
 	for (size_t i = 0; i < jobs.nids; i++) /* after the items that borrow from them */
 		freeze_ids_free(jobs.ids[i]);
