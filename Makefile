@@ -23,7 +23,7 @@ include bundle/module.mk
 include cmd/module.mk
 
 LIB_OBJS  = $(COMMON_OBJS) $(FREEZE_OBJS) $(VERIFY_OBJS) $(FIT_OBJS) $(BUNDLE_OBJS)
-UNIT      = tests/unit/numbers tests/unit/jsonsuite tests/unit/ts_check $(FREEZE_UNIT) $(VERIFY_UNIT) \
+UNIT      = tests/unit/numbers tests/unit/jsonsuite tests/unit/ts_check tests/unit/hex_check $(FREEZE_UNIT) $(VERIFY_UNIT) \
 	$(FIT_UNIT) $(BUNDLE_UNIT)
 B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
