@@ -52,6 +52,7 @@ struct freeze_acc {
 	size_t nfamilies;
 	const char **conds;
 	size_t nconds;
+	size_t *famlen, *condlen; /* their lengths: a million records compare them */
 	struct ladder_policy policy;
 	struct freeze_item *games;
 	size_t n, cap;
@@ -139,17 +140,23 @@ freeze_acc_new(const cJSON *spec, struct err *e)
 	arr = json_get(spec, "conditions");
 	a->nconds = (size_t)cJSON_GetArraySize(arr);
 	a->conds = calloc(a->nconds, sizeof *a->conds);
-	if (a->families == NULL || a->conds == NULL) {
+	a->famlen = calloc(a->nfamilies + 1, sizeof *a->famlen);
+	a->condlen = calloc(a->nconds + 1, sizeof *a->condlen);
+	if (a->families == NULL || a->conds == NULL || a->famlen == NULL || a->condlen == NULL) {
 		freeze_acc_free(a);
 		err_set(e, ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	size_t i = 0;
-	cJSON_ArrayForEach(it, json_get(spec, "families"))
+	cJSON_ArrayForEach(it, json_get(spec, "families")) {
+		a->famlen[i] = strlen(it->valuestring);
 		a->families[i++] = it->valuestring;
+	}
 	i = 0;
-	cJSON_ArrayForEach(it, arr)
+	cJSON_ArrayForEach(it, arr) {
+		a->condlen[i] = strlen(it->valuestring);
 		a->conds[i++] = it->valuestring;
+	}
 	return a;
 }
 
@@ -168,6 +175,8 @@ freeze_acc_free(struct freeze_acc *a)
 	free(a->games);
 	free(a->families);
 	free(a->conds);
+	free(a->famlen);
+	free(a->condlen);
 	buf_release(&a->canon);
 	free(a);
 }
@@ -216,12 +225,16 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 {
 	int fam = 0;
 
+	/* lengths first: most words differ in theirs (the last of equal
+	 * conditions, were there any, as before) */
 	g->cond = -1;
-	for (size_t i = 0; i < a->nconds; i++)
-		if (same_word(cond, ncond, a->conds[i]))
+	for (size_t i = a->nconds; i-- > 0;)
+		if (a->condlen[i] == ncond && memcmp(cond, a->conds[i], ncond) == 0) {
 			g->cond = (int)i;
-	for (size_t i = 0; i < a->nfamilies; i++)
-		fam |= same_word(family, nfam, a->families[i]);
+			break;
+		}
+	for (size_t i = 0; i < a->nfamilies && !fam; i++)
+		fam = a->famlen[i] == nfam && memcmp(family, a->families[i], nfam) == 0;
 	g->reason = X_NONE;
 	if (!fam)
 		g->reason = X_FAMILY;
