@@ -567,7 +567,8 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	return 0;
 }
 
-/* Ids in blocks of 64 KB, given out one after another. */
+/* Ids in blocks of a megabyte, given out one after another. */
+#define ID_BLOCK ((size_t)1 << 20)
 struct id_block {
 	struct id_block *next;
 	size_t used, cap;
@@ -603,8 +604,9 @@ ids_dup(struct freeze_ids *ids, const char *p, size_t n)
 	struct id_block *b = ids->head;
 
 	if (b == NULL || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > 65536 - sizeof *b ? n + 1 : 65536 - sizeof *b;
-		if ((b = malloc(sizeof *b + cap)) == NULL)
+		/* a megabyte at a time, its pages asked for at once */
+		size_t cap = n + 1 > ID_BLOCK - sizeof *b ? n + 1 : ID_BLOCK - sizeof *b;
+		if ((b = mem_ready(malloc(sizeof *b + cap), sizeof *b + cap)) == NULL)
 			return NULL;
 		b->next = ids->head;
 		b->used = 0;
