@@ -14,8 +14,9 @@ cat ledger.jsonl >/dev/null
 lbytes=$(wc -c <ledger.jsonl)
 echo "  ledger: $games records, $lbytes bytes"
 
-# The machine's speed wanders (a shared VM): cohort and openssl run twice
-# and the better time counts; jq, fifty seconds a run, once.
+# The machine's speed wanders (a shared VM): freeze runs twice, verify and
+# openssl five times each, taking turns, and the best time counts; jq,
+# a minute a run, once.
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a : b }'; }
 f_wall= f_cpu= f_rss=
 for run in 1 2; do
@@ -51,7 +52,7 @@ echo "  freeze peak memory: $f_rss MB (target <= 2048)"
 idx=$(ls store/pack/*.idx)
 abytes=$((pbytes + $(wc -c <freeze.json) + $(wc -c <"$idx")))
 v_wall= v_cpu= o_wall= o_cpu= a_wall=
-for run in 1 2; do
+for run in 1 2 3 4 5; do
 	bench_time "cohort verify --store (run $run)" "$COHORT" verify --store store -o verify.json freeze.json
 	v_wall=$(best "$BENCH_WALL" "$v_wall") v_cpu=$(best "$BENCH_CPU" "$v_cpu") v_rss=$BENCH_RSS_MB
 	bench_time "openssl dgst -sha256 PACK (run $run)" openssl dgst -sha256 "$pack" >/dev/null
