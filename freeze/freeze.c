@@ -518,14 +518,14 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
-	struct rec_view v[W_N];
+	struct rec_view v[W_GAME_ID]; /* the game id (last) is game_id_of's */
 	int st, have_end;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 
 	if (!m->typed)
 		return 1;
-	rec_views(s, m->w, W_N, v);
+	rec_views(s, m->w, W_GAME_ID, v);
 	if ((g->color = flat_word(v[W_COLOR].p, v[W_COLOR].len, colors, 2)) < 0 ||
 	    (st = flat_word(v[W_STATUS].p, v[W_STATUS].len, statuses, 4)) < 0)
 		return 1;
@@ -1141,16 +1141,12 @@ num_at(char *p, double x)
 static char *
 plain_string_at(char *p, const char *s, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
 	size_t i = 0;
 
-	/* eight at a time: a byte below 0x20, past ASCII, '"' or '\\' (a zero
-	 * byte after subtracting, or after xor with the quote or backslash) */
-	for (uint64_t x, q, b; i + 8 <= n; i += 8) {
+	/* eight at a time (rec_special8 is true of any byte order) */
+	for (uint64_t x; i + 8 <= n; i += 8) {
 		memcpy(&x, s + i, 8);
-		q = x ^ (ones * '"');
-		b = x ^ (ones * '\\');
-		if (((x - ones * 0x20) | x | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+		if (rec_special8(x))
 			return NULL;
 	}
 	for (; i < n; i++) {

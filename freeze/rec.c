@@ -151,18 +151,26 @@ tpl_unfuse(struct tpl *T)
 	T->fix = NULL;
 }
 
+/* What a shape was made of (tpl_build makes it again); not its tokens,
+ * whose room is kept. */
+static void
+tpl_clear(struct tpl *T)
+{
+	tpl_unfuse(T);
+	free(T->text);
+	free(T->ord);
+	free(T->step);
+	free(T->vlen);
+	free(T->nsame);
+}
+
 static void
 tpl_free(struct tpl *T)
 {
 	if (T == NULL)
 		return;
-	tpl_unfuse(T);
-	free(T->text);
+	tpl_clear(T);
 	free(T->t);
-	free(T->ord);
-	free(T->step);
-	free(T->vlen);
-	free(T->nsame);
 	free(T);
 }
 
@@ -274,10 +282,7 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 		while (end - p >= 8) {
 			uint64_t x;
 			memcpy(&x, p, 8);
-			uint64_t q = x ^ 0x2222222222222222ull, b = x ^ 0x5c5c5c5c5c5c5c5cull;
-			uint64_t hit = ((q - 0x0101010101010101ull) & ~q) |
-			    ((b - 0x0101010101010101ull) & ~b) | (x - 0x2020202020202020ull) | x;
-			hit &= 0x8080808080808080ull;
+			uint64_t hit = rec_special8(x);
 			if (hit) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 				/* the lowest flagged byte is the first that needs a look
@@ -839,12 +844,7 @@ tpl_build(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 	size_t nt = s->nt, c = T->cap;
 	uint32_t lit = 0, skip = 0;
 
-	free(T->text);
-	free(T->ord);
-	free(T->step);
-	free(T->vlen);
-	free(T->nsame);
-	tpl_unfuse(T);
+	tpl_clear(T);
 	T->text = malloc(n + 1);
 	T->ord = malloc((s->nord + 1) * sizeof *T->ord);
 	T->step = malloc((nt + 1) * sizeof *T->step);

@@ -113,6 +113,20 @@ rec_num_quick(const char *text, size_t len, double *x)
 		*x = -*x;
 	return 0;
 }
+/* Of the eight bytes in x (loaded as they lie in memory, little-endian),
+ * those a string cannot hold as they are, or past ASCII: a quote, a
+ * backslash, a control character, a byte from 0x80.  Their high bits are
+ * set, and the lowest set is the first such byte (a borrow runs only
+ * upward from a true one).  Zero when all eight are plain. */
+static inline uint64_t
+rec_special8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+
+	return (((q - ones) & ~q) | ((b - ones) & ~b) | (x - ones * 0x20) | x) &
+	    0x8080808080808080ull;
+}
 /* A token's type and text at once: type is REC_*, -1 for an absent
  * token (tok < 0), -2 for no token; p and len as rec_str gives them for
  * strings, the number's text for numbers. */
