@@ -361,75 +361,91 @@ digest_eq(const unsigned char *a, const unsigned char *b)
 	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
 }
 
-/* A line of a pack, where the index check sorts it. */
-struct line {
-	uint8_t d[HASH_LEN];
-	uint64_t off;
-	uint32_t len;
-};
+/* The index check reads the entries in order and finds each one's line in
+ * the pack; the lines' lengths and digests lie in the caller's arrays, in
+ * pack order, so each entry's are anywhere in them.  They are asked for
+ * ahead, in steps: a page's first line, then the lengths from there, then
+ * the digest, each INDEX_AHEAD entries before it is needed. */
+#define INDEX_AHEAD 8
+#define INDEX_RING (4 * INDEX_AHEAD)
+#define PAGE_SHIFT 12
+#define NO_LINE UINT64_MAX
 
 int
 cas_pack_index_matches(const struct cas *c, size_t i, const uint8_t *digests, size_t stride,
     const uint32_t *lens, size_t n)
 {
 	const struct pack *pk = &c->packs[i];
-	struct line *srt;
-	uint32_t *start;
-	uint64_t off = 0;
-	int same = 1;
+	const unsigned char *idx = pk->idx + 16;
+	size_t npages = (size_t)(pk->data_len >> PAGE_SHIFT) + 1;
+	/* per entry: its offset, the first line of its page, its line */
+	struct {
+		uint64_t off, page, line;
+	} ring[INDEX_RING];
+	uint64_t *page, at = 0;
+	int same;
 
 	if (pk->count != n || n > UINT32_MAX)
 		return 0;
 	if (n == 0)
-		return 1;
-	/* the lines in digest order, as the index lists them: digests are
-	 * uniform, so a counting sort on the first two bytes leaves buckets
-	 * of a dozen or so to finish by insertion.  The lines themselves are
-	 * moved (their buckets are then compact, and read in order alongside
-	 * the index) rather than their numbers. */
-	srt = malloc(n * sizeof *srt);
-	start = calloc(65537, sizeof *start);
-	if (srt == NULL || start == NULL) {
-		free(srt);
-		free(start);
+		return pk->data_len == 0;
+	/* Each entry is checked from its own side: its offset must start a
+	 * line, of its length and digest.  With the digests strictly
+	 * increasing no two entries name one line, and n entries then name
+	 * all n: the lines need no sorting.  A line is found from the first
+	 * line that starts in its page (page[p]: that line's number, and
+	 * where in the page it starts, or NO_LINE), through the lengths of
+	 * the few after it. */
+	if ((page = malloc(npages * sizeof *page)) == NULL)
 		return 0;
-	}
-	for (size_t k = 0; k < n; k++) {
-		const uint8_t *d = digests + k * stride;
-		start[(d[0] << 8 | d[1]) + 1]++;
-	}
-	for (size_t b = 0; b < 65536; b++)
-		start[b + 1] += start[b];
-	for (size_t k = 0; k < n; k++) {
-		const uint8_t *d = digests + k * stride;
-		struct line *l = &srt[start[d[0] << 8 | d[1]]++];
-		memcpy(l->d, d, HASH_LEN);
-		l->off = off;
-		l->len = lens[k];
-		off += (uint64_t)lens[k] + 1;
-	}
-	/* start[b] is now the end of bucket b */
-	for (size_t b = 0, from = 0; b < 65536; from = start[b], b++)
-		for (size_t x = from + 1; x < start[b]; x++) {
-			struct line v = srt[x];
-			size_t y = x;
-			while (y > from && digest_cmp(srt[y - 1].d, v.d) > 0) {
-				srt[y] = srt[y - 1];
-				y--;
-			}
-			srt[y] = v;
-		}
-	for (size_t k = 0; k < n && same; k++) {
-		const unsigned char *ent = pk->idx + 16 + k * IDX_ENTRY;
-		const struct line *r = &srt[k];
-		/* equal digests one by one, strictly increasing: no repeats */
-		same = digest_eq(r->d, ent) && get_be(ent + 32, 8) == r->off &&
-		    get_be(ent + 40, 4) == r->len && (k == 0 || digest_cmp(ent - IDX_ENTRY, ent) < 0);
-	}
-	free(srt);
-	free(start);
+	for (size_t p = 0; p < npages; p++)
+		page[p] = NO_LINE;
+	for (size_t k = 0; k < n; at += (uint64_t)lens[k++] + 1)
+		if (at < pk->data_len && page[at >> PAGE_SHIFT] == NO_LINE)
+			page[at >> PAGE_SHIFT] = (uint64_t)k << PAGE_SHIFT | (at & ((1u << PAGE_SHIFT) - 1));
 	/* and the lines fill the pack */
-	return same && off == pk->data_len;
+	same = at == pk->data_len;
+	for (size_t k = 0; same && k < n + 3 * INDEX_AHEAD; k++) {
+		if (k < n) {
+			uint64_t o = get_be(idx + k * IDX_ENTRY + 32, 8);
+			ring[k % INDEX_RING].off = o;
+			if (o < pk->data_len)
+				__builtin_prefetch(&page[o >> PAGE_SHIFT]);
+		}
+		if (k >= INDEX_AHEAD && k - INDEX_AHEAD < n) {
+			size_t e = k - INDEX_AHEAD;
+			uint64_t o = ring[e % INDEX_RING].off, v = NO_LINE;
+			if (o < pk->data_len && (v = page[o >> PAGE_SHIFT]) != NO_LINE)
+				__builtin_prefetch(&lens[v >> PAGE_SHIFT]);
+			ring[e % INDEX_RING].page = v;
+		}
+		if (k >= 2 * INDEX_AHEAD && k - 2 * INDEX_AHEAD < n) {
+			size_t e = k - 2 * INDEX_AHEAD;
+			uint64_t o = ring[e % INDEX_RING].off, v = ring[e % INDEX_RING].page;
+			uint64_t r = NO_LINE;
+			if (v != NO_LINE && (o & ((1u << PAGE_SHIFT) - 1)) >= (v & ((1u << PAGE_SHIFT) - 1))) {
+				/* from the page's first line to the one at o */
+				uint64_t a = (o >> PAGE_SHIFT << PAGE_SHIFT) | (v & ((1u << PAGE_SHIFT) - 1));
+				for (r = v >> PAGE_SHIFT; a < o && r < n; r++)
+					a += (uint64_t)lens[r] + 1;
+				if (a != o || r >= n)
+					r = NO_LINE;
+			}
+			if (r != NO_LINE)
+				__builtin_prefetch(digests + r * stride);
+			ring[e % INDEX_RING].line = r;
+		}
+		if (k >= 3 * INDEX_AHEAD) {
+			size_t e = k - 3 * INDEX_AHEAD;
+			uint64_t r = ring[e % INDEX_RING].line;
+			const unsigned char *ent = idx + e * IDX_ENTRY;
+			same = r != NO_LINE && get_be(ent + 40, 4) == lens[r] &&
+			    digest_eq(digests + r * stride, ent) &&
+			    (e == 0 || digest_cmp(ent - IDX_ENTRY, ent) < 0);
+		}
+	}
+	free(page);
+	return same;
 }
 
 void
