@@ -156,6 +156,8 @@ import sys
 p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[16 + 44 + 40 + 3] ^= 1; open(p, "wb").write(b)
 PYEOF
 check "quick proof declines: an index entry with a wrong length" "$VF" luna.json idx-store declines
+check "a pack's index check = a plain sort-and-compare, on ten chosen and 300 random changes" \
+	"$BUILD/tests/unit/cas_index" cas-index-store
 
 # Ladder deviation: a block played at an anchor the policy did not choose.
 sed 's/"elo":1520,/"elo":1620,/g' luna/ledger.jsonl >dev.jsonl
