@@ -51,6 +51,19 @@ echo "  freeze peak memory: $f_rss MB (target <= 2048)"
 # all three files (the bytes verify reads).
 idx=$(ls store/pack/*.idx)
 abytes=$((pbytes + $(wc -c <freeze.json) + $(wc -c <"$idx")))
+# What two CPUs give here just now: two openssl runs at once against one.
+# A shared VM's two CPUs are at times one core's two hardware threads, or
+# share it with other guests; verify's second thread then adds little, and
+# its ratio to one-threaded openssl falls with it.
+probe() {
+	bench_time "openssl dgst -sha256 PACK, one alone ($1)" openssl dgst -sha256 "$pack" >/dev/null
+	p1=$BENCH_WALL
+	bench_time "openssl dgst -sha256 PACK, two at once ($1)" \
+		sh -c 'openssl dgst -sha256 "$1" >/dev/null & openssl dgst -sha256 "$1" >/dev/null; wait' sh "$pack"
+	bench_ratio "two CPUs' throughput / one's ($1; 2 = two cores)" "$(awk -v a="$p1" 'BEGIN { print 2 * a }')" \
+		"$BENCH_WALL"
+}
+probe before
 v_wall= v_cpu= o_wall= o_cpu= a_wall=
 for run in 1 2 3 4 5; do
 	bench_time "cohort verify --store (run $run)" "$COHORT" verify --store store -o verify.json freeze.json
@@ -61,6 +74,7 @@ for run in 1 2 3 4 5; do
 		openssl dgst -sha256 freeze.json "$pack" "$idx" >/dev/null
 	a_wall=$(best "$BENCH_WALL" "$a_wall")
 done
+probe after
 grep -q '"ok":true' verify.json && echo "  verify: all holds" || echo "  verify: FINDINGS (unexpected)"
 awk -v b="$pbytes" -v a="$abytes" -v v="$v_wall" -v o="$o_wall" -v w="$a_wall" 'BEGIN {
 	if (v > 0 && o > 0 && w > 0)
