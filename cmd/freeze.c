@@ -36,6 +36,7 @@ cmd_freeze(int argc, char **argv)
 	struct err e = ERR_INIT;
 	const char *spec_path = NULL, *out = NULL, *format = NULL;
 	struct buf table = BUF_INIT, manifest = BUF_INIT;
+	struct outfile of = OUTFILE_INIT;
 	cJSON *spec, *doc = NULL;
 	int c, rc;
 
@@ -77,19 +78,30 @@ cmd_freeze(int argc, char **argv)
 		rc = cmd_fail("freeze", &e);
 		goto done;
 	}
+	/* An output file is opened first: the manifest goes out to it while
+	 * the store is committed, and into place once both are done. */
+	if (out != NULL && strcmp(out, "-") != 0) {
+		if (outfile_open(&of, out, &e) < 0) {
+			rc = cmd_fail("freeze", &e);
+			goto done;
+		}
+		fo.out = &of;
+	}
 	rc = freeze_build(&fo, &manifest, &e);
 	if (fo.progress)
 		fputs("\r\033[K", stderr);
+	if (rc == 0 && fo.out != NULL)
+		rc = outfile_commit(&of, &e);
 	if (rc == 0 && format && strcmp(format, "table") == 0) {
-		if ((out && io_write_all(out, manifest.p, manifest.len, &e) < 0) ||
-		    (doc = json_parse(manifest.p, manifest.len, "manifest", 1, &e)) == NULL ||
+		if ((doc = json_parse(manifest.p, manifest.len, "manifest", 1, &e)) == NULL ||
 		    freeze_table(doc, &table) < 0 || io_write_all(NULL, table.p, table.len, &e) < 0)
 			rc = -1;
-	} else if (rc == 0) {
-		rc = io_write_all(out, manifest.p, manifest.len, &e);
+	} else if (rc == 0 && fo.out == NULL) {
+		rc = io_write_all(NULL, manifest.p, manifest.len, &e);
 	}
 	rc = rc < 0 ? cmd_fail("freeze", &e) : EXIT_HOLDS;
 done:
+	outfile_abort(&of);
 	buf_release(&table);
 	buf_release(&manifest);
 	cJSON_Delete(doc);

@@ -23,6 +23,8 @@
 #include "../common/err.h"
 #include "hash.h"
 
+struct outfile;
+
 struct freeze_opts {
 	const cJSON *spec;      /* cohort.spec/1 document (borrowed) */
 	const char **ledgers;   /* ledger paths; "-" is stdin (JSON Lines) */
@@ -32,10 +34,14 @@ struct freeze_opts {
 	/* called every 65536 records when set (progress on a terminal) */
 	void (*progress)(void *ctx, uint64_t records);
 	void *progress_ctx;
+	/* an output file opened by the caller, or NULL: the manifest is
+	 * written to it (outfile_write) while the store is committed, and the
+	 * caller commits or aborts it after */
+	struct outfile *out;
 };
 
 /* Append the manifest's canonical bytes to manifest; on failure it is left
- * as it was. */
+ * as it was (and o->out may hold part of it: the caller aborts it). */
 int freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e);
 
 /* Check that spec is a well-formed cohort.spec/1; errors name the field. */

@@ -1,24 +1,30 @@
-/* cas_index: a pack's index check (cas_pack_index_matches) against a
- * plain one written here: the pack's lines sorted by digest, then compared
- * with the index entry by entry.
+/* cas_index: a pack's index, as cas_commit writes it and as
+ * cas_pack_index_matches checks it, against a plain check written here:
+ * the pack's lines sorted by digest with qsort, then compared with the
+ * index entry by entry.
  *
  * usage: cas_index DIR
- * Makes a store in DIR (which must not exist) of records whose lengths
- * run from two bytes to three pages, so that lines share pages and cross
- * them; the untouched index must match.  Then the index file is changed
+ * Makes a store in DIR/one (DIR must not exist) of more records than
+ * cas_commit sorts with qsort, whose lengths run from two bytes to three
+ * pages, so that lines share pages and cross them; the untouched index
+ * must match.  Then the index file is changed
  * in chosen ways (an offset one off or another line's, a length, a digest
  * byte, two entries swapped, an entry repeated, an offset past the pack)
  * and at random, and the lines' lengths and digests as a pass would give
  * them; each time both checks must give the same answer, and the chosen
- * changes must all be refused. */
+ * changes must all be refused.  Then a store in DIR/dups of records put
+ * twice and three times: its index must list each once, at its first
+ * place in the pack. */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../freeze/cas.h"
 
-#define N 3000
+#define N 5000
+#define NDUP 6000
 #define ENTRY 44
 
 struct line {
@@ -66,6 +72,83 @@ plain(const unsigned char *idx, size_t count, size_t pack_len, const uint8_t *dg
 	}
 	free(l);
 	return same && off == pack_len;
+}
+
+/* Record k's text in rec (its length returned): lengths from 2 bytes to
+ * about 3 pages, mostly short. */
+static size_t
+record(char *rec, size_t cap, size_t k)
+{
+	size_t len = k % 97 == 0 ? 4000 + (k * 37) % 8300 : 2 + (k * 7919) % 700;
+	int m = snprintf(rec, cap, "{\"k\":%zu,\"x\":\"", k);
+
+	if (len < (size_t)m + 2)
+		len = (size_t)m + 2;
+	memset(rec + m, 'a' + (int)(k % 26), len - (size_t)m - 2);
+	memcpy(rec + len - 2, "\"}", 2);
+	return len;
+}
+
+/* The index of a store of records put more than once: each digest once,
+ * in order, at the place of its first putting. */
+static int
+dups(const char *dir)
+{
+	static uint8_t d[HASH_LEN];
+	static uint64_t first_off[NDUP / 3];
+	static uint32_t first_len[NDUP / 3];
+	struct err e = ERR_INIT;
+	struct cas *c = NULL;
+	char rec[12400];
+	uint64_t off = 0;
+	size_t nd = NDUP / 3, seen = 0;
+	int bad = 0;
+
+	if (cas_open(dir, 1, &c, &e) < 0)
+		return fprintf(stderr, "cas_index: %s\n", e.msg), 1;
+	for (size_t i = 0; i < NDUP; i++) {
+		/* record k first at i = k, again later: 0 1 2 ... then k's again */
+		size_t k = i < nd ? i : (i * 7) % nd;
+		size_t len = record(rec, sizeof rec, k);
+		if (i < nd) {
+			first_off[k] = off;
+			first_len[k] = (uint32_t)len;
+		}
+		hash_bytes(rec, len, d);
+		if (cas_put(c, d, rec, len, &e) < 0)
+			return fprintf(stderr, "cas_index: %s\n", e.msg), 1;
+		off += len + 1;
+	}
+	if (cas_commit(c, &e) < 0)
+		return fprintf(stderr, "cas_index: %s\n", e.msg), 1;
+	/* every record found where it was first put, the index holding no more */
+	for (size_t k = 0; k < nd; k++) {
+		const char *p;
+		size_t n;
+		size_t len = record(rec, sizeof rec, k);
+		hash_bytes(rec, len, d);
+		if (cas_get(c, d, &p, &n, &e) != 0 || n != len || memcmp(p, rec, len) != 0) {
+			fprintf(stderr, "cas_index: record %zu put more than once: not found as put\n", k);
+			bad = 1;
+		} else {
+			const char *pk;
+			size_t pn;
+			cas_pack_bytes(c, 0, &pk, &pn);
+			if ((uint64_t)(p - pk) != first_off[k] || n != first_len[k]) {
+				fprintf(stderr, "cas_index: record %zu: found at %zu, first put at %llu\n", k,
+				    (size_t)(p - pk), (unsigned long long)first_off[k]);
+				bad = 1;
+			}
+			seen++;
+		}
+	}
+	if (cas_count(c) != nd || seen != nd) {
+		fprintf(stderr, "cas_index: %llu index entries for %zu records\n",
+		    (unsigned long long)cas_count(c), nd);
+		bad = 1;
+	}
+	cas_free(c);
+	return bad;
 }
 
 static int
@@ -118,18 +201,20 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: cas_index DIR\n");
 		return 2;
 	}
-	if (cas_open(argv[1], 1, &c, &e) < 0) {
+	char one[4096], two[4096];
+	snprintf(one, sizeof one, "%.4000s/one", argv[1]);
+	snprintf(two, sizeof two, "%.4000s/dups", argv[1]);
+	if (mkdir(argv[1], 0755) != 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	fails += dups(two);
+	if (cas_open(one, 1, &c, &e) < 0) {
 		fprintf(stderr, "cas_index: %s\n", e.msg);
 		return 2;
 	}
 	for (size_t k = 0; k < N; k++) {
-		/* lengths from 2 bytes to about 3 pages, mostly short */
-		size_t len = k % 97 == 0 ? 4000 + (k * 37) % 8300 : 2 + (k * 7919) % 700;
-		int m = snprintf(rec, sizeof rec, "{\"k\":%zu,\"x\":\"", k);
-		if (len < (size_t)m + 2)
-			len = (size_t)m + 2;
-		memset(rec + m, 'a' + (int)(k % 26), len - (size_t)m - 2);
-		memcpy(rec + len - 2, "\"}", 2);
+		size_t len = record(rec, sizeof rec, k);
 		hash_bytes(rec, len, dg + k * HASH_LEN);
 		lens[k] = (uint32_t)len;
 		if (cas_put(c, dg + k * HASH_LEN, rec, len, &e) < 0) {
@@ -144,8 +229,8 @@ main(int argc, char **argv)
 	cas_free(c);
 
 	/* the index file, read whole, to be changed and written back */
-	char pdir[4096];
-	snprintf(pdir, sizeof pdir, "%s/pack", argv[1]);
+	char pdir[4200];
+	snprintf(pdir, sizeof pdir, "%s/pack", one);
 	DIR *d = opendir(pdir);
 	for (struct dirent *de; d != NULL && (de = readdir(d)) != NULL;) {
 		size_t l = strlen(de->d_name);
@@ -168,7 +253,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 
-	int r = both(argv[1], idx, idx_len, dg, lens, N);
+	int r = both(one, idx, idx_len, dg, lens, N);
 	if (r != 1) {
 		fprintf(stderr, "cas_index: the untouched index %s\n", r < 0 ? "splits the checks" : "does not match");
 		fails++;
@@ -214,7 +299,7 @@ main(int argc, char **argv)
 		}
 		if (write_file(idx_path, t, idx_len) < 0)
 			return 2;
-		r = both(argv[1], t, idx_len, dg2, lens2, N);
+		r = both(one, t, idx_len, dg2, lens2, N);
 		if (r != 0) {
 			fprintf(stderr, "cas_index: %s: %s\n", what[w], r < 0 ? "the checks differ" : "not refused");
 			fails++;
@@ -233,7 +318,7 @@ main(int argc, char **argv)
 		}
 		if (write_file(idx_path, t, idx_len) < 0)
 			return 2;
-		r = both(argv[1], t, idx_len, dg, lens, N);
+		r = both(one, t, idx_len, dg, lens, N);
 		if (r < 0) {
 			fprintf(stderr, "cas_index: random change %d: the checks differ\n", trial);
 			fails++;
