@@ -6,6 +6,7 @@
 games=$(bench_count 1000000)
 [ "$games" -lt 100 ] && games=100
 cc -O2 -o genledger "$ROOT/bench/genledger.c" || return 1
+cc -O2 -o memtouch "$ROOT/bench/memtouch.c" || return 1
 bench_time "generate $games games (genledger)" ./genledger "$games" spec.json >ledger.jsonl ||
 	return 1
 # the generated ledger on disk and in the page cache before anyone is timed
@@ -54,7 +55,9 @@ abytes=$((pbytes + $(wc -c <freeze.json) + $(wc -c <"$idx")))
 # What two CPUs give here just now: two openssl runs at once against one.
 # A shared VM's two CPUs are at times one core's two hardware threads, or
 # share it with other guests; verify's second thread then adds little, and
-# its ratio to one-threaded openssl falls with it.
+# its ratio to one-threaded openssl falls with it.  And how fast fresh
+# memory comes (bench/memtouch.c): verify takes a few hundred megabytes
+# afresh, openssl a few.
 probe() {
 	bench_time "openssl dgst -sha256 PACK, one alone ($1)" openssl dgst -sha256 "$pack" >/dev/null
 	p1=$BENCH_WALL
@@ -62,6 +65,7 @@ probe() {
 		sh -c 'openssl dgst -sha256 "$1" >/dev/null & openssl dgst -sha256 "$1" >/dev/null; wait' sh "$pack"
 	bench_ratio "two CPUs' throughput / one's ($1; 2 = two cores)" "$(awk -v a="$p1" 'BEGIN { print 2 * a }')" \
 		"$BENCH_WALL"
+	echo "  fresh memory, first touch of 256 MB ($1): $(./memtouch 256) GB/s"
 }
 probe before
 v_wall= v_cpu= o_wall= o_cpu= a_wall=
