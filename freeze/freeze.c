@@ -2127,7 +2127,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	pthread_t th;
 	cJSON *repo = NULL;
 	size_t start = manifest->len;
-	int rc = -1;
+	int rc = -1, threaded;
 
 	b.o = o;
 	b.acc = freeze_acc_new(o->spec, e);
@@ -2145,21 +2145,22 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
 	/* The store is committed only once the manifest is sure to be
-	 * written; it is moved into place (by the caller) only after. */
+	 * written; it is moved into place (by the caller) only after.  With
+	 * no second thread, the commit comes first, then the writing. */
 	f = (struct finish){ b.store, b.acc, ERR_INIT, 0 };
-	if (o->out != NULL && pthread_create(&th, NULL, finish_thread, &f) == 0) {
-		b.store = NULL; /* the thread's now */
-		b.acc = NULL;
-		rc = outfile_write(o->out, manifest->p + start, manifest->len - start, e);
+	b.store = NULL; /* f's now */
+	b.acc = NULL;
+	threaded = o->out != NULL && pthread_create(&th, NULL, finish_thread, &f) == 0;
+	if (!threaded)
+		finish_thread(&f);
+	/* (f.rc is read only once no thread writes it) */
+	rc = o->out != NULL && (threaded || f.rc == 0) ?
+	    outfile_write(o->out, manifest->p + start, manifest->len - start, e) : 0;
+	if (threaded)
 		pthread_join(th, NULL);
-		if (f.rc < 0) {
-			*e = f.e;
-			rc = -1;
-		}
-	} else {
-		rc = b.store != NULL ? cas_commit(b.store, e) : 0;
-		if (rc == 0 && o->out != NULL)
-			rc = outfile_write(o->out, manifest->p + start, manifest->len - start, e);
+	if (f.rc < 0) {
+		*e = f.e;
+		rc = -1;
 	}
 	if (rc < 0)
 		buf_cut(manifest, start);
