@@ -15,16 +15,14 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)
 
-include common/module.mk
-include freeze/module.mk
-include verify/module.mk
-include fit/module.mk
-include bundle/module.mk
+# The layers, from the bottom (docs/design.md): each folder uses only
+# those before it in this list that mk/layers.txt allows.
+LAYERS    = common json store bagit protocol freeze verify reconcile fit bundle review
+include $(LAYERS:%=%/module.mk)
 include cmd/module.mk
 
-LIB_OBJS  = $(COMMON_OBJS) $(FREEZE_OBJS) $(VERIFY_OBJS) $(FIT_OBJS) $(BUNDLE_OBJS)
-UNIT      = tests/unit/numbers tests/unit/jsonsuite tests/unit/ts_check tests/unit/hex_check $(FREEZE_UNIT) $(VERIFY_UNIT) \
-	$(FIT_UNIT) $(BUNDLE_UNIT)
+LIB_OBJS  = $(foreach l,$(LAYERS),$($(shell echo $(l) | tr a-z A-Z)_OBJS))
+UNIT      = $(foreach l,$(LAYERS),$($(shell echo $(l) | tr a-z A-Z)_UNIT))
 B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
 B_UNIT    = $(UNIT:%=$(BUILD)/%)

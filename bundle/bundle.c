@@ -23,7 +23,7 @@
 
 #include "../common/io.h"
 #include "../freeze/freeze.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "../verify/hooks.h"
 #include "../verify/verify.h"
 #include "secret.h"

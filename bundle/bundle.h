@@ -12,8 +12,8 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
-#include "../freeze/hash.h"
-#include "bag.h"
+#include "../common/hash.h"
+#include "../bagit/bag.h"
 
 struct bundle_opts {
 	const char *spec;            /* cohort.bundle-spec/1 file */

@@ -7,7 +7,7 @@
 
 #include "../bundle/bundle.h"
 #include "../common/io.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "cmd.h"
 
 static const char usage[] =

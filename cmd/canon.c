@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "cmd.h"
 
 static const char usage[] =

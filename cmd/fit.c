@@ -6,7 +6,7 @@
 
 #include "../common/io.h"
 #include "../fit/fit.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "cmd.h"
 
 static const char usage[] =

@@ -7,7 +7,7 @@
 
 #include "../common/io.h"
 #include "../freeze/freeze.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "cmd.h"
 
 static const char usage[] =

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
-#include "../verify/reconcile.h"
+#include "../json/json.h"
+#include "../reconcile/reconcile.h"
 #include "cmd.h"
 
 static const char usage[] =

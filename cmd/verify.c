@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "../verify/verify.h"
 #include "cmd.h"
 

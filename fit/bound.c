@@ -10,7 +10,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 
 static int
 read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)

@@ -24,7 +24,7 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
-#include "../freeze/hash.h"
+#include "../common/hash.h"
 
 /* Elo per natural-log unit of strength: rating difference 400 log10(x). */
 #define BOUND_ELO_PER_NAT (400.0 / 2.302585092994045684)

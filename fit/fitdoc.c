@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "davidson.h"
 
 #define MAX_COUNT 1000000000LL

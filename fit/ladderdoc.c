@@ -1,5 +1,5 @@
 /* ladderdoc.c: `cohort ladder next`: replay one condition's blocks with the
- * spec's ladder policy (fit/ladder.h, the code freeze uses) and report the
+ * spec's ladder policy (protocol/ladder.h, the code freeze uses) and report the
  * next anchor or the stop, the rule that fired and every deviation. */
 #include "ladderdoc.h"
 
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
-#include "ladder.h"
+#include "../json/json.h"
+#include "../protocol/ladder.h"
 
 /* The condition's blocks in block order; entries sharing a block index
  * (one per color) are one ladder block. */

@@ -1,6 +1,6 @@
 /* sim.c: the single-condition Davidson solver and the ladder audit: W-D-L
  * blocks drawn from the model at known ratings, the exact ladder
- * transitions of fit/ladder.h, three estimators, and their errors. */
+ * transitions of protocol/ladder.h, three estimators, and their errors. */
 #include "sim.h"
 
 #include <math.h>
@@ -17,9 +17,9 @@
 #include <gsl/gsl_rng.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "bound.h"
-#include "ladder.h"
+#include "../protocol/ladder.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
 #define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */

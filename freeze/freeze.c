@@ -14,11 +14,11 @@
 #include "../common/io.h"
 #include "../common/mem.h"
 #include "../common/ts.h"
-#include "../fit/ladder.h"
-#include "cas.h"
-#include "json.h"
-#include "ledger.h"
-#include "rec.h"
+#include "../protocol/ladder.h"
+#include "../store/cas.h"
+#include "../json/json.h"
+#include "../protocol/ledger.h"
+#include "../json/rec.h"
 
 enum { R_WIN, R_DRAW, R_LOSS, R_NONE };
 enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_ABORTED };

@@ -21,7 +21,7 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
-#include "hash.h"
+#include "../common/hash.h"
 
 struct outfile;
 

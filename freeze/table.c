@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "freeze.h"
-#include "json.h"
+#include "../json/json.h"
 
 static double
 num(const cJSON *o, const char *key)

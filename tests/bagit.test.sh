@@ -1,4 +1,4 @@
-# bagit.test.sh: BagIt validation (bundle/bag.c) against the Library of
+# bagit.test.sh: BagIt validation (bagit/bag.c) against the Library of
 # Congress conformance suite, as folders and as archives, and archives that
 # must be refused before anything is trusted.
 B=$BUILD/tests/unit/bundle_bag

@@ -230,7 +230,7 @@ cp -r "$ROOT/examples" regen
 /usr/bin/python3 regen/make-examples.py >regen.out 2>&1
 if diff -r "$ROOT/examples" regen >regen.diff 2>&1; then ok "examples/make-examples.py rewrites the examples byte for byte"; else notok "example generator" "$(head -5 regen.diff)"; fi
 
-# The flat record reader (freeze/rec.c) and the tree reader agree on every
+# The flat record reader (json/rec.c) and the tree reader agree on every
 # record and on hundreds of mutants of each: the same refusal message, or
 # the same canonical bytes, digest and summary, bit for bit.
 check "flat reader = tree reader on the Luna ledger and 200 mutants a record" \

@@ -23,10 +23,10 @@
 
 #include "../common/buf.h"
 #include "../common/mem.h"
-#include "../freeze/cas.h"
+#include "../store/cas.h"
 #include "../freeze/freeze.h"
-#include "../freeze/hash.h"
-#include "../freeze/json.h"
+#include "../common/hash.h"
+#include "../json/json.h"
 #include "verify.h"
 
 /* The packs are read in pieces of whole lines, each on whichever thread

@@ -7,7 +7,7 @@
 #include "../bundle/bundle.h"
 #include "../fit/bound.h"
 #include "../fit/fit.h"
-#include "../freeze/json.h"
+#include "../json/json.h"
 #include "hooks.h"
 #include "verify.h"
 

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "../common/buf.h"
-#include "../freeze/cas.h"
+#include "../store/cas.h"
 #include "../freeze/freeze.h"
-#include "../freeze/hash.h"
-#include "../freeze/json.h"
+#include "../common/hash.h"
+#include "../json/json.h"
 
 /* Findings listed one by one up to this many per check; past it, counted. */
 #define VERIFY_MAX_LISTED 1000

@@ -12,7 +12,7 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
-#include "../freeze/hash.h"
+#include "../common/hash.h"
 
 int verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct err *e);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../verify/csv.h"
+#include "../../reconcile/csv.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

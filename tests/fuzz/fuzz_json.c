@@ -9,7 +9,7 @@
 
 #include "../../common/buf.h"
 #include "../../common/err.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,8 +24,8 @@
 #include "../../common/buf.h"
 #include "../../common/err.h"
 #include "../../freeze/freeze.h"
-#include "../../freeze/json.h"
-#include "../../freeze/ledger.h"
+#include "../../json/json.h"
+#include "../../protocol/ledger.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,4 @@
-/* fuzz_rec: the flat record reader (freeze/rec.c) against the strict tree
+/* fuzz_rec: the flat record reader (json/rec.c) against the strict tree
  * reader and the canonical writer.  Whenever rec_scan accepts an input, the
  * tree reader must accept it too and the canonical writer must give the
  * same bytes; rec_check must accept exactly the inputs that are already
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "../../common/buf.h"
-#include "../../freeze/json.h"
-#include "../../freeze/rec.h"
+#include "../../json/json.h"
+#include "../../json/rec.h"
 
 static void
 check_numbers(const struct rec_scan *s, int tok, const cJSON *v)

@@ -3,7 +3,7 @@
  * exit 0 all hold, 1 a finding, 2 an error (the worst of all). */
 #include <stdio.h>
 
-#include "../../bundle/bag.h"
+#include "../../bagit/bag.h"
 
 int
 main(int argc, char **argv)

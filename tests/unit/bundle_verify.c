@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "../../bundle/bundle.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 int
 main(int argc, char **argv)

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../freeze/cas.h"
+#include "../../store/cas.h"
 
 #define N 5000
 #define NDUP 6000

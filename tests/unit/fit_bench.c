@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "../../fit/fit.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 int
 main(int argc, char **argv)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../fit/fit.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 static int failures;
 

@@ -21,8 +21,8 @@
 #include "../../common/buf.h"
 #include "../../common/err.h"
 #include "../../freeze/freeze.h"
-#include "../../freeze/json.h"
-#include "../../freeze/ledger.h"
+#include "../../json/json.h"
+#include "../../protocol/ledger.h"
 
 static int fails;
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../freeze/hash.h"
+#include "../../common/hash.h"
 
 int
 main(void)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../common/io.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 int
 main(int argc, char **argv)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 int
 main(int argc, char **argv)

@@ -1,4 +1,4 @@
-/* rec_diff: the flat record reader (freeze/rec.c) against the tree reader.
+/* rec_diff: the flat record reader (json/rec.c) against the tree reader.
  *
  * For every line of the given JSON Lines files, and for MUTATIONS mutants
  * of each (bytes replaced, deleted or doubled, numbers rewritten, escapes
@@ -23,9 +23,9 @@
 #include "../../common/buf.h"
 #include "../../common/io.h"
 #include "../../freeze/freeze.h"
-#include "../../freeze/json.h"
-#include "../../freeze/ledger.h"
-#include "../../freeze/rec.h"
+#include "../../json/json.h"
+#include "../../protocol/ledger.h"
+#include "../../json/rec.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 

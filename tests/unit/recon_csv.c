@@ -4,7 +4,7 @@
  * Then print the SHA-256 of the bytes read.  Driven by tests/reconcile.test.sh. */
 #include <stdio.h>
 
-#include "../../verify/csv.h"
+#include "../../reconcile/csv.h"
 
 static void
 show(const char *s, size_t n)

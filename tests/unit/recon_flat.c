@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../freeze/json.h"
-#include "../../verify/recon_flat.h"
+#include "../../json/json.h"
+#include "../../reconcile/recon_flat.h"
 
 static unsigned long long state = 88172645463325252ULL;
 

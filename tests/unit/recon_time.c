@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../verify/reconcile.h"
+#include "../../reconcile/reconcile.h"
 
 int
 main(int argc, char **argv)

@@ -13,7 +13,7 @@
 #include "../../fit/bound.h"
 #include "../../fit/fit.h"
 #include "../../fit/sim.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 
 #define E BOUND_ELO_PER_NAT
 

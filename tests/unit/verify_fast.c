@@ -10,7 +10,7 @@
 
 #include "../../common/buf.h"
 #include "../../common/io.h"
-#include "../../freeze/json.h"
+#include "../../json/json.h"
 #include "../../verify/verify.h"
 
 int

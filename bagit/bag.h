@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "../common/err.h"
-#include "../freeze/hash.h"
+#include "../common/hash.h"
 
 #define BAG_MAX_ENTRIES 1000000
 #define BAG_MAX_NAME 4096

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
-#include "../freeze/hash.h"
+#include "../common/hash.h"
 
 struct csv;
 

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 
 #include "../common/buf.h"
-#include "json.h"
+#include "../json/json.h"
 
 void
 ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n)

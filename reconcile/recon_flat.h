@@ -3,7 +3,7 @@
  * recon_flat_parse reads one line holding a JSON object whose values are
  * strings without escapes, numbers, true, false, null or objects of those
  * (one level deep), and indexes its fields by path ("tokens.input").  It
- * accepts only what the strict reader (freeze/json.h) accepts; anything
+ * accepts only what the strict reader (json/json.h) accepts; anything
  * else, including valid JSON it does not handle (escapes, arrays, deeper
  * nesting, duplicate keys, keys with dots), makes it return -1 so the
  * caller falls back to the strict reader, which then gives the record or

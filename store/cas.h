@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "../common/err.h"
-#include "hash.h"
+#include "../common/hash.h"
 
 struct cas;
 

@@ -24,7 +24,7 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
-#include "hash.h"
+#include "../common/hash.h"
 
 #define JSON_MAX_DEPTH 256
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "../json/json.h"
 #include "ledger.h"
 
 #define CHUNK_BYTES ((size_t)4 << 20)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "../common/io.h"
-#include "../freeze/json.h"
-#include "verify.h"
-#include "hooks.h"
+#include "../json/json.h"
+#include "../verify/verify.h"
+#include "../verify/hooks.h"
 
 struct doc {
 	const char *path;

@@ -15,9 +15,9 @@
 
 #include "../common/io.h"
 #include "../common/ts.h"
-#include "../freeze/hash.h"
-#include "../freeze/json.h"
-#include "../freeze/ledger.h"
+#include "../common/hash.h"
+#include "../json/json.h"
+#include "../protocol/ledger.h"
 #include "csv.h"
 #include "recon_feed.h"
 #include "recon_flat.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/err.h"
+#include "err.h"
 
 #define HASH_LEN 32
 #define HASH_ID_LEN 71 /* "sha256:" + 64 hex, without the NUL */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../freeze/json.h"
+#include "../json/json.h"
 
 int
 ladder_policy_read(const cJSON *o, struct ladder_policy *p, struct err *e)
