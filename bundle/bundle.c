@@ -24,7 +24,7 @@
 #include "../common/io.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
-#include "../verify/hooks.h"
+#include "../derive/derive.h"
 #include "../verify/verify.h"
 #include "secret.h"
 
@@ -960,14 +960,8 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 	return 0;
 }
 
-static int
-is_derived_kind(const char *kind)
-{
-	return kind && (strcmp(kind, "cohort.fit/1") == 0 || strcmp(kind, "cohort.bound/1") == 0);
-}
-
 /* A fit or bound must be what computing it again from the input it names
- * gives, byte for byte (verify's re-derivation, verify/hooks.h). */
+ * gives, byte for byte (derive/derive.h). */
 static void
 check_refits(struct ctx *c)
 {
@@ -978,14 +972,14 @@ check_refits(struct ctx *c)
 		cJSON *scratch;
 		int r;
 
-		if (it->doc == NULL || !is_derived_kind(it->kind))
+		if (it->doc == NULL || !derive_known(it->kind))
 			continue;
 		in = json_get(it->doc, "input");
 		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
 		if (src == NULL || src->doc == NULL)
 			continue; /* reported as missing or stale already */
 		scratch = cJSON_CreateArray();
-		r = verify_hook_derived(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		r = derive_check(it->kind, it->doc, src->doc, it->path, scratch, &fe);
 		if (r < 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
@@ -1451,7 +1445,7 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		cJSON *doc = NULL, *input = NULL;
 		struct err fe = ERR_INIT;
 
-		if (!cJSON_IsString(kind) || !is_derived_kind(kind->valuestring) ||
+		if (!cJSON_IsString(kind) || !derive_known(kind->valuestring) ||
 		    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
 			continue;
 		in = cJSON_GetArrayItem(in, 0);
@@ -1472,7 +1466,7 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 			if (doc == NULL || input == NULL) {
 				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
 			} else {
-				int r = verify_hook_derived(kind->valuestring, doc, input, path->valuestring,
+				int r = derive_check(kind->valuestring, doc, input, path->valuestring,
 				    checks, &fe);
 				if (r < 0)
 					findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",

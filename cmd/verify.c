@@ -5,7 +5,7 @@
 
 #include "../common/io.h"
 #include "../json/json.h"
-#include "../verify/verify.h"
+#include "../review/review.h"
 #include "cmd.h"
 
 static const char usage[] =
@@ -21,7 +21,7 @@ cmd_verify(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct verify_opts vo = { 0 };
+	struct review_opts vo = { 0 };
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT;
 	const char *out = NULL, *format = NULL;
@@ -51,11 +51,11 @@ cmd_verify(int argc, char **argv)
 		return cmd_usage_error("verify", usage, "no FILE given");
 	vo.files = (const char **)argv + optind;
 	vo.nfiles = (size_t)(argc - optind);
-	rc = verify_files(&vo, &report, &e);
+	rc = review_files(&vo, &report, &e);
 	if (rc < 0)
 		return cmd_fail("verify", &e);
 	if (format && strcmp(format, "table") == 0) {
-		verify_table(report, &b);
+		review_table(report, &b);
 		if (io_write_all(out, b.p, b.len, &e) < 0)
 			rc = -1;
 	} else if (json_emit(report, out, &e) < 0) {

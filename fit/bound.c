@@ -401,3 +401,34 @@ done:
 	cJSON_Delete(in);
 	return rc;
 }
+
+int
+bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
+{
+	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct bound_options o = { 0.95, 0 };
+	const cJSON *opts;
+	const char *sides = "two";
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	cJSON *again = NULL;
+	int rc = -1;
+
+	if (json_get_object(doc, "options", 1, &opts, e) < 0 ||
+	    json_get_number(opts, "level", 1, &o.level, e) < 0 ||
+	    json_get_string(opts, "sides", 0, &sides, e) < 0)
+		return err_prefix(e, "%s: \"options\"", name);
+	o.one_sided = strcmp(sides, "one") == 0;
+	if (bound_cohort_read(input, name, &c, e) < 0 || canon_id(input, c.id, e) < 0 ||
+	    bound_document(&c, &o, &again, e) < 0)
+		goto done;
+	if (canon_write(doc, &x, e) < 0 || canon_write(again, &y, e) < 0)
+		goto done;
+	*same = x.len == y.len && memcmp(x.p, y.p, x.len) == 0;
+	rc = 0;
+done:
+	cJSON_Delete(again);
+	buf_release(&x);
+	buf_release(&y);
+	bound_cohort_release(&c);
+	return rc;
+}

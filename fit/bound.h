@@ -90,4 +90,9 @@ int bound_table(const cJSON *doc, struct buf *out, struct err *e);
 int bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
               struct err *e);
 
+/* Compute a cohort.bound/1 again from input (named name in messages) with
+ * the options doc records; *same is 1 when the bytes are doc's. */
+int bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same,
+    struct err *e);
+
 #endif

@@ -13,7 +13,9 @@
 #include "../common/io.h"
 #include "../json/json.h"
 #include "../verify/verify.h"
-#include "../verify/hooks.h"
+#include "review.h"
+#include "../bundle/bundle.h"
+#include "../derive/derive.h"
 
 struct doc {
 	const char *path;
@@ -90,7 +92,7 @@ doc_json(struct doc *d, struct err *e)
 /* Try the quick proof for a freeze (verify/fast.c) on the mapped file:
  * 0 and d->held when it holds, 1 to read the document the usual way. */
 static int
-try_fast(const struct verify_opts *o, struct doc *d, struct err *e)
+try_fast(const struct review_opts *o, struct doc *d, struct err *e)
 {
 	struct stat st;
 	void *m;
@@ -123,13 +125,13 @@ try_fast(const struct verify_opts *o, struct doc *d, struct err *e)
 }
 
 static int
-verify_one(const struct verify_opts *o, struct doc *docs, size_t i, cJSON *checks, struct err *e)
+verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *checks, struct err *e)
 {
 	struct doc *d = &docs[i];
 	const char *kind;
 
 	if (d->archive)
-		return verify_hook_bundle(d->path, checks, e);
+		return bundle_verify_path(d->path, checks, e);
 	if (d->held != NULL) {
 		cJSON *c;
 		while ((c = cJSON_DetachItemFromArray(d->held, 0)) != NULL)
@@ -164,11 +166,11 @@ verify_one(const struct verify_opts *o, struct doc *docs, size_t i, cJSON *check
 		return 1;
 	}
 	verify_check_add(checks, "input-present", d->name, 1, want);
-	return verify_hook_derived(kind, d->json, in, d->name, checks, e);
+	return derive_check(kind, d->json, in, d->name, checks, e);
 }
 
 int
-verify_files(const struct verify_opts *o, cJSON **report, struct err *e)
+review_files(const struct review_opts *o, cJSON **report, struct err *e)
 {
 	struct doc *docs = calloc(o->nfiles + 1, sizeof *docs);
 	cJSON *r = NULL, *subj, *checks;
@@ -262,7 +264,7 @@ done:
 }
 
 int
-verify_table(const cJSON *report, struct buf *out)
+review_table(const cJSON *report, struct buf *out)
 {
 	const cJSON *c;
 	int nok = 0, nbad = 0;

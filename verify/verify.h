@@ -31,17 +31,3 @@ int verify_check_add(cJSON *checks, const char *check, const char *subject, int 
     const char *detail);
 
 #endif
-
-struct verify_opts {
-	const char **files; /* documents, bundle archives or bag folders */
-	size_t nfiles;
-	const char *store_dir; /* store of the freezes; NULL: "store" beside each */
-};
-
-/* Verify every file and build a cohort.verify/1 report (caller owns it).
- * A derived document (fit, bound) is re-computed from the input it names,
- * which must be among the files.  Returns 0, 1 or -1 as above. */
-int verify_files(const struct verify_opts *o, cJSON **report, struct err *e);
-
-/* A plain-text rendering of a report, one line a check. */
-int verify_table(const cJSON *report, struct buf *out);

@@ -1,0 +1,55 @@
+/* derive.c: the table of derived kinds and the refit-and-compare step. */
+#include <string.h>
+
+#include "../fit/bound.h"
+#include "../fit/fit.h"
+#include "../verify/verify.h"
+#include "derive.h"
+
+static int
+fit_same(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
+{
+	return fit_refit_check(doc, input, same, e);
+}
+
+static const struct {
+	const char *kind;
+	int (*refit)(const cJSON *doc, const cJSON *input, const char *name, int *same,
+	    struct err *e);
+} kinds[] = {
+	{ "cohort.fit/1", fit_same },
+	{ "cohort.bound/1", bound_refit_check },
+};
+
+int
+derive_known(const char *kind)
+{
+	for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i].kind) == 0)
+			return 1;
+	return 0;
+}
+
+int
+derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
+    cJSON *checks, struct err *e)
+{
+	size_t i;
+	int same = 0;
+
+	for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strcmp(kind, kinds[i].kind) == 0)
+			break;
+	if (i == sizeof kinds / sizeof kinds[0])
+		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
+	if (kinds[i].refit(doc, input, name, &same, e) < 0) {
+		/* An input the derivation cannot even read is a finding about
+		 * the pair, not an unreadable file. */
+		verify_check_add(checks, "refit", name, 0, e->msg);
+		return 1;
+	}
+	verify_check_add(checks, "refit", name, same,
+	    same ? "computed again from its input: the same bytes" :
+	    "computed again from its input: different bytes");
+	return same ? 0 : 1;
+}

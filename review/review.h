@@ -1,0 +1,33 @@
+/* review.h: a reviewer's verify of anything cohort writes: freezes against
+ * their stores, derived documents against their inputs, bundle archives and
+ * bag folders.  The cohort.verify/1 report lists every check.
+ *
+ * Ownership: the report returned belongs to the caller (cJSON_Delete);
+ * everything passed in is borrowed.
+ */
+#ifndef COHORT_REVIEW_H
+#define COHORT_REVIEW_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
+#include "../common/err.h"
+
+struct review_opts {
+	const char **files;    /* documents, bundle archives or bag folders */
+	size_t nfiles;
+	const char *store_dir; /* store of the freezes; NULL: "store" beside each */
+};
+
+/* Verify every file and build a cohort.verify/1 report.  A derived
+ * document is computed again from the input it names, which must be among
+ * the files.  0 when every check holds, 1 when any finding was recorded,
+ * -1 with e set when an input cannot be read. */
+int review_files(const struct review_opts *o, cJSON **report, struct err *e);
+
+/* A plain-text rendering of a report, one line a check. */
+int review_table(const cJSON *report, struct buf *out);
+
+#endif
