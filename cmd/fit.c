@@ -83,9 +83,8 @@ cmd_fit(int argc, char **argv)
 	doc = json_parse_file(in, &e);
 	if (doc == NULL)
 		return cmd_fail("fit", &e);
+	fo.name = io_name(in);
 	if (fit_run(doc, &fo, &fit, &e) < 0) {
-		if (e.code == ERR_INPUT)
-			err_prefix(&e, "%s", io_name(in));
 		rc = cmd_fail("fit", &e);
 	} else if (table) {
 		struct buf b = BUF_INIT;

@@ -73,11 +73,7 @@ cmd_freeze(int argc, char **argv)
 	if (spec == NULL)
 		return cmd_fail("freeze", &e);
 	fo.spec = spec;
-	if (freeze_spec_check(spec, &e) < 0) {
-		err_prefix(&e, "%s", spec_path);
-		rc = cmd_fail("freeze", &e);
-		goto done;
-	}
+	fo.spec_name = spec_path;
 	/* An output file is opened first: the manifest goes out to it while
 	 * the store is committed, and into place once both are done. */
 	if (out != NULL && strcmp(out, "-") != 0) {

@@ -12,117 +12,16 @@
 #include "../common/io.h"
 #include "../json/json.h"
 
-static int
-read_block(const cJSON *o, int is_freeze, struct bound_block *b, struct err *e)
-{
-	const char *color;
-	long long w, d, l, games, block;
-	int rc;
-
-	if (!cJSON_IsObject(o))
-		return err_set(e, ERR_INPUT, "expected an object");
-	if (json_get_string(o, "condition", 1, &b->condition, e) < 0 ||
-	    json_get_number(o, "anchor", 1, &b->anchor, e) < 0 ||
-	    json_get_string(o, "color", 1, &color, e) < 0 ||
-	    json_get_int(o, "w", 1, 0, 1000000000, &w, e) < 0 ||
-	    json_get_int(o, "d", 1, 0, 1000000000, &d, e) < 0 ||
-	    json_get_int(o, "l", 1, 0, 1000000000, &l, e) < 0)
-		return -1;
-	if (strcmp(color, "black") != 0 && strcmp(color, "white") != 0)
-		return err_set(e, ERR_INPUT, "\"color\": expected black or white");
-	b->black = strcmp(color, "black") == 0;
-	b->w = (int)w;
-	b->d = (int)d;
-	b->l = (int)l;
-	if (w + d + l == 0)
-		return err_set(e, ERR_INPUT, "\"w\": a block needs at least one game");
-	rc = json_get_int(o, "games", is_freeze, 1, 3000000000LL, &games, e);
-	if (rc < 0)
-		return -1;
-	if (rc == 0 && games != w + d + l)
-		return err_set(e, ERR_INPUT, "\"games\": %lld, but w + d + l is %lld", games,
-		               w + d + l);
-	rc = json_get_int(o, "block", is_freeze, 1, 1000000000, &block, e);
-	if (rc < 0)
-		return -1;
-	b->block = rc == 0 ? (long)block : 0;
-	return 0;
-}
-
 int
-bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty, struct bound_cohort *c,
-                      struct err *e)
+bound_blocks_read(const cJSON *doc, const char *name, struct blocks *c, struct err *e)
 {
-	const char *kind;
-	const cJSON *blocks, *holder = doc, *it;
-	size_t i = 0;
-	int rc;
-
-	bound_cohort_release(c);
-	c->name = name;
-	c->black_penalty = 35;
-	c->spec = NULL;
-	if (!cJSON_IsObject(doc))
-		return err_set(e, ERR_INPUT, "%s: expected a JSON object", name);
-	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
-		return err_prefix(e, "%s", name);
-	if (strcmp(kind, "cohort.freeze/1") == 0) {
-		c->is_freeze = 1;
-		if (json_get_object(doc, "spec", 1, &c->spec, e) < 0)
-			return err_prefix(e, "%s", name);
-		holder = c->spec;
-	} else if (strcmp(kind, "cohort.blocks/1") == 0) {
-		c->is_freeze = 0;
-	} else {
-		return err_set(e, ERR_INPUT,
-		               "%s: \"kind\": expected cohort.freeze/1 or "
-		               "cohort.blocks/1, not %s",
-		               name, kind);
-	}
-	rc = json_get_number(holder, "black_penalty", 0, &c->black_penalty, e);
-	if (rc < 0)
-		return err_prefix(e, c->is_freeze ? "%s: \"spec\"" : "%s", name);
-	if (rc == 0 && (c->black_penalty < -1000 || c->black_penalty > 1000))
-		return err_set(e, ERR_INPUT, "%s: \"black_penalty\": expected -1000 to 1000 Elo",
-		               name);
-	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
-		return err_prefix(e, "%s", name);
-	c->n = (size_t)cJSON_GetArraySize(blocks);
-	if (c->n == 0 && !allow_empty)
+	if (blocks_read(doc, name, c, e) < 0)
+		return -1;
+	if (c->n == 0) {
+		blocks_release(c);
 		return err_set(e, ERR_INPUT, "%s: \"blocks\": the cohort has no block", name);
-	c->b = calloc(c->n ? c->n : 1, sizeof *c->b);
-	if (c->b == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	cJSON_ArrayForEach(it, blocks)
-	{
-		if (read_block(it, c->is_freeze, &c->b[i], e) < 0)
-			return err_prefix(e, "%s: \"blocks\"[%zu]", name, i);
-		if (c->b[i].block == 0) {
-			long k = 1;
-			for (size_t j = 0; j < i; j++)
-				if (strcmp(c->b[j].condition, c->b[i].condition) == 0)
-					k++;
-			c->b[i].block = k;
-		}
-		i++;
 	}
 	return 0;
-}
-
-int
-bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e)
-{
-	return bound_cohort_read_opt(doc, name, 0, c, e);
-}
-
-void
-bound_cohort_release(struct bound_cohort *c)
-{
-	if (c == NULL)
-		return;
-	free(c->b);
-	c->b = NULL;
-	c->n = 0;
 }
 
 double
@@ -191,7 +90,7 @@ add_estimate(cJSON *o, int w, int d, int l, double ref, const struct bound_optio
 }
 
 static int
-add_block(cJSON *arr, const struct bound_block *b, double penalty, const struct bound_options *o,
+add_block(cJSON *arr, const struct blocks_block *b, double penalty, const struct bound_options *o,
           struct err *e)
 {
 	cJSON *it = cJSON_CreateObject();
@@ -222,7 +121,7 @@ cmp_double(const void *a, const void *b)
 /* One condition: its blocks' games pooled, rated at the games-weighted mean
  * of anchor + correction (a performance rating). */
 static int
-add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
+add_condition(cJSON *arr, const struct blocks *c, const char *cond,
               const struct bound_options *o, double *anchors, struct err *e)
 {
 	cJSON *it = cJSON_CreateObject(), *an;
@@ -233,7 +132,7 @@ add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
 	if (it == NULL || !cJSON_AddItemToArray(arr, it))
 		return cJSON_Delete(it), err_set(e, ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
-		const struct bound_block *b = &c->b[i];
+		const struct blocks_block *b = &c->b[i];
 		double g = (double)b->w + b->d + b->l;
 		if (strcmp(b->condition, cond) != 0)
 			continue;
@@ -263,7 +162,7 @@ add_condition(cJSON *arr, const struct bound_cohort *c, const char *cond,
 }
 
 int
-bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
+bound_document(const struct blocks *c, const struct bound_options *o, cJSON **out,
                struct err *e)
 {
 	cJSON *doc = cJSON_CreateObject(), *blocks, *conds, *opts;
@@ -376,7 +275,7 @@ int
 bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
           struct err *e)
 {
-	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct blocks c = BLOCKS_INIT;
 	struct buf b = BUF_INIT;
 	cJSON *in, *doc = NULL;
 	int rc = -1;
@@ -386,7 +285,7 @@ bound_run(const char *path, const struct bound_options *o, int table, const char
 	in = json_parse_file(path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read(in, io_name(path), &c, e) < 0 || canon_id(in, c.id, e) < 0 ||
+	if (bound_blocks_read(in, io_name(path), &c, e) < 0 ||
 	    bound_document(&c, o, &doc, e) < 0)
 		goto done;
 	if (table)
@@ -397,7 +296,7 @@ bound_run(const char *path, const struct bound_options *o, int table, const char
 done:
 	buf_release(&b);
 	cJSON_Delete(doc);
-	bound_cohort_release(&c);
+	blocks_release(&c);
 	cJSON_Delete(in);
 	return rc;
 }
@@ -405,7 +304,7 @@ done:
 int
 bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
 {
-	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct blocks c = BLOCKS_INIT;
 	struct bound_options o = { 0.95, 0 };
 	const cJSON *opts;
 	const char *sides = "two";
@@ -418,7 +317,7 @@ bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *s
 	    json_get_string(opts, "sides", 0, &sides, e) < 0)
 		return err_prefix(e, "%s: \"options\"", name);
 	o.one_sided = strcmp(sides, "one") == 0;
-	if (bound_cohort_read(input, name, &c, e) < 0 || canon_id(input, c.id, e) < 0 ||
+	if (bound_blocks_read(input, name, &c, e) < 0 ||
 	    bound_document(&c, &o, &again, e) < 0)
 		goto done;
 	if (canon_write(doc, &x, e) < 0 || canon_write(again, &y, e) < 0)
@@ -429,6 +328,6 @@ done:
 	cJSON_Delete(again);
 	buf_release(&x);
 	buf_release(&y);
-	bound_cohort_release(&c);
+	blocks_release(&c);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* bound.h: exact score bounds per block and per condition (`cohort bound`),
  * and the reader of a cohort's blocks that `bound` and `ladder next` share.
  *
- * Ownership: a struct bound_cohort borrows strings and the spec from the
+ * Ownership: a struct blocks borrows strings and the spec from the
  * cJSON tree it was read from (the tree must outlive it) and owns only its
  * block array, which bound_cohort_release frees.  Documents returned through
  * `cJSON **out` belong to the caller (cJSON_Delete).
@@ -25,42 +25,14 @@
 #include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/hash.h"
+#include "../protocol/blocks.h"
 
 /* Elo per natural-log unit of strength: rating difference 400 log10(x). */
 #define BOUND_ELO_PER_NAT (400.0 / 2.302585092994045684)
 
-struct bound_block {
-	const char *condition; /* borrowed from the tree */
-	long block;            /* index within its condition, from 1 */
-	double anchor;         /* the opponent's configured Elo */
-	int black;             /* the model played Black */
-	int w, d, l;           /* terminal games */
-};
-
-struct bound_cohort {
-	const char *name;         /* input name for messages */
-	int is_freeze;            /* a cohort.freeze/1 (else cohort.blocks/1) */
-	char id[HASH_ID_LEN + 1]; /* identity of the input document */
-	double black_penalty;     /* Elo a Black game costs */
-	const cJSON *spec;        /* the freeze's spec, or NULL */
-	size_t n;                 /* blocks */
-	struct bound_block *b;    /* owned */
-};
-
-#define BOUND_COHORT_INIT                                                                          \
-	{                                                                                          \
-		NULL, 0, {0}, 35, NULL, 0, NULL                                                    \
-	}
-
-/* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1.  Blocks keep
- * the document's order; a blocks document's block indexes count per
- * condition unless given.  An empty "blocks" is an error.  Errors name the
- * file and field. */
-int bound_cohort_read(const cJSON *doc, const char *name, struct bound_cohort *c, struct err *e);
-/* The same, accepting an empty "blocks" when allow_empty. */
-int bound_cohort_read_opt(const cJSON *doc, const char *name, int allow_empty,
-                          struct bound_cohort *c, struct err *e);
-void bound_cohort_release(struct bound_cohort *c);
+/* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1 with the one
+ * blocks reader (protocol/blocks.h), refusing a cohort with no block. */
+int bound_blocks_read(const cJSON *doc, const char *name, struct blocks *c, struct err *e);
 
 /* The color correction added to a shortcut rating: +penalty for Black,
  * -penalty for White (a Black game is played at R - penalty). */
@@ -79,7 +51,7 @@ struct bound_options {
 };
 
 /* The cohort.bound/1 document of a cohort read by bound_cohort_read. */
-int bound_document(const struct bound_cohort *c, const struct bound_options *o, cJSON **out,
+int bound_document(const struct blocks *c, const struct bound_options *o, cJSON **out,
                    struct err *e);
 
 /* A human table of a cohort.bound/1 document, appended to out. */

@@ -32,6 +32,7 @@ struct fit_options {
 	size_t nsens;     /* assumed penalties of the sensitivity table */
 	double sens[FIT_MAX_SENS];
 	int direct; /* profiles by full re-optimisation (a test aid) */
+	const char *name; /* the input's name in messages; NULL: "input" */
 };
 
 /* Defaults: level 0.95, penalty from the input, sensitivity 0,35,70. */

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "../json/json.h"
+#include "../protocol/blocks.h"
+#include "bound.h"
 #include "davidson.h"
 
-#define MAX_COUNT 1000000000LL
-#define MAX_ANCHOR 100000.0
 
 void
 fit_options_init(struct fit_options *o)
@@ -184,16 +184,19 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 /* ---- input ---- */
 
 struct blk {
-	long index;    /* "block", or 0 when absent */
+	long index;    /* "block", or 0 when the document gave none */
 	double anchor; /* Elo */
 	int black;
 	long w, d, l;
 };
 
+/* The model's view of the blocks: the reader's (protocol/blocks.h) plus
+ * the blocks grouped by condition. */
 struct input {
+	struct blocks src;
 	int freeze; /* 1 for cohort.freeze/1 */
 	size_t ncond;
-	const char **name; /* borrowed from the tree */
+	const char **name; /* the reader's condition names */
 	size_t nb;
 	struct blk *b;
 	size_t *cond; /* condition index per block */
@@ -201,55 +204,17 @@ struct input {
 	double penalty;
 	size_t *order; /* block indices grouped by condition */
 	size_t *first; /* ncond + 1: condition c's are order[first[c]..first[c+1]) */
-	size_t hcap;   /* slots in hash, a power of two */
-	long *hash;    /* condition index + 1 per slot, 0 empty */
 };
 
 static void
 input_release(struct input *in)
 {
-	free(in->name);
+	blocks_release(&in->src);
 	free(in->b);
 	free(in->cond);
 	free(in->order);
 	free(in->first);
-	free(in->hash);
 	memset(in, 0, sizeof *in);
-}
-
-static size_t
-name_hash(const char *s)
-{
-	size_t h = 14695981039346656037ULL & (size_t)-1;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * (1099511628211ULL & (size_t)-1);
-	return h;
-}
-
-/* The index of a condition name, or -1. */
-static long
-cond_index(const struct input *in, const char *name)
-{
-	for (size_t j = name_hash(name) & (in->hcap - 1);; j = (j + 1) & (in->hcap - 1)) {
-		long v = in->hash[j];
-		if (v == 0)
-			return -1;
-		if (strcmp(in->name[v - 1], name) == 0)
-			return v - 1;
-	}
-}
-
-/* Append a new condition name (not already present). */
-static void
-cond_add(struct input *in, const char *name)
-{
-	size_t j = name_hash(name) & (in->hcap - 1);
-
-	while (in->hash[j] != 0)
-		j = (j + 1) & (in->hcap - 1);
-	in->name[in->ncond++] = name;
-	in->hash[j] = (long)in->ncond;
 }
 
 /* Group block indices by condition, keeping their order. */
@@ -270,156 +235,34 @@ group_blocks(struct input *in)
 }
 
 static int
-read_block(const cJSON *o, struct blk *b, struct err *e)
+read_input(const cJSON *doc, const char *name, struct input *in, struct err *e)
 {
-	const char *color;
-	long long w, d, l, games, index = 0;
-	int rc;
-
-	if (!cJSON_IsObject(o))
-		return err_set(e, ERR_INPUT, "expected an object");
-	if (json_get_number(o, "anchor", 1, &b->anchor, e) < 0)
-		return -1;
-	if (!(fabs(b->anchor) <= MAX_ANCHOR))
-		return err_set(e, ERR_INPUT, "\"anchor\": expected a number from %g to %g",
-		               -MAX_ANCHOR, MAX_ANCHOR);
-	if (json_get_string(o, "color", 1, &color, e) < 0)
-		return -1;
-	if (strcmp(color, "black") == 0)
-		b->black = 1;
-	else if (strcmp(color, "white") == 0)
-		b->black = 0;
-	else
-		return err_set(e, ERR_INPUT, "\"color\": expected black or white");
-	if (json_get_int(o, "w", 1, 0, MAX_COUNT, &w, e) < 0 ||
-	    json_get_int(o, "d", 1, 0, MAX_COUNT, &d, e) < 0 ||
-	    json_get_int(o, "l", 1, 0, MAX_COUNT, &l, e) < 0)
-		return -1;
-	rc = json_get_int(o, "games", 0, 0, 3 * MAX_COUNT, &games, e);
-	if (rc < 0)
-		return -1;
-	if (rc == 0 && games != w + d + l)
-		return err_set(e, ERR_INPUT, "\"games\": %lld is not w + d + l = %lld", games,
-		               w + d + l);
-	if (json_get_int(o, "block", 0, 1, MAX_COUNT, &index, e) < 0)
-		return -1;
-	b->w = (long)w;
-	b->d = (long)d;
-	b->l = (long)l;
-	b->index = (long)index;
-	return 0;
-}
-
-static int
-read_input(const cJSON *doc, struct input *in, struct err *e)
-{
-	const char *kind;
-	const cJSON *blocks, *conds = NULL, *holder = doc, *v;
-	size_t n, i = 0;
-	long long total = 0;
-
 	memset(in, 0, sizeof *in);
-	if (!cJSON_IsObject(doc))
-		return err_set(e, ERR_INPUT,
-		               "expected a cohort.freeze/1 or cohort.blocks/1 object");
-	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
+	if (bound_blocks_read(doc, name, &in->src, e) < 0)
 		return -1;
-	if (strcmp(kind, "cohort.freeze/1") == 0) {
-		in->freeze = 1;
-		if (json_get_object(doc, "spec", 1, &holder, e) < 0)
-			return -1;
-		if (json_get_array(holder, "conditions", 0, &conds, e) < 0)
-			return err_prefix(e, "\"spec\"");
-	} else if (strcmp(kind, "cohort.blocks/1") == 0) {
-		if (json_get_array(doc, "conditions", 0, &conds, e) < 0)
-			return -1;
-	} else {
-		return err_set(e, ERR_INPUT,
-		               "\"kind\": expected cohort.freeze/1 or cohort.blocks/1, got %s",
-		               kind);
-	}
-	v = json_get(holder, "black_penalty");
-	if (v != NULL) {
-		if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= 1000))
-			return err_set(e, ERR_INPUT,
-			               "%s\"black_penalty\": expected a number from -1000 to 1000",
-			               in->freeze ? "\"spec\": " : "");
-		in->have_penalty = 1;
-		in->penalty = v->valuedouble;
-	}
-	if (json_get_array(doc, "blocks", 1, &blocks, e) < 0)
-		return -1;
-	n = (size_t)cJSON_GetArraySize(blocks);
-	size_t nc = conds ? (size_t)cJSON_GetArraySize(conds) : 0;
-	in->name = calloc(nc + n + 1, sizeof *in->name);
-	in->b = calloc(n + 1, sizeof *in->b);
-	in->cond = calloc(n + 1, sizeof *in->cond);
-	for (in->hcap = 16; in->hcap < 2 * (nc + n + 1); in->hcap *= 2)
-		;
-	in->hash = calloc(in->hcap, sizeof *in->hash);
-	if (!in->name || !in->b || !in->cond || !in->hash) {
+	in->freeze = in->src.is_freeze;
+	in->ncond = in->src.ncond;
+	in->name = in->src.conds;
+	in->nb = in->src.n;
+	in->have_penalty = in->src.have_penalty;
+	in->penalty = in->src.black_penalty;
+	in->b = calloc(in->nb + 1, sizeof *in->b);
+	in->cond = calloc(in->nb + 1, sizeof *in->cond);
+	if (in->b == NULL || in->cond == NULL) {
 		input_release(in);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if (conds != NULL) {
-		cJSON_ArrayForEach(v, conds)
-		{
-			if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
-				err_set(e, ERR_INPUT,
-				        "%s\"conditions\"[%zu]: expected a non-empty string",
-				        in->freeze ? "\"spec\": " : "", in->ncond);
-				goto fail;
-			}
-			if (cond_index(in, v->valuestring) >= 0) {
-				err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: \"%s\" given twice",
-				        in->freeze ? "\"spec\": " : "", in->ncond, v->valuestring);
-				goto fail;
-			}
-			cond_add(in, v->valuestring);
-		}
+	for (size_t i = 0; i < in->nb; i++) {
+		const struct blocks_block *s = &in->src.b[i];
+		in->b[i] = (struct blk){ s->numbered ? 0 : s->block, s->anchor, s->black, (long)s->w, (long)s->d,
+			(long)s->l };
+		in->cond[i] = s->cond;
 	}
-	cJSON_ArrayForEach(v, blocks)
-	{
-		const char *cname;
-		if (!cJSON_IsObject(v)) {
-			err_set(e, ERR_INPUT, "blocks[%zu]: expected an object", i);
-			goto fail;
-		}
-		if (json_get_string(v, "condition", 1, &cname, e) < 0 ||
-		    (cname[0] == '\0' && err_set(e, ERR_INPUT, "\"condition\": empty") < 0) ||
-		    read_block(v, &in->b[i], e) < 0) {
-			err_prefix(e, "blocks[%zu]", i);
-			goto fail;
-		}
-		long c = cond_index(in, cname);
-		if (c < 0) {
-			if (conds != NULL) {
-				err_set(e, ERR_INPUT,
-				        "blocks[%zu]: \"condition\": \"%s\" is not one of the %s "
-				        "conditions",
-				        i, cname, in->freeze ? "spec's" : "listed");
-				goto fail;
-			}
-			c = (long)in->ncond;
-			cond_add(in, cname);
-		}
-		in->cond[i] = (size_t)c;
-		total += in->b[i].w + in->b[i].d + in->b[i].l;
-		i++;
-	}
-	in->nb = i;
 	if (group_blocks(in) < 0) {
-		err_set(e, ERR_NOMEM, "out of memory");
-		goto fail;
-	}
-	if (total == 0) {
-		err_set(e, ERR_INPUT, "\"blocks\": empty cohort: no game to fit");
-		goto fail;
+		input_release(in);
+		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
-fail:
-	input_release(in);
-	return -1;
 }
 
 /* ---- output ---- */
@@ -748,7 +591,7 @@ fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err
 	size_t done = 0;
 
 	*out = NULL;
-	if (read_input(input, &in, e) < 0)
+	if (read_input(input, o->name ? o->name : "input", &in, e) < 0)
 		return -1;
 	m = model_build(&in, e);
 	sens = calloc(o->nsens + 1, sizeof *sens);

@@ -14,7 +14,7 @@
 /* The condition's blocks in block order; entries sharing a block index
  * (one per color) are one ladder block. */
 static int
-condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_block *lb, size_t *n,
+condition_blocks(const struct blocks *c, const char *cond, struct ladder_block *lb, size_t *n,
                  struct err *e)
 {
 	long *idx = malloc(c->n * sizeof *idx);
@@ -23,7 +23,7 @@ condition_blocks(const struct bound_cohort *c, const char *cond, struct ladder_b
 	if (idx == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < c->n; i++) {
-		const struct bound_block *b = &c->b[i];
+		const struct blocks_block *b = &c->b[i];
 		size_t j;
 		if (strcmp(b->condition, cond) != 0)
 			continue;
@@ -67,7 +67,7 @@ spec_has_condition(const cJSON *spec, const char *cond)
 }
 
 int
-ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char *spec_id,
+ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
                      const char *cond, cJSON **out, struct err *e)
 {
 	struct ladder_policy p;
@@ -180,7 +180,7 @@ next_table(const cJSON *d, struct buf *b)
 int
 ladder_next_run(const struct ladder_next_options *o, struct err *e)
 {
-	struct bound_cohort c = BOUND_COHORT_INIT;
+	struct blocks c = BLOCKS_INIT;
 	struct buf b = BUF_INIT;
 	cJSON *in, *spec_doc = NULL, *doc = NULL;
 	const cJSON *spec;
@@ -190,7 +190,7 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 	in = json_parse_file(o->path, e);
 	if (in == NULL)
 		return -1;
-	if (bound_cohort_read_opt(in, io_name(o->path), 1, &c, e) < 0 || canon_id(in, c.id, e) < 0)
+	if (blocks_read(in, io_name(o->path), &c, e) < 0)
 		goto done;
 	if (c.is_freeze && o->spec_path) {
 		err_set(e, ERR_USAGE,
@@ -235,7 +235,7 @@ done:
 	buf_release(&b);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec_doc);
-	bound_cohort_release(&c);
+	blocks_release(&c);
 	cJSON_Delete(in);
 	return rc;
 }

@@ -21,7 +21,7 @@ struct ladder_next_options {
 
 /* The cohort.ladder-next/1 document of condition in c under spec (a
  * cohort.spec/1 tree, whose identity is spec_id). */
-int ladder_next_document(const struct bound_cohort *c, const cJSON *spec, const char *spec_id,
+int ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
                          const char *condition, cJSON **out, struct err *e);
 
 /* `cohort ladder next`: read, replay, write. */

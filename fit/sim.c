@@ -20,6 +20,7 @@
 #include "../json/json.h"
 #include "bound.h"
 #include "../protocol/ladder.h"
+#include "../protocol/spec.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
 #define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
@@ -1108,30 +1109,18 @@ check_options(const struct sim_ctx *c, struct err *e)
 	return 0;
 }
 
+/* The spec's ladder and colour (Black when the spec names none). */
 static int
 read_spec(struct sim_ctx *c, const cJSON *spec, struct err *e)
 {
-	const char *kind, *color = "black";
-	const cJSON *lad;
-	double pen = 35;
-	const char *name = io_name(c->o->spec_path);
+	struct spec s = SPEC_INIT;
 
-	if (!cJSON_IsObject(spec))
-		return err_set(e, ERR_INPUT, "%s: expected a JSON object", name);
-	if (json_get_string(spec, "kind", 1, &kind, e) < 0)
-		return err_prefix(e, "%s", name);
-	if (strcmp(kind, "cohort.spec/1") != 0)
-		return err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1", name);
-	if (json_get_object(spec, "ladder", 1, &lad, e) < 0 ||
-	    json_get_number(spec, "black_penalty", 0, &pen, e) < 0 ||
-	    json_get_string(spec, "color", 0, &color, e) < 0)
-		return err_prefix(e, "%s", name);
-	if (ladder_policy_read(lad, &c->p, e) < 0)
-		return err_prefix(e, "%s", name);
-	if (strcmp(color, "black") != 0 && strcmp(color, "white") != 0)
-		return err_set(e, ERR_INPUT, "%s: \"color\": expected black or white", name);
-	c->black = strcmp(color, "black") == 0;
-	c->corr = bound_correction(c->black, pen);
+	if (spec_read(spec, &s, e) < 0)
+		return err_prefix(e, "%s", io_name(c->o->spec_path));
+	c->p = s.ladder;
+	c->black = s.color != SPEC_COLOR_WHITE;
+	c->corr = bound_correction(c->black, s.black_penalty);
+	spec_release(&s);
 	return 0;
 }
 

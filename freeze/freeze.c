@@ -15,6 +15,7 @@
 #include "../common/mem.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
+#include "../protocol/spec.h"
 #include "../store/cas.h"
 #include "../json/json.h"
 #include "../protocol/ledger.h"
@@ -48,13 +49,7 @@ where_of(const struct freeze_item *g, char *buf, size_t n)
 
 struct freeze_acc {
 	const cJSON *spec;
-	struct ts as_of;
-	const char **families;
-	size_t nfamilies;
-	const char **conds;
-	size_t nconds;
-	size_t *famlen, *condlen; /* their lengths: a million records compare them */
-	struct ladder_policy policy;
+	struct spec sp; /* the spec, read once */
 	struct freeze_item *games;
 	size_t n, cap;
 	struct buf canon;
@@ -64,99 +59,24 @@ struct freeze_acc {
 
 static int flat_keys_init(struct rec_keys keys[4]);
 
-int
-freeze_spec_check(const cJSON *spec, struct err *e)
-{
-	const char *kind, *name, *as_of, *color;
-	const cJSON *arr, *it, *lad, *proto;
-	struct ladder_policy p;
-	double pen;
-	struct ts t;
-
-	if (!cJSON_IsObject(spec))
-		return err_set(e, ERR_INPUT, "expected a cohort.spec/1 object");
-	if (json_get_string(spec, "kind", 1, &kind, e) < 0)
-		return -1;
-	if (strcmp(kind, "cohort.spec/1") != 0)
-		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.spec/1, found %.60s", kind);
-	if (json_get_string(spec, "name", 1, &name, e) < 0 ||
-	    json_get_string(spec, "as_of", 1, &as_of, e) < 0)
-		return -1;
-	if (ts_parse(as_of, &t) < 0)
-		return err_set(e, ERR_INPUT, "\"as_of\": expected an RFC 3339 time");
-	for (int k = 0; k < 2; k++) {
-		const char *key = k ? "conditions" : "families";
-		if (json_get_array(spec, key, 1, &arr, e) < 0)
-			return -1;
-		if (cJSON_GetArraySize(arr) == 0)
-			return err_set(e, ERR_INPUT, "\"%s\": expected at least one", key);
-		cJSON_ArrayForEach(it, arr) {
-			if (!cJSON_IsString(it) || it->valuestring[0] == '\0')
-				return err_set(e, ERR_INPUT, "\"%s\": expected non-empty strings", key);
-			for (const cJSON *o = arr->child; o != it; o = o->next)
-				if (strcmp(o->valuestring, it->valuestring) == 0)
-					return err_set(e, ERR_INPUT, "\"%s\": \"%.60s\" listed twice", key,
-					    it->valuestring);
-		}
-	}
-	if (json_get_string(spec, "color", 0, &color, e) < 0)
-		return -1;
-	if (json_get(spec, "color") && strcmp(color, "white") != 0 && strcmp(color, "black") != 0)
-		return err_set(e, ERR_INPUT, "\"color\": expected white or black");
-	if (json_get_number(spec, "black_penalty", 0, &pen, e) < 0)
-		return -1;
-	if (json_get_object(spec, "ladder", 1, &lad, e) < 0 || ladder_policy_read(lad, &p, e) < 0)
-		return -1;
-	if (json_get_object(spec, "protocol", 0, &proto, e) < 0)
-		return -1;
-	return 0;
-}
-
 struct freeze_acc *
 freeze_acc_new(const cJSON *spec, struct err *e)
 {
-	struct freeze_acc *a;
-	const cJSON *arr, *it;
-	const char *as_of;
+	struct freeze_acc *a = calloc(1, sizeof *a);
 
-	if (freeze_spec_check(spec, e) < 0)
-		return NULL;
-	a = calloc(1, sizeof *a);
 	if (a == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	a->spec = spec;
-	if (flat_keys_init(a->keys) < 0) {
+	if (spec_read(spec, &a->sp, e) < 0) {
 		free(a);
+		return NULL;
+	}
+	if (flat_keys_init(a->keys) < 0) {
+		freeze_acc_free(a);
 		err_set(e, ERR_IO, "internal error: field lists out of order");
 		return NULL;
-	}
-	json_get_string(spec, "as_of", 1, &as_of, e);
-	ts_parse(as_of, &a->as_of);
-	ladder_policy_read(json_get(spec, "ladder"), &a->policy, e);
-	arr = json_get(spec, "families");
-	a->nfamilies = (size_t)cJSON_GetArraySize(arr);
-	a->families = calloc(a->nfamilies, sizeof *a->families);
-	arr = json_get(spec, "conditions");
-	a->nconds = (size_t)cJSON_GetArraySize(arr);
-	a->conds = calloc(a->nconds, sizeof *a->conds);
-	a->famlen = calloc(a->nfamilies + 1, sizeof *a->famlen);
-	a->condlen = calloc(a->nconds + 1, sizeof *a->condlen);
-	if (a->families == NULL || a->conds == NULL || a->famlen == NULL || a->condlen == NULL) {
-		freeze_acc_free(a);
-		err_set(e, ERR_NOMEM, "out of memory");
-		return NULL;
-	}
-	size_t i = 0;
-	cJSON_ArrayForEach(it, json_get(spec, "families")) {
-		a->famlen[i] = strlen(it->valuestring);
-		a->families[i++] = it->valuestring;
-	}
-	i = 0;
-	cJSON_ArrayForEach(it, arr) {
-		a->condlen[i] = strlen(it->valuestring);
-		a->conds[i++] = it->valuestring;
 	}
 	return a;
 }
@@ -174,10 +94,7 @@ freeze_acc_free(struct freeze_acc *a)
 			free(a->games[i].where_own);
 	}
 	free(a->games);
-	free(a->families);
-	free(a->conds);
-	free(a->famlen);
-	free(a->condlen);
+	spec_release(&a->sp);
 	buf_release(&a->canon);
 	free(a);
 }
@@ -229,19 +146,19 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 	/* lengths first: most words differ in theirs (the last of equal
 	 * conditions, were there any, as before) */
 	g->cond = -1;
-	for (size_t i = a->nconds; i-- > 0;)
-		if (a->condlen[i] == ncond && memcmp(cond, a->conds[i], ncond) == 0) {
+	for (size_t i = a->sp.nconds; i-- > 0;)
+		if (a->sp.condlen[i] == ncond && memcmp(cond, a->sp.conds[i], ncond) == 0) {
 			g->cond = (int)i;
 			break;
 		}
-	for (size_t i = 0; i < a->nfamilies && !fam; i++)
-		fam = a->famlen[i] == nfam && memcmp(family, a->families[i], nfam) == 0;
+	for (size_t i = 0; i < a->sp.nfamilies && !fam; i++)
+		fam = a->sp.famlen[i] == nfam && memcmp(family, a->sp.families[i], nfam) == 0;
 	g->reason = X_NONE;
 	if (!fam)
 		g->reason = X_FAMILY;
 	else if (g->cond < 0)
 		g->reason = X_CONDITION;
-	else if (ts_cmp(started, a->as_of) > 0 || (st == 0 && ts_cmp(ended, a->as_of) > 0))
+	else if (ts_cmp(started, a->sp.as_of) > 0 || (st == 0 && ts_cmp(ended, a->sp.as_of) > 0))
 		g->reason = X_AFTER_CUT;
 	else if (st != 0)
 		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
@@ -1067,15 +984,15 @@ struct cstrs {
 static int
 cstrs_init(struct cstrs *cs, const struct freeze_acc *a, struct err *e)
 {
-	cs->off = malloc((a->nconds + 1) * sizeof *cs->off);
+	cs->off = malloc((a->sp.nconds + 1) * sizeof *cs->off);
 	if (cs->off == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t c = 0; c < a->nconds; c++) {
+	for (size_t c = 0; c < a->sp.nconds; c++) {
 		cs->off[c] = cs->b.len;
-		if (canon_string(a->conds[c], &cs->b, e) < 0)
+		if (canon_string(a->sp.conds[c], &cs->b, e) < 0)
 			return -1;
 	}
-	cs->off[a->nconds] = cs->b.len;
+	cs->off[a->sp.nconds] = cs->b.len;
 	return 0;
 }
 
@@ -1245,7 +1162,7 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 	size_t i = 0;
 	int rc = 0;
 
-	for (size_t c = 0; c < a->nconds; c++) {
+	for (size_t c = 0; c < a->sp.nconds; c++) {
 		struct ladder_block *lb = NULL;
 		size_t nlb = 0, nanch = 0;
 		double *anch = NULL;
@@ -1270,7 +1187,7 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 					char w[512];
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
 					    "played at %g and at %g", where_of(inc[j], w, sizeof w),
-					    inc[i]->block, a->conds[c], inc[i]->anchor, inc[j]->anchor);
+					    inc[i]->block, a->sp.conds[c], inc[i]->anchor, inc[j]->anchor);
 					goto done_c;
 				}
 				w += inc[j]->result == R_WIN;
@@ -1287,7 +1204,7 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 					char w[512];
 					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
 					    "played at two anchors", where_of(inc[i], w, sizeof w), inc[i]->block,
-					    a->conds[c]);
+					    a->sp.conds[c]);
 					goto done_c;
 				}
 				lb[nlb - 1].w += (int)w;
@@ -1304,14 +1221,14 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 			anch[nanch++] = inc[i]->anchor;
 			i = j;
 		}
-		if (ladder_replay(&a->policy, lb, nlb, &ls, e) < 0) {
+		if (ladder_replay(&a->sp.ladder, lb, nlb, &ls, e) < 0) {
 			rc = -1;
 			goto done_c;
 		}
 		co = cJSON_CreateObject();
 		if (co == NULL)
 			goto nomem_c;
-		ADD(co, "condition", cJSON_CreateString(a->conds[c]));
+		ADD(co, "condition", cJSON_CreateString(a->sp.conds[c]));
 		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
 		if (add_sums(co, &s) < 0)
 			goto nomem_c;
@@ -1649,7 +1566,7 @@ done:
 static int
 block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, struct err *e)
 {
-	size_t *at = calloc(a->nconds + 1, sizeof *at), lo = 0;
+	size_t *at = calloc(a->sp.nconds + 1, sizeof *at), lo = 0;
 	struct freeze_item **t = malloc((ninc + 1) * sizeof *t);
 	int *cond = malloc((ninc + 1) * sizeof *cond); /* each game's, read once */
 
@@ -1665,14 +1582,14 @@ block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, s
 		cond[i] = inc[i]->cond;
 		at[cond[i] + 1]++;
 	}
-	for (size_t c = 0; c < a->nconds; c++)
+	for (size_t c = 0; c < a->sp.nconds; c++)
 		at[c + 1] += at[c];
 	for (size_t i = 0; i < ninc; i++)
 		t[at[cond[i]]++] = inc[i];
 	memcpy(inc, t, ninc * sizeof *inc);
 	free(cond);
 	/* at[c] is now where condition c ends */
-	for (size_t c = 0; c < a->nconds; c++) {
+	for (size_t c = 0; c < a->sp.nconds; c++) {
 		size_t hi = at[c], k = lo + 1;
 		while (k < hi && (inc[k - 1]->block < inc[k]->block ||
 		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color))) {
@@ -2132,7 +2049,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	b.o = o;
 	b.acc = freeze_acc_new(o->spec, e);
 	if (b.acc == NULL)
-		return -1;
+		return o->spec_name ? err_prefix(e, "%s", o->spec_name) : -1;
 	if (o->repo_dir && freeze_repo_state(o->repo_dir, &repo, e) < 0)
 		goto done;
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)

@@ -27,6 +27,7 @@ struct outfile;
 
 struct freeze_opts {
 	const cJSON *spec;      /* cohort.spec/1 document (borrowed) */
+	const char *spec_name;  /* its file, for messages, or NULL */
 	const char **ledgers;   /* ledger paths; "-" is stdin (JSON Lines) */
 	size_t nledgers;
 	const char *store_dir;  /* object store to fill, or NULL */
@@ -44,12 +45,10 @@ struct freeze_opts {
  * as it was (and o->out may hold part of it: the caller aborts it). */
 int freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e);
 
-/* Check that spec is a well-formed cohort.spec/1; errors name the field. */
-int freeze_spec_check(const cJSON *spec, struct err *e);
-
 struct freeze_acc;
 
-/* A new accumulator for spec (borrowed; must outlive the accumulator). */
+/* A new accumulator for spec (borrowed; must outlive the accumulator),
+ * which is read and checked here (protocol/spec.h). */
 struct freeze_acc *freeze_acc_new(const cJSON *spec, struct err *e);
 void freeze_acc_free(struct freeze_acc *a);
 /* Validate and summarize one record; where ("file:line") prefixes errors.

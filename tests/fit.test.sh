@@ -165,19 +165,19 @@ bad() { # NAME PATTERN JSON
 B='{"kind":"cohort.blocks/1","blocks":['
 E=']}'
 OKB='{"condition":"a","anchor":1320,"color":"black","w":3,"d":4,"l":3}'
-bad "negative count" '^cohort fit: bad.json: blocks\[1\]: "w": expected a whole number' "$B$OKB,"'{"condition":"a","anchor":1320,"color":"black","w":-1,"d":4,"l":3}'"$E"
-bad "non-integer count" 'blocks\[0\]: "d": expected a whole number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2.5,"l":3}'"$E"
-bad "count as a string" 'blocks\[0\]: "l": expected a number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2,"l":"3"}'"$E"
-bad "empty cohort" '"blocks": empty cohort' "$B$E"
-bad "cohort with no game" '"blocks": empty cohort' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":0,"l":0}'"$E"
-bad "anchor not a number" 'blocks\[0\]: "anchor": expected a number' "$B"'{"condition":"a","anchor":"1320","color":"black","w":1,"d":2,"l":3}'"$E"
-bad "anchor missing" 'blocks\[0\]: "anchor": missing' "$B"'{"condition":"a","color":"black","w":1,"d":2,"l":3}'"$E"
-bad "color" 'blocks\[0\]: "color": expected black or white' "$B"'{"condition":"a","anchor":1320,"color":"red","w":1,"d":2,"l":3}'"$E"
-bad "games disagree" 'blocks\[0\]: "games": 9 is not w \+ d \+ l = 6' "$B"'{"condition":"a","anchor":1320,"color":"black","games":9,"w":1,"d":2,"l":3}'"$E"
+bad "negative count" '^cohort fit: bad.json: "blocks"\[1\]: "w": expected a whole number' "$B$OKB,"'{"condition":"a","anchor":1320,"color":"black","w":-1,"d":4,"l":3}'"$E"
+bad "non-integer count" '"blocks"\[0\]: "d": expected a whole number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2.5,"l":3}'"$E"
+bad "count as a string" '"blocks"\[0\]: "l": expected a number' "$B"'{"condition":"a","anchor":1320,"color":"black","w":1,"d":2,"l":"3"}'"$E"
+bad "empty cohort" '"blocks": the cohort has no block' "$B$E"
+bad "cohort with no game" '"blocks"\[0\]: "w", "d", "l": a block needs at least one game' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":0,"l":0}'"$E"
+bad "anchor not a number" '"blocks"\[0\]: "anchor": expected a number' "$B"'{"condition":"a","anchor":"1320","color":"black","w":1,"d":2,"l":3}'"$E"
+bad "anchor missing" '"blocks"\[0\]: "anchor": missing' "$B"'{"condition":"a","color":"black","w":1,"d":2,"l":3}'"$E"
+bad "color" '"blocks"\[0\]: "color": expected black or white' "$B"'{"condition":"a","anchor":1320,"color":"red","w":1,"d":2,"l":3}'"$E"
+bad "games disagree" '"blocks"\[0\]: "games": 9, but w \+ d \+ l is 6' "$B"'{"condition":"a","anchor":1320,"color":"black","games":9,"w":1,"d":2,"l":3}'"$E"
 bad "unknown kind" '"kind": expected cohort.freeze/1 or cohort.blocks/1' '{"kind":"cohort.fit/1","blocks":[]}'
 bad "no kind" '"kind": missing' '{"blocks":[]}'
 bad "not an object" 'expected a cohort.freeze/1 or cohort.blocks/1 object' '[1,2]'
-bad "block not an object" 'blocks\[0\]: expected an object' "$B"'7'"$E"
+bad "block not an object" '"blocks"\[0\]: expected an object' "$B"'7'"$E"
 bad "condition not listed" '"condition": "b" is not one of the listed conditions' '{"kind":"cohort.blocks/1","conditions":["a"],"blocks":['"$OKB"',{"condition":"b","anchor":1320,"color":"black","w":1,"d":2,"l":3}]}'
 bad "penalty in the input" '"black_penalty": expected a number' '{"kind":"cohort.blocks/1","black_penalty":"35","blocks":['"$OKB"']}'
 bad "malformed JSON" 'bad.json:1:' '{"kind":'

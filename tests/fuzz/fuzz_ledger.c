@@ -26,6 +26,7 @@
 #include "../../freeze/freeze.h"
 #include "../../json/json.h"
 #include "../../protocol/ledger.h"
+#include "../../protocol/spec.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -139,9 +140,12 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	struct err e = ERR_INIT;
 	const char *tmp = getenv("TMPDIR");
 
+	struct spec sp = SPEC_INIT;
+
 	spec = json_parse(luna_spec, sizeof luna_spec - 1, "spec", 1, &e);
-	if (spec == NULL || freeze_spec_check(spec, &e) < 0)
+	if (spec == NULL || spec_read(spec, &sp, &e) < 0)
 		abort();
+	spec_release(&sp);
 	snprintf(path, sizeof path, "%.40s/fuzz-ledger-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	fd = mkstemp(path);
 	if (fd < 0)
