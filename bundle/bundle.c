@@ -22,6 +22,7 @@
 #include <pthread.h>
 
 #include "../common/io.h"
+#include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
 #include "../derive/derive.h"
@@ -117,49 +118,16 @@ finding(struct ctx *c, const char *check, const struct item *it, const char *pat
 
 /* ------------------------------------------------------------ the spec */
 
-/* "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)" to seconds. */
+/* as_of (RFC 3339, common/ts.h) to whole seconds and its UTC date. */
 static int
 parse_time(const char *s, int64_t *out, char date[48])
 {
-	int y, mo, d, h, mi, se, n = 0, oh = 0, om = 0;
-	struct tm tm;
-	const char *p;
+	struct ts t;
 
-	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &se, &n) != 6 || n != 19)
+	if (ts_parse(s, &t) < 0)
 		return -1;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-		return -1;
-	p = s + 19;
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return -1;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	if (*p == 'Z' && p[1] == '\0') {
-		;
-	} else if ((*p == '+' || *p == '-') && sscanf(p + 1, "%2d:%2d%n", &oh, &om, &n) == 2 &&
-	    n == 5 && p[6] == '\0') {
-		if (*p == '-')
-			oh = -oh, om = -om;
-	} else {
-		return -1;
-	}
-	memset(&tm, 0, sizeof tm);
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = se;
-	*out = (int64_t)timegm(&tm) - oh * 3600 - om * 60;
-	{
-		time_t t = (time_t)*out;
-		struct tm u;
-		gmtime_r(&t, &u);
-		snprintf(date, 48, "%04d-%02d-%02d", u.tm_year + 1900, u.tm_mon + 1, u.tm_mday);
-	}
+	*out = t.sec;
+	ts_date(t, date);
 	return 0;
 }
 
@@ -813,45 +781,27 @@ check_inputs(struct ctx *c)
 	}
 }
 
+struct live_ctx {
+	struct ctx *c;
+	const struct item *it;
+};
+
+static void
+on_live(void *p, const char *what, const char *action)
+{
+	struct live_ctx *l = p;
+
+	finding(l->c, "live", l->it, l->it->path, 0, action, "%s", what);
+}
+
+/* The live rule (freeze/freeze.h) on every document. */
 static void
 check_live(struct ctx *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		const struct item *it = &c->it[i];
-		const cJSON *v, *x;
-
-		if (it->doc == NULL)
-			continue;
-		v = json_get(it->doc, "live");
-		if (cJSON_IsTrue(v))
-			finding(c, "live", it, it->path, 0,
-			    "publish it only once its data are final: re-derive it from a terminal freeze",
-			    "the document is marked live");
-		if (it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0)
-			continue;
-		cJSON_ArrayForEach(x, json_get(it->doc, "conditions")) {
-			const cJSON *st = json_get(x, "state"), *cn = json_get(x, "condition");
-			if (cJSON_IsString(st) && strcmp(st->valuestring, "active") == 0)
-				finding(c, "live", it, it->path, 0,
-				    "wait until its ladder stops, freeze again and bundle the new freeze (or "
-				    "publish it as a dated live snapshot, not as evidence)",
-				    "condition \"%s\" is active: its ladder has not stopped",
-				    cJSON_IsString(cn) ? cn->valuestring : "?");
-		}
-		long live = 0;
-		const char *first = NULL;
-		cJSON_ArrayForEach(x, json_get(it->doc, "excluded")) {
-			const cJSON *r = json_get(x, "reason"), *g = json_get(x, "game_id");
-			if (cJSON_IsString(r) && strcmp(r->valuestring, "live") == 0) {
-				if (live++ == 0 && cJSON_IsString(g))
-					first = g->valuestring;
-			}
-		}
-		if (live > 0)
-			finding(c, "live", it, it->path, 0,
-			    "let the live games finish, freeze again and bundle the new freeze",
-			    "%ld game%s still live (first: %s)", live, live == 1 ? " is" : "s are",
-			    first ? first : "?");
+		struct live_ctx l = { c, &c->it[i] };
+		if (c->it[i].doc != NULL)
+			freeze_live(c->it[i].doc, on_live, &l);
 	}
 }
 
@@ -1342,6 +1292,19 @@ bundle_table(const cJSON *doc, struct buf *out, struct err *e)
 
 /* ---------------------------------------------------------- verifying */
 
+struct bag_live {
+	cJSON *checks;
+	const char *subject;
+};
+
+static void
+on_bag_live(void *p, const char *what, const char *action)
+{
+	struct bag_live *l = p;
+
+	bag_check_add(l->checks, "live", l->subject, 0, "%s", what);
+}
+
 static int
 verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 {
@@ -1406,16 +1369,12 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		sub = cJSON_IsString(kind) ? json_parse_file(full, &pe) : NULL;
 		if (cJSON_IsString(kind) && sub == NULL)
 			findings += !bag_check_add(checks, "document", subject, 0, "%s", pe.msg);
+		if (sub != NULL) {
+			struct bag_live bl = { checks, subject };
+			findings += (int)freeze_live(sub, on_bag_live, &bl);
+		}
 		if (sub && strcmp(kind->valuestring, "cohort.freeze/1") == 0) {
-			const cJSON *cond, *store = json_get(json_get(x, "store"), "path");
-			cJSON_ArrayForEach(cond, json_get(sub, "conditions")) {
-				const cJSON *st = json_get(cond, "state");
-				if (cJSON_IsString(st) && strcmp(st->valuestring, "active") == 0)
-					findings += !bag_check_add(checks, "live", subject, 0,
-					    "condition \"%s\" is active",
-					    cJSON_IsString(json_get(cond, "condition")) ?
-					        json_get(cond, "condition")->valuestring : "?");
-			}
+			const cJSON *store = json_get(json_get(x, "store"), "path");
 			if (cJSON_IsString(store)) {
 				char *sdir;
 				if (asprintf(&sdir, "%s/data/%s", bag_root(b), store->valuestring) >= 0) {
@@ -1431,8 +1390,6 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 				}
 			}
 		}
-		if (sub && cJSON_IsTrue(json_get(sub, "live")))
-			findings += !bag_check_add(checks, "live", subject, 0, "the document is marked live");
 		cJSON_Delete(sub);
 		free(full);
 	}

@@ -2,6 +2,7 @@
  * (TZ must never change a result). */
 #include "ts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int
@@ -64,7 +65,8 @@ ts_parse_n(const char *s, size_t n, struct ts *out)
 	h = (int)(dig[8] * 10 + dig[9]);
 	mi = (int)(dig[10] * 10 + dig[11]);
 	sec = (int)(dig[12] * 10 + dig[13]);
-	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60)
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || sec > 60 ||
+	    (sec == 60 && mi != 59))
 		return -1;
 	if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
 		return -1;
@@ -101,6 +103,25 @@ ts_parse_n(const char *s, size_t n, struct ts *out)
 	    sign * (oh * 3600 + om * 60);
 	out->nsec = ns;
 	return 0;
+}
+
+/* Year, month and day of a count of days since 1970-01-01 (Howard
+ * Hinnant's civil_from_days). */
+void
+ts_date(struct ts t, char out[11])
+{
+	int64_t z = (t.sec >= 0 ? t.sec : t.sec - 86399) / 86400 + 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	int d = (int)(doy - (153 * mp + 2) / 5 + 1), m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	int64_t y = yoe + era * 400 + (m <= 2);
+
+	if (y < 0 || y > 9999)
+		y = y < 0 ? 0 : 9999;
+	snprintf(out, 11, "%04d-%02d-%02d", (int)y, m, d);
 }
 
 int

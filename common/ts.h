@@ -11,10 +11,16 @@ struct ts {
 	int32_t nsec;
 };
 
-/* Parse "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)"; -1 if malformed. */
+/* Parse an RFC 3339 date-time, "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)",
+ * the one reader of time stamps in cohort: "T" and "Z" may be lower case
+ * (RFC 3339 5.6), the fraction has any number of digits (nanoseconds kept),
+ * and a leap second (:60, only in a minute's 59th) reads as the next
+ * minute's first second, as POSIX time does.  -1 if malformed. */
 int ts_parse(const char *s, struct ts *out);
 /* The same for s[0..n), which need not end with a NUL. */
 int ts_parse_n(const char *s, size_t n, struct ts *out);
+/* The UTC date of t as "YYYY-MM-DD" (years 0000 to 9999). */
+void ts_date(struct ts t, char out[11]);
 /* <0, 0, >0 as a is before, at, after b. */
 int ts_cmp(struct ts a, struct ts b);
 

@@ -145,7 +145,13 @@ int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest,
  * {"commit": "<40 hex>", "dirty": bool}. */
 int freeze_repo_state(const char *dir, cJSON **out, struct err *e);
 
-#endif
-
+/* The live rule: a document marked "live": true, and in a freeze each
+ * active condition and the live games it excluded (one reason for all of
+ * them).  fn gets each reason's text and what to do about it; the number
+ * of reasons is returned (0: the document is final). */
+typedef void (*freeze_live_fn)(void *ctx, const char *what, const char *action);
+long freeze_live(const cJSON *doc, freeze_live_fn fn, void *ctx);
 /* The blocks and condition states of a manifest as plain-text tables. */
 int freeze_table(const cJSON *manifest, struct buf *out);
+
+#endif

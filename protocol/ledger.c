@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "../common/buf.h"
+#include "../common/lines.h"
 #include "../json/json.h"
 
 void
@@ -30,27 +31,25 @@ ledger_blank(const char *p, size_t n)
 }
 
 static int
-read_jsonl(FILE *fp, const char *name, ledger_fn fn, void *ctx, struct err *e)
+read_jsonl(const char *path, const char *name, ledger_fn fn, void *ctx, struct err *e)
 {
 	struct ledger_loc loc = { name, 0, 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int rc = 0;
+	struct lines l;
+	const char *p;
+	size_t n;
+	int rc;
 
-	while ((n = getline(&line, &cap, fp)) > 0) {
+	if (lines_open(&l, path, LEDGER_MAX_LINE, 0, e) < 0) {
+		lines_close(&l);
+		return -1;
+	}
+	l.name = name;
+	while ((rc = lines_next(&l, &p, &n, e)) == 1) {
 		cJSON *rec;
-		loc.line++;
-		if ((size_t)n > LEDGER_MAX_LINE) {
-			rc = err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", name, loc.line,
-			    LEDGER_MAX_LINE);
-			break;
-		}
-		if (line[n - 1] == '\n')
-			n--;
-		if (ledger_blank(line, n))
+		loc.line = l.lineno;
+		if (ledger_blank(p, n))
 			continue;
-		rec = json_parse(line, n, name, loc.line, e);
+		rec = json_parse(p, n, name, loc.line, e);
 		if (rec == NULL) {
 			rc = -1;
 			break;
@@ -65,10 +64,8 @@ read_jsonl(FILE *fp, const char *name, ledger_fn fn, void *ctx, struct err *e)
 		if (rc < 0)
 			break;
 	}
-	if (rc == 0 && ferror(fp))
-		rc = err_set(e, ERR_IO, "%s: read error: %s", name, strerror(errno));
-	free(line);
-	return rc;
+	lines_close(&l);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Fields that hold JSON objects or arrays in a SQLite ledger, whatever the
@@ -206,10 +203,9 @@ ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e)
 	char magic[16];
 	FILE *fp;
 	size_t n;
-	int rc;
 
 	if (path == NULL || strcmp(path, "-") == 0)
-		return read_jsonl(stdin, "<stdin>", fn, ctx, e);
+		return read_jsonl("-", "<stdin>", fn, ctx, e);
 	fp = fopen(path, "rb");
 	if (fp == NULL)
 		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -218,10 +214,6 @@ ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e)
 		fclose(fp);
 		return read_sqlite(path, fn, ctx, e);
 	}
-	rewind(fp);
-	/* Large sequential reads: the ledger can be gigabytes. */
-	setvbuf(fp, NULL, _IOFBF, 1 << 20);
-	rc = read_jsonl(fp, path, fn, ctx, e);
 	fclose(fp);
-	return rc;
+	return read_jsonl(path, path, fn, ctx, e);
 }

@@ -14,8 +14,9 @@
 #include "../common/buf.h"
 #include "../common/err.h"
 
-/* Longest JSON Lines line accepted, in bytes. */
-#define LEDGER_MAX_LINE ((size_t)1 << 20)
+/* Longest ledger line accepted, in bytes, by every command that reads
+ * ledgers (freeze, reconcile, the publication gate). */
+#define LEDGER_MAX_LINE ((size_t)64 << 20)
 
 /* Where a record came from, for messages: "file:line" or "file:rowid N". */
 struct ledger_loc {

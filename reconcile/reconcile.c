@@ -17,13 +17,12 @@
 #include "../common/ts.h"
 #include "../common/hash.h"
 #include "../json/json.h"
+#include "../common/lines.h"
 #include "../protocol/ledger.h"
 #include "csv.h"
 #include "recon_feed.h"
 #include "recon_flat.h"
 
-#define LINE_CHUNK (1 << 20)
-#define LINE_MAX_BYTES ((size_t)64 << 20)
 #define MAX_COUNT 9007199254740991LL /* 2^53 - 1 */
 
 /* Token classes, in report order. */
@@ -175,101 +174,6 @@ base_name(const char *path)
 		return "-";
 	s = strrchr(path, '/');
 	return s != NULL && s[1] != '\0' ? s + 1 : path;
-}
-
-/* ------------------------------------------------------------ line reader */
-
-/* A streaming JSON Lines reader that digests every byte it reads. */
-struct lines {
-	FILE *fp;
-	const char *name;
-	char *in;
-	size_t pos, end;
-	int eof;
-	struct hash *h;
-	struct buf line;   /* a line that spans two chunks */
-	long lineno;       /* line number of the line last returned */
-};
-
-static int
-lines_open(struct lines *l, const char *path, struct err *e)
-{
-	memset(l, 0, sizeof *l);
-	l->name = path;
-	l->fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (l->fp == NULL)
-		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	l->in = malloc(LINE_CHUNK);
-	l->h = hash_new();
-	if (l->in == NULL || l->h == NULL)
-		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
-	return 0;
-}
-
-static void
-lines_close(struct lines *l)
-{
-	if (l->fp != NULL && l->fp != stdin)
-		fclose(l->fp);
-	free(l->in);
-	hash_free(l->h);
-	buf_release(&l->line);
-	memset(l, 0, sizeof *l);
-}
-
-/* The next line, without its LF: 1, 0 at the end, -1 on error. */
-static int
-lines_next(struct lines *l, const char **p, size_t *n, struct err *e)
-{
-	buf_reset(&l->line);
-	for (;;) {
-		if (l->pos == l->end) {
-			size_t got;
-			if (l->eof)
-				break;
-			got = fread(l->in, 1, LINE_CHUNK, l->fp);
-			if (got == 0) {
-				if (ferror(l->fp))
-					return err_set(e, ERR_IO, "%s: read error: %s", l->name,
-					    strerror(errno));
-				l->eof = 1;
-				break;
-			}
-			hash_update(l->h, l->in, got);
-			l->pos = 0;
-			l->end = got;
-		}
-		char *s = l->in + l->pos;
-		char *nl = memchr(s, '\n', l->end - l->pos);
-		size_t k = nl ? (size_t)(nl - s) : l->end - l->pos;
-		if (nl != NULL && l->line.len == 0) {
-			l->pos += k + 1;
-			l->lineno++;
-			*p = s;
-			*n = k;
-			return 1;
-		}
-		if (buf_add(&l->line, s, k) < 0)
-			return err_set(e, ERR_NOMEM, "%s: out of memory", l->name);
-		if (l->line.len > LINE_MAX_BYTES)
-			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", l->name,
-			    l->lineno + 1, LINE_MAX_BYTES);
-		l->pos += k;
-		if (nl != NULL) {
-			l->pos++;
-			l->lineno++;
-			*p = l->line.p;
-			*n = l->line.len;
-			return 1;
-		}
-	}
-	if (l->line.len > 0) {
-		l->lineno++;
-		*p = l->line.p;
-		*n = l->line.len;
-		return 1;
-	}
-	return 0;
 }
 
 /* -------------------------------------------------------------- database */
@@ -882,7 +786,7 @@ produce_lines(struct source *src, struct recon_feed *f, struct err *e,
 	size_t n = 0;
 	int rc;
 
-	if (lines_open(&l, src->path, e) < 0) {
+	if (lines_open(&l, src->path, LEDGER_MAX_LINE, 1, e) < 0) {
 		lines_close(&l);
 		return -1;
 	}
@@ -892,7 +796,7 @@ produce_lines(struct source *src, struct recon_feed *f, struct err *e,
 			break;
 		}
 	if (rc == 0)
-		hash_final(l.h, src->digest);
+		lines_digest(&l, src->digest);
 	lines_close(&l);
 	return rc;
 }

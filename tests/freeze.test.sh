@@ -195,8 +195,9 @@ bad "not an object" 'bad.jsonl:2: expected a JSON object' '[1,2]'
 bad "duplicate game_id" 'bad.jsonl:2: "game_id": duplicate .*first at bad.jsonl:1' "$good"
 bad "duplicate key" 'bad.jsonl:2:8: duplicate key "a"' '{"a":1,"a":2}'
 bad "non-UTF-8 bytes" 'bad.jsonl:2:[0-9]+: invalid UTF-8' "$(echo "$good" | sed 's/"opening":"startpos"/"opening":"st\xffrt"/')"
-awk 'BEGIN{printf "{\"x\":\""; for(i=0;i<1100000;i++) printf "a"; print "\"}"}' >long.jsonl
-expect_fail2 "a line over 1 MiB" 'long.jsonl:1: line longer than 1048576 bytes' "$COHORT" freeze --spec luna/spec.json long.jsonl
+{ printf '{"x":"'; head -c 67108864 /dev/zero | tr '\0' a; printf '"}\n'; } >long.jsonl
+expect_fail2 "a line over 64 MiB" 'long.jsonl:1: line longer than 67108864 bytes' "$COHORT" freeze --spec luna/spec.json long.jsonl
+rm -f long.jsonl
 expect_fail2 "-o that cannot be written" 'cannot write' "$COHORT" freeze --spec luna/spec.json -o /nonexistent/x.json luna/ledger.jsonl
 echo '{"kind":"cohort.spec/1"}' >badspec.json
 expect_fail2 "spec without a name" 'badspec.json: "name": missing' "$COHORT" freeze --spec badspec.json luna/ledger.jsonl

@@ -84,6 +84,23 @@ main(void)
 	expect(s, 23, 1, utc(2026, 6, 1, 0, 0, 0), 250000000);
 	s = "2026-06-01T00:00:00+01:00Z";
 	expect(s, 24, 0, 0, 0); /* an offset cut short */
+	/* a leap second: the next minute's first second, only at :59 */
+	expect("2016-12-31T23:59:60Z", 20, 1, utc(2017, 1, 1, 0, 0, 0), 0);
+	expect("2016-12-31T23:58:60Z", 20, 0, 0, 0);
+	/* ts_date against gmtime_r, a day at a time over 1900..2200 */
+	for (long long sec = -2208988800LL; sec < 7258118400LL; sec += 86400 + 3607) {
+		struct tm u;
+		time_t tt = (time_t)sec;
+		char want[32], got[11];
+		gmtime_r(&tt, &u);
+		snprintf(want, sizeof want, "%04d-%02d-%02d", u.tm_year + 1900, u.tm_mon + 1, u.tm_mday);
+		ts_date((struct ts){ sec, 0 }, got);
+		if (strcmp(want, got) != 0) {
+			fprintf(stderr, "ts_check: ts_date(%lld) = %s, gmtime_r says %s\n", sec, got, want);
+			bad++;
+			break;
+		}
+	}
 	if (bad > 0)
 		return 1;
 	printf("ts_check: all times agree\n");
