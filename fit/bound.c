@@ -272,36 +272,6 @@ bound_table(const cJSON *doc, struct buf *out, struct err *e)
 }
 
 int
-bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
-          struct err *e)
-{
-	struct blocks c = BLOCKS_INIT;
-	struct buf b = BUF_INIT;
-	cJSON *in, *doc = NULL;
-	int rc = -1;
-
-	if (!(o->level > 0 && o->level < 1))
-		return err_set(e, ERR_USAGE, "--level: expected a number between 0 and 1");
-	in = json_parse_file(path, e);
-	if (in == NULL)
-		return -1;
-	if (bound_blocks_read(in, io_name(path), &c, e) < 0 ||
-	    bound_document(&c, o, &doc, e) < 0)
-		goto done;
-	if (table)
-		rc = bound_table(doc, &b, e) < 0 ? -1
-		                                 : io_write_all(outpath, b.p ? b.p : "", b.len, e);
-	else
-		rc = json_emit(doc, outpath, e);
-done:
-	buf_release(&b);
-	cJSON_Delete(doc);
-	blocks_release(&c);
-	cJSON_Delete(in);
-	return rc;
-}
-
-int
 bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
 {
 	struct blocks c = BLOCKS_INIT;

@@ -50,17 +50,13 @@ struct bound_options {
 	int one_sided; /* one-sided bounds instead of a two-sided interval */
 };
 
-/* The cohort.bound/1 document of a cohort read by bound_cohort_read. */
+/* The cohort.bound/1 document of blocks read by bound_blocks_read. */
 int bound_document(const struct blocks *c, const struct bound_options *o, cJSON **out,
                    struct err *e);
 
 /* A human table of a cohort.bound/1 document, appended to out. */
 int bound_table(const cJSON *doc, struct buf *out, struct err *e);
 
-/* `cohort bound`: read path ("-" stdin), write JSON or a table to outpath
- * (NULL stdout), atomically. */
-int bound_run(const char *path, const struct bound_options *o, int table, const char *outpath,
-              struct err *e);
 
 /* Compute a cohort.bound/1 again from input (named name in messages) with
  * the options doc records; *same is 1 when the bytes are doc's. */

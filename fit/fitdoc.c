@@ -11,6 +11,7 @@
 
 #include "../json/json.h"
 #include "../protocol/blocks.h"
+#include "../protocol/rules.h"
 #include "bound.h"
 #include "davidson.h"
 
@@ -26,43 +27,22 @@ fit_options_init(struct fit_options *o)
 	o->sens[2] = 70;
 }
 
-/* A whole-string finite number. */
 static int
 parse_number(const char *s, double *out)
 {
-	char *end;
-
-	if (s == NULL || *s == '\0' || strchr(" \t\n", *s))
-		return -1;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || !isfinite(*out))
-		return -1;
-	return 0;
+	return rules_number(s, out);
 }
-
-/* Levels are kept where the chi-square cut stays well above the rounding
- * noise of a log-likelihood (q >= 1.6e-6) and finite. */
-#define LEVEL_MIN 0.001
-#define LEVEL_MAX 0.999999
 
 static int
 check_level(double level, struct err *e, enum err_code code, const char *what)
 {
-	if (!(level > 0 && level < 1))
-		return err_set(e, code, "%s: expected a number between 0 and 1 (exclusive)", what);
-	if (!(level >= LEVEL_MIN && level <= LEVEL_MAX))
-		return err_set(e, code, "%s: expected a level from %g to %g", what, LEVEL_MIN,
-		               LEVEL_MAX);
-	return 0;
+	return rules_level_check(level, code, what, e);
 }
 
 static int
 check_penalty(double p, struct err *e, enum err_code code, const char *what)
 {
-	if (!(fabs(p) <= 1000))
-		return err_set(e, code, "%s: expected a number from -1000 to 1000", what);
-	return 0;
+	return rules_penalty_check(p, code, what, e);
 }
 
 int
@@ -70,9 +50,7 @@ fit_options_parse(struct fit_options *o, const char *level, const char *penalty,
                   const char *sensitivity, struct err *e)
 {
 	if (level != NULL) {
-		if (parse_number(level, &o->level) < 0)
-			return err_set(e, ERR_USAGE, "--level: expected a number, got '%s'", level);
-		if (check_level(o->level, e, ERR_USAGE, "--level") < 0)
+		if (rules_level_parse(level, "--level", &o->level, e) < 0)
 			return -1;
 	}
 	if (penalty != NULL) {

@@ -128,7 +128,7 @@ bad "games disagree" '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anch
 bad "wrong kind" '{"kind":"cohort.fit/1","blocks":[]}' '"kind": expected cohort.freeze/1 or cohort.blocks/1'
 bad "not JSON" '{"kind":' 'bad.json:1:'
 bad "penalty not a number" '{"kind":"cohort.blocks/1","black_penalty":"35","blocks":[{"condition":"a","anchor":1320,"color":"black","w":1,"d":0,"l":3}]}' '"black_penalty": expected a number'
-expect_fail2 "level 0" '--level: expected a number between 0 and 1' "$COHORT" bound --level 0 "$D/luna.blocks.json"
+expect_fail2 "level 0" '--level: expected a level from 0.001 to 0.999999' "$COHORT" bound --level 0 "$D/luna.blocks.json"
 expect_fail2 "level 1" '--level' "$COHORT" bound --level 1 "$D/luna.blocks.json"
 expect_fail2 "level text" '--level' "$COHORT" bound --level high "$D/luna.blocks.json"
 expect_fail2 "bad format" '--format: expected json or table' "$COHORT" bound --format xml "$D/luna.blocks.json"

@@ -185,9 +185,9 @@ bad "all saturated" 'no condition has a finite rating' "$B"'{"condition":"a","an
 bad "no draws" 'no draw' "$B"'{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}'"$E"
 bad "draw parameter unbounded" 'no condition has both a win and a loss' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":5,"l":5}'"$E"
 printf '%s' "$B$OKB$E" >good.json
-expect_fail2 "level 0" '--level: expected a number between 0 and 1' $COHORT fit --level 0 good.json
-expect_fail2 "level 1" '--level: expected a number between 0 and 1' $COHORT fit --level 1 good.json
-expect_fail2 "level 95" '--level: expected a number between 0 and 1' $COHORT fit --level 95 good.json
+expect_fail2 "level 0" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 0 good.json
+expect_fail2 "level 1" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 1 good.json
+expect_fail2 "level 95" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 95 good.json
 expect_fail2 "level too small to compute" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 1e-9 good.json
 expect_fail2 "level text" "--level: expected a number, got 'high'" $COHORT fit --level high good.json
 expect_fail2 "penalty list with a word" "--sensitivity: 'x' is not a number" $COHORT fit --sensitivity 0,x,70 good.json

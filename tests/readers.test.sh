@@ -82,3 +82,16 @@ verdict "lines: a 1 MiB + 1 line: freeze" takes 'line longer' "$COHORT" freeze -
 verdict "lines: a 1 MiB + 1 line: reconcile" takes 'line longer' "$COHORT" reconcile --freeze rc/freeze.json \
 	--ledger long.jsonl --requests rc/requests.jsonl --billing rc/billing.csv
 rm -f long.jsonl
+
+# ---- a confidence level: one rule for fit, bound and ladder simulate
+lvl() { # lvl NAME WANT LEVEL
+	blocks lv '{"condition":"a","anchor":1720,"color":"black","w":5,"d":0,"l":5}'
+	verdict "level: $1: fit" "$2" 'expected a level from 0.001 to 0.999999' "$COHORT" fit --level "$3" lv.json
+	verdict "level: $1: bound" "$2" 'expected a level from 0.001 to 0.999999' "$COHORT" bound --level "$3" lv.json
+	verdict "level: $1: ladder simulate" "$2" 'expected a level from 0.001 to 0.999999' "$COHORT" ladder simulate \
+		--spec spec.json --truth 1500:1500:100 --starts 1320 --reps 2 --seed 1 --level "$3"
+}
+lvl "0.95" takes 0.95
+lvl "0.0001" refuses 0.0001
+lvl "1" refuses 1
+lvl "0.9999999" refuses 0.9999999
