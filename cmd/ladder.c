@@ -9,6 +9,7 @@
 
 #include "../fit/ladderdoc.h"
 #include "../fit/sim.h"
+#include "../protocol/rules.h"
 #include "cmd.h"
 
 /* clang-format off */
@@ -213,12 +214,9 @@ cmd_ladder(int argc, char **argv)
 			                       "'%s'",
 			                       val[O_NU - O_COND]);
 		o.level = 0.95;
-		if (val[O_LEVEL - O_COND] && (parse_num(val[O_LEVEL - O_COND], &o.level) < 0 ||
-		                              !(o.level > 0 && o.level < 1)))
-			return cmd_usage_error("ladder", usage,
-			                       "--level: expected a number between 0 "
-			                       "and 1, not '%s'",
-			                       val[O_LEVEL - O_COND]);
+		if (val[O_LEVEL - O_COND] &&
+		    rules_level_parse(val[O_LEVEL - O_COND], "--level", &o.level, &e) < 0)
+			return cmd_usage_error("ladder", usage, "%s", e.msg);
 		if (val[O_JOBS - O_COND]) {
 			if (parse_num(val[O_JOBS - O_COND], &x) < 0 || x != (int)x || x < 1 ||
 			    x > 256)
