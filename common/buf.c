@@ -89,3 +89,12 @@ buf_release(struct buf *b)
 	b->p = NULL;
 	b->len = b->cap = 0;
 }
+
+void
+buf_cut(struct buf *b, size_t len)
+{
+	if (b->p != NULL) {
+		b->len = len;
+		b->p[len] = '\0';
+	}
+}

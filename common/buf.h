@@ -25,6 +25,8 @@ int buf_adds(struct buf *b, const char *s);
 int buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_reset(struct buf *b);
+/* Cut b back to its first len bytes (len <= b->len). */
+void buf_cut(struct buf *b, size_t len);
 void buf_release(struct buf *b);
 
 #endif

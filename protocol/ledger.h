@@ -36,8 +36,6 @@ int ledger_blank(const char *p, size_t n);
 /* Format a location as "file:line" into out. */
 void ledger_loc_format(const struct ledger_loc *loc, char *out, size_t n);
 
-#endif
-
 /* Parallel JSON Lines.  Each record is passed to work() on a worker
  * thread as its text (text, n; rec NULL), or, from a SQLite ledger, as a
  * tree (rec; text NULL); work() fills that record's slot (slot_size bytes,
@@ -63,3 +61,5 @@ struct ledger_par {
 };
 
 int ledger_read_par(const char *path, const struct ledger_par *p, struct err *e);
+
+#endif

@@ -1,0 +1,181 @@
+/* build.c: a freeze from ledgers: records read on threads, summarized,
+ * stored, then the manifest written while the store is committed. */
+#define _GNU_SOURCE /* memmem */
+#include "internal.h"
+
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/buf.h"
+#include "../common/io.h"
+#include "../common/mem.h"
+#include "../common/ts.h"
+#include "../protocol/ladder.h"
+#include "../protocol/spec.h"
+#include "../store/cas.h"
+#include "../json/json.h"
+#include "../protocol/ledger.h"
+#include "../json/rec.h"
+
+
+struct build_ctx {
+	struct freeze_acc *acc;
+	struct cas *store;
+	uint64_t records;
+	const struct freeze_opts *o;
+};
+
+/* One record on its way from a worker thread to the accumulator: its
+ * summary, and where its canonical bytes lie in its chunk's keep buffer
+ * (written by the worker, freed with the chunk: no per-record allocation
+ * crosses threads). */
+struct slot {
+	struct freeze_item g;
+	size_t off, len;
+};
+
+static int
+slot_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
+    const struct ledger_loc *loc, void *p, struct buf *keep, struct err *e)
+{
+	struct build_ctx *b = ctx;
+	struct slot *s = p;
+	int rc;
+
+	s->off = keep->len;
+	if (rec != NULL) {
+		struct buf tmp = BUF_INIT;
+		char where[512];
+		ledger_loc_format(loc, where, sizeof where);
+		rc = freeze_prepare(b->acc, rec, where, loc, &s->g, &tmp, e);
+		if (rc == 0 && buf_add(keep, tmp.p, tmp.len) < 0) {
+			freeze_item_clear(&s->g);
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		}
+		buf_release(&tmp);
+	} else {
+		rc = freeze_prepare_text(b->acc, scratch, text, n, loc, &s->g, keep, e);
+	}
+	s->len = keep->len - s->off;
+	return rc;
+}
+
+static void *
+scratch_new(void *ctx)
+{
+	(void)ctx;
+	return freeze_scratch_new();
+}
+
+static void
+scratch_free(void *scratch)
+{
+	freeze_scratch_free(scratch);
+}
+
+static void
+slot_release(void *p)
+{
+	struct slot *s = p;
+
+	freeze_item_clear(&s->g);
+}
+
+static int
+slot_done(void *ctx, void *p, const struct buf *keep, struct err *e)
+{
+	struct build_ctx *b = ctx;
+	struct slot *s = p;
+
+	if (b->store && cas_put(b->store, s->g.d, keep->p + s->off, s->len, e) < 0) {
+		slot_release(s);
+		return -1;
+	}
+	if (freeze_append(b->acc, &s->g, e) < 0) {
+		slot_release(s);
+		return -1;
+	}
+	if (++b->records % 65536 == 0 && b->o->progress)
+		b->o->progress(b->o->progress_ctx, b->records);
+	return 0;
+}
+
+/* The end of a freeze on a second thread, while the first writes the
+ * manifest out: the store committed, then its mappings and the games'
+ * memory given back.  For a million games the commit (the index sorted,
+ * written and synced) and the manifest's writing take tenths of a second
+ * each. */
+struct finish {
+	struct cas *store;
+	struct freeze_acc *acc;
+	struct err e;
+	int rc;
+};
+
+static void *
+finish_thread(void *arg)
+{
+	struct finish *f = arg;
+
+	f->rc = f->store != NULL ? cas_commit(f->store, &f->e) : 0;
+	cas_free(f->store);
+	freeze_acc_free(f->acc);
+	return NULL;
+}
+
+int
+freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
+{
+	struct build_ctx b = { 0 };
+	struct finish f = { NULL, NULL, ERR_INIT, 0 };
+	pthread_t th;
+	cJSON *repo = NULL;
+	size_t start = manifest->len;
+	int rc = -1, threaded;
+
+	b.o = o;
+	b.acc = freeze_acc_new(o->spec, e);
+	if (b.acc == NULL)
+		return o->spec_name ? err_prefix(e, "%s", o->spec_name) : -1;
+	if (o->repo_dir && freeze_repo_state(o->repo_dir, &repo, e) < 0)
+		goto done;
+	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
+		goto done;
+	struct ledger_par par = { slot_work, slot_done, slot_release, scratch_new, scratch_free,
+		sizeof(struct slot), &b, 0 };
+	for (size_t i = 0; i < o->nledgers; i++)
+		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
+			goto done;
+	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
+		goto done;
+	/* The store is committed only once the manifest is sure to be
+	 * written; it is moved into place (by the caller) only after.  With
+	 * no second thread, the commit comes first, then the writing. */
+	f = (struct finish){ b.store, b.acc, ERR_INIT, 0 };
+	b.store = NULL; /* f's now */
+	b.acc = NULL;
+	threaded = o->out != NULL && pthread_create(&th, NULL, finish_thread, &f) == 0;
+	if (!threaded)
+		finish_thread(&f);
+	/* (f.rc is read only once no thread writes it) */
+	rc = o->out != NULL && (threaded || f.rc == 0) ?
+	    outfile_write(o->out, manifest->p + start, manifest->len - start, e) : 0;
+	if (threaded)
+		pthread_join(th, NULL);
+	if (f.rc < 0) {
+		*e = f.e;
+		rc = -1;
+	}
+	if (rc < 0)
+		buf_cut(manifest, start);
+done:
+	cas_free(b.store);
+	cJSON_Delete(repo);
+	freeze_acc_free(b.acc);
+	return rc;
+}
+

@@ -1,0 +1,57 @@
+/* internal.h: what the files of the freeze share: the accumulator, the
+ * codes of a record's summary, and the steps one file takes from another
+ * (record.c reads records, order.c sorts them, manifest.c writes the
+ * manifest, build.c drives a freeze from ledgers). */
+#ifndef COHORT_FREEZE_INTERNAL_H
+#define COHORT_FREEZE_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
+#include "../json/rec.h"
+#include "../protocol/spec.h"
+#include "freeze.h"
+
+enum { R_WIN, R_DRAW, R_LOSS, R_NONE };
+enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_ABORTED };
+/* Games are reached through pointers in game_id order, not where they lie:
+ * the one this far ahead is asked into the cache meanwhile (far enough for
+ * the quickest of those loops, a few nanoseconds a game). */
+#define AHEAD 32
+
+extern const char *const freeze_reason_names[];
+extern const char *const freeze_result_names[];
+extern const char *const freeze_token_names[];
+
+struct freeze_acc {
+	const cJSON *spec;
+	struct spec sp; /* the spec, read once */
+	struct freeze_item *games;
+	size_t n, cap;
+	struct buf canon;
+	/* the flat reader's field lists: record, model, anchor, tokens */
+	struct rec_keys keys[4];
+};
+
+/* Where a record came from, for messages (buf holds it when needed). */
+const char *freeze_where(const struct freeze_item *g, char *buf, size_t n);
+
+struct ledger_loc;
+/* A record read by the tree reader (rec) or its JSON text (text, n; the
+ * flat reader first): validated and summarized into g, its canonical
+ * bytes appended to canon.  Only reads a: worker threads call them at once. */
+int freeze_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
+    const struct ledger_loc *loc, struct freeze_item *g, struct buf *canon, struct err *e);
+int freeze_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
+    size_t n, const struct ledger_loc *loc, struct freeze_item *g, struct buf *out, struct err *e);
+/* Take g into a (its strings now belong to a). */
+int freeze_append(struct freeze_acc *a, struct freeze_item *g, struct err *e);
+
+/* The games in game_id order (a new array of pointers into a->games; a
+ * repeated game_id is an error), and the included ones of those put into
+ * block order in place. */
+int freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e);
+int freeze_block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc,
+    struct err *e);
+
+#endif
