@@ -655,6 +655,39 @@ tar_end_check(const char *path, struct err *e)
 	return ok ? 0 : err_set(e, ERR_INPUT, "%s: truncated archive (no end-of-archive blocks)", path);
 }
 
+/* A compressed archive must be whole to its last byte: the tar reader
+ * stops at the end-of-archive blocks and never reads the padding after
+ * them, nor the compressed stream's own end, so a cut there would go
+ * unseen.  The stream is read raw to its end here. */
+static int
+stream_end_check(const char *path, struct err *e)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *ae;
+	char buf[1 << 14];
+	la_ssize_t k = 0;
+	int rc = -1;
+
+	if (a == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_filename(a, path, 1 << 16) == ARCHIVE_OK &&
+	    archive_read_next_header(a, &ae) == ARCHIVE_OK) {
+		while ((k = archive_read_data(a, buf, sizeof buf)) > 0)
+			;
+		rc = k == 0 ? 0 : -1;
+	}
+	if (rc < 0)
+		err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", path,
+		    archive_error_string(a) ? archive_error_string(a) : "the stream ends early");
+	archive_read_free(a);
+	return rc;
+}
+
 static int
 write_fd(int fd, const char *p, size_t n)
 {
@@ -783,7 +816,8 @@ extract(struct bag *b, struct err *e)
 			goto done;
 		}
 	}
-	if (archive_filter_count(a) <= 1 && tar_end_check(b->path, e) < 0)
+	if (archive_filter_count(a) <= 1 ? tar_end_check(b->path, e) < 0 :
+	    stream_end_check(b->path, e) < 0)
 		goto done;
 	rc = 0;
 done:

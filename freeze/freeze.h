@@ -69,7 +69,7 @@ struct freeze_item {
 	long line;
 	int sqlite;
 	uint8_t d[HASH_LEN];
-	int cond, reason, block, color, result;
+	int fam, cond, reason, block, color, result; /* fam, cond: the spec's indexes */
 	double anchor;
 	long long tok[4];
 	double wall_s, worker_hours;

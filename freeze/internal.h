@@ -33,6 +33,15 @@ struct freeze_acc {
 	struct rec_keys keys[4];
 };
 
+/* The (family, condition) of an included game, numbered family by family
+ * in the spec's order: blocks, conditions and ladder states are per unit,
+ * never pooled across families. */
+static inline int
+freeze_unit(const struct freeze_acc *a, const struct freeze_item *g)
+{
+	return g->fam * (int)a->sp.nconds + g->cond;
+}
+
 /* Where a record came from, for messages (buf holds it when needed). */
 const char *freeze_where(const struct freeze_item *g, char *buf, size_t n);
 

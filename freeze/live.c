@@ -24,9 +24,13 @@ freeze_reasons(const cJSON *doc, freeze_live_fn fn, void *ctx)
 		const cJSON *st = json_get(x, "state");
 		if (!cJSON_IsString(st) || strcmp(st->valuestring, "active") != 0)
 			continue;
-		snprintf(what, sizeof what, "condition \"%.60s\"%s%.60s%s is active: its ladder has not stopped",
-		    str_or(json_get(x, "condition"), "?"), json_get(x, "family") ? " of family \"" : "",
-		    str_or(json_get(x, "family"), ""), json_get(x, "family") ? "\"" : "");
+		if (json_get(x, "family") != NULL)
+			snprintf(what, sizeof what, "condition \"%.60s\" is active (family \"%.60s\"): its "
+			    "ladder has not stopped", str_or(json_get(x, "condition"), "?"),
+			    str_or(json_get(x, "family"), "?"));
+		else
+			snprintf(what, sizeof what, "condition \"%.60s\" is active: its ladder has not "
+			    "stopped", str_or(json_get(x, "condition"), "?"));
 		fn(ctx, what, "wait until its ladder stops, freeze again and bundle the new freeze (or "
 		    "publish it as a dated live snapshot, not as evidence)");
 		n++;

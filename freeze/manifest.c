@@ -136,24 +136,30 @@ num_bound(double x)
 	return n;
 }
 
-/* The conditions' canonical strings, escaped once for every entry. */
+/* The conditions' and families' canonical strings, escaped once for every
+ * entry: condition c is string c, family f string nconds + f. */
 struct cstrs {
 	struct buf b;
-	size_t *off; /* nconds + 1 offsets into b */
+	size_t *off; /* nconds + nfamilies + 1 offsets into b */
+	size_t nconds;
 };
 
 static int
 cstrs_init(struct cstrs *cs, const struct freeze_acc *a, struct err *e)
 {
-	cs->off = malloc((a->sp.nconds + 1) * sizeof *cs->off);
+	size_t n = a->sp.nconds + a->sp.nfamilies;
+
+	cs->nconds = a->sp.nconds;
+	cs->off = malloc((n + 1) * sizeof *cs->off);
 	if (cs->off == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t c = 0; c < a->sp.nconds; c++) {
+	for (size_t c = 0; c < n; c++) {
 		cs->off[c] = cs->b.len;
-		if (canon_string(a->sp.conds[c], &cs->b, e) < 0)
+		if (canon_string(c < a->sp.nconds ? a->sp.conds[c] : a->sp.families[c - a->sp.nconds],
+		    &cs->b, e) < 0)
 			return -1;
 	}
-	cs->off[a->sp.nconds] = cs->b.len;
+	cs->off[n] = cs->b.len;
 	return 0;
 }
 
@@ -169,6 +175,13 @@ put_cond(struct buf *b, const struct cstrs *cs, int c)
 	return buf_add(b, cs->b.p + cs->off[c], cstr_len(cs, c));
 }
 
+/* The index of family f's string. */
+static int
+fam_str(const struct cstrs *cs, int f)
+{
+	return (int)cs->nconds + f;
+}
+
 /* Bytes of g's entry in "games" or "excluded", with its comma; exact but
  * for escapes in game_id. */
 static size_t
@@ -178,7 +191,8 @@ entry_bound(const struct cstrs *cs, const struct freeze_item *g)
 
 	if (g->reason != X_NONE)
 		return n + 118;
-	return n + 156 + num_bound(g->anchor) + num_bound(g->block) + cstr_len(cs, g->cond);
+	return n + 168 + num_bound(g->anchor) + num_bound(g->block) + cstr_len(cs, g->cond) +
+	    cstr_len(cs, fam_str(cs, g->fam));
 }
 
 /* Copy n bytes to p; return the end. */
@@ -240,14 +254,15 @@ plain_string_at(char *p, const char *s, size_t n)
 }
 
 /* A game's manifest entry: in "games" {anchor, block, color, condition,
- * game_id, id, result}; in "excluded" {game_id, id, reason}.  A million of
+ * family, game_id, id, result}; in "excluded" {game_id, id, reason}.  A million of
  * them: all but game_id is written in place, in room made beforehand. */
 static int
 game_entry(const struct cstrs *cs, const struct freeze_item *g, int comma, struct buf *out,
     struct err *e)
 {
 	static const uint8_t result_len[] = { 3, 4, 4 };
-	size_t need = 256 + g->idlen + (g->reason == X_NONE ? cstr_len(cs, g->cond) : 0);
+	size_t need = 256 + g->idlen + (g->reason == X_NONE ? cstr_len(cs, g->cond) +
+	    cstr_len(cs, fam_str(cs, g->fam)) : 0);
 	char *p, *q;
 
 	/* (the room there most often is: no call) */
@@ -264,6 +279,8 @@ game_entry(const struct cstrs *cs, const struct freeze_item *g, int comma, struc
 		p = g->color ? PUT_AT(p, ",\"color\":\"black\",\"condition\":") :
 		    PUT_AT(p, ",\"color\":\"white\",\"condition\":");
 		p = put_at(p, cs->b.p + cs->off[g->cond], cstr_len(cs, g->cond));
+		p = PUT_AT(p, ",\"family\":");
+		p = put_at(p, cs->b.p + cs->off[fam_str(cs, g->fam)], cstr_len(cs, fam_str(cs, g->fam)));
 		p = PUT_AT(p, ",\"game_id\":");
 	} else {
 		p = PUT_AT(p, "{\"game_id\":");
@@ -296,7 +313,8 @@ nomem:
 	return err_set(e, ERR_NOMEM, "out of memory");
 }
 
-/* One (condition, block, color) entry of "blocks"; g is its first game. */
+/* One (family, condition, block, color) entry of "blocks"; g is its first
+ * game. */
 static int
 block_entry(const struct cstrs *cs, const struct freeze_item *g, long long n, long long w,
     long long d, long long l, struct buf *out)
@@ -307,6 +325,7 @@ block_entry(const struct cstrs *cs, const struct freeze_item *g, long long n, lo
 	    PUT(out, ",\"color\":\"white\",\"condition\":")) < 0 ||
 	    put_cond(out, cs, g->cond) < 0 ||
 	    PUT(out, ",\"d\":") < 0 || put_num(out, (double)d) < 0 ||
+	    PUT(out, ",\"family\":") < 0 || put_cond(out, cs, fam_str(cs, g->fam)) < 0 ||
 	    PUT(out, ",\"games\":") < 0 || put_num(out, (double)n) < 0 ||
 	    PUT(out, ",\"l\":") < 0 || put_num(out, (double)l) < 0 ||
 	    PUT(out, ",\"w\":") < 0 || put_num(out, (double)w) < 0 ||
@@ -323,7 +342,8 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 	size_t i = 0;
 	int rc = 0;
 
-	for (size_t c = 0; c < a->sp.nconds; c++) {
+	for (size_t u = 0; u < a->sp.nfamilies * a->sp.nconds; u++) {
+		size_t c = u % a->sp.nconds, f = u / a->sp.nconds;
 		struct ladder_block *lb = NULL;
 		size_t nlb = 0, nanch = 0;
 		double *anch = NULL;
@@ -336,19 +356,20 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 		anch = malloc((ninc + 1) * sizeof *anch);
 		if (lb == NULL || anch == NULL)
 			goto nomem_c;
-		while (i < ninc && inc[i]->cond == (int)c) {
+		while (i < ninc && freeze_unit(a, inc[i]) == (int)u) {
 			size_t j = i;
 			long long w = 0, d = 0, l = 0;
 			/* one (block, color) group */
-			while (j < ninc && inc[j]->cond == (int)c && inc[j]->block == inc[i]->block &&
+			while (j < ninc && freeze_unit(a, inc[j]) == (int)u && inc[j]->block == inc[i]->block &&
 			    inc[j]->color == inc[i]->color) {
 				if (j + AHEAD < ninc)
 					__builtin_prefetch(inc[j + AHEAD]);
 				if (inc[j]->anchor != inc[i]->anchor) {
 					char w[512];
-					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
+					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s was "
 					    "played at %g and at %g", freeze_where(inc[j], w, sizeof w),
-					    inc[i]->block, a->sp.conds[c], inc[i]->anchor, inc[j]->anchor);
+					    inc[i]->block, a->sp.families[f], a->sp.conds[c], inc[i]->anchor,
+					    inc[j]->anchor);
 					goto done_c;
 				}
 				w += inc[j]->result == R_WIN;
@@ -363,9 +384,9 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 			if (inc[i]->block == lastblock) {
 				if (lb[nlb - 1].anchor != inc[i]->anchor) {
 					char w[512];
-					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s was "
+					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s was "
 					    "played at two anchors", freeze_where(inc[i], w, sizeof w), inc[i]->block,
-					    a->sp.conds[c]);
+					    a->sp.families[f], a->sp.conds[c]);
 					goto done_c;
 				}
 				lb[nlb - 1].w += (int)w;
@@ -390,6 +411,7 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 		if (co == NULL)
 			goto nomem_c;
 		ADD(co, "condition", cJSON_CreateString(a->sp.conds[c]));
+		ADD(co, "family", cJSON_CreateString(a->sp.families[f]));
 		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
 		if (add_sums(co, &s) < 0)
 			goto nomem_c;
@@ -417,7 +439,7 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 			    cJSON_CreateNumber(ls.dev[k].expected));
 			ADD(dv, "why", cJSON_CreateString(ls.dev[k].why));
 		}
-		if (c > 0 && PUT(conds, ",") < 0)
+		if (u > 0 && PUT(conds, ",") < 0)
 			goto nomem_c;
 		if (canon_write(co, conds, e) < 0)
 			rc = -1;
@@ -576,7 +598,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 {
 	struct freeze_item **inc = NULL, **ord;
 	struct sums all = { 0 };
-	struct cstrs cs = { BUF_INIT, NULL };
+	struct cstrs cs = { BUF_INIT, NULL, 0 };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
 	struct buf tail = BUF_INIT;
 	struct buf wb = BUF_INIT, *out = &wb;

@@ -21,13 +21,15 @@
 #include "../json/rec.h"
 
 
-/* Included games by condition, block, color, game_id. */
+/* Included games by family, condition, block, color, game_id. */
 static int
 cmp_block_order(const void *x, const void *y)
 {
 	const struct freeze_item *a = *(const struct freeze_item *const *)x;
 	const struct freeze_item *b = *(const struct freeze_item *const *)y;
 
+	if (a->fam != b->fam)
+		return a->fam < b->fam ? -1 : 1;
 	if (a->cond != b->cond)
 		return a->cond < b->cond ? -1 : 1;
 	if (a->block != b->block)
@@ -323,14 +325,15 @@ done:
 }
 
 /* Block order, from inc in game_id order.  The ties of cmp_block_order are
- * broken by game_id, so a stable split by condition, then a look at each
- * condition's (block, color) order, spares the sort in the usual case. */
+ * broken by game_id, so a stable split by (family, condition), then a look
+ * at each one's (block, color) order, spares the sort in the usual case. */
 int
 freeze_block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc, struct err *e)
 {
-	size_t *at = calloc(a->sp.nconds + 1, sizeof *at), lo = 0;
+	size_t nu = a->sp.nfamilies * a->sp.nconds;
+	size_t *at = calloc(nu + 1, sizeof *at), lo = 0;
 	struct freeze_item **t = malloc((ninc + 1) * sizeof *t);
-	int *cond = malloc((ninc + 1) * sizeof *cond); /* each game's, read once */
+	int *cond = malloc((ninc + 1) * sizeof *cond); /* each game's unit, read once */
 
 	if (at == NULL || t == NULL || cond == NULL) {
 		free(at);
@@ -341,17 +344,17 @@ freeze_block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t 
 	for (size_t i = 0; i < ninc; i++) {
 		if (i + AHEAD < ninc)
 			__builtin_prefetch(inc[i + AHEAD]);
-		cond[i] = inc[i]->cond;
+		cond[i] = freeze_unit(a, inc[i]);
 		at[cond[i] + 1]++;
 	}
-	for (size_t c = 0; c < a->sp.nconds; c++)
+	for (size_t c = 0; c < nu; c++)
 		at[c + 1] += at[c];
 	for (size_t i = 0; i < ninc; i++)
 		t[at[cond[i]]++] = inc[i];
 	memcpy(inc, t, ninc * sizeof *inc);
 	free(cond);
-	/* at[c] is now where condition c ends */
-	for (size_t c = 0; c < a->sp.nconds; c++) {
+	/* at[c] is now where unit c ends */
+	for (size_t c = 0; c < nu; c++) {
 		size_t hi = at[c], k = lo + 1;
 		while (k < hi && (inc[k - 1]->block < inc[k]->block ||
 		    (inc[k - 1]->block == inc[k]->block && inc[k - 1]->color <= inc[k]->color))) {

@@ -126,6 +126,8 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 {
 	int fam = 0;
 
+	g->fam = -1;
+
 	/* lengths first: most words differ in theirs (the last of equal
 	 * conditions, were there any, as before) */
 	g->cond = -1;
@@ -135,7 +137,10 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 			break;
 		}
 	for (size_t i = 0; i < a->sp.nfamilies && !fam; i++)
-		fam = a->sp.famlen[i] == nfam && memcmp(family, a->sp.families[i], nfam) == 0;
+		if (a->sp.famlen[i] == nfam && memcmp(family, a->sp.families[i], nfam) == 0) {
+			fam = 1;
+			g->fam = (int)i;
+		}
 	g->reason = X_NONE;
 	if (!fam)
 		g->reason = X_FAMILY;
@@ -793,7 +798,7 @@ freeze_item_same(const struct freeze_item *a, const struct freeze_item *b)
 	/* Numbers compared by their bits: the two readers must agree exactly. */
 	return strcmp(a->game_id, b->game_id) == 0 &&
 	    strcmp(freeze_where(a, wa, sizeof wa), freeze_where(b, wb, sizeof wb)) == 0 &&
-	    memcmp(a->d, b->d, HASH_LEN) == 0 && a->cond == b->cond && a->reason == b->reason &&
+	    memcmp(a->d, b->d, HASH_LEN) == 0 && a->fam == b->fam && a->cond == b->cond && a->reason == b->reason &&
 	    a->block == b->block && a->color == b->color && a->result == b->result &&
 	    memcmp(&a->anchor, &b->anchor, sizeof a->anchor) == 0 &&
 	    memcmp(a->tok, b->tok, sizeof a->tok) == 0 &&

@@ -164,9 +164,9 @@ refused() { # NAME PATTERN LEDGER
 	if [ -e out.json ] || ls out.json.tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
 }
 refused "a block played at two anchors in one color" \
-	'^cohort freeze: esc-group.jsonl:[0-9]+: "anchor": block 2 of t.ab was played at 1520.5 and at 1999$' esc-group.jsonl
+	'^cohort freeze: esc-group.jsonl:[0-9]+: "anchor": block 2 of luna t.ab was played at 1520.5 and at 1999$' esc-group.jsonl
 refused "a block played at two anchors across colors" \
-	'^cohort freeze: esc-two.jsonl:[0-9]+: "anchor": block 2 of t.ab was played at two anchors$' esc-two.jsonl
+	'^cohort freeze: esc-two.jsonl:[0-9]+: "anchor": block 2 of luna t.ab was played at two anchors$' esc-two.jsonl
 cat esc.jsonl esc.jsonl >esc-dup.jsonl
 refused "a duplicate game_id" \
 	'^cohort freeze: esc-dup.jsonl:[0-9]+: "game_id": duplicate ".*" \(first at esc-dup.jsonl:[0-9]+\)$' esc-dup.jsonl
