@@ -66,8 +66,10 @@ read_placement(struct chess_pos *p, struct field f, const char *what, struct err
 			return err_set(e, ERR_INPUT, "%s: unexpected character in the placement", what);
 		}
 	}
-	if (rank != 0 || file != 8)
+	if (rank != 0)
 		return err_set(e, ERR_INPUT, "%s: the placement has %d ranks, not 8", what, 8 - rank);
+	if (file != 8)
+		return err_set(e, ERR_INPUT, "%s: rank 1 has %d squares, not 8", what, file);
 	return 0;
 }
 
