@@ -45,29 +45,35 @@ read_placement(struct chess_pos *p, struct field f, const char *what, struct err
 
 		if (c == '/') {
 			if (file != 8)
-				return err_set(e, ERR_INPUT, "%s: rank %d has %d squares, not 8", what, rank + 1, file);
+				return err_set(e, ERR_INPUT, "%s: rank %d has %d squares, not 8",
+				    what, rank + 1, file);
 			if (rank == 0)
 				return err_set(e, ERR_INPUT, "%s: more than 8 ranks", what);
 			rank--;
 			file = digit = 0;
 		} else if (c >= '1' && c <= '8') {
 			if (digit)
-				return err_set(e, ERR_INPUT, "%s: two digits in a row in rank %d", what, rank + 1);
+				return err_set(e, ERR_INPUT, "%s: two digits in a row in rank %d",
+				    what, rank + 1);
 			file += c - '0';
 			digit = 1;
 			if (file > 8)
-				return err_set(e, ERR_INPUT, "%s: rank %d has more than 8 squares", what, rank + 1);
+				return err_set(e, ERR_INPUT, "%s: rank %d has more than 8 squares",
+				    what, rank + 1);
 		} else if (l != NULL) {
 			if (file >= 8)
-				return err_set(e, ERR_INPUT, "%s: rank %d has more than 8 squares", what, rank + 1);
+				return err_set(e, ERR_INPUT, "%s: rank %d has more than 8 squares",
+				    what, rank + 1);
 			p->sq[rank * 16 + file++] = (uint8_t)(l - piece_letters);
 			digit = 0;
 		} else {
-			return err_set(e, ERR_INPUT, "%s: unexpected character in the placement", what);
+			return err_set(e, ERR_INPUT, "%s: unexpected character in the placement",
+			    what);
 		}
 	}
 	if (rank != 0)
-		return err_set(e, ERR_INPUT, "%s: the placement has %d ranks, not 8", what, 8 - rank);
+		return err_set(e, ERR_INPUT, "%s: the placement has %d ranks, not 8",
+		    what, 8 - rank);
 	if (file != 8)
 		return err_set(e, ERR_INPUT, "%s: rank 1 has %d squares, not 8", what, file);
 	return 0;
@@ -86,7 +92,8 @@ read_castling(struct chess_pos *p, struct field f, const char *what, struct err 
 		while (at < 4 && order[at] != f.s[i])
 			at++;
 		if (at == 4)
-			return err_set(e, ERR_INPUT, "%s: castling rights must be \"-\" or a subset of KQkq in that order", what);
+			return err_set(e, ERR_INPUT,
+			    "%s: castling rights must be \"-\" or some of KQkq in that order", what);
 		p->castle |= (uint8_t)(1u << at++);
 	}
 	if (f.n == 0)
@@ -104,9 +111,11 @@ read_ep(struct chess_pos *p, struct field f, const char *what, struct err *e)
 	if (f.n == 1 && f.s[0] == '-')
 		return 0;
 	if (f.n != 2 || f.s[0] < 'a' || f.s[0] > 'h' || (f.s[1] != '3' && f.s[1] != '6'))
-		return err_set(e, ERR_INPUT, "%s: the en passant field must be \"-\" or a square on rank 3 or 6", what);
+		return err_set(e, ERR_INPUT,
+		    "%s: the en passant field must be \"-\" or a square on rank 3 or 6", what);
 	if (f.s[1] != want)
-		return err_set(e, ERR_INPUT, "%s: en passant square %.2s with %s to move", what, f.s,
+		return err_set(e, ERR_INPUT, "%s: en passant square %.2s with %s to move",
+		    what, f.s,
 		    p->side == CHESS_WHITE ? "white" : "black");
 	p->ep = (uint8_t)((f.s[1] - '1') * 16 + (f.s[0] - 'a'));
 	return 0;
@@ -148,7 +157,8 @@ count_pieces(struct chess_pos *p, const char *what, struct err *e)
 		} else if (CHESS_TYPE_OF(piece) == CHESS_PAWN) {
 			pawns[c]++;
 			if (RANK88(x) == 0 || RANK88(x) == 7)
-				return err_set(e, ERR_INPUT, "%s: a pawn on %c%d", what, 'a' + FILE88(x), RANK88(x) + 1);
+				return err_set(e, ERR_INPUT, "%s: a pawn on %c%d",
+				    what, 'a' + FILE88(x), RANK88(x) + 1);
 		}
 	}
 	for (int c = 0; c < 2; c++) {
@@ -182,7 +192,8 @@ check_castling(const struct chess_pos *p, const char *what, struct err *e)
 			continue;
 		if (p->sq[need[i].king] != CHESS_PIECE(need[i].color, CHESS_KING) ||
 		    p->sq[need[i].rook] != CHESS_PIECE(need[i].color, CHESS_ROOK))
-			return err_set(e, ERR_INPUT, "%s: castling right %c without king and rook at home", what,
+			return err_set(e, ERR_INPUT,
+			    "%s: castling right %c without king and rook at home", what,
 			    need[i].letter);
 	}
 	return 0;
@@ -199,7 +210,8 @@ check_ep(const struct chess_pos *p, const char *what, struct err *e)
 		return 0;
 	if (p->sq[ep + ahead] != CHESS_PIECE(!p->side, CHESS_PAWN) || p->sq[ep] != 0 ||
 	    p->sq[ep - ahead] != 0)
-		return err_set(e, ERR_INPUT, "%s: en passant square %c%d without a pawn that just passed it",
+		return err_set(e, ERR_INPUT,
+		    "%s: en passant square %c%d without a pawn that just passed it",
 		    what, 'a' + FILE88(ep), RANK88(ep) + 1);
 	return 0;
 }
@@ -215,7 +227,8 @@ read_fields(struct chess_pos *p, const struct field *f, const char *what, struct
 	p->side = f[1].s[0] == 'w' ? CHESS_WHITE : CHESS_BLACK;
 	if (read_castling(p, f[2], what, e) < 0 || read_ep(p, f[3], what, e) < 0)
 		return -1;
-	if (count_pieces(p, what, e) < 0 || check_castling(p, what, e) < 0 || check_ep(p, what, e) < 0)
+	if (count_pieces(p, what, e) < 0 || check_castling(p, what, e) < 0 ||
+	    check_ep(p, what, e) < 0)
 		return -1;
 	if (chess_attacked(p, p->king[!p->side], p->side))
 		return err_set(e, ERR_INPUT, "%s: the side not to move is in check", what);
@@ -231,15 +244,19 @@ chess_fen_read(struct chess_pos *pos, const char *fen, struct err *e)
 	int n = split(fen, f);
 
 	if (n > MAX_FIELDS)
-		return err_set(e, ERR_INPUT, "fen: expected 6 fields, found more than %d", MAX_FIELDS);
+		return err_set(e, ERR_INPUT, "fen: expected 6 fields, found more than %d",
+		    MAX_FIELDS);
 	if (n != 6)
-		return err_set(e, ERR_INPUT, "fen: expected 6 fields separated by single spaces, found %d", n);
+		return err_set(e, ERR_INPUT,
+		    "fen: expected 6 fields separated by single spaces, found %d", n);
 	if (read_fields(pos, f, "fen", e) < 0)
 		return -1;
 	if (read_count(f[4], 0, UINT16_MAX, &half) < 0)
-		return err_set(e, ERR_INPUT, "fen: the half-move clock must be a number from 0 to 65535");
+		return err_set(e, ERR_INPUT,
+		    "fen: the half-move clock must be a number from 0 to 65535");
 	if (read_count(f[5], 1, CHESS_FULLMOVE_MAX, &full) < 0)
-		return err_set(e, ERR_INPUT, "fen: the full-move number must be a number from 1 to %u",
+		return err_set(e, ERR_INPUT,
+		    "fen: the full-move number must be a number from 1 to %u",
 		    CHESS_FULLMOVE_MAX);
 	pos->halfmove = (uint16_t)half;
 	pos->fullmove = (uint32_t)full;
@@ -253,9 +270,11 @@ chess_epd_read(struct chess_pos *pos, const char *epd, struct err *e)
 	int n = split(epd, f);
 
 	if (n > MAX_FIELDS)
-		return err_set(e, ERR_INPUT, "epd: expected 4 fields, found more than %d", MAX_FIELDS);
+		return err_set(e, ERR_INPUT, "epd: expected 4 fields, found more than %d",
+		    MAX_FIELDS);
 	if (n != 4)
-		return err_set(e, ERR_INPUT, "epd: expected 4 fields separated by single spaces, found %d", n);
+		return err_set(e, ERR_INPUT,
+		    "epd: expected 4 fields separated by single spaces, found %d", n);
 	if (read_fields(pos, f, "epd", e) < 0)
 		return -1;
 	pos->halfmove = 0;

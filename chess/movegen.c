@@ -96,7 +96,8 @@ find_pins(struct gen *g)
 				mine = y;
 				continue;
 			}
-			if (mine >= 0 && (b[y] == slider || b[y] == CHESS_PIECE(g->them, CHESS_QUEEN))) {
+			if (mine >= 0 &&
+			    (b[y] == slider || b[y] == CHESS_PIECE(g->them, CHESS_QUEEN))) {
 				g->pin_sq[g->npins] = (uint8_t)mine;
 				g->pin_dir[g->npins++] = (uint8_t)i;
 			}
@@ -210,7 +211,8 @@ gen_king(struct gen *g, int x)
 
 		if (!ONBOARD(y) || !takes_or_empty(g, y))
 			continue;
-		if (g->check ? chess_safe_after(g->p, x, y, CHESS_NONE) : !chess_attacked(g->p, y, g->them))
+		if (g->check ? chess_safe_after(g->p, x, y, CHESS_NONE) :
+			       !chess_attacked(g->p, y, g->them))
 			push(g, x, y, CHESS_NONE);
 	}
 	if (g->check || (x != SQ_E1 && x != SQ_E8))

@@ -135,7 +135,8 @@ skip_variation(struct chess_pgn_reader *r, struct err *e)
 			continue;
 		}
 		if (c == '(' && ++depth > CHESS_PGN_MAX_DEPTH)
-			return fail(r, r->line, e, "variations nested more than %d deep", CHESS_PGN_MAX_DEPTH);
+			return fail(r, r->line, e, "variations nested more than %d deep",
+			    CHESS_PGN_MAX_DEPTH);
 		if (c == ')')
 			depth--;
 		step(r);
@@ -166,7 +167,8 @@ read_name(struct chess_pgn_reader *r, char name[CHESS_PGN_NAME_MAX + 1], struct 
 
 	while (is_symbol(peek(r))) {
 		if (n == CHESS_PGN_NAME_MAX)
-			return fail(r, r->line, e, "a tag name longer than %d bytes", CHESS_PGN_NAME_MAX);
+			return fail(r, r->line, e, "a tag name longer than %d bytes",
+			    CHESS_PGN_NAME_MAX);
 		name[n++] = (char)peek(r);
 		step(r);
 	}
@@ -187,7 +189,8 @@ read_value(struct chess_pgn_reader *r, const char *name, struct buf *v, struct e
 		int c = peek(r);
 
 		if (c < 0 || c == '\n' || c == '\r')
-			return fail(r, r->line, e, "tag %s: the value is not closed on its line", name);
+			return fail(r, r->line, e, "tag %s: the value is not closed on its line",
+			    name);
 		if (c == '\0')
 			return fail(r, r->line, e, "tag %s: a NUL byte in the value", name);
 		step(r);
@@ -198,7 +201,8 @@ read_value(struct chess_pgn_reader *r, const char *name, struct buf *v, struct e
 			step(r);
 		}
 		if (v->len == CHESS_PGN_VALUE_MAX)
-			return fail(r, r->line, e, "tag %s: a value longer than %d bytes", name, CHESS_PGN_VALUE_MAX);
+			return fail(r, r->line, e, "tag %s: a value longer than %d bytes",
+			    name, CHESS_PGN_VALUE_MAX);
 		if (buf_addc(v, (char)c) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -301,7 +305,8 @@ setup(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e)
 
 	if (variant != NULL && !is_standard(variant)) {
 		shown_value(variant, show);
-		fail(r, g->line, e, "variant \"%s\"%s is not supported", show, is_960(variant) ? " (Chess960)" : "");
+		fail(r, g->line, e, "variant \"%s\"%s is not supported",
+		    show, is_960(variant) ? " (Chess960)" : "");
 		return CHESS_PGN_UNSUPPORTED;
 	}
 	if (set != NULL && strcmp(set, "0") != 0 && strcmp(set, "1") != 0)
@@ -627,7 +632,8 @@ skip_between(struct chess_pgn_reader *r, struct err *e)
 		while (peek(r) >= 0 && peek(r) != '}')
 			step(r);
 		if (peek(r) < 0)
-			return err_set(e, ERR_INPUT, "%s:%lu: a comment opened here is not closed", r->name, line);
+			return err_set(e, ERR_INPUT, "%s:%lu: a comment opened here is not closed",
+			    r->name, line);
 		step(r);
 	}
 }
@@ -673,6 +679,10 @@ read_game(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e)
 int
 chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e)
 {
+	struct err ignored = ERR_INIT;
+
+	if (e == NULL) /* messages are built from e->msg along the way */
+		e = &ignored;
 	game_reset(g);
 	if (skip_between(r, e) < 0) {
 		r->off = r->len;

@@ -98,7 +98,8 @@ enum {
 };
 
 /* Read buf[0..len) as PGN; name (not copied) is used in messages. */
-void chess_pgn_reader_init(struct chess_pgn_reader *r, const char *buf, size_t len, const char *name);
+void chess_pgn_reader_init(struct chess_pgn_reader *r, const char *buf, size_t len,
+    const char *name);
 
 /* Read the next game into *g (see the return values above). */
 int chess_pgn_next(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e);

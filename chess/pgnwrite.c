@@ -6,7 +6,9 @@
 
 #define COLUMNS 79
 
-static const char *const roster[7] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
+static const char *const roster[7] = { "Event", "Site", "Date", "Round", "White", "Black",
+	"Result" };
+static const char symbol[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+#=:-";
 
 static int
 in_roster(const char *name)
@@ -23,10 +25,11 @@ check_tag(const char *name, const char *value, struct err *e)
 {
 	size_t n = strlen(name);
 
-	if (n == 0 || n > CHESS_PGN_NAME_MAX || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+#=:-") != n)
+	if (n == 0 || n > CHESS_PGN_NAME_MAX || strspn(name, symbol) != n)
 		return err_set(e, ERR_INPUT, "pgn: tag name \"%.64s\" is not a PGN symbol", name);
 	if (strlen(value) > CHESS_PGN_VALUE_MAX || strpbrk(value, "\r\n") != NULL)
-		return err_set(e, ERR_INPUT, "pgn: tag %s: a value must be one line of at most %d bytes", name,
+		return err_set(e, ERR_INPUT,
+		    "pgn: tag %s: a value must be one line of at most %d bytes", name,
 		    CHESS_PGN_VALUE_MAX);
 	return 0;
 }
@@ -56,8 +59,10 @@ put_setup(struct buf *o, const struct chess_pgn_game *g, struct err *e)
 
 	chess_start(&start);
 	if (fen != NULL) {
-		if (chess_fen_read(&given, fen, e) < 0 || memcmp(&given, &g->start, sizeof given) != 0)
-			return err_set(e, ERR_INPUT, "pgn: the FEN tag does not give the game's start position");
+		if (chess_fen_read(&given, fen, e) < 0 ||
+		    memcmp(&given, &g->start, sizeof given) != 0)
+			return err_set(e, ERR_INPUT,
+			    "pgn: the FEN tag does not give the game's start position");
 		return 0;
 	}
 	if (memcmp(&start, &g->start, sizeof start) == 0)
@@ -134,7 +139,8 @@ write_moves(struct line *l, const struct chess_pgn_game *g, struct err *e)
 	for (size_t i = 0; i < g->nmoves; i++) {
 		if (!legal_here(&pos, g->moves[i])) {
 			chess_uci_write(g->moves[i], word);
-			return err_set(e, ERR_INPUT, "pgn: move %zu (%s) is illegal in its position", i + 1, word);
+			return err_set(e, ERR_INPUT,
+			    "pgn: move %zu (%s) is illegal in its position", i + 1, word);
 		}
 		if (pos.side == CHESS_WHITE || i == 0) {
 			snprintf(word, sizeof word, "%lu%s", (unsigned long)pos.fullmove,

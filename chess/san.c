@@ -86,10 +86,12 @@ chess_uci_read(const struct chess_pos *pos, const char *text, struct chess_move 
 
 	shown(text, show);
 	if (n < 4 || n > 5 || (from = square_at(text)) < 0 || (to = square_at(text + 2)) < 0)
-		return err_set(e, ERR_INPUT, "%s: not a move in UCI form (like e2e4 or e7e8q)", show);
+		return err_set(e, ERR_INPUT, "%s: not a move in UCI form (like e2e4 or e7e8q)",
+		    show);
 	if (n == 5) {
 		if ((pl = strchr("nbrq", text[4])) == NULL)
-			return err_set(e, ERR_INPUT, "%s: the promotion must be one of n b r q", show);
+			return err_set(e, ERR_INPUT, "%s: the promotion must be one of n b r q",
+			    show);
 		promo = CHESS_KNIGHT + (int)(pl - "nbrq");
 	}
 	if (find_move(pos, from, to, promo, m, &wants))
@@ -109,7 +111,8 @@ ambiguity(const struct chess_pos *p, struct chess_move m)
 	int others = 0, same_file = 0, same_rank = 0;
 
 	for (int i = 0; i < n; i++) {
-		if (list[i].to != m.to || list[i].from == m.from || p->sq[SQ88(list[i].from)] != type)
+		if (list[i].to != m.to || list[i].from == m.from ||
+		    p->sq[SQ88(list[i].from)] != type)
 			continue;
 		others = 1;
 		same_file |= CHESS_FILE(list[i].from) == CHESS_FILE(m.from);
@@ -245,7 +248,8 @@ san_castle(const struct chess_pos *p, const struct san *s, struct chess_move *m,
 	int from = p->side == CHESS_WHITE ? CHESS_SQ(4, 0) : CHESS_SQ(4, 7);
 	int to = s->castle == 1 ? from + 2 : from - 2, wants;
 
-	if (CHESS_TYPE_OF(p->sq[SQ88(from)]) == CHESS_KING && find_move(p, from, to, CHESS_NONE, m, &wants))
+	if (CHESS_TYPE_OF(p->sq[SQ88(from)]) == CHESS_KING &&
+	    find_move(p, from, to, CHESS_NONE, m, &wants))
 		return 0;
 	return err_set(e, ERR_INPUT, "%s: castling is not legal in this position", show);
 }

@@ -183,7 +183,7 @@ static int
 same_game(const struct chess_pgn_game *a, const struct chess_pgn_game *b)
 {
 	return a->nmoves == b->nmoves && a->result == b->result &&
-	    memcmp(a->moves, b->moves, a->nmoves * sizeof a->moves[0]) == 0 &&
+	    (a->nmoves == 0 || memcmp(a->moves, b->moves, a->nmoves * sizeof a->moves[0]) == 0) &&
 	    memcmp(&a->start, &b->start, sizeof a->start) == 0 && same_tags(a, b);
 }
 
