@@ -4,7 +4,9 @@
 #   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
 # Targets: json (strict reader, canonical writer), rec (the flat record
 # reader against the tree reader and writer), ledger (JSON Lines reader,
-# record validator, manifest derivation).  The library is built into
+# record validator, manifest derivation), fen (FEN and EPD reader, legal
+# moves), san (SAN and UCI move text), pgn (PGN reader and writer).  The
+# library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
@@ -18,7 +20,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_bag}
+targets=${*:-json rec ledger csv bundle_secret bundle_bag fen san pgn}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -29,7 +31,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_bag; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_bag fen san pgn; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
 cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
 find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
@@ -54,6 +56,23 @@ for led in examples/*/ledger.jsonl; do
 	sed -n '1,4p;40p' "$led" >$OUT/seeds/rec/$name-five-far
 done
 awk -v d="$OUT/seeds/rec" '{ f = sprintf("%s/odd-%02d", d, NR); print > f; close(f) }' tests/data/rec/odd.jsonl
+# chess: the FENs the unit tests use; SAN after 0 moves of each start; each
+# PGN game alone (a blank line then a tag starts the next) and small files whole
+grep -oh '"[^"]*/[^"]*/[^"]*"' tests/unit/chess_perft.c tests/unit/chess_rules.c | tr -d '"' |
+	awk -v d="$OUT/seeds/fen" '{ f = sprintf("%s/fen-%03d", d, NR); printf "%s", $0 > f; close(f) }'
+i=0
+for m in Nf3 e4 O-O 0-0-0 exd8=Q+ e8Q Raf1 N4d5 cxd3 Qa1b2 e2e4 e7e8q e1g1 Kg1 Nf3!? ; do
+	for s in 0 1 3 6 7 8 9; do
+		i=$((i + 1))
+		{ printf "\\$(printf %03o "$s")\\000"; printf '%s' "$m"; } >$OUT/seeds/san/san-$i
+	done
+done
+for f in tests/data/pgn/*/*.pgn; do
+	[ "$(wc -c <"$f")" -lt 16384 ] && cp "$f" $OUT/seeds/pgn/
+	awk -v d="$OUT/seeds/pgn" -v n="$(basename "$f" .pgn)" '
+		BEGIN { g = 1 } /^\[/ && blank { g++ } { blank = ($0 ~ /^\r?$/) }
+		g <= 6 { f = sprintf("%s/%s-%02d", d, n, g); print >> f; close(f) }' "$f"
+done
 
 status=0
 for t in $targets; do
@@ -64,6 +83,9 @@ for t in $targets; do
 	csv) maxlen=8192 ;;
 	bundle_secret) maxlen=4096 ;;
 	bundle_bag) maxlen=65536 ;;
+	fen) maxlen=255 ;;
+	san) maxlen=96 ;;
+	pgn) maxlen=8192 ;;
 	*) echo "fuzz: no target $t" >&2; exit 2 ;;
 	esac
 	bin=$OUT/fuzz_$t
