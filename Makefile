@@ -16,15 +16,16 @@ CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
 LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)
 
 include common/module.mk
+include engine/module.mk
 include freeze/module.mk
 include verify/module.mk
 include fit/module.mk
 include bundle/module.mk
 include cmd/module.mk
 
-LIB_OBJS  = $(COMMON_OBJS) $(FREEZE_OBJS) $(VERIFY_OBJS) $(FIT_OBJS) $(BUNDLE_OBJS)
+LIB_OBJS  = $(COMMON_OBJS) $(ENGINE_OBJS) $(FREEZE_OBJS) $(VERIFY_OBJS) $(FIT_OBJS) $(BUNDLE_OBJS)
 UNIT      = tests/unit/numbers tests/unit/jsonsuite tests/unit/ts_check tests/unit/hex_check $(FREEZE_UNIT) $(VERIFY_UNIT) \
-	$(FIT_UNIT) $(BUNDLE_UNIT)
+	$(FIT_UNIT) $(BUNDLE_UNIT) $(ENGINE_UNIT)
 B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
 B_UNIT    = $(UNIT:%=$(BUILD)/%)
