@@ -71,7 +71,10 @@ fail(struct engine *g, struct err *e, enum err_code code, double grace_s,
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
 	engine_proc_end(&g->proc, grace_s);
-	engine_proc_status(&g->proc, status, sizeof status);
+	/* a status only when the engine was given time to end by itself */
+	status[0] = '\0';
+	if (grace_s > 0)
+		engine_proc_status(&g->proc, status, sizeof status);
 	engine_tail_format(lines ? lines : &g->proc.out_tail, out, sizeof out);
 	engine_tail_format(&g->proc.err_tail, errs, sizeof errs);
 	/* too long a message loses its end, the engine's lines, first */

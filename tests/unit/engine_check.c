@@ -80,9 +80,9 @@ run(const char *name, const char *(*fn)(void), double max_s)
 	if (w == NULL && !no_children())
 		w = fail("a child process is left");
 	if (w == NULL) {
-		printf("ok engine: %s\n", name);
+		printf("ok %s\n", name);
 	} else {
-		printf("not ok engine: %s: %s\n", name, w);
+		printf("not ok %s: %s\n", name, w);
 		failed++;
 	}
 	fflush(stdout);

@@ -2,8 +2,11 @@
  *
  *   engine_real check PATH [ARG...]   the test suite's checks (stockfish):
  *                                     "ok ..." / "not ok ..." lines
- *   engine_real survey PATH [ARG...]  what an engine honours, for
- *                                     docs/engines.md: one "key: value" a line
+ *   engine_real survey [-d DEPTH | -n NODES] PATH [ARG...]
+ *                                     what an engine honours, for
+ *                                     docs/engines.md: one "key: value" a
+ *                                     line; searches use nodes 20000, or
+ *                                     the depth or nodes given
  *
  * Every run is a fresh process with Threads 1 (or "Number of Threads"),
  * Hash 16 and no book where the engine has those options, then ucinewgame.
@@ -31,14 +34,17 @@ static const char *const fens[] = {
 static const char *path;
 static const char *const *extra;
 static int failed;
+/* The limit of the suite's and the survey's searches (the survey's -d
+ * gives a depth instead, for engines that do not count nodes). */
+static struct engine_limit limit = { 20000, 0, 0 };
 
 static void
 report(int good, const char *name, const char *why)
 {
 	if (good)
-		printf("ok engine: %s\n", name);
+		printf("ok %s\n", name);
 	else
-		printf("not ok engine: %s: %s\n", name, why);
+		printf("not ok %s: %s\n", name, why);
 	failed += !good;
 	fflush(stdout);
 }
@@ -97,12 +103,10 @@ describe(const struct engine_result *r, struct buf *b)
 }
 
 static int
-search(struct engine *g, const char *fen, uint64_t nodes, const char *const *sm, size_t n,
-    struct buf *b, struct engine_result *r, struct err *e)
+search(struct engine *g, const char *fen, const char *const *sm, size_t n, struct buf *b,
+    struct engine_result *r, struct err *e)
 {
-	struct engine_limit lim = { nodes, 0, 0 };
-
-	if (engine_search(g, fen, &lim, sm, n, r, e) < 0)
+	if (engine_search(g, fen, &limit, sm, n, r, e) < 0)
 		return -1;
 	if (b != NULL)
 		describe(r, b);
@@ -111,7 +115,7 @@ search(struct engine *g, const char *fen, uint64_t nodes, const char *const *sm,
 
 /* Every position in one fresh process, described into b. */
 static int
-run_all(int multipv, uint64_t nodes, struct buf *b, struct err *e)
+run_all(int multipv, struct buf *b, struct err *e)
 {
 	struct engine_result r = ENGINE_RESULT_INIT;
 	struct engine *g = fresh(multipv, e);
@@ -120,7 +124,7 @@ run_all(int multipv, uint64_t nodes, struct buf *b, struct err *e)
 	if (g == NULL)
 		return -1;
 	for (size_t i = 0; rc == 0 && i < NFENS; i++)
-		rc = search(g, fens[i], nodes, NULL, 0, b, &r, e);
+		rc = search(g, fens[i], NULL, 0, b, &r, e);
 	engine_result_release(&r);
 	engine_free(g);
 	return rc;
@@ -150,7 +154,7 @@ other_moves(const char *fen, char moves[2][8], char best[8], struct err *e)
 	struct engine *g = fresh(3, e);
 	int rc = -1;
 
-	if (g != NULL && search(g, fen, 20000, NULL, 0, NULL, &r, e) == 0 && r.nlines == 3 &&
+	if (g != NULL && search(g, fen, NULL, 0, NULL, &r, e) == 0 && r.nlines == 3 &&
 	    r.lines[1].npv > 0 && r.lines[2].npv > 0) {
 		snprintf(moves[0], 8, "%s", r.lines[1].pv[0]);
 		snprintf(moves[1], 8, "%s", r.lines[2].pv[0]);
@@ -172,7 +176,7 @@ check_determinism(void)
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	struct err e = ERR_INIT;
 
-	if (run_all(5, 20000, &a, &e) < 0 || run_all(5, 20000, &b, &e) < 0)
+	if (run_all(5, &a, &e) < 0 || run_all(5, &b, &e) < 0)
 		report(0, "stockfish: nodes 20000, MultiPV 5, two fresh processes", e.msg);
 	else
 		report(a.len > 0 && a.len == b.len && memcmp(a.p, b.p, a.len) == 0,
@@ -194,7 +198,7 @@ check_lines(void)
 	if (g != NULL && strncmp(engine_name(g), "Stockfish", 9) != 0)
 		snprintf(why, sizeof why, "name \"%s\"", engine_name(g)), good = 0;
 	for (size_t i = 0; good && i < NFENS; i++) {
-		if (search(g, fens[i], 20000, NULL, 0, NULL, &r, &e) < 0)
+		if (search(g, fens[i], NULL, 0, NULL, &r, &e) < 0)
 			good = 0;
 		else if (!lines_ok(&r, 5))
 			snprintf(why, sizeof why, "position %zu: %zu lines", i, r.nlines), good = 0;
@@ -223,7 +227,7 @@ check_searchmoves(void)
 	for (size_t i = 0; good && i < NFENS; i++) {
 		struct engine *g = NULL;
 		good = other_moves(fens[i], moves, best, &e) == 0 && (g = fresh(1, &e)) != NULL &&
-		    search(g, fens[i], 20000, sm, 2, NULL, &r, &e) == 0 &&
+		    search(g, fens[i], sm, 2, NULL, &r, &e) == 0 &&
 		    strcmp(r.bestmove, best) != 0;
 		engine_free(g);
 	}
@@ -294,20 +298,25 @@ survey_id(void)
 	engine_free(g);
 }
 
+/* Does go nodes N stop near N?  Asked in a process of its own, with a
+ * short timeout: some engines never stop. */
 static void
 survey_nodes(void)
 {
-	static const uint64_t limits[] = { 1000, 20000, 100000 };
+	static const uint64_t asked[] = { 1000, 20000, 100000 };
 	struct engine_result r = ENGINE_RESULT_INIT;
 	struct err e = ERR_INIT;
 	struct engine *g = fresh(0, &e);
 
+	if (g != NULL)
+		engine_set_timeout(g, 5);
 	for (size_t i = 0; g != NULL && i < 3; i++) {
+		struct engine_limit lim = { asked[i], 0, 0 };
 		double t0 = seconds();
-		if (search(g, fens[0], limits[i], NULL, 0, NULL, &r, &e) < 0)
+		if (engine_search(g, fens[0], &lim, NULL, 0, &r, &e) < 0)
 			break;
 		say("nodes", "asked %llu, reported %llu, depth %d, %.3f s",
-		    (unsigned long long)limits[i], (unsigned long long)r.nodes,
+		    (unsigned long long)asked[i], (unsigned long long)r.nodes,
 		    r.nlines ? r.lines[0].depth : 0, seconds() - t0);
 	}
 	if (e.code != ERR_OK)
@@ -316,22 +325,71 @@ survey_nodes(void)
 	engine_free(g);
 }
 
+#define REPEATS 5
+
+/* The text without its " nodes N": what is left when only the moves,
+ * depths and scores must repeat. */
+static void
+strip_nodes(const struct buf *in, struct buf *out)
+{
+	const char *p = in->p ? in->p : "", *q;
+
+	buf_reset(out);
+	buf_adds(out, "");
+	while ((q = strstr(p, " nodes ")) != NULL) {
+		buf_add(out, p, (size_t)(q - p));
+		p = q + 7;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	buf_adds(out, p);
+}
+
+static int
+same_text(const struct buf *a, const struct buf *b, int nodes_too)
+{
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	int same;
+
+	if (nodes_too)
+		return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+	strip_nodes(a, &x);
+	strip_nodes(b, &y);
+	same = x.len == y.len && memcmp(x.p, y.p, x.len) == 0;
+	buf_release(&x);
+	buf_release(&y);
+	return same;
+}
+
+/* The same results in REPEATS fresh processes? */
 static void
 survey_repeat(void)
 {
-	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct buf first = BUF_INIT, b = BUF_INIT;
 	struct err e = ERR_INIT;
+	int same = 0, moves = 0, runs = 1;
 
-	if (run_all(0, 20000, &a, &e) < 0 || run_all(0, 20000, &b, &e) < 0)
+	if (run_all(0, &first, &e) < 0) {
+		say("deterministic", "error: %s", e.msg);
+		return;
+	}
+	for (; runs < REPEATS; runs++) {
+		buf_reset(&b);
+		if (run_all(0, &b, &e) < 0)
+			break;
+		same += same_text(&first, &b, 1);
+		moves += same_text(&first, &b, 0);
+		if (!same_text(&first, &b, 1))
+			fputs(b.p, stdout);
+	}
+	if (e.code != ERR_OK)
 		say("deterministic", "error: %s", e.msg);
 	else
-		say("deterministic", "%s", a.len == b.len && memcmp(a.p, b.p, a.len) == 0
-		                               ? "yes (4 positions, nodes 20000, 2 fresh processes)"
-		                               : "no");
-	fputs(a.p ? a.p : "", stdout);
-	if (b.len != a.len || (b.p && memcmp(a.p, b.p, a.len) != 0))
-		fputs(b.p ? b.p : "", stdout);
-	buf_release(&a);
+		say("deterministic", "%s (4 positions; of %d more fresh processes, %d the same, "
+		                     "%d the same but for node counts)",
+		    same == runs - 1 ? "yes" : "no", runs - 1, same, moves);
+	fputs(first.p, stdout);
+	buf_release(&first);
 	buf_release(&b);
 }
 
@@ -341,92 +399,129 @@ survey_multipv(void)
 	struct engine_result r = ENGINE_RESULT_INIT;
 	struct err e = ERR_INIT;
 	struct engine *g = fresh(3, &e);
-	int good = g != NULL;
+	int lines = g != NULL, best = lines;
 
-	for (size_t i = 0; good && i < NFENS; i++)
-		good = search(g, fens[i], 20000, NULL, 0, NULL, &r, &e) == 0 && lines_ok(&r, 3);
-	say("multipv", "%s%s", good ? "yes (3 distinct lines on 4 positions)" : "no ",
-	    good ? "" : e.code != ERR_OK ? e.msg : "wrong lines");
+	for (size_t i = 0; lines && i < NFENS; i++) {
+		lines = search(g, fens[i], NULL, 0, NULL, &r, &e) == 0 && r.nlines == 3;
+		for (size_t k = 0; lines && k < 3; k++)
+			lines = r.lines[k].npv > 0;
+		best = best && lines && strcmp(r.bestmove, r.lines[0].pv[0]) == 0;
+	}
+	if (!lines)
+		say("multipv", "no: %s", e.code != ERR_OK ? e.msg : "not three lines");
+	else
+		say("multipv", "3 lines on 4 positions; bestmove %s", best ? "is line 1's move"
+		                                                            : "not always line 1's move");
 	engine_result_release(&r);
 	engine_free(g);
 }
+
+/* Two legal moves other than the best, in each position. */
+static const char *const others[NFENS][2] = { { "a2a3", "b2b3" }, { "e2e3", "b4c4" },
+	{ "g8h8", "d7d5" }, { "h1f1", "e1f2" } };
 
 static void
 survey_searchmoves(void)
 {
 	struct engine_result r = ENGINE_RESULT_INIT;
 	struct err e = ERR_INIT;
-	char moves[2][8], best[8];
-	const char *sm[2] = { moves[0], moves[1] };
 	int good = 1;
 
 	for (size_t i = 0; good && i < NFENS; i++) {
-		struct engine *g = NULL;
-		good = other_moves(fens[i], moves, best, &e) == 0 && (g = fresh(0, &e)) != NULL &&
-		    search(g, fens[i], 20000, sm, 2, NULL, &r, &e) == 0;
+		struct engine *g = fresh(0, &e);
+		good = g != NULL && search(g, fens[i], others[i], 2, NULL, &r, &e) == 0;
 		engine_free(g);
 	}
 	say("searchmoves", "%s%s", good ? "yes (4 positions)" : "no: ", good ? "" : e.msg);
 	engine_result_release(&r);
 }
 
-/* One fresh process: searches of before[] (after ucinewgame each), then
- * ucinewgame and the probe position, described. */
+/* One fresh process: ucinewgame and a search of each position of seq,
+ * the last one described into b. */
 static int
-after(const char *const *before, size_t n, struct buf *b, struct err *e)
+sequence(const int *seq, size_t n, struct buf *b, struct err *e)
 {
 	struct engine_result r = ENGINE_RESULT_INIT;
 	struct engine *g = fresh(0, e);
 	int rc = g ? 0 : -1;
 
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if ((rc = search(g, before[i], 20000, NULL, 0, NULL, &r, e)) == 0)
-			rc = engine_newgame(g, e);
-	if (rc == 0)
-		rc = search(g, fens[0], 20000, NULL, 0, b, &r, e);
+		if ((rc = engine_newgame(g, e)) == 0)
+			rc = search(g, fens[seq[i]], NULL, 0, i + 1 == n ? b : NULL, &r, e);
 	engine_result_release(&r);
 	engine_free(g);
 	return rc;
 }
 
+/* 2 when each sequence ends with the same description as the first, 1
+ * when the same but for node counts, 0 when not, -1 on an error. */
+static int
+same_ends(const int seqs[][4], const size_t *lens, size_t n, struct err *e)
+{
+	struct buf first = BUF_INIT, b = BUF_INIT;
+	int same = sequence(seqs[0], lens[0], &first, e) == 0 ? 2 : -1;
+
+	for (size_t i = 1; same > 0 && i < n; i++) {
+		buf_reset(&b);
+		if (sequence(seqs[i], lens[i], &b, e) < 0)
+			same = -1;
+		else if (!same_text(&first, &b, 1))
+			same = same_text(&first, &b, 0) ? 1 : 0;
+	}
+	buf_release(&first);
+	buf_release(&b);
+	return same;
+}
+
+static int
+worse(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Does ucinewgame forget the searches before it?  And if not, does one
+ * fixed throw-away search (position 1) just before make results repeat? */
 static void
 survey_newgame(void)
 {
-	const char *const other[] = { fens[2] }, *const warm_other[] = { fens[3], fens[2] };
-	const char *const warm[] = { fens[3] };
-	struct buf clean = BUF_INIT, dirty = BUF_INIT, w1 = BUF_INIT, w2 = BUF_INIT;
+	static const int plain[][4] = { { 0 }, { 1, 0 }, { 2, 0 }, { 3, 0 }, { 0, 0 } };
+	static const size_t plain_n[] = { 1, 2, 2, 2, 2 };
+	static const int plain3[][4] = { { 3 }, { 0, 3 }, { 1, 3 }, { 2, 3 }, { 3, 3 } };
+	static const int warm[][4] = { { 1, 0 }, { 3, 1, 0 }, { 0, 1, 0 }, { 2, 3, 1, 0 } };
+	static const size_t warm_n[] = { 2, 3, 3, 4 };
+	static const int warm3[][4] = { { 1, 3 }, { 3, 1, 3 }, { 0, 1, 3 }, { 2, 0, 1, 3 } };
+	static const char *const said[] = { "no", "only moves and scores", "yes" };
 	struct err e = ERR_INIT;
+	int a = worse(same_ends(plain, plain_n, 5, &e), same_ends(plain3, plain_n, 5, &e));
+	int w = worse(same_ends(warm, warm_n, 4, &e), same_ends(warm3, warm_n, 4, &e));
 
-	if (after(NULL, 0, &clean, &e) < 0 || after(other, 1, &dirty, &e) < 0 ||
-	    after(warm, 1, &w1, &e) < 0 || after(warm_other, 2, &w2, &e) < 0) {
+	if (a < 0 || w < 0) {
 		say("ucinewgame", "error: %s", e.msg);
-	} else {
-		int same = clean.len == dirty.len && memcmp(clean.p, dirty.p, clean.len) == 0;
-		int wsame = w1.len == w2.len && memcmp(w1.p, w2.p, w1.len) == 0;
-		int wclean = w1.len == clean.len && memcmp(w1.p, clean.p, w1.len) == 0;
-		say("ucinewgame resets", "%s", same ? "yes" : "no: a search before it changes the next");
-		say("after a throw-away search", "%s%s",
-		    wsame ? "later searches repeat" : "later searches still depend on history",
-		    wsame ? (wclean ? " (and equal a first search)" : " (but differ from a first search)")
-		          : "");
-		if (!same)
-			printf("first search:\n%safter another position:\n%s", clean.p, dirty.p);
+		return;
 	}
-	buf_release(&clean);
-	buf_release(&dirty);
-	buf_release(&w1);
-	buf_release(&w2);
+	say("ucinewgame forgets earlier searches", "%s", said[a]);
+	say("with a fixed throw-away search just before", "%s repeat",
+	    w == 2 ? "results" : w == 1 ? "moves and scores" : "nothing");
 }
 
 int
 main(int argc, char **argv)
 {
+	int i = 2;
+
 	if (argc < 3 || (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "survey") != 0)) {
-		fprintf(stderr, "usage: engine_real check|survey ENGINE [ARG...]\n");
+		fprintf(stderr, "usage: engine_real check|survey [-d DEPTH | -n NODES] ENGINE [ARG...]\n");
 		return 2;
 	}
-	path = argv[2];
-	extra = (const char *const *)argv + 3;
+	if (strcmp(argv[i], "-d") == 0 && i + 2 < argc) {
+		limit = (struct engine_limit){ 0, atoi(argv[i + 1]), 0 };
+		i += 2;
+	} else if (strcmp(argv[i], "-n") == 0 && i + 2 < argc) {
+		limit = (struct engine_limit){ strtoull(argv[i + 1], NULL, 10), 0, 0 };
+		i += 2;
+	}
+	path = argv[i];
+	extra = (const char *const *)argv + i + 1;
 	if (strcmp(argv[1], "check") == 0) {
 		check_digest();
 		check_lines();
