@@ -4,7 +4,8 @@
 #   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
 # Targets: json (strict reader, canonical writer), rec (the flat record
 # reader against the tree reader and writer), ledger (JSON Lines reader,
-# record validator, manifest derivation).  The library is built into
+# record validator, manifest derivation), uci (what a UCI engine prints:
+# info, option and bestmove lines).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
@@ -18,7 +19,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_bag}
+targets=${*:-json rec ledger csv bundle_secret bundle_bag uci}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -29,7 +30,13 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_bag; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_bag uci; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+# what real engines print, a line a seed and each whole
+for f in tests/data/uci/*.txt; do
+	cp "$f" $OUT/seeds/uci/
+	awk -v d="$OUT/seeds/uci" -v n="$(basename "$f" .txt)" \
+		'{ g = sprintf("%s/%s-%03d", d, n, NR); print > g; close(g) }' "$f"
+done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
 cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
 find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
@@ -64,6 +71,7 @@ for t in $targets; do
 	csv) maxlen=8192 ;;
 	bundle_secret) maxlen=4096 ;;
 	bundle_bag) maxlen=65536 ;;
+	uci) maxlen=4096 ;;
 	*) echo "fuzz: no target $t" >&2; exit 2 ;;
 	esac
 	bin=$OUT/fuzz_$t

@@ -1,7 +1,7 @@
 /* engine_check.c: the UCI driver (engine/) against tests/unit/fake_uci,
  * an engine right or wrong on purpose, and its line readers on tables.
- * engine_check FAKE_UCI TMPDIR: one "ok NAME" or "not ok NAME: why" line
- * per case.  Each case must end within its time, with no child process
+ * engine_check FAKE_UCI TMPDIR DATADIR: one "ok NAME" or "not ok NAME: why"
+ * line per case; DATADIR holds what real engines printed (tests/data/uci).  Each case must end within its time, with no child process
  * (nor zombie) left and as many open descriptors as before. */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include "../../engine/engine.h"
 #include "../../engine/uci.h"
 
-static const char *fake, *tmp;
+static const char *fake, *tmp, *data;
 static char logpath[4096];
 static int failed;
 static char why[2048];
@@ -350,6 +350,64 @@ case_bestmove_lines(void)
 			return fail("\"%s\": %d", cases[i].line, rc);
 		if (rc == 0 && (strcmp(best, cases[i].best) != 0 || strcmp(ponder, cases[i].ponder)))
 			return fail("\"%s\": %s %s", cases[i].line, best, ponder);
+	}
+	return NULL;
+}
+
+/* One line of a real engine's transcript: 1 read, 0 not ours, -1 refused. */
+static int
+transcript_line(char *line, struct err *e)
+{
+	char *cur = line, best[8], ponder[8];
+	const char *w = engine_uci_word(&cur);
+	struct engine_info in;
+	struct engine_option o;
+
+	if (w != NULL && strcmp(w, "option") == 0) {
+		if (engine_uci_option(cur, &o, e) < 0)
+			return -1;
+		engine_option_release(&o);
+		return 1;
+	}
+	if (w != NULL && strcmp(w, "info") == 0) {
+		int rc = engine_uci_info(cur, &in, e);
+		if (rc == 0)
+			engine_info_release(&in);
+		return rc < 0 ? -1 : 1;
+	}
+	if (w != NULL && strcmp(w, "bestmove") == 0)
+		return engine_uci_bestmove(cur, best, ponder, e) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* What Debian's engines printed (handshake and a search) reads whole. */
+static const char *
+case_transcripts(void)
+{
+	static const char *const names[] = { "stockfish-15.1", "fairy-stockfish-11.1",
+		"glaurung-2.2", "toga2-3.0", "ethereal-12.00", "gnuchess-6.2.7" };
+	char path[4096], line[8192];
+	struct err e = ERR_INIT;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		int nread = 0, nline = 0;
+		snprintf(path, sizeof path, "%s/%s.txt", data, names[i]);
+		FILE *fp = fopen(path, "r");
+		if (fp == NULL)
+			return fail("cannot open %s", path);
+		while (fgets(line, sizeof line, fp) != NULL) {
+			nline++;
+			line[strcspn(line, "\r\n")] = '\0';
+			int rc = transcript_line(line, &e);
+			if (rc < 0) {
+				fclose(fp);
+				return fail("%s:%d: %s", path, nline, e.msg);
+			}
+			nread += rc;
+		}
+		fclose(fp);
+		if (nread < 10)
+			return fail("%s: only %d lines read", path, nread);
 	}
 	return NULL;
 }
@@ -841,12 +899,13 @@ case_sigchld_ignored(void)
 int
 main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: engine_check FAKE_UCI TMPDIR\n");
+	if (argc != 4) {
+		fprintf(stderr, "usage: engine_check FAKE_UCI TMPDIR DATADIR\n");
 		return 2;
 	}
 	fake = argv[1];
 	tmp = argv[2];
+	data = argv[3];
 	snprintf(logpath, sizeof logpath, "%s/fake-uci.log", tmp);
 	setenv("FAKE_UCI_LOG", logpath, 1);
 	signal(SIGPIPE, SIG_DFL);
@@ -859,6 +918,7 @@ main(int argc, char **argv)
 	RUN(case_info_lines, "info lines: fields, bounds, skipped words, refusals", 1);
 	RUN(case_option_lines, "option lines: names with spaces, combos, refusals", 1);
 	RUN(case_bestmove_lines, "bestmove lines: ponder, (none), refusals", 1);
+	RUN(case_transcripts, "what six Debian engines print reads whole", 1);
 	RUN(case_handshake, "handshake: id lines and eight declared options", 3);
 	RUN(case_setoption, "setoption: undeclared, out of range, bad values refused", 3);
 	RUN(case_search, "search: MultiPV 3 lines, last deepest, searchmoves, limits", 3);
