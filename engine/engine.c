@@ -34,18 +34,6 @@ struct engine {
 	char dead_msg[sizeof ((struct err *)0)->msg];
 };
 
-/* A caller's text fit to quote in a message: printable, short. */
-static const char *
-shown(const char *s, char out[81])
-{
-	size_t i;
-
-	for (i = 0; s[i] != '\0' && i < 80; i++)
-		out[i] = s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' ? '?' : s[i];
-	out[i] = '\0';
-	return out;
-}
-
 /* 1 when s has only printable ASCII: nothing can end a command early. */
 static int
 printable(const char *s)
@@ -187,14 +175,14 @@ static int
 add_option(struct engine *g, char *cur, struct err *e)
 {
 	struct engine_option o;
-	char q[81];
+	char q[ENGINE_SHOWN_MAX + 1];
 
 	if (g->nopts >= ENGINE_OPTIONS_MAX)
 		return err_set(e, ERR_INPUT, "declares more than %d options", ENGINE_OPTIONS_MAX);
 	if (engine_uci_option(cur, &o, e) < 0)
 		return -1;
 	if (engine_option_find(g, o.name) != NULL) {
-		err_set(e, ERR_INPUT, "declares option \"%s\" twice", shown(o.name, q));
+		err_set(e, ERR_INPUT, "declares option \"%s\" twice", engine_uci_shown(o.name, q));
 		engine_option_release(&o);
 		return -1;
 	}
@@ -268,7 +256,8 @@ handshake(struct engine *g, struct err *e)
 			engine_tail_push(&g->first, line, strlen(line));
 		if (++nlines > HANDSHAKE_LINES_MAX)
 			return fail(g, e, ERR_INPUT, 0, &g->first,
-			    "not a UCI engine: more than %d lines before uciok", HANDSHAKE_LINES_MAX);
+			    "not a UCI engine: more than %d lines before uciok",
+			    HANDSHAKE_LINES_MAX);
 		rc = handshake_line(g, line, &why);
 		if (rc < 0)
 			return fail(g, e, why.code, 0, &g->first, "%s", why.msg);
@@ -411,54 +400,52 @@ engine_set_timeout(struct engine *g, double seconds)
 static int
 bad_value(const struct engine_option *o, const char *value, const char *why, struct err *e)
 {
-	char qn[81], qv[81];
+	char qn[ENGINE_SHOWN_MAX + 1], qv[ENGINE_SHOWN_MAX + 1];
 
-	return err_set(e, ERR_INPUT, "option \"%s\": \"%s\" %s", shown(o->name, qn),
-	    shown(value ? value : "", qv), why);
+	return err_set(e, ERR_INPUT, "option \"%s\": \"%s\" %s", engine_uci_shown(o->name, qn),
+	    engine_uci_shown(value ? value : "", qv), why);
 }
 
-/* The value to send for o (NULL for a button), or NULL with e set. */
-static const char *
-checked_value(const struct engine_option *o, const char *value, int *ok, struct err *e)
+/* The value to send for o in *send (NULL for a button). */
+static int
+checked_value(const struct engine_option *o, const char *value, const char **send,
+    struct err *e)
 {
 	long long v;
 	char *end;
 
-	*ok = 0;
+	*send = value;
 	switch (o->type) {
 	case ENGINE_OPT_BUTTON:
+		*send = NULL;
 		if (value != NULL && *value != '\0')
-			return bad_value(o, value, "given to a button", e), NULL;
-		*ok = 1;
-		return NULL;
+			return bad_value(o, value, "given to a button", e);
+		return 0;
 	case ENGINE_OPT_CHECK:
 		if (value == NULL || (strcmp(value, "true") != 0 && strcmp(value, "false") != 0))
-			return bad_value(o, value, "is not true or false", e), NULL;
-		break;
+			return bad_value(o, value, "is not true or false", e);
+		return 0;
 	case ENGINE_OPT_SPIN:
 		errno = 0;
 		v = value ? strtoll(value, &end, 10) : 0;
 		if (value == NULL || *value == '\0' || *end != '\0' || errno != 0)
-			return bad_value(o, value, "is not an integer", e), NULL;
-		if (v < o->min || v > o->max) {
-			err_set(e, ERR_INPUT, "option \"%s\": %lld is outside %lld..%lld", o->name, v,
-			    o->min, o->max);
-			return NULL;
-		}
-		break;
+			return bad_value(o, value, "is not an integer", e);
+		if (v < o->min || v > o->max)
+			return err_set(e, ERR_INPUT, "option \"%s\": %lld is outside %lld..%lld",
+			    o->name, v, o->min, o->max);
+		return 0;
 	case ENGINE_OPT_COMBO:
 		for (size_t i = 0; value != NULL && i < o->nvars; i++)
 			if (strcasecmp(value, o->vars[i]) == 0) {
-				*ok = 1;
-				return o->vars[i];
+				*send = o->vars[i];
+				return 0;
 			}
-		return bad_value(o, value, "is not one of its values", e), NULL;
+		return bad_value(o, value, "is not one of its values", e);
 	case ENGINE_OPT_STRING:
-		value = value ? value : "";
-		break;
+		*send = value ? value : "";
+		return 0;
 	}
-	*ok = 1;
-	return value;
+	return bad_value(o, value, "has no known type", e);
 }
 
 int
@@ -467,18 +454,17 @@ engine_setoption(struct engine *g, const char *name, const char *value, struct e
 	const struct engine_option *o;
 	struct buf cmd = BUF_INIT;
 	const char *v;
-	char q[81];
-	int ok, rc;
+	char q[ENGINE_SHOWN_MAX + 1];
+	int rc;
 
 	if (check_alive(g, e) < 0)
 		return -1;
 	if ((o = engine_option_find(g, name)) == NULL)
 		return err_set(e, ERR_INPUT, "engine %s has no option \"%s\"", g->path,
-		    shown(name ? name : "", q));
+		    engine_uci_shown(name ? name : "", q));
 	if (value != NULL && (!printable(value) || strlen(value) > VALUE_MAX))
 		return bad_value(o, value, "holds a control character or is too long", e);
-	v = checked_value(o, value, &ok, e);
-	if (!ok)
+	if (checked_value(o, value, &v, e) < 0)
 		return -1;
 	if (buf_printf(&cmd, "setoption name %s%s%s\n", o->name, v ? " value " : "",
 	        v ? v : "") < 0)
@@ -576,17 +562,17 @@ static int
 check_search_args(const char *fen, const struct engine_limit *lim, const char *const *sm,
     size_t n, struct err *e)
 {
-	char q[81];
+	char q[ENGINE_SHOWN_MAX + 1];
 
 	if (fen != NULL && (*fen == '\0' || strlen(fen) > ENGINE_FEN_MAX || !printable(fen)))
-		return err_set(e, ERR_INPUT, "not a position: \"%s\"", shown(fen, q));
+		return err_set(e, ERR_INPUT, "not a position: \"%s\"", engine_uci_shown(fen, q));
 	if (lim == NULL || lim->depth < 0 || (lim->nodes == 0 && lim->depth == 0 &&
 	                                         lim->movetime_ms == 0))
 		return err_set(e, ERR_INPUT, "a search needs a limit: nodes, depth or movetime");
 	for (size_t i = 0; i < n; i++)
 		if (sm[i] == NULL || !engine_uci_move_ok(sm[i]))
 			return err_set(e, ERR_INPUT, "searchmoves: not a move: \"%s\"",
-			    shown(sm[i] ? sm[i] : "", q));
+			    engine_uci_shown(sm[i] ? sm[i] : "", q));
 	return 0;
 }
 
@@ -594,7 +580,8 @@ static int
 search_command(struct buf *b, const char *fen, const struct engine_limit *lim,
     const char *const *sm, size_t n)
 {
-	int rc = fen ? buf_printf(b, "position fen %s\ngo", fen) : buf_adds(b, "position startpos\ngo");
+	int rc = fen ? buf_printf(b, "position fen %s\ngo", fen)
+	             : buf_adds(b, "position startpos\ngo");
 
 	if (rc == 0 && lim->depth > 0)
 		rc = buf_printf(b, " depth %d", lim->depth);

@@ -311,7 +311,8 @@ wait_readable(struct engine_proc *p, double deadline, struct err *e)
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc < 0)
-			return err_set(e, ERR_IO, "cannot wait for its output: %s", strerror(errno));
+			return err_set(e, ERR_IO, "cannot wait for its output: %s",
+			    strerror(errno));
 		if (p->err >= 0 && pf[1].revents != 0)
 			drain_err(p);
 		if (pf[0].revents != 0)

@@ -137,14 +137,13 @@ is_info_key(const char *w)
 	return 0;
 }
 
-/* An engine's word fit to quote in a message: short, printable. */
-static const char *
-shown(const char *w, char out[41])
+const char *
+engine_uci_shown(const char *s, char out[ENGINE_SHOWN_MAX + 1])
 {
 	size_t i;
 
-	for (i = 0; w[i] != '\0' && i < 40; i++)
-		out[i] = w[i] < 0x21 || w[i] > 0x7e || w[i] == '"' ? '?' : w[i];
+	for (i = 0; s[i] != '\0' && i < ENGINE_SHOWN_MAX; i++)
+		out[i] = s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' ? '?' : s[i];
 	out[i] = '\0';
 	return out;
 }
@@ -152,11 +151,12 @@ shown(const char *w, char out[41])
 static int
 bad_info(struct err *e, const char *what, const char *w)
 {
-	char q[41];
+	char q[ENGINE_SHOWN_MAX + 1];
 
 	if (w == NULL)
 		return err_set(e, ERR_INPUT, "malformed info line: %s", what);
-	return err_set(e, ERR_INPUT, "malformed info line: %s \"%s\"", what, shown(w, q));
+	return err_set(e, ERR_INPUT, "malformed info line: %s \"%s\"", what,
+	    engine_uci_shown(w, q));
 }
 
 /* Moves up to the next info keyword, kept in one block: npv pointers, then
@@ -362,11 +362,12 @@ join_words(char **cur, const char *stop, struct buf *b)
 static int
 bad_option(struct err *e, const char *what, const char *name)
 {
-	char q[41];
+	char q[ENGINE_SHOWN_MAX + 1];
 
 	if (name == NULL)
 		return err_set(e, ERR_INPUT, "malformed option line: %s", what);
-	return err_set(e, ERR_INPUT, "malformed option line: %s \"%s\"", what, shown(name, q));
+	return err_set(e, ERR_INPUT, "malformed option line: %s \"%s\"", what,
+	    engine_uci_shown(name, q));
 }
 
 static int
@@ -505,17 +506,18 @@ int
 engine_uci_bestmove(char *cur, char best[8], char ponder[8], struct err *e)
 {
 	const char *w = engine_uci_word(&cur);
-	char q[41];
+	char q[ENGINE_SHOWN_MAX + 1];
 
 	ponder[0] = '\0';
 	if (w == NULL || read_move(w, best) < 0)
-		return err_set(e, ERR_INPUT, "malformed bestmove \"%s\"", w ? shown(w, q) : "");
+		return err_set(e, ERR_INPUT, "malformed bestmove \"%s\"",
+		    w ? engine_uci_shown(w, q) : "");
 	w = engine_uci_word(&cur);
 	if (w != NULL && strcmp(w, "ponder") == 0) {
 		w = engine_uci_word(&cur);
 		if (w == NULL || read_move(w, ponder) < 0)
 			return err_set(e, ERR_INPUT, "malformed ponder move \"%s\"",
-			    w ? shown(w, q) : "");
+			    w ? engine_uci_shown(w, q) : "");
 	}
 	return 0;
 }

@@ -17,6 +17,12 @@ char *engine_uci_word(char **cur);
 /* The rest of the line at *cur, blanks trimmed at both ends. */
 char *engine_uci_rest(char **cur);
 
+#define ENGINE_SHOWN_MAX 80
+
+/* s fit to quote in a message: cut at ENGINE_SHOWN_MAX bytes, control
+ * bytes, non-ASCII and quotes shown as '?'.  Returns out. */
+const char *engine_uci_shown(const char *s, char out[ENGINE_SHOWN_MAX + 1]);
+
 /* 1 when s is a move in UCI notation: from and to squares, a1..h8, and an
  * optional promotion q, r, b or n. */
 int engine_uci_move_ok(const char *s);

@@ -45,7 +45,8 @@ one_line(const char *s, size_t n)
 	memcpy(line, s, n);
 	e.msg[0] = '\0';
 	if (engine_uci_bestmove(line, best, ponder, &e) == 0) {
-		if ((best[0] && !engine_uci_move_ok(best)) || (ponder[0] && !engine_uci_move_ok(ponder)))
+		if ((best[0] && !engine_uci_move_ok(best)) ||
+		    (ponder[0] && !engine_uci_move_ok(ponder)))
 			abort();
 	} else if (e.msg[0] == '\0') {
 		abort();

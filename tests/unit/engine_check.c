@@ -1,8 +1,9 @@
 /* engine_check.c: the UCI driver (engine/) against tests/unit/fake_uci,
  * an engine right or wrong on purpose, and its line readers on tables.
  * engine_check FAKE_UCI TMPDIR DATADIR: one "ok NAME" or "not ok NAME: why"
- * line per case; DATADIR holds what real engines printed (tests/data/uci).  Each case must end within its time, with no child process
- * (nor zombie) left and as many open descriptors as before. */
+ * line per case; DATADIR holds what real engines printed (tests/data/uci).
+ * Each case must end within its time, with no child process (nor zombie)
+ * left and as many open descriptors as before. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -224,7 +225,8 @@ static const struct info_case info_cases[] = {
 	{ "depth 3 score cp 10 wdl 100 800 100 pv e2e4", 0, 1, 3, 0, 1, 10, 0, 0, 0, 0, 0, 0, 1,
 	    "e2e4" },
 	{ "depth\t4\tscore cp 1\tpv e2e4 \t", 0, 1, 4, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, "e2e4" },
-	{ "depth 3 frobnicate 5 score cp 1 pv e2e4", 0, 1, 3, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1, "e2e4" },
+	{ "depth 3 frobnicate 5 score cp 1 pv e2e4", 0, 1, 3, 0, 1, 1, 0, 0, 0, 0, 0, 0, 1,
+	    "e2e4" },
 	{ "depth 3 currmove e2e4 currmovenumber 1", 0, 1, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL },
 	{ "depth 9 currline 1 e2e4 e7e5 refutation d1h5 g7g6 nodes 5", 0, 1, 9, 0, 0, 0, 0, 0, 0, 5,
 	    0, 0, 0, NULL },
@@ -294,8 +296,8 @@ case_option_lines(void)
 		"name X type", "name X type blah", "name X type spin default 1",
 		"name X type spin default 1 min 5 max 1", "name X type spin min a max 3",
 		"name X type spin min 1 max 99999999999999999999", "name X type combo default a",
-		"name X type combo default a var", "name X type check default true nonsense", "name X type check default yes",
-		"name X type spin default x min 1 max 2" };
+		"name X type combo default a var", "name X type check default true nonsense",
+		"name X type check default yes", "name X type spin default x min 1 max 2" };
 	struct engine_option o;
 	struct err e = ERR_INIT;
 	char line[256];
@@ -348,7 +350,8 @@ case_bestmove_lines(void)
 		int rc = engine_uci_bestmove(line, best, ponder, &e);
 		if (cases[i].best == NULL ? rc == 0 : rc < 0)
 			return fail("\"%s\": %d", cases[i].line, rc);
-		if (rc == 0 && (strcmp(best, cases[i].best) != 0 || strcmp(ponder, cases[i].ponder)))
+		if (rc == 0 &&
+		    (strcmp(best, cases[i].best) != 0 || strcmp(ponder, cases[i].ponder) != 0))
 			return fail("\"%s\": %s %s", cases[i].line, best, ponder);
 	}
 	return NULL;

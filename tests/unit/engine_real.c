@@ -94,8 +94,8 @@ describe(const struct engine_result *r, struct buf *b)
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct engine_info *l = &r->lines[i];
 		buf_printf(b, "  %d: depth %d seldepth %d %s %d bound %d nodes %llu pv", l->multipv,
-		    l->depth, l->seldepth, l->has_mate ? "mate" : "cp", l->has_mate ? l->mate : l->cp,
-		    l->bound, (unsigned long long)l->nodes);
+		    l->depth, l->seldepth, l->has_mate ? "mate" : "cp",
+		    l->has_mate ? l->mate : l->cp, l->bound, (unsigned long long)l->nodes);
 		for (size_t k = 0; k < l->npv; k++)
 			buf_printf(b, " %s", l->pv[k]);
 		buf_addc(b, '\n');
@@ -410,8 +410,8 @@ survey_multipv(void)
 	if (!lines)
 		say("multipv", "no: %s", e.code != ERR_OK ? e.msg : "not three lines");
 	else
-		say("multipv", "3 lines on 4 positions; bestmove %s", best ? "is line 1's move"
-		                                                            : "not always line 1's move");
+		say("multipv", "3 lines on 4 positions; bestmove %s",
+		    best ? "is line 1's move" : "not always line 1's move");
 	engine_result_release(&r);
 	engine_free(g);
 }
@@ -510,7 +510,8 @@ main(int argc, char **argv)
 	int i = 2;
 
 	if (argc < 3 || (strcmp(argv[1], "check") != 0 && strcmp(argv[1], "survey") != 0)) {
-		fprintf(stderr, "usage: engine_real check|survey [-d DEPTH | -n NODES] ENGINE [ARG...]\n");
+		fprintf(stderr,
+		    "usage: engine_real check|survey [-d DEPTH | -n NODES] ENGINE [ARG...]\n");
 		return 2;
 	}
 	if (strcmp(argv[i], "-d") == 0 && i + 2 < argc) {

@@ -169,8 +169,8 @@ search(char *cmd, int multipv, int mated)
 	for (int d = 1; d <= g.depth; d++) {
 		if (d == g.depth) {
 			snprintf(line, sizeof line,
-			    "info depth %d seldepth %d multipv 1 score cp 99 upperbound nodes 1 pv %s",
-			    d, d, move_for(&g, 1));
+			    "info depth %d seldepth %d multipv 1 score cp 99 upperbound nodes 1 "
+			    "pv %s", d, d, move_for(&g, 1));
 			say(line);
 		}
 		for (int k = 1; k <= multipv; k++)
