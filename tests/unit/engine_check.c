@@ -883,6 +883,36 @@ case_grandchild(void)
 	return fail("grandchild %ld still running (state %c)", gpid, state);
 }
 
+/* The engine gets stdin, stdout and stderr, none of our descriptors, even
+ * one left inheritable; and our 0..2 closed do not confuse the pipes. */
+static const char *
+case_descriptors(void)
+{
+	struct err e = ERR_INIT;
+	struct engine *g;
+	const char *w = NULL;
+	int leak[2], saved;
+
+	if (pipe(leak) < 0)
+		return fail("pipe");
+	g = start("fds", 2, &e);
+	if (g == NULL || strcmp(engine_name(g), "fds: 0 1 2") != 0)
+		w = fail("the engine has %s", g ? engine_name(g) : e.msg);
+	const char *w2 = end(g);
+	close(leak[0]);
+	close(leak[1]);
+	/* our stdin closed: the first pipe would be 0 */
+	saved = dup(0);
+	close(0);
+	g = w ? NULL : start("ok", 2, &e);
+	if (w == NULL && (g == NULL || engine_isready(g, &e) < 0))
+		w = fail("with stdin closed: %s", e.msg);
+	const char *w3 = end(g);
+	dup2(saved, 0);
+	close(saved);
+	return w ? w : w2 ? w2 : w3;
+}
+
 /* With SIGCHLD ignored, the kernel reaps for us: still no hang, no leak. */
 static const char *
 case_sigchld_ignored(void)
@@ -948,6 +978,7 @@ main(int argc, char **argv)
 	RUN(case_noquit, "ignores quit: killed after its grace", 3);
 	RUN(case_grandchild, "the engine's own child is killed with it", 3);
 	RUN(case_sigchld_ignored, "SIGCHLD ignored by the caller", 5);
+	RUN(case_descriptors, "only stdin, stdout, stderr passed; our 0 closed", 3);
 	unlink(logpath);
 	return failed ? 1 : 0;
 }

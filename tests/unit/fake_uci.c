@@ -20,8 +20,10 @@
  *   flood-uci          a 1 MB line in the handshake
  *   noquit             ignores quit, end of input and SIGTERM
  *   ignore-searchmoves bestmove e2e4 whatever the searchmoves
+ *   fds                ok, named after the descriptors it has open
  * Every command read is appended to $FAKE_UCI_LOG when set.
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,12 +60,34 @@ flood_line(void)
 	say("");
 }
 
+/* "id name fds: 0 1 2": what we were given, not counting our own. */
+static void
+say_fds(void)
+{
+	char line[1024] = "id name fds:";
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		int fd = atoi(de->d_name);
+		if (de->d_name[0] == '.' || fd == dirfd(d) || (logf != NULL && fd == fileno(logf)))
+			continue;
+		snprintf(line + strlen(line), sizeof line - strlen(line), " %d", fd);
+	}
+	if (d != NULL)
+		closedir(d);
+	say(line);
+}
+
 static void
 handshake(void)
 {
 	if (is("flood-uci"))
 		flood_line();
-	say("id name Fake UCI 1.0");
+	if (is("fds"))
+		say_fds();
+	else
+		say("id name Fake UCI 1.0");
 	if (is("die-after-uci")) {
 		fputs("fake: dying after uci\n", stderr);
 		exit(3);
