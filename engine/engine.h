@@ -98,8 +98,8 @@ struct engine_result {
 	size_t nlines;
 	char bestmove[8]; /* "" when the engine had no move ("(none)", "0000") */
 	char ponder[8];   /* "" when none */
-	uint64_t nodes;   /* the last nodes count of any info line, 0 if none */
-	uint64_t time_ms; /* the last time of any info line, 0 if none */
+	uint64_t nodes;   /* the highest nodes count of any info line, 0 if none */
+	uint64_t time_ms; /* the highest time of any info line, 0 if none */
 };
 
 #define ENGINE_RESULT_INIT { NULL, 0, "", "", 0, 0 }
