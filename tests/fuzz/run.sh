@@ -5,8 +5,8 @@
 # Targets: json (strict reader, canonical writer), rec (the flat record
 # reader against the tree reader and writer), ledger (JSON Lines reader,
 # record validator, manifest derivation), fen (FEN and EPD reader, legal
-# moves), san (SAN and UCI move text), pgn (PGN reader and writer).  The
-# library is built into
+# moves), san (SAN and UCI move text), pgn (PGN reader and writer), uci (what a UCI engine prints:
+# info, option and bestmove lines).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
@@ -20,7 +20,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_bag fen san pgn}
+targets=${*:-json rec ledger csv bundle_secret bundle_bag fen san pgn uci}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -31,7 +31,13 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_bag fen san pgn; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_bag fen san pgn uci; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+# what real engines print, a line a seed and each whole
+for f in tests/data/uci/*.txt; do
+	cp "$f" $OUT/seeds/uci/
+	awk -v d="$OUT/seeds/uci" -v n="$(basename "$f" .txt)" \
+		'{ g = sprintf("%s/%s-%03d", d, n, NR); print > g; close(g) }' "$f"
+done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
 cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
 find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
@@ -86,6 +92,7 @@ for t in $targets; do
 	fen) maxlen=255 ;;
 	san) maxlen=96 ;;
 	pgn) maxlen=8192 ;;
+	uci) maxlen=4096 ;;
 	*) echo "fuzz: no target $t" >&2; exit 2 ;;
 	esac
 	bin=$OUT/fuzz_$t
