@@ -14,7 +14,8 @@
 
 /* clang-format off */
 static const char usage[] =
-"usage: cohort ladder next --condition NAME [--spec SPEC] [--format json|table] [-o FILE] FILE\n"
+"usage: cohort ladder next --condition NAME [--family NAME] [--spec SPEC] [--format json|table]\n"
+"           [-o FILE] FILE\n"
 "       cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n"
 "           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n"
 "           [--emit-requests FILE] [--emit-billing FILE] [--format json|table] [-o FILE]\n";
@@ -38,6 +39,7 @@ enum {
 	O_EREQ,
 	O_EBILL,
 	O_OUT,
+	O_FAMILY,
 	O_N
 };
 
@@ -107,6 +109,7 @@ cmd_ladder(int argc, char **argv)
 	    {"emit-requests", required_argument, NULL, O_EREQ},
 	    {"emit-billing", required_argument, NULL, O_EBILL},
 	    {"output", required_argument, NULL, O_OUT},
+	    {"family", required_argument, NULL, O_FAMILY},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -115,7 +118,7 @@ cmd_ladder(int argc, char **argv)
 	    "--truth",         "--starts",       "--reps",
 	    "--seed",          "--nu",           "--level",
 	    "--jobs",          "--emit-ledger",  "--emit-spec",
-	    "--emit-requests", "--emit-billing", "-o"};
+	    "--emit-requests", "--emit-billing", "-o", "--family"};
 	const char *val[O_N - O_COND] = {0};
 	static const int sim_only[] = {O_TRUTH, O_STARTS, O_REPS,  O_SEED, O_NU,   O_LEVEL,
 	                               O_JOBS,  O_LEDGER, O_ESPEC, O_EREQ, O_EBILL};
@@ -154,7 +157,7 @@ cmd_ladder(int argc, char **argv)
 	}
 	if (!simulate) {
 		struct ladder_next_options o = {NULL, val[O_SPEC - O_COND], val[O_COND - O_COND],
-		                                table, val[O_OUT - O_COND]};
+		                                val[O_FAMILY - O_COND], table, val[O_OUT - O_COND]};
 		for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0]; i++)
 			if (val[sim_only[i] - O_COND])
 				return cmd_usage_error("ladder", usage,
@@ -172,9 +175,9 @@ cmd_ladder(int argc, char **argv)
 	{
 		struct sim_options o;
 		memset(&o, 0, sizeof o);
-		if (val[O_COND - O_COND])
-			return cmd_usage_error("ladder", usage,
-			                       "--condition belongs to ladder next");
+		if (val[O_COND - O_COND] || val[O_FAMILY - O_COND])
+			return cmd_usage_error("ladder", usage, "%s belongs to ladder next",
+			                       val[O_COND - O_COND] ? "--condition" : "--family");
 		if (argc - optind != 0)
 			return cmd_usage_error("ladder", usage, "ladder simulate takes no FILE");
 		for (int k = O_SPEC; k <= O_SEED; k++)

@@ -98,7 +98,8 @@ add_block(cJSON *arr, const struct blocks_block *b, double penalty, const struct
 
 	if (it == NULL || !cJSON_AddItemToArray(arr, it))
 		return cJSON_Delete(it), err_set(e, ERR_NOMEM, "out of memory");
-	if (!json_add_string(it, "condition", b->condition) ||
+	if ((b->family[0] != '\0' && !json_add_string(it, "family", b->family)) ||
+	    !json_add_string(it, "condition", b->condition) ||
 	    !json_add_number(it, "block", (double)b->block) ||
 	    !json_add_number(it, "anchor", json_round(b->anchor, 0.01)) ||
 	    !json_add_string(it, "color", b->black ? "black" : "white") ||
@@ -118,47 +119,74 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* One unit's (family, condition's) blocks pooled: its sums, and its
+ * anchors, in block order, filled in one pass over the blocks. */
+struct unit_sum {
+	long long w, d, l, nb;
+	double sa, sc;  /* games-weighted sums of anchor and correction */
+	size_t na;      /* anchors in anch[first..first + na) */
+	size_t first;
+	int done;       /* its condition entry is written */
+};
+
 /* One condition: its blocks' games pooled, rated at the games-weighted mean
  * of anchor + correction (a performance rating). */
 static int
-add_condition(cJSON *arr, const struct blocks *c, const char *cond,
-              const struct bound_options *o, double *anchors, struct err *e)
+add_condition(cJSON *arr, const struct blocks *c, size_t u, const struct unit_sum *s,
+              double *anchors, const struct bound_options *o, struct err *e)
 {
 	cJSON *it = cJSON_CreateObject(), *an;
-	long w = 0, d = 0, l = 0, nb = 0;
-	double sa = 0, sc = 0;
-	size_t na = 0;
+	long long n = s->w + s->d + s->l;
+	double *a = anchors + s->first;
 
 	if (it == NULL || !cJSON_AddItemToArray(arr, it))
 		return cJSON_Delete(it), err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct blocks_block *b = &c->b[i];
-		double g = (double)b->w + b->d + b->l;
-		if (strcmp(b->condition, cond) != 0)
-			continue;
-		w += b->w, d += b->d, l += b->l, nb++;
-		sa += g * b->anchor;
-		sc += g * bound_correction(b->black, c->black_penalty);
-		anchors[na++] = b->anchor;
-	}
-	qsort(anchors, na, sizeof *anchors, cmp_double);
-	if (!json_add_string(it, "condition", cond) || !json_add_number(it, "blocks", (double)nb) ||
+	qsort(a, s->na, sizeof *a, cmp_double);
+	if (!json_add_string(it, "condition", c->units[u].condition) ||
+	    (c->units[u].family[0] != '\0' && !json_add_string(it, "family", c->units[u].family)) ||
+	    !json_add_number(it, "blocks", (double)s->nb) ||
 	    !(an = cJSON_AddArrayToObject(it, "anchors")))
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < na; i++)
-		if (i == 0 || anchors[i] != anchors[i - 1])
-			cJSON_AddItemToArray(an, cJSON_CreateNumber(json_round(anchors[i], 0.01)));
-	sa /= (double)(w + d + l);
-	sc /= (double)(w + d + l);
-	if (!json_add_number(it, "anchor_mean", json_round(sa, 0.01)) ||
-	    !json_add_number(it, "correction", json_round(sc, 0.01)) ||
-	    !json_add_number(it, "games", (double)(w + d + l)) ||
-	    !json_add_number(it, "w", (double)w) || !json_add_number(it, "d", (double)d) ||
-	    !json_add_number(it, "l", (double)l))
+	for (size_t i = 0; i < s->na; i++)
+		if (i == 0 || a[i] != a[i - 1])
+			cJSON_AddItemToArray(an, cJSON_CreateNumber(json_round(a[i], 0.01)));
+	if (!json_add_number(it, "anchor_mean", json_round(s->sa / (double)n, 0.01)) ||
+	    !json_add_number(it, "correction", json_round(s->sc / (double)n, 0.01)) ||
+	    !json_add_number(it, "games", (double)n) ||
+	    !json_add_number(it, "w", (double)s->w) || !json_add_number(it, "d", (double)s->d) ||
+	    !json_add_number(it, "l", (double)s->l))
 		return err_set(e, ERR_NOMEM, "out of memory");
-	if (w + d + l > 1000000000L)
-		return err_set(e, ERR_INPUT, "%s: condition %s has too many games", c->name, cond);
-	return add_estimate(it, (int)w, (int)d, (int)l, sa + sc, o, e);
+	if (n > 1000000000LL)
+		return err_set(e, ERR_INPUT, "%s: condition %s has too many games", c->name,
+		    c->units[u].condition);
+	return add_estimate(it, (int)s->w, (int)s->d, (int)s->l, (s->sa + s->sc) / (double)n, o, e);
+}
+
+/* Every unit's sums and anchors, in one pass over the blocks. */
+static struct unit_sum *
+unit_sums(const struct blocks *c, double *anchors)
+{
+	struct unit_sum *s = calloc(c->nunit + 1, sizeof *s);
+	size_t at = 0;
+
+	if (s == NULL)
+		return NULL;
+	for (size_t i = 0; i < c->n; i++)
+		s[c->b[i].unit].nb++;
+	for (size_t u = 0; u < c->nunit; u++) {
+		s[u].first = at;
+		at += (size_t)s[u].nb;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const struct blocks_block *b = &c->b[i];
+		struct unit_sum *x = &s[b->unit];
+		double g = (double)(b->w + b->d + b->l);
+		x->w += b->w, x->d += b->d, x->l += b->l;
+		x->sa += g * b->anchor;
+		x->sc += g * bound_correction(b->black, c->black_penalty);
+		anchors[x->first + x->na++] = b->anchor;
+	}
+	return s;
 }
 
 int
@@ -166,10 +194,11 @@ bound_document(const struct blocks *c, const struct bound_options *o, cJSON **ou
                struct err *e)
 {
 	cJSON *doc = cJSON_CreateObject(), *blocks, *conds, *opts;
-	double *anchors = malloc(c->n * sizeof *anchors);
+	double *anchors = malloc((c->n + 1) * sizeof *anchors);
+	struct unit_sum *s = anchors ? unit_sums(c, anchors) : NULL;
 
 	*out = NULL;
-	if (doc == NULL || anchors == NULL)
+	if (doc == NULL || s == NULL)
 		goto nomem;
 	if (!json_add_string(doc, "kind", "cohort.bound/1") ||
 	    !json_add_string(doc, "input", c->id) ||
@@ -186,20 +215,23 @@ bound_document(const struct blocks *c, const struct bound_options *o, cJSON **ou
 	for (size_t i = 0; i < c->n; i++)
 		if (add_block(blocks, &c->b[i], c->black_penalty, o, e) < 0)
 			goto fail;
+	/* units with blocks, in the order their first block comes */
 	for (size_t i = 0; i < c->n; i++) {
-		size_t j;
-		for (j = 0; j < i; j++)
-			if (strcmp(c->b[j].condition, c->b[i].condition) == 0)
-				break;
-		if (j == i && add_condition(conds, c, c->b[i].condition, o, anchors, e) < 0)
+		size_t u = c->b[i].unit;
+		if (s[u].done)
+			continue;
+		s[u].done = 1;
+		if (add_condition(conds, c, u, &s[u], anchors, o, e) < 0)
 			goto fail;
 	}
+	free(s);
 	free(anchors);
 	*out = doc;
 	return 0;
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 fail:
+	free(s);
 	free(anchors);
 	cJSON_Delete(doc);
 	return -1;

@@ -174,7 +174,7 @@ struct input {
 	struct blocks src;
 	int freeze; /* 1 for cohort.freeze/1 */
 	size_t ncond;
-	const char **name; /* the reader's condition names */
+	const struct blocks_unit *unit; /* the reader's (family, condition) units */
 	size_t nb;
 	struct blk *b;
 	size_t *cond; /* condition index per block */
@@ -219,8 +219,8 @@ read_input(const cJSON *doc, const char *name, struct input *in, struct err *e)
 	if (bound_blocks_read(doc, name, &in->src, e) < 0)
 		return -1;
 	in->freeze = in->src.is_freeze;
-	in->ncond = in->src.ncond;
-	in->name = in->src.conds;
+	in->ncond = in->src.nunit;
+	in->unit = in->src.units;
 	in->nb = in->src.n;
 	in->have_penalty = in->src.have_penalty;
 	in->penalty = in->src.black_penalty;
@@ -234,7 +234,7 @@ read_input(const cJSON *doc, const char *name, struct input *in, struct err *e)
 		const struct blocks_block *s = &in->src.b[i];
 		in->b[i] = (struct blk){ s->numbered ? 0 : s->block, s->anchor, s->black, (long)s->w, (long)s->d,
 			(long)s->l };
-		in->cond[i] = s->cond;
+		in->cond[i] = s->unit;
 	}
 	if (group_blocks(in) < 0) {
 		input_release(in);
@@ -382,7 +382,9 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 		k->oom = 1;
 		return;
 	}
-	chk(k, json_add_string(o, "condition", in->name[c]));
+	chk(k, json_add_string(o, "condition", in->unit[c].condition));
+	if (in->src.families)
+		chk(k, json_add_string(o, "family", in->unit[c].family));
 	blocks = add_array(k, o, "blocks");
 	for (size_t j = in->first[c]; j < in->first[c + 1]; j++) {
 		const struct blk *b = &in->b[in->order[j]];
@@ -536,7 +538,9 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 			cJSON *one = add_object(&k, ra, NULL);
 			if (one == NULL)
 				continue;
-			chk(&k, json_add_string(one, "condition", in->name[c]));
+			chk(&k, json_add_string(one, "condition", in->unit[c].condition));
+			if (in->src.families)
+				chk(&k, json_add_string(one, "family", in->unit[c].family));
 			put_elo(&k, one, "rating", sens[i].theta[c]);
 		}
 	}
@@ -686,6 +690,22 @@ table_print(struct buf *out, struct trow *rows, size_t n, int ncol)
 	}
 }
 
+/* A condition's label in tables: its name, or "family/name" when the
+ * document's conditions belong to more than one family. */
+static void
+unit_label(const cJSON *c, const cJSON *conds, char *out, size_t n)
+{
+	const cJSON *name = json_get(c, "condition"), *fam = json_get(c, "family"), *x;
+	int several = 0;
+
+	cJSON_ArrayForEach(x, conds) {
+		const cJSON *f = json_get(x, "family");
+		several |= cJSON_IsString(f) && cJSON_IsString(fam) && strcmp(f->valuestring, fam->valuestring) != 0;
+	}
+	snprintf(out, n, "%s%s%s", several ? fam->valuestring : "", several ? "/" : "",
+	    cJSON_IsString(name) ? name->valuestring : "?");
+}
+
 int
 fit_table(const cJSON *doc, struct buf *out, struct err *e)
 {
@@ -718,10 +738,9 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		struct trow *t = &rows[++i];
 		const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
 		const cJSON *bd = json_get(c, "bound");
-		const cJSON *name = json_get(c, "condition");
 		char lo[32], hi[32];
 		int na = cJSON_GetArraySize(an);
-		snprintf(t->cell[0], TCELL, "%s", cJSON_IsString(name) ? name->valuestring : "?");
+		unit_label(c, conds, t->cell[0], TCELL);
 		snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
 		snprintf(
 		    t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
@@ -777,10 +796,11 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	if (ns > 0) {
 		const cJSON *row;
 		buf_printf(out, "\nassumed black penalty");
-		cJSON_ArrayForEach(c, conds) buf_printf(out, "  %8s",
-		                                        cJSON_IsString(json_get(c, "condition"))
-		                                            ? json_get(c, "condition")->valuestring
-		                                            : "?");
+		cJSON_ArrayForEach(c, conds) {
+			char label[TCELL];
+			unit_label(c, conds, label, sizeof label);
+			buf_printf(out, "  %8s", label);
+		}
 		buf_addc(out, '\n');
 		cJSON_ArrayForEach(row, sens)
 		{

@@ -14,8 +14,8 @@
 /* The condition's blocks in block order; entries sharing a block index
  * (one per color) are one ladder block. */
 static int
-condition_blocks(const struct blocks *c, const char *cond, struct ladder_block *lb, size_t *n,
-                 struct err *e)
+condition_blocks(const struct blocks *c, const char *fam, const char *cond, struct ladder_block *lb,
+                 size_t *n, struct err *e)
 {
 	long *idx = malloc(c->n * sizeof *idx);
 	size_t k = 0;
@@ -25,7 +25,7 @@ condition_blocks(const struct blocks *c, const char *cond, struct ladder_block *
 	for (size_t i = 0; i < c->n; i++) {
 		const struct blocks_block *b = &c->b[i];
 		size_t j;
-		if (strcmp(b->condition, cond) != 0)
+		if (strcmp(b->condition, cond) != 0 || strcmp(b->family, fam) != 0)
 			continue;
 		for (j = 0; j < k && idx[j] != b->block; j++)
 			;
@@ -55,6 +55,36 @@ condition_blocks(const struct blocks *c, const char *cond, struct ladder_block *
 	return 0;
 }
 
+/* The family whose blocks of cond are replayed: want, or the only family
+ * that has cond ("" when the document names none). */
+static int
+pick_family(const struct blocks *c, const char *cond, const char *want, const char **fam,
+            struct err *e)
+{
+	const char *one = NULL;
+	int several = 0;
+
+	for (size_t u = 0; u < c->nunit; u++) {
+		const struct blocks_unit *x = &c->units[u];
+		if (strcmp(x->condition, cond) != 0)
+			continue;
+		if (want != NULL && strcmp(x->family, want) == 0) {
+			*fam = x->family;
+			return 0;
+		}
+		several |= one != NULL && strcmp(one, x->family) != 0;
+		one = x->family;
+	}
+	if (want != NULL)
+		return err_set(e, ERR_INPUT, "--family: %s has no family %s with condition %s", c->name,
+		               want, cond);
+	if (several)
+		return err_set(e, ERR_USAGE, "--family: condition %s of %s belongs to several "
+		               "families: name one", cond, c->name);
+	*fam = one ? one : "";
+	return 0;
+}
+
 static int
 spec_has_condition(const cJSON *spec, const char *cond)
 {
@@ -68,7 +98,7 @@ spec_has_condition(const cJSON *spec, const char *cond)
 
 int
 ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
-                     const char *cond, cJSON **out, struct err *e)
+                     const char *family, const char *cond, cJSON **out, struct err *e)
 {
 	struct ladder_policy p;
 	struct ladder_state st = LADDER_STATE_INIT;
@@ -77,6 +107,7 @@ ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec
 	cJSON *doc = NULL, *dev, *last;
 	size_t n = 0;
 	long games = 0;
+	const char *fam = "";
 
 	*out = NULL;
 	if (lb == NULL)
@@ -85,7 +116,7 @@ ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec
 		err_prefix(e, "%s", c->is_freeze ? c->name : "spec");
 		goto fail;
 	}
-	if (condition_blocks(c, cond, lb, &n, e) < 0)
+	if (pick_family(c, cond, family, &fam, e) < 0 || condition_blocks(c, fam, cond, lb, &n, e) < 0)
 		goto fail;
 	if (n == 0 && !spec_has_condition(spec, cond)) {
 		err_set(e, ERR_INPUT, "--condition: %s has no block in %s", cond, c->name);
@@ -101,6 +132,7 @@ ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec
 	    !json_add_string(doc, "input_kind",
 	                     c->is_freeze ? "cohort.freeze/1" : "cohort.blocks/1") ||
 	    !json_add_string(doc, "spec", spec_id) || !json_add_string(doc, "condition", cond) ||
+	    (fam[0] != '\0' && !json_add_string(doc, "family", fam)) ||
 	    !json_add_number(doc, "blocks", (double)n) ||
 	    !json_add_number(doc, "games", (double)games) ||
 	    !json_add_string(doc, "state", st.stopped ? "terminal" : "active") ||
@@ -220,7 +252,7 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 		}
 	}
 	if (canon_id(spec, spec_id, e) < 0 ||
-	    ladder_next_document(&c, spec, spec_id, o->condition, &doc, e) < 0)
+	    ladder_next_document(&c, spec, spec_id, o->family, o->condition, &doc, e) < 0)
 		goto done;
 	if (o->table) {
 		if (next_table(doc, &b) < 0) {

@@ -15,14 +15,16 @@ struct ladder_next_options {
 	const char *path;      /* a cohort.freeze/1 or cohort.blocks/1 ("-" stdin) */
 	const char *spec_path; /* cohort.spec/1, required with a blocks document */
 	const char *condition; /* the condition to replay */
+	const char *family;    /* its family; NULL: the only one that has it */
 	int table;             /* --format table */
 	const char *out;       /* -o FILE, NULL for stdout */
 };
 
-/* The cohort.ladder-next/1 document of condition in c under spec (a
- * cohort.spec/1 tree, whose identity is spec_id). */
+/* The cohort.ladder-next/1 document of (family, condition) in c under spec
+ * (a cohort.spec/1 tree, whose identity is spec_id); family NULL: the only
+ * family that has the condition. */
 int ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
-                         const char *condition, cJSON **out, struct err *e);
+                         const char *family, const char *condition, cJSON **out, struct err *e);
 
 /* `cohort ladder next`: read, replay, write. */
 int ladder_next_run(const struct ladder_next_options *o, struct err *e);

@@ -7,48 +7,69 @@
 #include "../json/json.h"
 #include "rules.h"
 
-/* Open addressing over names: conditions, then (family, condition, count)
- * when numbering blocks.  Sized once for every name the document holds. */
-struct names {
-	size_t cap;   /* a power of two */
-	long *slot;   /* index + 1, 0 empty */
+/* Open addressing over (family, condition) pairs: the units, and lists of
+ * names (with family NULL).  Sized once for every name the document holds. */
+struct pairs {
+	size_t cap;                /* a power of two */
+	long *slot;                /* index + 1, 0 empty */
+	size_t n;
+	struct blocks_unit *p;     /* the pairs, in order */
 };
 
 static size_t
-name_hash(const char *a, const char *b)
+pair_hash(const char *a, const char *b)
 {
 	uint64_t h = 14695981039346656037ULL;
 
-	for (; *a; a++)
+	for (; a && *a; a++)
 		h = (h ^ (unsigned char)*a) * 1099511628211ULL;
 	h = (h ^ 0xff) * 1099511628211ULL;
-	for (; b && *b; b++)
+	for (; *b; b++)
 		h = (h ^ (unsigned char)*b) * 1099511628211ULL;
 	return (size_t)h;
 }
 
 static int
-names_init(struct names *t, size_t n)
+pairs_init(struct pairs *t, size_t n)
 {
 	for (t->cap = 16; t->cap < 2 * n + 2; t->cap *= 2)
 		;
 	t->slot = calloc(t->cap, sizeof *t->slot);
-	return t->slot ? 0 : -1;
+	t->p = calloc(n + 1, sizeof *t->p);
+	t->n = 0;
+	return t->slot && t->p ? 0 : -1;
 }
 
-/* The condition index of name, adding it when add; -1 when absent. */
-static long
-cond_find(struct blocks *bl, struct names *t, const char *name, int add)
+static void
+pairs_release(struct pairs *t)
 {
-	size_t j = name_hash(name, NULL) & (t->cap - 1);
+	free(t->slot);
+	free(t->p);
+	memset(t, 0, sizeof *t);
+}
 
-	for (; t->slot[j] != 0; j = (j + 1) & (t->cap - 1))
-		if (strcmp(bl->conds[t->slot[j] - 1], name) == 0)
+static int
+same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* The index of (f, c), added when add (room was made by pairs_init);
+ * -1 when absent. */
+static long
+pair_find(struct pairs *t, const char *f, const char *c, int add)
+{
+	size_t j = pair_hash(f, c) & (t->cap - 1);
+
+	for (; t->slot[j] != 0; j = (j + 1) & (t->cap - 1)) {
+		const struct blocks_unit *u = &t->p[t->slot[j] - 1];
+		if (same(u->family, f) && strcmp(u->condition, c) == 0)
 			return t->slot[j] - 1;
+	}
 	if (!add)
 		return -1;
-	bl->conds[bl->ncond] = name;
-	t->slot[j] = (long)++bl->ncond;
+	t->p[t->n] = (struct blocks_unit){ f, c };
+	t->slot[j] = (long)++t->n;
 	return t->slot[j] - 1;
 }
 
@@ -78,24 +99,27 @@ read_counts(const cJSON *o, int is_freeze, struct blocks_block *b, struct err *e
 }
 
 static int
+read_name(const cJSON *o, const char *key, int required, const char **out, struct err *e)
+{
+	int rc = json_get_string(o, key, required, out, e);
+
+	if (rc == 0 && (*out)[0] == '\0')
+		return err_set(e, ERR_INPUT, "\"%s\": expected a non-empty string", key);
+	if (rc == 1)
+		*out = "";
+	return rc < 0 ? -1 : 0;
+}
+
+static int
 read_block(const cJSON *o, int is_freeze, struct blocks_block *b, struct err *e)
 {
 	const char *color;
-	int rc;
 
 	if (!cJSON_IsObject(o))
 		return err_set(e, ERR_INPUT, "expected an object");
-	if (json_get_string(o, "condition", 1, &b->condition, e) < 0)
+	if (read_name(o, "condition", 1, &b->condition, e) < 0 ||
+	    read_name(o, "family", 0, &b->family, e) < 0)
 		return -1;
-	if (b->condition[0] == '\0')
-		return err_set(e, ERR_INPUT, "\"condition\": expected a non-empty string");
-	rc = json_get_string(o, "family", 0, &b->family, e);
-	if (rc < 0)
-		return -1;
-	if (rc == 0 && b->family[0] == '\0')
-		return err_set(e, ERR_INPUT, "\"family\": expected a non-empty string");
-	if (rc == 1)
-		b->family = "";
 	if (json_get_number(o, "anchor", 1, &b->anchor, e) < 0 ||
 	    rules_anchor_check(b->anchor, ERR_INPUT, "\"anchor\"", e) < 0)
 		return -1;
@@ -107,10 +131,11 @@ read_block(const cJSON *o, int is_freeze, struct blocks_block *b, struct err *e)
 	return read_counts(o, is_freeze, b, e);
 }
 
-/* The document's kind, the object holding conditions and penalty (the
+/* The document's kind, the object holding the lists and the penalty (the
  * spec, in a freeze), and the penalty. */
 static int
-read_head(const cJSON *doc, struct blocks *bl, const cJSON **conds, struct err *e)
+read_head(const cJSON *doc, struct blocks *bl, const cJSON **conds, const cJSON **fams,
+    struct err *e)
 {
 	const char *kind;
 	const cJSON *holder = doc;
@@ -135,109 +160,125 @@ read_head(const cJSON *doc, struct blocks *bl, const cJSON **conds, struct err *
 	    "\"black_penalty\"", e) < 0))
 		return bl->is_freeze ? err_prefix(e, "\"spec\"") : -1;
 	bl->have_penalty = rc == 0;
-	if (json_get_array(holder, "conditions", 0, conds, e) < 0)
+	if (json_get_array(holder, "conditions", 0, conds, e) < 0 ||
+	    json_get_array(holder, "families", 0, fams, e) < 0)
 		return bl->is_freeze ? err_prefix(e, "\"spec\"") : -1;
 	return 0;
 }
 
+/* A listed array of names into t (family NULL): distinct, non-empty. */
 static int
-read_listed(struct blocks *bl, struct names *t, const cJSON *conds, struct err *e)
+read_list(const struct blocks *bl, const cJSON *arr, const char *key, struct pairs *t,
+    struct err *e)
 {
 	const cJSON *v;
 
-	cJSON_ArrayForEach(v, conds) {
+	cJSON_ArrayForEach(v, arr) {
 		if (!cJSON_IsString(v) || v->valuestring[0] == '\0')
-			return err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: expected a non-empty string",
-			    bl->is_freeze ? "\"spec\": " : "", bl->ncond);
-		if (cond_find(bl, t, v->valuestring, 0) >= 0)
-			return err_set(e, ERR_INPUT, "%s\"conditions\"[%zu]: \"%.60s\" given twice",
-			    bl->is_freeze ? "\"spec\": " : "", bl->ncond, v->valuestring);
-		cond_find(bl, t, v->valuestring, 1);
+			return err_set(e, ERR_INPUT, "%s\"%s\"[%zu]: expected a non-empty string",
+			    bl->is_freeze ? "\"spec\": " : "", key, t->n);
+		if (pair_find(t, NULL, v->valuestring, 0) >= 0)
+			return err_set(e, ERR_INPUT, "%s\"%s\"[%zu]: \"%.60s\" given twice",
+			    bl->is_freeze ? "\"spec\": " : "", key, t->n, v->valuestring);
+		pair_find(t, NULL, v->valuestring, 1);
 	}
-	bl->nlisted = bl->ncond;
+	return 0;
+}
+
+/* Every block's unit (blocks.h's rule).  fams and conds hold the listed
+ * names, when listed; units gets the pairs. */
+static int
+assign_units(struct blocks *bl, const cJSON *conds, struct pairs *fams, struct pairs *cl,
+    struct pairs *units, struct err *e)
+{
+	int fams_listed = fams->n > 0;
+
+	for (size_t i = 0; i < bl->n; i++) {
+		const struct blocks_block *b = &bl->b[i];
+		bl->families |= b->family[0] != '\0';
+		if (fams_listed && pair_find(fams, NULL, b->family, 0) < 0)
+			return err_set(e, ERR_INPUT, "\"blocks\"[%zu]: \"family\": \"%.60s\" is not one of the %s families",
+			    i, b->family, bl->is_freeze ? "spec's" : "listed");
+		if (!fams_listed)
+			pair_find(fams, NULL, b->family, 1);
+		if (conds != NULL && pair_find(cl, NULL, b->condition, 0) < 0)
+			return err_set(e, ERR_INPUT, "\"blocks\"[%zu]: \"condition\": \"%.60s\" is not one of the %s conditions",
+			    i, b->condition, bl->is_freeze ? "spec's" : "listed");
+	}
+	bl->families |= fams_listed;
+	if (conds != NULL)
+		for (size_t f = 0; f < fams->n; f++)
+			for (size_t c = 0; c < cl->n; c++)
+				pair_find(units, fams->p[f].condition, cl->p[c].condition, 1);
+	for (size_t i = 0; i < bl->n; i++)
+		bl->b[i].unit = (size_t)pair_find(units, bl->b[i].family, bl->b[i].condition, 1);
 	return 0;
 }
 
 /* Number the blocks that give no "block": after the ones before them of
- * the same (family, condition).  One pass with a table of counters. */
+ * the same unit. */
 static int
 number_blocks(struct blocks *bl)
 {
-	struct names t;
-	long *count = calloc(bl->n + 1, sizeof *count);
-	size_t *who = calloc(bl->n + 1, sizeof *who);
+	long *count = calloc(bl->nunit + 1, sizeof *count);
 
-	if (count == NULL || who == NULL || names_init(&t, bl->n) < 0) {
-		free(count);
-		free(who);
+	if (count == NULL)
 		return -1;
-	}
-	size_t used = 0;
 	for (size_t i = 0; i < bl->n; i++) {
 		struct blocks_block *b = &bl->b[i];
-		size_t j = name_hash(b->condition, b->family) & (t.cap - 1);
-		for (; t.slot[j] != 0; j = (j + 1) & (t.cap - 1)) {
-			const struct blocks_block *o = &bl->b[who[t.slot[j] - 1]];
-			if (o->cond == b->cond && strcmp(o->family, b->family) == 0)
-				break;
-		}
-		if (t.slot[j] == 0) {
-			who[used] = i;
-			t.slot[j] = (long)++used;
-		}
-		count[t.slot[j] - 1]++;
+		count[b->unit]++;
 		if (b->block == 0) {
-			b->block = count[t.slot[j] - 1];
+			b->block = count[b->unit];
 			b->numbered = 1;
 		}
 	}
-	free(t.slot);
 	free(count);
-	free(who);
 	return 0;
 }
 
 static int
 read_all(const cJSON *doc, struct blocks *bl, struct err *e)
 {
-	const cJSON *conds = NULL, *arr, *it;
-	struct names t = { 0, NULL };
-	size_t i = 0, nlist;
+	const cJSON *conds = NULL, *fl = NULL, *arr, *it;
+	struct pairs fams = { 0 }, cl = { 0 }, units = { 0 };
+	size_t i = 0, nc, nf;
 	int rc = -1;
 
-	if (read_head(doc, bl, &conds, e) < 0 || json_get_array(doc, "blocks", 1, &arr, e) < 0)
+	if (read_head(doc, bl, &conds, &fl, e) < 0 || json_get_array(doc, "blocks", 1, &arr, e) < 0)
 		return -1;
 	bl->n = (size_t)cJSON_GetArraySize(arr);
-	nlist = conds ? (size_t)cJSON_GetArraySize(conds) : 0;
+	nc = conds ? (size_t)cJSON_GetArraySize(conds) : 0;
+	nf = fl ? (size_t)cJSON_GetArraySize(fl) : 0;
 	bl->b = calloc(bl->n + 1, sizeof *bl->b);
-	bl->conds = calloc(bl->n + nlist + 1, sizeof *bl->conds);
-	if (bl->b == NULL || bl->conds == NULL || names_init(&t, bl->n + nlist) < 0)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	if (read_listed(bl, &t, conds, e) < 0)
+	if (bl->b == NULL || pairs_init(&fams, bl->n + nf) < 0 || pairs_init(&cl, nc) < 0 ||
+	    pairs_init(&units, bl->n + (nf > bl->n ? nf : bl->n) * (nc + 1)) < 0) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (read_list(bl, conds, "conditions", &cl, e) < 0 ||
+	    read_list(bl, fl, "families", &fams, e) < 0)
 		goto done;
 	cJSON_ArrayForEach(it, arr) {
-		struct blocks_block *b = &bl->b[i];
-		long c;
-		if (read_block(it, bl->is_freeze, b, e) < 0) {
+		if (read_block(it, bl->is_freeze, &bl->b[i], e) < 0) {
 			err_prefix(e, "\"blocks\"[%zu]", i);
 			goto done;
 		}
-		c = cond_find(bl, &t, b->condition, conds == NULL);
-		if (c < 0) {
-			err_set(e, ERR_INPUT, "\"blocks\"[%zu]: \"condition\": \"%.60s\" is not one of the %s conditions",
-			    i, b->condition, bl->is_freeze ? "spec's" : "listed");
-			goto done;
-		}
-		b->cond = (size_t)c;
 		i++;
 	}
+	if (assign_units(bl, conds, &fams, &cl, &units, e) < 0)
+		goto done;
+	bl->nunit = units.n;
+	bl->units = units.p;
+	units.p = NULL;
 	if (number_blocks(bl) < 0) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
 	rc = canon_id(doc, bl->id, e);
 done:
-	free(t.slot);
+	pairs_release(&fams);
+	pairs_release(&cl);
+	pairs_release(&units);
 	return rc;
 }
 
@@ -259,6 +300,6 @@ blocks_release(struct blocks *b)
 	if (b == NULL)
 		return;
 	free(b->b);
-	free(b->conds);
+	free(b->units);
 	memset(b, 0, sizeof *b);
 }

@@ -13,7 +13,12 @@
  *   (when given) their sum, "block" (when given) an integer from 1;
  *   a freeze's blocks must give "games" and "block";
  * - a block without "block" is numbered after the blocks before it of its
- *   (family, condition), counting from 1.
+ *   (family, condition), counting from 1;
+ * - the units rated apart are the (family, condition) pairs: when the
+ *   document lists its conditions (a freeze: its spec's), every listed
+ *   family (the spec's, or "families", or else the families the blocks
+ *   name, in order) with every listed condition, family by family; else
+ *   the pairs the blocks name, in order.  Families are never pooled.
  * Messages read `NAME: "blocks"[3]: "anchor": expected ...`.
  *
  * Ownership: a struct blocks borrows strings from the tree it was read
@@ -32,12 +37,17 @@
 struct blocks_block {
 	const char *family;    /* "" when the document names none */
 	const char *condition;
-	size_t cond;           /* index into the struct's conds */
+	size_t unit;           /* index into the struct's units */
 	long block;            /* index within its (family, condition), from 1 */
 	int numbered;          /* the document gave no "block": the reader numbered it */
 	double anchor;         /* the opponent's configured Elo */
 	int black;             /* the model played Black */
 	long long w, d, l;     /* terminal games */
+};
+
+struct blocks_unit {
+	const char *family;    /* "" when the document names none */
+	const char *condition;
 };
 
 struct blocks {
@@ -47,9 +57,9 @@ struct blocks {
 	double black_penalty;     /* Elo a Black game costs */
 	int have_penalty;         /* the document gave it */
 	const cJSON *spec;        /* the freeze's spec, or NULL */
-	size_t ncond;             /* conditions: listed ones first, in order, */
-	const char **conds;       /* then others as blocks name them */
-	size_t nlisted;           /* how many the document listed */
+	size_t nunit;             /* (family, condition) pairs, in order */
+	struct blocks_unit *units;
+	int families;             /* the document names families */
 	size_t n;                 /* blocks, in the document's order */
 	struct blocks_block *b;
 };

@@ -128,6 +128,10 @@ ladder_replay(const struct ladder_policy *p, const struct ladder_block *b, size_
 			    "block played at an anchor the policy did not choose", e) < 0)
 				return -1;
 		}
+		if (games > p->block_games &&
+		    add_dev(s, i + 1, b[i].anchor, b[i].anchor,
+		        "block has more games than the ladder's block_games", e) < 0)
+			return -1;
 		/* Repeats count per anchor, from the anchor actually played. */
 		if (b[i].anchor != here) {
 			here = b[i].anchor;

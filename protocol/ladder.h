@@ -19,7 +19,8 @@
  * - A block with fewer than block_games games is unfinished: the
  *   condition is active and the next anchor is the same one.
  * - A block played at an anchor the policy did not choose, a block after a
- *   stop, or a block after an unfinished one is a protocol deviation; the
+ *   stop, a block after an unfinished one, or a block with more games than
+ *   block_games (scored on all of them) is a protocol deviation; the
  *   replay then carries on from the anchor actually played.
  */
 #ifndef COHORT_LADDER_H

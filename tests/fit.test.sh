@@ -137,6 +137,11 @@ import json,sys
 a=json.load(open("luna.json")); b=json.load(open("lf.fit.json"))
 for d in (a, b):
     del d["input"], d["input_kind"]
+for c in b["conditions"]:
+    assert c.pop("family") == "luna"
+for r in b["sensitivity"]:
+    for c in r["ratings"]:
+        assert c.pop("family") == "luna"
 sys.exit(0 if a == b else 1)'; then ok "fit of the Luna freeze equals the fit of its blocks"; else
 		notok "fit of the Luna freeze" "differs beyond input"; fi
 else notok "freeze the Luna example" "freeze failed"; fi

@@ -88,7 +88,7 @@ $PY - "$SPEC" >fz0.json <<'PYEOF'
 import json, sys
 spec = json.load(open(sys.argv[1]))
 print(json.dumps({"kind": "cohort.freeze/1", "spec": spec, "blocks": [
-    {"condition": "none", "block": 1, "anchor": 1320, "color": "black", "games": 10, "w": 0, "d": 5, "l": 5}]}))
+    {"family": spec["families"][0], "condition": "none", "block": 1, "anchor": 1320, "color": "black", "games": 10, "w": 0, "d": 5, "l": 5}]}))
 PYEOF
 "$COHORT" ladder next --condition top2 fz0.json >fz0.out
 $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["rule"], d["next"], d["state"], d["blocks"], d["last"]) == ("start", 1320, "active", 0, None), d' fz0.out \
