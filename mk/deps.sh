@@ -22,6 +22,7 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
 	command -v git >/dev/null 2>&1 || missing git
 	command -v zstd >/dev/null 2>&1 || missing zstd
+	command -v node >/dev/null 2>&1 || missing nodejs
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do
