@@ -84,7 +84,7 @@ cmd_fit(int argc, char **argv)
 	if (doc == NULL)
 		return cmd_fail("fit", &e);
 	if (fit_run(doc, &fo, &fit, &e) < 0) {
-		if (e.code == ERR_INPUT)
+		if (e.code == ERR_INPUT || e.code == ERR_NUMERIC)
 			err_prefix(&e, "%s", io_name(in));
 		rc = cmd_fail("fit", &e);
 	} else if (table) {

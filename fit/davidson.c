@@ -53,6 +53,8 @@ struct ctx {
 	double *infodiag; /* -d2L/dth2 at the MLE */
 	double info_phi, info_pen;
 	long evals;
+	double *tol;   /* per condition: the tolerance of its rating's gradient */
+	double tol_all; /* of the gradients in phi and the penalty */
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
 	struct cheb2 *fphi2; /* the same in (phi, pen) when pen is estimated */
@@ -155,6 +157,15 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
 	dst->pen = src->pen;
 }
 
+/* The tolerance of a gradient that sums over n games: FIT_GRAD_TOL, or
+ * where that is larger the rounding level of such a sum, FIT_ROUND_PER_GAME
+ * per game (which 1e-9 is from about 100,000 games on). */
+static double
+grad_tol(double n)
+{
+	return fmax(FIT_GRAD_TOL, FIT_ROUND_PER_GAME * n);
+}
+
 /* Maximise L over the free parameters: every active condition but fixc
  * (-1: none), phi unless fixphi, the penalty when estimated and not
  * fixpen.  On success p holds the maximum and x->ps the derivatives
@@ -169,17 +180,23 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 	double L = pass_eval(x, p, 1);
 
 	for (int it = 0;; it++) {
-		double mg = 0;
+		double mg = 0, over = 0; /* the largest gradient, and relative to its tolerance */
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && (long)c != fixc && fabs(ps->g[c]) > mg)
-				mg = fabs(ps->g[c]);
-		if (fphi && fabs(ps->gphi) > mg)
-			mg = fabs(ps->gphi);
-		if (fpen && fabs(ps->gpen) > mg)
-			mg = fabs(ps->gpen);
+			if (x->act[c] && (long)c != fixc) {
+				mg = fmax(mg, fabs(ps->g[c]));
+				over = fmax(over, fabs(ps->g[c]) / x->tol[c]);
+			}
+		if (fphi) {
+			mg = fmax(mg, fabs(ps->gphi));
+			over = fmax(over, fabs(ps->gphi) / x->tol_all);
+		}
+		if (fpen) {
+			mg = fmax(mg, fabs(ps->gpen));
+			over = fmax(over, fabs(ps->gpen) / x->tol_all);
+		}
 		if (!isfinite(L) || !isfinite(mg))
 			return err_set(e, ERR_NUMERIC, "likelihood is not finite");
-		if (mg <= FIT_GRAD_TOL) {
+		if (over <= 1) {
 			if (iters)
 				*iters = it;
 			if (maxg)
@@ -626,14 +643,28 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
 static int
 cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6], struct err *e)
 {
-	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
+	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY, tol = x->tol[c];
 
 	/* Newton, kept inside the bracket that the sign of the (decreasing)
-	 * derivative gives; bisection when a step would leave it. */
+	 * derivative gives; bisection when a step would leave it.  A step
+	 * that does not move the rating is the top at rounding level. */
 	for (int it = 0; it < 400; it++) {
 		memset(gl, 0, sizeof gl);
-		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl);
-		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
+		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl), next;
+		int done = fabs(g) <= tol * 1e-2 || (it > 0 && fabs(g) <= tol);
+		if (!done) {
+			if (g > 0)
+				lo = *th;
+			else
+				hi = *th;
+			double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
+			next = *th + fmin(fmax(step, -2), 2);
+			if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
+				next = 0.5 * (lo + hi);
+			done = next == *th;
+			*th = next;
+		}
+		if (done) {
 			out[0] = L;
 			out[1] = gl[0];
 			out[2] = gl[2] - hp * hp / h;
@@ -642,21 +673,6 @@ cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out
 			out[5] = gl[4] - hq * hq / h;
 			return 0;
 		}
-		if (g > 0)
-			lo = *th;
-		else
-			hi = *th;
-		double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
-		if (step > 2)
-			step = 2;
-		if (step < -2)
-			step = -2;
-		double next = *th + step;
-		if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
-			next = 0.5 * (lo + hi);
-		if (next == *th)
-			break;
-		*th = next;
 	}
 	return err_set(e, ERR_NUMERIC, "no convergence of a condition's rating");
 }
@@ -683,7 +699,7 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 		double G = f.F - mc[0] + Lc, dG = f.dF - mc[1] + gl[0];
 		double d2G = f.d2F - mc[2] + gl[2];
 		val = G;
-		if (fabs(dG) <= FIT_GRAD_TOL || it >= 100)
+		if (fabs(dG) <= x->tol_all || it >= 100)
 			break;
 		if (dG > 0)
 			lo = phi;
@@ -936,7 +952,7 @@ cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed
 		goto fail;
 	for (int it = 0; it < 100; it++) {
 		double mg = fabs(g[0]) > fabs(g[1]) ? fabs(g[0]) : fabs(g[1]);
-		if (mg <= FIT_GRAD_TOL)
+		if (mg <= x->tol_all)
 			break;
 		double det = H[0] * H[2] - H[1] * H[1], d0, d1;
 		if (H[0] < 0 && det > 0) {
@@ -1127,6 +1143,7 @@ ctx_release(struct ctx *x)
 	free(x->ps.hpen);
 	free(x->dth);
 	free(x->infodiag);
+	free(x->tol);
 	cheb_free(x->fphi);
 	cheb2_free(x->fphi2);
 }
@@ -1150,11 +1167,21 @@ ctx_init(struct ctx *x, const struct fit_model *m, const struct fit_spec *spec, 
 	x->ps.hpen = calloc(k, sizeof(double));
 	x->dth = calloc(k, sizeof(double));
 	x->infodiag = calloc(k, sizeof(double));
+	x->tol = calloc(k, sizeof(double));
 	if (!x->act || !x->best.th || !x->trial.th || !x->warm.th || !x->tmp.th || !x->ps.g ||
-	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag) {
+	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag || !x->tol) {
 		ctx_release(x);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	double all = 0;
+	for (size_t c = 0; c < m->ncond; c++) {
+		double n = 0;
+		for (size_t b = m->start[c]; b < m->start[c + 1]; b++)
+			n += m->n[b];
+		x->tol[c] = grad_tol(n);
+		all += n;
+	}
+	x->tol_all = grad_tol(all);
 	return 0;
 }
 
@@ -1211,6 +1238,7 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (solve(&x, &x.best, -1, 0, 0, &r->iterations, &r->max_gradient, e) < 0)
 		goto fail;
 	r->converged = 1;
+	r->tolerance = x.tol_all;
 	x.Lbest = x.ps.L;
 	r->loglik = x.Lbest;
 	for (size_t c = 0; c < K; c++) {

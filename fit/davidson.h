@@ -23,8 +23,11 @@
 
 /* Elo to log-strength units. */
 #define FIT_LOG_PER_ELO 0.005756462732485115 /* ln(10) / 400 */
-/* Convergence: max |gradient| in log-strength units. */
+/* Convergence: max |gradient| in log-strength units; a gradient summed
+ * over many games is allowed its rounding level, FIT_ROUND_PER_GAME per
+ * game, where that is larger (from 100,000 games on). */
 #define FIT_GRAD_TOL 1e-9
+#define FIT_ROUND_PER_GAME 1e-14
 
 /* The data of one fit: blocks grouped by condition. */
 struct fit_model {
@@ -79,13 +82,14 @@ struct fit_result {
 	double loglik;
 	int iterations;      /* Newton iterations of the main fit */
 	double max_gradient; /* at the solution */
+	double tolerance;    /* the largest gradient tolerance allowed (FIT_GRAD_TOL up to 1e5 games) */
 	int converged;
 	long evaluations; /* likelihood passes, all included */
 };
 
 #define FIT_RESULT_INIT                                                                            \
 	{                                                                                          \
-		0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                               \
+		0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                            \
 	}
 
 /* Fit the model: MLE, then (if spec->profiles) every profile interval.

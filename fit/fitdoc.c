@@ -724,7 +724,7 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 	if (x != NULL) {
 		put_num(&k, x, "iterations", r->iterations);
 		put_num(&k, x, "max_gradient", json_round(r->max_gradient, FIT_GRAD_TOL));
-		put_num(&k, x, "tolerance", FIT_GRAD_TOL);
+		put_num(&k, x, "tolerance", r->tolerance);
 		chk(&k, json_add_bool(x, "converged", r->converged));
 		put_num(&k, x, "log_likelihood", json_round(r->loglik, 1e-6));
 		put_num(&k, x, "chi2_cut", json_round(fit_chi2_quantile(o->level), 1e-6));

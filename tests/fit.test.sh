@@ -72,6 +72,23 @@ EOF
 check "closed form for single-block conditions (Luna)" $PY closed.py luna.json
 check "closed form for single-block conditions (DeepSeek)" $PY closed.py deepseek.json
 
+# Large blocks: a gradient that sums over many games carries their rounding
+# (about 1e-16 a game), so 1e-9 alone stopped the fit from some 200,000
+# games a block ("no convergence of a condition's rating").
+for n in 300000 10000000 1000000000; do
+	printf '{"kind":"cohort.blocks/1","blocks":[%s,%s]}' \
+		"{\"condition\":\"big\",\"anchor\":1500,\"color\":\"black\",\"w\":$((n * 45 / 100)),\"d\":$((n / 10)),\"l\":$((n * 45 / 100))}" \
+		'{"condition":"small","anchor":1700,"color":"black","w":10,"d":3,"l":5}' >big$n.json
+	expect_status "a block of $n games converges" 0 $COHORT fit -o big$n.fit.json big$n.json
+	check "$n games: closed form for single-block conditions" $PY closed.py big$n.fit.json
+done
+check "large blocks: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" \
+	big300000.fit.json big10000000.fit.json big1000000000.fit.json
+# A solver's failure names the file, as an input error does.  (A penalty
+# estimated across anchors 50,000 Elo apart: the Hessian degenerates.)
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"c0","anchor":-20000,"color":"black","w":44,"d":597,"l":359},{"condition":"c0","anchor":30000,"color":"white","w":415550,"d":96453,"l":487997}]}' >solver.json
+expect_fail2 "a solver failure names the file" '^cohort fit: solver.json: ' $COHORT fit --black-penalty estimate solver.json
+
 # Black-only: every rating under penalty P is the rating under 0 plus P,
 # exactly, and the table's middle row is the main fit.
 cat >shift.py <<'EOF'
