@@ -21,7 +21,7 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-#define THETA_LIMIT 120.0 /* a move of 20,000 Elo from the anchors: diverging */
+#define THETA_LIMIT 120.0 /* 20,000 Elo beyond a condition's anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
@@ -54,6 +54,7 @@ struct ctx {
 	double info_phi, info_pen;
 	long evals;
 	double *tol;   /* per condition: the tolerance of its rating's gradient */
+	double *amin, *amax; /* per condition: its lowest and highest anchor */
 	double tol_all; /* of the gradients in phi and the penalty */
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
@@ -269,7 +270,8 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 		par_copy(m, p, &x->trial);
 		L = Lt;
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && fabs(p->th[c] - m->a[m->start[c]]) > THETA_LIMIT)
+			if (x->act[c] && (p->th[c] < x->amin[c] - THETA_LIMIT ||
+			                  p->th[c] > x->amax[c] + THETA_LIMIT))
 				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
 		if (fabs(p->phi) > PHI_LIMIT)
 			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
@@ -1144,6 +1146,8 @@ ctx_release(struct ctx *x)
 	free(x->dth);
 	free(x->infodiag);
 	free(x->tol);
+	free(x->amin);
+	free(x->amax);
 	cheb_free(x->fphi);
 	cheb2_free(x->fphi2);
 }
@@ -1168,16 +1172,24 @@ ctx_init(struct ctx *x, const struct fit_model *m, const struct fit_spec *spec, 
 	x->dth = calloc(k, sizeof(double));
 	x->infodiag = calloc(k, sizeof(double));
 	x->tol = calloc(k, sizeof(double));
+	x->amin = calloc(k, sizeof(double));
+	x->amax = calloc(k, sizeof(double));
 	if (!x->act || !x->best.th || !x->trial.th || !x->warm.th || !x->tmp.th || !x->ps.g ||
-	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag || !x->tol) {
+	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag || !x->tol ||
+	    !x->amin || !x->amax) {
 		ctx_release(x);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	double all = 0;
 	for (size_t c = 0; c < m->ncond; c++) {
 		double n = 0;
-		for (size_t b = m->start[c]; b < m->start[c + 1]; b++)
+		x->amin[c] = INFINITY;
+		x->amax[c] = -INFINITY;
+		for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
 			n += m->n[b];
+			x->amin[c] = fmin(x->amin[c], m->a[b]);
+			x->amax[c] = fmax(x->amax[c], m->a[b]);
+		}
 		x->tol[c] = grad_tol(n);
 		all += n;
 	}

@@ -89,6 +89,13 @@ check "large blocks: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/
 printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"c0","anchor":-20000,"color":"black","w":44,"d":597,"l":359},{"condition":"c0","anchor":30000,"color":"white","w":415550,"d":96453,"l":487997}]}' >solver.json
 expect_fail2 "a solver failure names the file" '^cohort fit: solver.json: ' $COHORT fit --black-penalty estimate solver.json
 
+# A rating is diverging only when it runs 20,000 Elo beyond its condition's
+# anchors, not beyond its first block's anchor: anchors 25,000 Elo apart.
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"wide","anchor":0,"color":"black","w":10,"d":0,"l":0},{"condition":"wide","anchor":25000,"color":"black","w":3,"d":4,"l":3}]}' >wide.json
+expect_status "anchors 25,000 Elo apart: fitted" 0 $COHORT fit -o wide.fit.json wide.json
+$PY -c 'import json,sys; c=json.load(open(sys.argv[1]))["conditions"][0]; assert abs(c["rating"]-25035)<0.01 and c["interval"][0]<25035<c["interval"][1], c' wide.fit.json \
+	&& ok "anchors 25,000 Elo apart: the rating of the even block, 25035" || notok "wide anchors" "$(head -c 300 wide.fit.json)"
+
 # Black-only: every rating under penalty P is the rating under 0 plus P,
 # exactly, and the table's middle row is the main fit.
 cat >shift.py <<'EOF'
