@@ -25,6 +25,9 @@
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
+/* nu = e^-30: with no draw, where the profile of nu starts its walk up;
+ * within rounding of nu = 0 for any cohort below 1e12 games */
+#define NU_ZERO_START -30.0
 
 struct par {
 	double *th;
@@ -41,6 +44,7 @@ struct pass {
 struct ctx {
 	const struct fit_model *m;
 	const struct fit_spec *spec;
+	int nu_zero;        /* no draw: nu is 0 (phi = -inf), Bradley-Terry */
 	double q;           /* chi-square(1) quantile at level */
 	unsigned char *act; /* conditions in the likelihood */
 	struct par best;    /* the MLE */
@@ -80,7 +84,7 @@ block_terms(double s, double phi, double nu, double n, double w, double d, int d
 {
 	double h = 0.5 * s, r = exp(-fabs(h)), r2 = r * r, nr = nu * r;
 	double D = 1 + r2 + nr, logD = log(D) + (h > 0 ? s : 0);
-	double L = w * s + d * (phi + h) - n * logD;
+	double L = w * s + (d > 0 ? d * (phi + h) : 0) - n * logD; /* phi = -inf has no draw */
 
 	if (derivs) {
 		double pd = nr / D, pw, pl;
@@ -177,7 +181,7 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
-	int fphi = !fixphi, fpen = x->spec->estimate_pen && !fixpen;
+	int fphi = !fixphi && !x->nu_zero, fpen = x->spec->estimate_pen && !fixpen;
 	double L = pass_eval(x, p, 1);
 
 	for (int it = 0;; it++) {
@@ -273,7 +277,7 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			if (x->act[c] && (p->th[c] < x->amin[c] - THETA_LIMIT ||
 			                  p->th[c] > x->amax[c] + THETA_LIMIT))
 				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
-		if (fabs(p->phi) > PHI_LIMIT)
+		if (fphi && fabs(p->phi) > PHI_LIMIT)
 			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
 		if (fabs(p->pen) > THETA_LIMIT)
 			return err_set(e, ERR_INPUT, "the black penalty has no finite estimate");
@@ -297,6 +301,7 @@ struct fval {
 };
 
 static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static double cond_alone_profile(struct ctx *x, size_t c, double t);
 static double cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
 static int f_value(struct ctx *x, double phi, struct fval *out, struct err *e);
 
@@ -311,6 +316,8 @@ prof_f(double v, void *arg)
 
 	if (pr->failed)
 		return NAN;
+	if (pr->kind == PROF_COND && x->nu_zero && !x->spec->estimate_pen)
+		return cond_alone_profile(x, pr->c, v);
 	if (pr->kind == PROF_COND && x->fphi != NULL)
 		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
 	if (pr->kind == PROF_COND && x->fphi2 != NULL)
@@ -432,6 +439,19 @@ prof_both(struct ctx *x, int kind, size_t c, double mle, double info, double *lo
 	return 0;
 }
 
+/* nu's interval when its estimate is 0: from 0 (phi = -inf, a closed end)
+ * to where the profile, falling as nu grows, crosses the cut. */
+static int
+prof_nu_zero(struct ctx *x, double *lo, double *hi, struct err *e)
+{
+	struct prof pr = {x, PROF_PHI, 0, 0, e};
+
+	*lo = -INFINITY;
+	par_copy(x->m, &x->warm, &x->best);
+	x->warm.phi = NU_ZERO_START;
+	return prof_end(&pr, NU_ZERO_START, +1, 1.0, hi);
+}
+
 /* A saturated condition: its rating enters the likelihood only while it is
  * profiled; the profile rises towards Lbest at the open side, so walk out
  * until it is inside the cut, then find the one finite end. */
@@ -476,6 +496,21 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 	}
 	x->act[c] = 0;
 	return rc;
+}
+
+/* With nu = 0 and the penalty fixed the conditions share nothing: the
+ * profile of c is its own likelihood against its own maximum (0, the
+ * supremum, for a saturated c). */
+static double
+cond_alone_profile(struct ctx *x, size_t c, double t)
+{
+	double g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0}, top = 0;
+	double pen = x->best.pen;
+
+	if (x->m->sat[c] == FIT_FINITE)
+		top = cond_pass(x->m, c, x->best.th[c], -INFINITY, pen, 0, &g, &h, &hp, &hq, gl);
+	x->evals++;
+	return 2 * (top - cond_pass(x->m, c, t, -INFINITY, pen, 0, &g, &h, &hp, &hq, gl)) - x->q;
 }
 
 /* ---- the reduced profile for a fixed penalty ----
@@ -1081,8 +1116,11 @@ penalty_recedes(const struct fit_model *m)
 	return 0;
 }
 
+/* Refuse what has no finite estimate; *no_draw when no game of a finite
+ * condition is drawn (nu's estimate is then 0, on the boundary). */
 static int
-check_identified(const struct fit_model *m, const struct fit_spec *spec, struct err *e)
+check_identified(const struct fit_model *m, const struct fit_spec *spec, int *no_draw,
+                 struct err *e)
 {
 	size_t nfin = 0;
 	int draws = 0, wl = 0, black = 0, white = 0, both = 0;
@@ -1108,10 +1146,7 @@ check_identified(const struct fit_model *m, const struct fit_spec *spec, struct 
 		return err_set(
 		    e, ERR_INPUT,
 		    "no condition has a finite rating: each is all wins, all losses or empty");
-	if (!draws)
-		return err_set(e, ERR_INPUT,
-		               "the draw parameter has no finite estimate: no draw outside all-win "
-		               "or all-loss conditions");
+	*no_draw = !draws;
 	if (!wl)
 		return err_set(e, ERR_INPUT,
 		               "the draw parameter has no finite estimate: no condition has both a "
@@ -1220,7 +1255,7 @@ start_values(struct ctx *x)
 		x->best.th[c] = x->act[c] ? at / n + log(S / (1 - S)) : NAN;
 	}
 	double pd = (D + 0.5) / (N + 1);
-	x->best.phi = log(2 * pd / (1 - pd));
+	x->best.phi = x->nu_zero ? -INFINITY : log(2 * pd / (1 - pd));
 	x->best.pen = pen;
 }
 
@@ -1230,12 +1265,14 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 {
 	struct ctx x;
 	size_t K = m->ncond;
+	int no_draw = 0;
 
 	memset(r, 0, sizeof *r);
-	if (check_identified(m, spec, e) < 0)
+	if (check_identified(m, spec, &no_draw, e) < 0)
 		return -1;
 	if (ctx_init(&x, m, spec, e) < 0)
 		return -1;
+	x.nu_zero = no_draw;
 	r->ncond = K;
 	r->theta = malloc((K ? K : 1) * sizeof(double));
 	r->lo = malloc((K ? K : 1) * sizeof(double));
@@ -1275,7 +1312,10 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (!spec->profiles)
 		goto done;
 
-	if (!spec->estimate_pen && !spec->direct) {
+	if (x.nu_zero) {
+		if (prof_nu_zero(&x, &r->phi_lo, &r->phi_hi, e) < 0)
+			goto fail;
+	} else if (!spec->estimate_pen && !spec->direct) {
 		/* Interpolate F over the quadratic guess of nu's interval, find
 		 * nu's ends on it (exactly where they fall outside), and rebuild
 		 * around them if they come near its edges. */
@@ -1303,7 +1343,7 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (spec->estimate_pen &&
 	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
 		goto fail;
-	if (spec->estimate_pen && !spec->direct) {
+	if (spec->estimate_pen && !spec->direct && !x.nu_zero) {
 		double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
 		double mid[2] = {x.best.phi, x.best.pen};
 		for (int k = 0; k < 2; k++) {

@@ -477,10 +477,12 @@ put_interval(struct bld *k, cJSON *o, const char *key, double lo, double hi, int
 		chk(k, cJSON_AddItemToArray(a, elo_item(lo)) ? a : NULL);
 		chk(k, cJSON_AddItemToArray(a, elo_item(hi)) ? a : NULL);
 	} else {
+		/* in ln nu: -inf is nu = 0, the closed end of a boundary estimate */
 		double v[2] = {lo, hi};
 		for (int j = 0; j < 2; j++) {
-			cJSON *it = isfinite(v[j]) ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
-			                           : cJSON_CreateNull();
+			cJSON *it = isfinite(v[j]) || v[j] == -INFINITY
+			                ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
+			                : cJSON_CreateNull();
 			chk(k, cJSON_AddItemToArray(a, it) ? a : NULL);
 		}
 	}

@@ -46,7 +46,7 @@ sim_loglik(const struct sim_obs *o, size_t n, double s, double t, double g[2], d
 		double pw = ew / dd, pd = ed / dd, nn = (double)o[i].w + o[i].d + o[i].l;
 		double sc = pw + pd / 2;
 
-		ll += o[i].w * u + o[i].d * a2 - nn * (m + log(dd));
+		ll += o[i].w * u + (o[i].d ? o[i].d * a2 : 0) - nn * (m + log(dd)); /* t = -inf: no draw */
 		if (g) {
 			g[0] += o[i].w + 0.5 * o[i].d - nn * sc;
 			g[1] += o[i].d - nn * pd;
@@ -129,7 +129,7 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 	sc = (w + d / 2) / (w + d + l);
 	f->s = bbar + log(sc / (1 - sc));
 	if (d == 0) {
-		f->t = -SIM_T_LIM;
+		f->t = -INFINITY; /* nu = 0, the boundary maximum: Bradley-Terry */
 		if (sim_fit_fixed(o, n, f->t, &f->s) < 0)
 			return -1;
 		f->ll = sim_loglik(o, n, f->s, f->t, NULL, NULL);
@@ -172,7 +172,7 @@ sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, 
 	for (size_t i = 0; i < n; i++)
 		draws += o[i].d;
 	if (draws == 0) {
-		*t = -SIM_T_LIM;
+		*t = -INFINITY;
 	} else {
 		*t = clampd(*t, -SIM_T_LIM, SIM_T_LIM);
 		for (int it = 0; it < 100; it++) {

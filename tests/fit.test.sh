@@ -96,6 +96,36 @@ expect_status "anchors 25,000 Elo apart: fitted" 0 $COHORT fit -o wide.fit.json 
 $PY -c 'import json,sys; c=json.load(open(sys.argv[1]))["conditions"][0]; assert abs(c["rating"]-25035)<0.01 and c["interval"][0]<25035<c["interval"][1], c' wide.fit.json \
 	&& ok "anchors 25,000 Elo apart: the rating of the even block, 25035" || notok "wide anchors" "$(head -c 300 wide.fit.json)"
 
+# No draw: nu's estimate is 0, on the boundary (Bradley-Terry), as ladder
+# simulate takes it; the interval runs from 0.  5-0-5 at one anchor is at
+# x = 1 for every nu, so its profile in nu is -10 ln(2 + nu) and the upper
+# end solves 20 ln(1 + nu/2) = q: nu = 2 (e^(q/20) - 1).
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}]}' >nodraw.json
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5},{"condition":"b","anchor":1720,"color":"black","w":7,"d":0,"l":3},{"condition":"c","anchor":1720,"color":"black","w":10,"d":0,"l":0}]}' >nodraw3.json
+expect_status "no draw: fitted, not refused" 0 $COHORT fit -o nodraw.fit.json nodraw.json
+$COHORT fit -o nodraw3.fit.json nodraw3.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); q = d["diagnostics"]["chi2_cut"]
+assert d["draw"]["nu"] == 0 and d["draw"]["interval"][0] == 0, d["draw"]
+assert abs(d["draw"]["interval"][1] - 2 * (math.exp(q / 20) - 1)) < 2e-6, d["draw"]
+assert d["conditions"][0]["rating"] == 1355 and all(s["nu"] == 0 for s in d["sensitivity"]), d
+' nodraw.fit.json && ok "no draw: nu 0, its interval [0, 2 (e^(q/20) - 1)], 5-0-5 at the anchor" || notok "no draw: nu" "$(head -c 400 nodraw.fit.json)"
+check "no draw: closed form for single-block conditions at nu = 0" $PY closed.py nodraw3.fit.json
+# and with the penalty estimated: 5-0-5 as Black and 7-0-3 as White at one
+# anchor give R - p = 1320 and R + p = 1320 + 400 log10(7/3).
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5},{"condition":"a","anchor":1320,"color":"white","w":7,"d":0,"l":3},{"condition":"b","anchor":1720,"color":"black","w":4,"d":0,"l":6}]}' >nodraw-pen.json
+expect_status "no draw, penalty estimated: fitted" 0 $COHORT fit --black-penalty estimate -o nodraw-pen.fit.json nodraw-pen.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); h = 200 * math.log10(7 / 3)
+assert d["draw"]["nu"] == 0 and abs(d["black_penalty"]["value"] - h) < 0.01, d["black_penalty"]
+assert abs(d["conditions"][0]["rating"] - 1320 - h) < 0.01, d["conditions"][0]
+lo, hi = d["black_penalty"]["interval"]; assert lo < h < hi, (lo, hi)
+' nodraw-pen.fit.json && ok "no draw, penalty estimated: p = 200 log10(7/3), R = 1320 + p" || notok "no draw, penalty estimated" "$(head -c 400 nodraw-pen.fit.json)"
+check "no draw: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" nodraw.fit.json nodraw3.fit.json nodraw-pen.fit.json
+$COHORT fit --format table nodraw3.json >nodraw3.txt
+if grep -q '^draw parameter nu 0.00 (profile 95%: 0.00 \.\. ' nodraw3.txt && grep -Eq '^c +10 +10-0-0 +1720 +>= ' nodraw3.txt; then
+	ok "no draw: the table shows nu 0 and still a bound for 10-0-0"; else notok "no draw table" "$(cat nodraw3.txt)"; fi
+
 # Black-only: every rating under penalty P is the rating under 0 plus P,
 # exactly, and the table's middle row is the main fit.
 cat >shift.py <<'EOF'
@@ -206,7 +236,6 @@ bad "condition not listed" '"condition": "b" is not one of the listed conditions
 bad "penalty in the input" '"black_penalty": expected a number' '{"kind":"cohort.blocks/1","black_penalty":"35","blocks":['"$OKB"']}'
 bad "malformed JSON" 'bad.json:1:' '{"kind":'
 bad "all saturated" 'no condition has a finite rating' "$B"'{"condition":"a","anchor":1320,"color":"black","w":10,"d":0,"l":0}'"$E"
-bad "no draws" 'no draw' "$B"'{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}'"$E"
 bad "draw parameter unbounded" 'no condition has both a win and a loss' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":5,"l":5}'"$E"
 printf '%s' "$B$OKB$E" >good.json
 expect_fail2 "level 0" '--level: expected a number between 0 and 1' $COHORT fit --level 0 good.json
