@@ -513,6 +513,60 @@ cond_alone_profile(struct ctx *x, size_t c, double t)
 	return 2 * (top - cond_pass(x->m, c, t, -INFINITY, pen, 0, &g, &h, &hp, &hq, gl)) - x->q;
 }
 
+/* ---- exact bounds of saturated conditions ---- */
+
+/* ln P(every game of c goes as it went) at theta, and its derivative. */
+static double
+all_same_log(const struct fit_model *m, size_t c, double th, double phi, double pen, double *dl)
+{
+	double L = 0, o[5], nu = exp(phi);
+	int up = m->sat[c] == FIT_SAT_UP;
+
+	*dl = 0;
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+		double s = th + m->sp[b] * pen - m->a[b];
+		L += block_terms(s, phi, nu, m->n[b], up ? m->n[b] : 0, 0, 1, o);
+		*dl += o[0];
+	}
+	return L;
+}
+
+int
+fit_exact_bound(const struct fit_model *m, size_t c, double phi, double pen, double tail,
+                double *theta, struct err *e)
+{
+	int up = m->sat[c] == FIT_SAT_UP;
+	double lt = log(tail), lo = -INFINITY, hi = INFINITY, t = up ? -INFINITY : INFINITY;
+
+	if (m->sat[c] != FIT_SAT_UP && m->sat[c] != FIT_SAT_DOWN)
+		return err_set(e, ERR_INPUT, "an exact bound needs all wins or all losses");
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) /* the outermost anchor */
+		t = up ? fmax(t, m->a[b] - m->sp[b] * pen) : fmin(t, m->a[b] - m->sp[b] * pen);
+	/* ln P is concave and monotone in theta: Newton, inside the bracket
+	 * each evaluation narrows, steps of at most 5 log units. */
+	for (int it = 0; it < 400; it++) {
+		double dl, g = all_same_log(m, c, t, phi, pen, &dl) - lt, next;
+		int below = (g < 0) == up; /* the bound lies above t */
+		if (g == 0) {
+			*theta = t;
+			return 0;
+		}
+		if (below)
+			lo = t;
+		else
+			hi = t;
+		next = t - fmin(fmax(g / dl, -5), 5);
+		if (!(next > lo && next < hi))
+			next = isfinite(lo) && isfinite(hi) ? lo + (hi - lo) / 2 : t + (below ? 5 : -5);
+		if (fabs(next - t) <= 1e-13 * fmax(1, fabs(t)) || next <= lo || next >= hi) {
+			*theta = next;
+			return 0;
+		}
+		t = next;
+	}
+	return err_set(e, ERR_NUMERIC, "the exact bound of a saturated rating was not found");
+}
+
 /* ---- the reduced profile for a fixed penalty ----
  *
  * With the penalty fixed, a condition's ratings interact with the others
@@ -1277,7 +1331,8 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	r->theta = malloc((K ? K : 1) * sizeof(double));
 	r->lo = malloc((K ? K : 1) * sizeof(double));
 	r->hi = malloc((K ? K : 1) * sizeof(double));
-	if (!r->theta || !r->lo || !r->hi) {
+	r->bound = malloc((K ? K : 1) * sizeof(double));
+	if (!r->theta || !r->lo || !r->hi || !r->bound) {
 		ctx_release(&x);
 		fit_result_release(r);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -1292,7 +1347,7 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	r->loglik = x.Lbest;
 	for (size_t c = 0; c < K; c++) {
 		r->theta[c] = x.act[c] ? x.best.th[c] : NAN;
-		r->lo[c] = r->hi[c] = NAN;
+		r->lo[c] = r->hi[c] = r->bound[c] = NAN;
 		x.infodiag[c] = -x.ps.h[c];
 	}
 	r->phi = x.best.phi;
@@ -1365,8 +1420,9 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		if (m->sat[c] == FIT_FINITE)
 			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c],
 			               &r->hi[c], e);
-		else
-			rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e);
+		else if ((rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e)) == 0)
+			rc = fit_exact_bound(m, c, x.best.phi, x.best.pen, (1 - spec->level) / 2,
+			                     &r->bound[c], e);
 		if (rc < 0)
 			goto fail;
 	}
@@ -1388,7 +1444,8 @@ fit_result_release(struct fit_result *r)
 	free(r->theta);
 	free(r->lo);
 	free(r->hi);
-	r->theta = r->lo = r->hi = NULL;
+	free(r->bound);
+	r->theta = r->lo = r->hi = r->bound = NULL;
 }
 
 double

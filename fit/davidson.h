@@ -77,6 +77,7 @@ struct fit_result {
 	size_t ncond;
 	double *theta;   /* MLE per condition (NAN unless FIT_FINITE) */
 	double *lo, *hi; /* profile interval per condition (NAN where open) */
+	double *bound;   /* saturated conditions: the exact bound (fit_exact_bound); NAN else */
 	double phi, phi_lo, phi_hi;
 	double pen, pen_lo, pen_hi; /* pen_lo/hi NAN unless estimated */
 	double loglik;
@@ -89,7 +90,7 @@ struct fit_result {
 
 #define FIT_RESULT_INIT                                                                            \
 	{                                                                                          \
-		0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                            \
+		0, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                      \
 	}
 
 /* Fit the model: MLE, then (if spec->profiles) every profile interval.
@@ -98,6 +99,16 @@ struct fit_result {
 int fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
                   struct err *e);
 void fit_result_release(struct fit_result *r);
+
+/* The exact bound of a saturated condition c (all wins or all losses) at
+ * nu = e^phi (phi = -inf: nu = 0) and penalty pen, log units: the rating at
+ * which the chance that every one of its games goes as it went, at its
+ * blocks' anchors and colors, is tail.  For all wins it is a lower bound
+ * (that chance rises with the rating), for all losses an upper one: the
+ * joint model's Clopper-Pearson end.  fit_solve_all uses tail = (1 -
+ * level) / 2.  -1 (ERR_INPUT) when c is not saturated. */
+int fit_exact_bound(const struct fit_model *m, size_t c, double phi, double pen, double tail,
+                    double *theta, struct err *e);
 
 /* The chi-square(1) quantile at level. */
 double fit_chi2_quantile(double level);

@@ -546,6 +546,18 @@ status_name(int sat)
 	}
 }
 
+/* A one-sided bound {side, value} of a saturated condition. */
+static void
+put_bound(struct bld *k, cJSON *o, const char *key, int lower, double theta)
+{
+	cJSON *bd = add_object(k, o, key);
+
+	if (bd != NULL) {
+		chk(k, json_add_string(bd, "side", lower ? "lower" : "upper"));
+		put_elo(k, bd, "value", theta);
+	}
+}
+
 /* One condition's entry, its blocks with their logistic shortcut. */
 static void
 put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
@@ -613,12 +625,10 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 	put_elo(k, o, "rating", r->theta[c]);
 	put_interval(k, o, "interval", r->lo[c], r->hi[c], 1);
 	if (m->sat[c] == FIT_SAT_UP || m->sat[c] == FIT_SAT_DOWN) {
-		cJSON *bd = add_object(k, o, "bound");
+		/* bound: the exact one; profile_bound: the profile interval's end */
 		int up = m->sat[c] == FIT_SAT_UP;
-		if (bd != NULL) {
-			chk(k, json_add_string(bd, "side", up ? "lower" : "upper"));
-			put_elo(k, bd, "value", up ? r->lo[c] : r->hi[c]);
-		}
+		put_bound(k, o, "bound", up, r->bound[c]);
+		put_bound(k, o, "profile_bound", up, up ? r->lo[c] : r->hi[c]);
 	} else {
 		chk(k, json_add_null(o, "bound"));
 	}
@@ -917,12 +927,13 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
 		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
 		if (cJSON_IsObject(bd)) {
+			/* the exact bound; the profile column keeps the profile end */
 			const cJSON *side = json_get(bd, "side");
 			int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
 			char v[32];
 			fmt_elo(json_get(bd, "value"), v, sizeof v);
 			snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
-			snprintf(t->cell[5], TCELL, lower ? "%s .. open" : "open .. %s", v);
+			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
 		} else if (cJSON_IsNumber(json_get(c, "rating"))) {
 			fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
 			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);

@@ -126,6 +126,30 @@ $COHORT fit --format table nodraw3.json >nodraw3.txt
 if grep -q '^draw parameter nu 0.00 (profile 95%: 0.00 \.\. ' nodraw3.txt && grep -Eq '^c +10 +10-0-0 +1720 +>= ' nodraw3.txt; then
 	ok "no draw: the table shows nu 0 and still a bound for 10-0-0"; else notok "no draw table" "$(cat nodraw3.txt)"; fi
 
+# A saturated condition's bound is the exact one: where the chance of its
+# record, at the fitted nu, is (1 - level)/2.  One 10-0-0 block: with
+# c = 0.025^(1/10), (1 - c) y^2 - c nu y - c = 0, bound = anchor + 35 +
+# 800 log10(y); the profile end (where that chance is near e^(-q/2) =
+# 0.146, as nu moves little) is kept as profile_bound, the interval's end.
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":3,"d":4,"l":3},{"condition":"b","anchor":1500,"color":"black","w":10,"d":0,"l":0},{"condition":"c","anchor":1500,"color":"black","w":0,"d":0,"l":10}]}' >sat.json
+$COHORT fit -o sat.fit.json sat.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); nu = d["draw"]["nu"]; c = 0.025 ** 0.1
+b = d["conditions"][1]; y = (c * nu + math.sqrt(c * c * nu * nu + 4 * c * (1 - c))) / (2 * (1 - c))
+assert b["bound"]["side"] == "lower" and abs(b["bound"]["value"] - (1535 + 800 * math.log10(y))) < 0.01, b
+assert b["profile_bound"] == {"side": "lower", "value": b["interval"][0]} and b["interval"][0] > b["bound"]["value"] + 100, b
+x = 10 ** ((b["profile_bound"]["value"] - 1535) / 400); P = (x / (x + 1 + nu * math.sqrt(x))) ** 10
+assert P > 0.05, P
+l = d["conditions"][2]; y = (-nu + math.sqrt(nu * nu - 4 * (1 - 1 / c))) / 2
+assert l["bound"]["side"] == "upper" and abs(l["bound"]["value"] - (1535 + 800 * math.log10(y))) < 0.01, l
+assert l["profile_bound"]["value"] == l["interval"][1] and "profile_bound" not in d["conditions"][0], l
+' sat.fit.json && ok "saturated: bound is the exact one (closed form), profile_bound the profile end (chance above 0.05)" ||
+	notok "exact bound" "$(head -c 600 sat.fit.json)"
+check "saturated: fit output validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" sat.fit.json
+if $COHORT fit --format table sat.json | grep -Eq '^b +10 +10-0-0 +1500 +>= 1[0-9]{3} +2[0-9]{3} \.\. open$'; then
+	ok "table: the exact bound as the estimate, the profile end in the profile column"; else
+	notok "table of exact bound" "$($COHORT fit --format table sat.json)"; fi
+
 # Black-only: every rating under penalty P is the rating under 0 plus P,
 # exactly, and the table's middle row is the main fit.
 cat >shift.py <<'EOF'
