@@ -402,7 +402,7 @@ add_err(struct est_acc *a, int defined, double est, double truth)
 }
 
 /* The joint estimate of the blocks at keep_from or above, and whether the profile interval
- * covers truth.  An undefined estimate is its one-sided profile bound. */
+ * covers truth.  An undefined estimate is the finite end of that interval. */
 static int
 joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
                struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
@@ -473,6 +473,7 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 		const struct ladder_block *b = &blk[nb - 1];
 		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
 		def = x > 0 && x < n;
+		/* two-sided at level: its finite end, as for the likelihoods */
 		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
 			return -1;
 		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
@@ -668,9 +669,10 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	                     "(seed, start, truth, replicate)") ||
 	    !json_add_string(
 	        doc, "undefined_rule",
-	        "an undefined estimate enters bias and rmse "
-	        "as its one-sided bound at level (profile likelihood for joint and "
-	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	        "an undefined estimate enters bias and rmse as the finite end of its "
+	        "two-sided interval at level, a one-sided bound at level (1 + level)/2 "
+	        "(profile likelihood for joint and deleted_below_final, Clopper-Pearson "
+	        "for last_block); *_defined leave it out") ||
 	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
 	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
 		goto fail;
