@@ -31,6 +31,9 @@ static const char *const reason_names[] = { "", "family", "condition", "after_cu
 	"provider_error", "aborted" };
 static const char *const result_names[] = { "win", "draw", "loss" };
 static const char *const token_names[] = { "input", "output", "reasoning", "cached" };
+/* The largest token count, one record's or a sum: 2^53 - 1, the largest
+ * whole number every JSON reader holds exactly (docs/design.md). */
+#define TOKENS_MAX 9007199254740991LL
 
 
 /* Where a record came from, for messages: its ledger location, or the
@@ -309,7 +312,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	if (json_get_object(rec, "tokens", 1, &tokens, e) < 0)
 		return -1;
 	for (int k = 0; k < 4; k++)
-		if (json_get_int(tokens, token_names[k], 1, 0, 9007199254740991LL, &g->tok[k], e) < 0)
+		if (json_get_int(tokens, token_names[k], 1, 0, TOKENS_MAX, &g->tok[k], e) < 0)
 			return err_prefix(e, "\"tokens\"");
 	if (json_get_number(rec, "wall_s", 1, &g->wall_s, e) < 0 ||
 	    json_get_number(rec, "worker_hours", 1, &g->worker_hours, e) < 0)
@@ -553,7 +556,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	if (have_end && ts_cmp(ended, started) < 0)
 		return 1;
 	for (int k = 0; k < 4; k++)
-		if (flat_int(&v[W_TOK0 + k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
+		if (flat_int(&v[W_TOK0 + k], 1, 0, TOKENS_MAX, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
 	if (flat_num(&v[W_WALL_S], 1, &g->wall_s) != 0 ||
 	    flat_num(&v[W_WORKER_HOURS], 1, &g->worker_hours) != 0)
@@ -973,7 +976,7 @@ cmp_double(const void *x, const void *y)
 	} while (0)
 
 struct sums {
-	long long games, w, d, l, tok[4];
+	long long games, w, d, l, tok[4]; /* tok[k] past TOKENS_MAX stops there */
 	double wall_s, worker_hours;
 };
 
@@ -984,43 +987,61 @@ sums_add(struct sums *s, const struct freeze_item *g)
 	s->w += g->result == R_WIN;
 	s->d += g->result == R_DRAW;
 	s->l += g->result == R_LOSS;
-	for (int k = 0; k < 4; k++)
-		s->tok[k] += g->tok[k];
+	for (int k = 0; k < 4; k++) /* both at most TOKENS_MAX: no overflow */
+		s->tok[k] = s->tok[k] + g->tok[k] > TOKENS_MAX ? TOKENS_MAX + 1 : s->tok[k] + g->tok[k];
 	s->wall_s += g->wall_s;
 	s->worker_hours += g->worker_hours;
 }
 
+/* The token sums of what (a condition, or the totals), refused past
+ * TOKENS_MAX: a JSON number would hold them only approximately. */
 static cJSON *
-tokens_json(const long long tok[4])
+tokens_json(const long long tok[4], const char *what, struct err *e)
 {
-	cJSON *t = cJSON_CreateObject();
+	long long total = tok[0] + tok[1] + tok[2];
+	cJSON *t;
 
+	for (int k = 0; k <= 4; k++)
+		if ((k < 4 ? tok[k] : total) > TOKENS_MAX) {
+			err_set(e, ERR_INPUT, "%s: \"tokens.%s\": the sum is above 2^53 - 1 = %lld, "
+			    "the largest whole number a JSON number holds exactly", what,
+			    k < 4 ? token_names[k] : "total", TOKENS_MAX);
+			return NULL;
+		}
+	t = cJSON_CreateObject();
 	if (t == NULL)
-		return NULL;
+		goto bad;
 	for (int k = 0; k < 4; k++)
 		if (!cJSON_AddItemToObjectCS(t, token_names[k], cJSON_CreateNumber((double)tok[k])))
 			goto bad;
-	if (!cJSON_AddItemToObjectCS(t, "total", cJSON_CreateNumber((double)(tok[0] + tok[1] + tok[2]))))
+	if (!cJSON_AddItemToObjectCS(t, "total", cJSON_CreateNumber((double)total)))
 		goto bad;
 	return t;
 bad:
 	cJSON_Delete(t);
+	err_set(e, ERR_NOMEM, "out of memory");
 	return NULL;
 }
 
+/* The sums of what into o; -1 with e set. */
 static int
-add_sums(cJSON *o, const struct sums *s)
+add_sums(cJSON *o, const struct sums *s, const char *what, struct err *e)
 {
+	cJSON *tok = tokens_json(s->tok, what, e);
+
+	if (tok == NULL || !cJSON_AddItemToObjectCS(o, "tokens", tok)) {
+		cJSON_Delete(tok);
+		return tok == NULL ? -1 : err_set(e, ERR_NOMEM, "out of memory");
+	}
 	ADD(o, "games", cJSON_CreateNumber((double)s->games));
 	ADD(o, "w", cJSON_CreateNumber((double)s->w));
 	ADD(o, "d", cJSON_CreateNumber((double)s->d));
 	ADD(o, "l", cJSON_CreateNumber((double)s->l));
-	ADD(o, "tokens", tokens_json(s->tok));
 	ADD(o, "wall_s", cJSON_CreateNumber(json_round(s->wall_s, 1e-3)));
 	ADD(o, "worker_hours", cJSON_CreateNumber(json_round(s->worker_hours, 1e-6)));
 	return 0;
 nomem:
-	return -1;
+	return err_set(e, ERR_NOMEM, "out of memory");
 }
 
 /* The manifest is written as canonical bytes directly, never as a tree: on
@@ -1313,8 +1334,12 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 			goto nomem_c;
 		ADD(co, "condition", cJSON_CreateString(a->conds[c]));
 		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
-		if (add_sums(co, &s) < 0)
-			goto nomem_c;
+		char what[160];
+		snprintf(what, sizeof what, "condition %.100s", a->conds[c]);
+		if (add_sums(co, &s, what, e) < 0) {
+			rc = -1;
+			goto done_c;
+		}
 		qsort(anch, nanch, sizeof *anch, cmp_double);
 		arr = cJSON_CreateArray();
 		ADD(co, "anchors", arr);
@@ -1912,8 +1937,11 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (PUT(&head, ",\"blocks\":[") < 0)
 		goto nomem;
 	tot = cJSON_CreateObject();
-	if (tot == NULL || add_sums(tot, &all) < 0 ||
-	    json_add_number(tot, "excluded", (double)nexcl) == NULL)
+	if (tot == NULL)
+		goto nomem;
+	if (add_sums(tot, &all, "totals", e) < 0)
+		goto done;
+	if (json_add_number(tot, "excluded", (double)nexcl) == NULL)
 		goto nomem;
 	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
 		goto nomem;
