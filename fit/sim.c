@@ -47,7 +47,7 @@ sim_loglik(const struct sim_obs *o, size_t n, double s, double t, double g[2], d
 		double pw = ew / dd, pd = ed / dd, nn = (double)o[i].w + o[i].d + o[i].l;
 		double sc = pw + pd / 2;
 
-		ll += o[i].w * u + o[i].d * a2 - nn * (m + log(dd));
+		ll += o[i].w * u + (o[i].d ? o[i].d * a2 : 0) - nn * (m + log(dd)); /* t = -inf: no draw */
 		if (g) {
 			g[0] += o[i].w + 0.5 * o[i].d - nn * sc;
 			g[1] += o[i].d - nn * pd;
@@ -130,7 +130,7 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 	sc = (w + d / 2) / (w + d + l);
 	f->s = bbar + log(sc / (1 - sc));
 	if (d == 0) {
-		f->t = -SIM_T_LIM;
+		f->t = -INFINITY; /* nu = 0, the boundary maximum: Bradley-Terry */
 		if (sim_fit_fixed(o, n, f->t, &f->s) < 0)
 			return -1;
 		f->ll = sim_loglik(o, n, f->s, f->t, NULL, NULL);
@@ -173,7 +173,7 @@ sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, 
 	for (size_t i = 0; i < n; i++)
 		draws += o[i].d;
 	if (draws == 0) {
-		*t = -SIM_T_LIM;
+		*t = -INFINITY;
 	} else {
 		*t = clampd(*t, -SIM_T_LIM, SIM_T_LIM);
 		for (int it = 0; it < 100; it++) {
@@ -403,7 +403,7 @@ add_err(struct est_acc *a, int defined, double est, double truth)
 }
 
 /* The joint estimate of the blocks at keep_from or above, and whether the profile interval
- * covers truth.  An undefined estimate is its one-sided profile bound. */
+ * covers truth.  An undefined estimate is the finite end of that interval. */
 static int
 joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
                struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
@@ -474,6 +474,7 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 		const struct ladder_block *b = &blk[nb - 1];
 		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
 		def = x > 0 && x < n;
+		/* two-sided at level: its finite end, as for the likelihoods */
 		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
 			return -1;
 		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
@@ -669,9 +670,10 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	                     "(seed, start, truth, replicate)") ||
 	    !json_add_string(
 	        doc, "undefined_rule",
-	        "an undefined estimate enters bias and rmse "
-	        "as its one-sided bound at level (profile likelihood for joint and "
-	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	        "an undefined estimate enters bias and rmse as the finite end of its "
+	        "two-sided interval at level, a one-sided bound at level (1 + level)/2 "
+	        "(profile likelihood for joint and deleted_below_final, Clopper-Pearson "
+	        "for last_block); *_defined leave it out") ||
 	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
 	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
 		goto fail;

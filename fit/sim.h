@@ -28,15 +28,16 @@ struct sim_obs {
 	int w, d, l;
 };
 
-/* ln nu is kept inside [-SIM_T_LIM, SIM_T_LIM]: with no draw at all the
- * maximum sits at nu = 0, reached here as nu = e^-40. */
+/* ln nu is kept inside [-SIM_T_LIM, SIM_T_LIM] while there are draws; with
+ * no draw at all the maximum sits on the boundary nu = 0, and t is -inf
+ * (the Bradley-Terry model, as cohort fit takes it). */
 #define SIM_T_LIM 40.0
 
 struct sim_fit {
 	int defined; /* 1: a finite maximum-likelihood rating exists */
 	int side;    /* undefined: +1 the rating runs to +inf (no loss), -1 to -inf (no win) */
 	double s;    /* rating in log units (defined only) */
-	double t;    /* ln nu at the maximum (defined only) */
+	double t;    /* ln nu at the maximum (defined only; -inf with no draw) */
 	double ll;   /* maximum (or supremum) of the log-likelihood */
 	int iters;   /* Newton iterations */
 };

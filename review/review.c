@@ -148,6 +148,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 			err_prefix(e, "%s", d->path);
 		return rc;
 	}
+	if (derive_is_input(kind))
+		return derive_input_check(kind, d->json, d->name, checks, e);
 	/* A derived document: find the input it names among the files. */
 	const cJSON *in = NULL;
 	const char *want = NULL;
