@@ -11,7 +11,8 @@
 #include "cmd.h"
 
 static const char usage[] =
-"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--format json|table] [-o FILE] LEDGER...\n";
+"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--candidates MANIFEST]\n"
+"           [--decisions LOG]... [--format json|table] [-o FILE] [LEDGER...]\n";
 
 static void
 progress(void *ctx, uint64_t n)
@@ -28,6 +29,8 @@ cmd_freeze(int argc, char **argv)
 		{ "store", required_argument, NULL, 'S' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "candidates", required_argument, NULL, 'c' },
+		{ "decisions", required_argument, NULL, 'd' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -38,6 +41,8 @@ cmd_freeze(int argc, char **argv)
 	struct buf table = BUF_INIT, manifest = BUF_INIT;
 	struct outfile of = OUTFILE_INIT;
 	cJSON *spec, *doc = NULL;
+	const char *dec[64];
+	size_t ndec = 0;
 	int c, rc;
 
 	optind = 0;
@@ -49,6 +54,13 @@ cmd_freeze(int argc, char **argv)
 		case 'S': slot = &fo.store_dir; break;
 		case 'r': slot = &fo.repo_dir; break;
 		case 'f': slot = &format; break;
+		case 'c': slot = &fo.candidates; break;
+		case 'd':
+			if (ndec == sizeof dec / sizeof dec[0])
+				return cmd_usage_error("freeze", usage, "at most %zu --decisions",
+				    sizeof dec / sizeof dec[0]);
+			dec[ndec++] = optarg;
+			continue;
 		case 'o': slot = &out; break;
 		case 'h': return cmd_help(usage);
 		default:
@@ -63,8 +75,12 @@ cmd_freeze(int argc, char **argv)
 		return cmd_usage_error("freeze", usage, "--spec is required");
 	if (format && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
 		return cmd_usage_error("freeze", usage, "--format: expected json or table");
-	if (optind == argc)
+	if (optind == argc && fo.candidates == NULL)
 		return cmd_usage_error("freeze", usage, "no LEDGER given");
+	if (ndec > 0 && fo.candidates == NULL)
+		return cmd_usage_error("freeze", usage, "--decisions needs --candidates");
+	fo.decisions = dec;
+	fo.ndecisions = ndec;
 	fo.ledgers = (const char **)argv + optind;
 	fo.nledgers = (size_t)(argc - optind);
 	if (isatty(STDERR_FILENO))

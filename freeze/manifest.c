@@ -716,12 +716,17 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto done;
 	if (PUT(&tail, "}") < 0)
 		goto nomem;
-	room += head.len + blocks.len + conds.len + tail.len + 64;
+	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + 80;
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
-	    PUT(out, "],\"excluded\":[") < 0)
+	    PUT(out, "]") < 0)
+		goto nomem;
+	if (a->decisions.len > 0 && (PUT(out, ",\"decisions\":") < 0 ||
+	    buf_add(out, a->decisions.p, a->decisions.len) < 0))
+		goto nomem;
+	if (PUT(out, ",\"excluded\":[") < 0)
 		goto nomem;
 	size_t n;
 	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, &to, &n, e);

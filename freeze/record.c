@@ -78,6 +78,7 @@ freeze_acc_free(struct freeze_acc *a)
 	}
 	free(a->games);
 	spec_release(&a->sp);
+	buf_release(&a->decisions);
 	buf_release(&a->canon);
 	free(a);
 }
@@ -835,3 +836,18 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 	return 0;
 }
 
+
+int
+freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e)
+{
+	buf_reset(&a->decisions);
+	if (buf_add(&a->decisions, p, n) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+const struct spec *
+freeze_acc_spec(const struct freeze_acc *a)
+{
+	return &a->sp;
+}
