@@ -26,7 +26,7 @@ cmd_bound(int argc, char **argv)
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the cohort.bound/1 document (default) or a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
-		    .help = "write to FILE atomically instead of standard output" },
+		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
 	const struct opt_cmd c = { .name = "bound", .usage = usage, .table = table,

@@ -19,7 +19,7 @@ cmd_canon(int argc, char **argv)
 		{ .name = "id", .flag = &id,
 		    .help = "print the identity (sha256: and the hex digest) instead" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
-		    .help = "write to FILE atomically instead of standard output" },
+		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
 	const struct opt_cmd c = { .name = "canon", .usage = usage, .table = table,
