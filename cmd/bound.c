@@ -22,7 +22,7 @@ cmd_bound(int argc, char **argv)
 		{ .name = "level", .arg = "P", .value = &level,
 		    .help = "confidence level, 0.001 to 0.999999 (default 0.95)" },
 		{ .name = "one-sided", .flag = &o.one_sided,
-		    .help = "one-sided bounds at level P instead of two-sided intervals" },
+		    .help = "one-sided bounds at level P, not two-sided intervals" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the cohort.bound/1 document (default) or a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,

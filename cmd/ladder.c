@@ -172,7 +172,7 @@ cmd_ladder(int argc, char **argv)
 		{ .name = "condition", .arg = "NAME", .value = &a.condition, .required = 1,
 		    .help = "the condition to replay" },
 		{ .name = "spec", .arg = "SPEC", .value = &a.spec,
-		    .help = "the cohort spec, with a blocks document (a freeze has its own)" },
+		    .help = "the spec a blocks document needs (a freeze has its own)" },
 		{ .name = "format", .arg = "json|table", .value = &a.format,
 		    .help = "cohort.ladder-next/1 (default) or a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,

@@ -22,7 +22,7 @@ cmd_verify(int argc, char **argv)
 	const char *out = NULL, *format = NULL;
 	const struct opt opts[] = {
 		{ .name = "store", .arg = "DIR", .value = &vo.store_dir,
-		    .help = "the object store of the freezes (default: store beside each)" },
+		    .help = "the freezes' object store (default: store beside each)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the cohort.verify/1 report (default) or one line a check" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
