@@ -217,8 +217,8 @@ label(const struct opt *o, char *b, size_t n)
 		snprintf(b, n, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
-static const struct opt help_opt = { "help", 'h', NULL, NULL, NULL, NULL, 0, NULL,
-	"print this help and exit" };
+static const struct opt help_opt = { .name = "help", .letter = 'h',
+	.help = "print this help and exit" };
 
 static size_t
 width(const struct opt *t, size_t w)
