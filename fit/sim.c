@@ -729,8 +729,8 @@ fail:
 	return NULL;
 }
 
-static int
-audit_table(const cJSON *doc, struct buf *out)
+int
+sim_table(const cJSON *doc, struct buf *out, struct err *e)
 {
 	const cJSON *it, *opt = json_get(doc, "options");
 	int rc = 0;
@@ -746,9 +746,9 @@ audit_table(const cJSON *doc, struct buf *out)
 	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
 	cJSON_ArrayForEach(it, json_get(doc, "cells"))
 	{
-		const cJSON *e = json_get(it, "estimators");
-		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		            *l = json_get(e, "last_block");
+		const cJSON *est = json_get(it, "estimators");
+		const cJSON *j = json_get(est, "joint"), *d = json_get(est, "deleted_below_final"),
+		            *l = json_get(est, "last_block");
 		rc |= buf_printf(
 		    out,
 		    "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
@@ -765,9 +765,9 @@ audit_table(const cJSON *doc, struct buf *out)
 	cJSON_ArrayForEach(it, json_get(doc, "summary"))
 	{
 		/* the summary's rmse is the mean of the cells' RMSEs */
-		const cJSON *e = json_get(it, "estimators");
-		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		            *l = json_get(e, "last_block");
+		const cJSON *est = json_get(it, "estimators");
+		const cJSON *j = json_get(est, "joint"), *d = json_get(est, "deleted_below_final"),
+		            *l = json_get(est, "last_block");
 		rc |= buf_printf(
 		    out,
 		    "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
@@ -780,7 +780,7 @@ audit_table(const cJSON *doc, struct buf *out)
 		    json_get(l, "undefined")->valuedouble,
 		    100 * json_get(it, "coverage")->valuedouble);
 	}
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
 }
 
 /* ---- the simulated ledger ---------------------------------------- */
@@ -1135,7 +1135,7 @@ online_cores(void)
 }
 
 int
-sim_run(const struct sim_options *o, struct err *e)
+sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 {
 	struct sim_ctx c;
 	cJSON *spec, *doc = NULL;
@@ -1143,8 +1143,8 @@ sim_run(const struct sim_options *o, struct err *e)
 	pthread_t th[256];
 	int jobs, started = 0, rc = -1;
 	size_t units;
-	struct buf b = BUF_INIT;
 
+	*out = NULL;
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	spec = json_parse_file(o->spec_path, e);
@@ -1192,17 +1192,10 @@ sim_run(const struct sim_options *o, struct err *e)
 	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
 	    emit_ledger(&c, spec, e) < 0)
 		goto done;
-	if (o->table) {
-		if (audit_table(doc, &b) < 0) {
-			err_set(e, ERR_NOMEM, "out of memory");
-			goto done;
-		}
-		rc = io_write_all(o->out, b.p ? b.p : "", b.len, e);
-	} else {
-		rc = json_emit(doc, o->out, e);
-	}
+	*out = doc;
+	doc = NULL;
+	rc = 0;
 done:
-	buf_release(&b);
 	free(c.acc);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec);

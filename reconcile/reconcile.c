@@ -1528,7 +1528,7 @@ static void
 progress(struct recon *r, const char *what)
 {
 	if (r->o->progress)
-		fprintf(stderr, "cohort reconcile: %s\n", what);
+		r->o->progress(r->o->progress_ctx, what);
 }
 
 /* The derived tables every check reads (documented in docs/reconcile-db.md). */

@@ -203,7 +203,7 @@ echo '{"kind":"cohort.spec/1"}' >badspec.json
 expect_fail2 "spec without a name" 'badspec.json: "name": missing' "$COHORT" freeze --spec badspec.json luna/ledger.jsonl
 sed 's/"stop_below": *0.35/"stop_below":"low"/' luna/spec.json >badspec2.json
 expect_fail2 "spec with a bad ladder" '"ladder": "stop_below": expected a number' "$COHORT" freeze --spec badspec2.json luna/ledger.jsonl
-expect_fail2 "no ledger" 'no LEDGER given' "$COHORT" freeze --spec luna/spec.json
+expect_fail2 "no ledger" 'expected at least one LEDGER' "$COHORT" freeze --spec luna/spec.json
 expect_fail2 "no spec" '--spec is required' "$COHORT" freeze luna/ledger.jsonl
 expect_fail2 "--spec twice" 'given twice' "$COHORT" freeze --spec a --spec b x
 expect_fail2 "missing ledger file" 'nope.jsonl: cannot open' "$COHORT" freeze --spec luna/spec.json nope.jsonl

@@ -98,14 +98,14 @@ $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["blocks"]=[]; print(j
 grep -q '"rule":"start"' fz00.out && ok "freeze without any block: start" || notok "empty freeze" "$(cat fz00.out)"
 expect_fail2 "next: a condition the spec does not list" '--condition: top1 has no block in fz0.json' "$COHORT" ladder next --condition top1 fz0.json
 
-expect_fail2 "next: --condition required" 'needs --condition' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
+expect_fail2 "next: --condition required" '^cohort ladder next: --condition is required' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
 expect_fail2 "next: unknown condition" '--condition: top1 has no block in' "$COHORT" ladder next --spec "$SPEC" --condition top1 "$D/luna.blocks.json"
 expect_fail2 "next: a blocks document needs --spec" '--spec: a blocks document needs the cohort spec' "$COHORT" ladder next --condition top2 "$D/luna.blocks.json"
 [ -f luna/freeze.json ] && expect_fail2 "next: a freeze refuses --spec" 'a freeze carries its spec' "$COHORT" ladder next --spec "$SPEC" --condition top2 luna/freeze.json
 expect_fail2 "next: spec of the wrong kind" '"kind": expected cohort.spec/1' "$COHORT" ladder next --spec "$D/luna.blocks.json" --condition top2 "$D/luna.blocks.json"
 sed 's/"stop_below": 0.35/"stop_below": 1.5/' "$SPEC" >badspec.json
 expect_fail2 "next: bad policy" '"stop_below": expected a score from 0 to 1' "$COHORT" ladder next --spec badspec.json --condition top2 "$D/luna.blocks.json"
-expect_fail2 "next: simulate options refused" '--reps belongs to ladder simulate' "$COHORT" ladder next --reps 3 --spec "$SPEC" --condition top2 "$D/luna.blocks.json"
+expect_fail2 "next: simulate options refused" '^cohort ladder next: --reps belongs to ladder simulate' "$COHORT" ladder next --reps 3 --spec "$SPEC" --condition top2 "$D/luna.blocks.json"
 expect_fail2 "ladder: no subcommand" 'expected next or simulate' "$COHORT" ladder
 expect_fail2 "ladder: unknown subcommand" 'expected next or simulate' "$COHORT" ladder jump
 
@@ -253,6 +253,8 @@ expect_fail2 "negative seed" '--seed: expected a whole number' sim --truth 1000:
 expect_fail2 "starts do not parse" '--starts: expected' sim --truth 1000:2000:100 --starts 1320,,1720 --reps 5 --seed 1 -o bad.json
 expect_fail2 "nu not positive" '--nu: expected a positive number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --nu 0 -o bad.json
 expect_fail2 "jobs zero" '--jobs: expected 1 to 256' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --jobs 0 -o bad.json
-expect_fail2 "missing --seed" 'ladder simulate needs --seed' sim --truth 1000:2000:100 --starts 1320 --reps 5 -o bad.json
+expect_fail2 "missing --seed" '^cohort ladder simulate: --seed is required' sim --truth 1000:2000:100 --starts 1320 --reps 5 -o bad.json
+expect_fail2 "simulate: next's options refused" '^cohort ladder simulate: --condition belongs to ladder next' sim --condition top2 --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1
+expect_fail2 "simulate: an --emit file is not standard output" '^cohort ladder simulate: --emit-ledger: expected a file name' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --emit-ledger -
 expect_fail2 "spec of the wrong kind" '"kind": expected cohort.spec/1' "$COHORT" ladder simulate --spec "$D/luna.blocks.json" --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 -o bad.json
 [ -e bad.json ] && notok "no output after bad input" "bad.json exists" || ok "no output after bad input"

@@ -39,4 +39,19 @@ expect_fail2 "verify of a file that is not JSON" "luna/ledger.jsonl:2:1: trailin
 echo '{"kind":"cohort.other/1"}' >other.json
 expect_fail2 "verify of an unknown kind" 'cannot verify a cohort.other/1 document' "$COHORT" verify other.json
 expect_fail2 "verify of a missing file" 'nope.json: No such file' "$COHORT" verify nope.json
-expect_fail2 "verify without files" 'no FILE given' "$COHORT" verify
+expect_fail2 "verify without files" 'expected at least one FILE' "$COHORT" verify
+
+# "-" is standard input: a freeze, or a derived document, read from it
+# verifies as the file does (the subject is named "-").
+"$COHORT" verify --store luna/store luna/freeze.json >file.json
+expect_status "a freeze on standard input" 0 sh -c '"$COHORT" verify --store luna/store - <luna/freeze.json'
+sed 's/"name":"-"/"name":"freeze.json"/' "$TMP/out" >stdin.json
+same_bytes "a freeze on standard input: the report of its file" stdin.json file.json
+expect_status "a fit on standard input, its freeze a file" 0 sh -c '"$COHORT" verify --store luna/store luna/freeze.json - <fit.json'
+expect_status "a freeze on standard input as a fit's input" 0 sh -c '"$COHORT" verify --store luna/store - fit.json <luna/freeze.json'
+expect_status "an edited fit on standard input is a finding" 1 sh -c '"$COHORT" verify --store luna/store luna/freeze.json - <fit-edit.json'
+sed "s/\"w\":41,/\"w\":40,/" luna/freeze.json >freeze-edit.json
+expect_status "an edited freeze on standard input is a finding" 1 sh -c '"$COHORT" verify --store luna/store - <freeze-edit.json'
+gzip -c fit.json >fit.json.gz
+expect_fail2 "an archive on standard input is refused" '^cohort verify: <stdin>: an archive is read from its file' sh -c '"$COHORT" verify - <fit.json.gz'
+expect_fail2 "standard input twice" '^cohort verify: only one input can be standard input' sh -c '"$COHORT" verify - - <fit.json'
