@@ -37,7 +37,7 @@ cmd_freeze(int argc, char **argv)
 		{ .name = "candidates", .arg = "MANIFEST", .value = &fo.candidates,
 		    .help = "the candidate manifest the decisions were made on" },
 		{ .name = "decisions", .arg = "LOG", .list = &decisions,
-		    .help = "a decision log (JSON Lines or SQLite); give it once per log" },
+		    .help = "a decision log (JSON Lines or SQLite), once per log" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the manifest (default) or tables of blocks and conditions" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
