@@ -39,7 +39,7 @@ cmd_freeze(int argc, char **argv)
 		{ .name = "decisions", .arg = "LOG", .list = &decisions,
 		    .help = "a decision log (JSON Lines or SQLite), once per log" },
 		{ .name = "format", .arg = "json|table", .value = &format,
-		    .help = "the manifest (default) or tables of blocks and conditions" },
+		    .help = "the manifest (default), or tables of its blocks" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
 		    .help = "write the manifest to FILE atomically" },
 		{ .name = NULL },
