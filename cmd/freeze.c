@@ -61,10 +61,10 @@ cmd_freeze(int argc, char **argv)
 	fo.nledgers = (size_t)nops;
 	fo.decisions = decisions.v;
 	fo.ndecisions = decisions.n;
-	if (nops == 0 && fo.candidates == NULL)
-		return opt_usage_error(&c, "expected at least one LEDGER");
 	if (decisions.n > 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "--decisions needs --candidates");
+	if (nops == 0 && fo.candidates == NULL)
+		return opt_usage_error(&c, "expected at least one LEDGER");
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	spec = json_parse_file(spec_path, &e);

@@ -107,11 +107,10 @@ read_outcome(const cJSON *rec, struct decision *d, struct err *e)
 	const char *ts;
 	int v = 0;
 
-	if (ch == NULL)
-		return err_set(e, ERR_INPUT, "\"chosen\": missing");
-	if (!cJSON_IsNull(ch) && !cJSON_IsString(ch))
+	/* absent is null: a SQLite log's NULL column is an absent field */
+	if (ch != NULL && !cJSON_IsNull(ch) && !cJSON_IsString(ch))
 		return err_set(e, ERR_INPUT, "\"chosen\": expected a UCI move or null");
-	d->chosen = cJSON_IsString(ch) ? ch->valuestring : NULL;
+	d->chosen = ch != NULL && cJSON_IsString(ch) ? ch->valuestring : NULL;
 	if (word(rec, "status", decision_status_names, 4, &v, e) < 0)
 		return -1;
 	d->status = (enum decision_status)v;
