@@ -20,6 +20,7 @@ static const char usage[] =
 "  bound      exact score and rating bounds per block and condition\n"
 "  bundle     assemble or check a publication bundle\n"
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
+"  candidates build or verify a paired positions' engine candidate manifest\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
 "see cohort-COMMAND(1) for each command\n";
@@ -36,6 +37,7 @@ static const struct {
 	{ "bound", cmd_bound },
 	{ "bundle", cmd_bundle },
 	{ "ladder", cmd_ladder },
+	{ "candidates", cmd_candidates },
 };
 
 int
