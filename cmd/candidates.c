@@ -51,8 +51,7 @@ seconds(const char *s, double *out)
 static void
 progress(void *ctx, size_t done, size_t total)
 {
-	fprintf(stderr, "\rcohort candidates: %s %zu/%zu positions%s", (const char *)ctx, done, total,
-	    done == total ? "\r\033[K" : "");
+	fprintf(stderr, "\rcohort candidates: %s %zu/%zu positions", (const char *)ctx, done, total);
 }
 
 static int
@@ -127,6 +126,8 @@ build(int argc, char **argv)
 		o.progress_ctx = "build";
 	}
 	rc = candbuild_run(&o, &e);
+	if (o.progress)
+		fputs("\r\033[K", stderr);
 	for (size_t i = 0; i < options.n; i++)
 		free((char *)opts[i].name);
 	return rc < 0 ? cmd_fail("candidates", &e) : EXIT_HOLDS;
@@ -181,6 +182,8 @@ verify(int argc, char **argv)
 		o.progress_ctx = "verify";
 	}
 	rc = candcheck_run(&o, &report, &e);
+	if (o.progress)
+		fputs("\r\033[K", stderr);
 	if (rc >= 0 && opt_emit(report, tab, candcheck_table, out, &e) < 0)
 		rc = -1;
 	cJSON_Delete(report);

@@ -85,6 +85,12 @@ assert len(c) == 10 and len(p["evals"]) == 10 and not set(c) & set(p["evals"]), 
 assert all(x["pv"][0] == x["uci"] and x["depth"] == 3 for x in p["candidates"])
 assert [x["san"] for x in p["candidates"]][:3] == ["g3", "b3", "f4"], p["candidates"][:3]
 ' fake.jsonl
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$COHORT' candidates build --engine eng/chess --nodes 30 -o tty.jsonl '$P/suite.jsonl'" /dev/null >tty.out 2>&1
+	"$COHORT" candidates build --engine eng/chess --nodes 30 -o notty.jsonl "$P/suite.jsonl" 2>notty.err
+	grep -q 'cohort candidates: build 5/5 positions' tty.out && same_bytes "build: progress on a terminal, the same manifest" tty.jsonl notty.jsonl ||
+		notok "build: progress on a terminal" "$(od -c tty.out | head -3)"
+fi
 
 # options
 "$COHORT" candidates build --engine eng/chess --nodes 50 --multipv 2 --option threads=3 --option Style=wild \
