@@ -16,6 +16,7 @@ int cmd_fit(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_bundle(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.

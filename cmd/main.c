@@ -22,6 +22,7 @@ static const char commands_text[] =
 "  bound      exact score and rating bounds per block and condition\n"
 "  bundle     assemble or check a publication bundle\n"
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
+"  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
@@ -40,6 +41,7 @@ static const struct {
 	{ "bound", cmd_bound },
 	{ "bundle", cmd_bundle },
 	{ "ladder", cmd_ladder },
+	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
 };
 

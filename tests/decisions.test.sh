@@ -2,7 +2,7 @@
 # listed by identity, excluded with their reasons, re-derived by verify;
 # malformed logs refused naming file:line and field.
 PY=/usr/bin/python3
-D=$ROOT/tests/data/paired
+D=$ROOT/examples/paired-toy
 fz() { "$COHORT" freeze --spec "$D/spec.json" --candidates "$D/candidates.jsonl" "$@"; }
 
 fz --decisions "$D/decisions.jsonl" --store st -o f.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make.py: the paired fixture: a small candidate manifest with hand-set
+"""make.py: the paired toy: a small candidate manifest with hand-set
 values (a fake engine digest), a spec, and decision logs of two families
 over every condition, written as canonical JSON Lines.  Values are chosen
 so each statistic has a closed form the tests compute again."""
