@@ -12,13 +12,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <pthread.h>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include "../common/buf.h"
 #include "../common/io.h"
+#include "../common/pool.h"
 
 /* The digests a manifest may use, in the order of their index. */
 static const char *const ALGS[] = { "md5", "sha1", "sha224", "sha256", "sha384", "sha512" };
@@ -57,7 +57,8 @@ bag_check_add(cJSON *checks, const char *check, const char *subject, int ok, con
 /* ---------------------------------------------------------------- writer */
 
 /* The archive's own digest is taken on a second thread: the writer copies
- * each block into a small ring and goes on while the hasher catches up. */
+ * each block into a small ring and goes on while the hasher catches up.
+ * With no second thread the writer hashes each block itself. */
 #define RING_SLOTS 4
 #define RING_SLOT ((size_t)1 << 20)
 
@@ -68,10 +69,11 @@ struct ring {
 	size_t len[RING_SLOTS];
 	unsigned head, tail, count;
 	int done;
+	int direct;         /* no hasher thread: ring_put hashes */
 	struct hash *h;
 };
 
-static void *
+static void
 ring_hasher(void *arg)
 {
 	struct ring *r = arg;
@@ -91,13 +93,16 @@ ring_hasher(void *arg)
 		pthread_cond_broadcast(&r->cv);
 	}
 	pthread_mutex_unlock(&r->mu);
-	return NULL;
 }
 
 /* Hand n bytes to the hasher (in order); blocks while the ring is full. */
 static void
 ring_put(struct ring *r, const char *p, size_t n)
 {
+	if (r->direct) {
+		hash_update(r->h, p, n);
+		return;
+	}
 	while (n > 0) {
 		size_t k = n < RING_SLOT ? n : RING_SLOT;
 		pthread_mutex_lock(&r->mu);
@@ -115,6 +120,17 @@ ring_put(struct ring *r, const char *p, size_t n)
 		p += k;
 		n -= k;
 	}
+}
+
+/* No more bytes: the hasher ends once it has taken those it has. */
+static void
+ring_end(struct ring *r, struct pool_thread *hasher)
+{
+	pthread_mutex_lock(&r->mu);
+	r->done = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pool_join(hasher);
 }
 
 struct wout {
@@ -259,8 +275,7 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	struct outfile out = OUTFILE_INIT;
 	struct wout w = { -1, NULL, 0, 0, 0 };
 	struct ring ring;
-	pthread_t hasher;
-	int hashing = 0;
+	struct pool_thread hasher = POOL_THREAD_INIT;
 	struct archive *a = NULL;
 	uint64_t bytes = 0;
 	char hex[2 * HASH_LEN + 1];
@@ -349,9 +364,9 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	for (int i = 0; i < RING_SLOTS; i++)
 		if ((ring.slot[i] = malloc(RING_SLOT)) == NULL)
 			goto nomem;
-	if (ring.h == NULL || pthread_create(&hasher, NULL, ring_hasher, &ring) != 0)
+	if (ring.h == NULL)
 		goto nomem;
-	hashing = 1;
+	ring.direct = !pool_spawn(&hasher, ring_hasher, &ring);
 	a = archive_write_new();
 	if (a == NULL)
 		goto nomem;
@@ -390,12 +405,7 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 		err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
 		goto done;
 	}
-	pthread_mutex_lock(&ring.mu);
-	ring.done = 1;
-	pthread_cond_broadcast(&ring.cv);
-	pthread_mutex_unlock(&ring.mu);
-	pthread_join(hasher, NULL);
-	hashing = 0;
+	ring_end(&ring, &hasher);
 	hash_final(ring.h, id);
 	if (outfile_commit(&out, e) < 0)
 		goto done;
@@ -407,14 +417,8 @@ done:
 	if (rc < 0)
 		outfile_abort(&out);
 	archive_write_free(a);
-	if (hashing) {
-		pthread_mutex_lock(&ring.mu);
-		ring.done = 1;
-		pthread_cond_broadcast(&ring.cv);
-		pthread_mutex_unlock(&ring.mu);
-		pthread_join(hasher, NULL);
-	}
 	if (w.ring) {
+		ring_end(&ring, &hasher);
 		hash_free(ring.h);
 		for (int i = 0; i < RING_SLOTS; i++)
 			free(ring.slot[i]);

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include <git2.h>
-#include <pthread.h>
 
 #include "../common/io.h"
+#include "../common/pool.h"
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
@@ -474,13 +474,12 @@ struct hash_job {
 	uint8_t *out;
 };
 
-static void *
+static void
 hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
 	hash_bytes(j->p, j->n, j->out);
-	return NULL;
 }
 
 /* The second half of a large file is scanned on its own thread; its hits
@@ -512,13 +511,12 @@ keep_hit(void *arg, const struct secret_hit *h)
 	return 0;
 }
 
-static void *
+static void
 scan_half_run(void *arg)
 {
 	struct scan_half *j = arg;
 
 	secret_scan(j->p, j->n, keep_hit, j);
-	return NULL;
 }
 
 /* Scan p..p+n, reporting through sc: large buffers in two halves split at a
@@ -528,7 +526,7 @@ scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 {
 	const char *mid = n >= ((size_t)4 << 20) ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
 	struct scan_half half = { 0 };
-	pthread_t th;
+	struct pool_thread th = POOL_THREAD_INIT;
 	long lines = 0;
 
 	if (mid == NULL) {
@@ -538,14 +536,11 @@ scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 	mid++;
 	half.p = mid;
 	half.n = (size_t)(p + n - mid);
-	if (pthread_create(&th, NULL, scan_half_run, &half) != 0) {
-		secret_scan(p, n, on_secret, sc);
-		return 0;
-	}
+	pool_spawn(&th, scan_half_run, &half);
 	secret_scan(p, (size_t)(mid - p), on_secret, sc);
 	for (const char *q = p; q < mid && (q = memchr(q, '\n', (size_t)(mid - q))) != NULL; q++)
 		lines++;
-	pthread_join(th, NULL);
+	pool_join(&th);
 	for (size_t i = 0; i < half.nhits; i++) {
 		half.hits[i].line += lines;
 		on_secret(sc, &half.hits[i]);
@@ -584,14 +579,13 @@ read_files(struct ctx *c)
 		close(fd);
 		{
 			struct hash_job job = { m ? m : "", f->size, f->sha };
-			pthread_t th;
-			int threaded = f->size >= ((size_t)1 << 20) &&
-			    pthread_create(&th, NULL, hash_job_run, &job) == 0;
-			if (!threaded)
+			struct pool_thread th = POOL_THREAD_INIT;
+			if (f->size >= ((size_t)1 << 20))
+				pool_spawn(&th, hash_job_run, &job);
+			else
 				hash_job_run(&job);
 			int r = scan_bytes(m ? m : "", f->size, &sc);
-			if (threaded)
-				pthread_join(th, NULL);
+			pool_join(&th);
 			if (r < 0) {
 				if (m)
 					munmap(m, (size_t)st.st_size);
@@ -962,7 +956,7 @@ check_stores(struct ctx *c)
 		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
 			return err_set(c->e, ERR_NOMEM, "out of memory");
 		checks = cJSON_CreateArray();
-		r = verify_freeze(it->doc, dir, checks, &ve);
+		r = verify_freeze(it->doc, dir, 0, checks, &ve);
 		free(dir);
 		cJSON_ArrayForEach(x, checks)
 			if (cJSON_IsFalse(json_get(x, "ok"))) {
@@ -1378,7 +1372,7 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 			if (cJSON_IsString(store)) {
 				char *sdir;
 				if (asprintf(&sdir, "%s/data/%s", bag_root(b), store->valuestring) >= 0) {
-					int r = verify_freeze(sub, sdir, checks, e);
+					int r = verify_freeze(sub, sdir, 0, checks, e);
 					free(sdir);
 					if (r < 0) {
 						cJSON_Delete(sub);

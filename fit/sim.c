@@ -4,19 +4,19 @@
 #include "sim.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "../common/io.h"
+#include "../common/pool.h"
 #include "../json/json.h"
 #include "bound.h"
 #include "../protocol/ladder.h"
@@ -312,9 +312,8 @@ struct sim_ctx {
 	long chunk;      /* replicates per chunk */
 	size_t nchunk;   /* chunks per cell */
 	struct acc *acc; /* [start][truth][chunk] */
-	pthread_mutex_t mu;
-	size_t next; /* next work unit, under mu */
-	int failed;  /* a solver failed, under mu */
+	struct sim_work *work; /* each worker's */
+	atomic_int failed;     /* a solver failed, or memory ran out */
 };
 
 static uint64_t
@@ -482,47 +481,40 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 	return 0;
 }
 
-static void *
-worker(void *arg)
+/* A worker's generator and room for a replicate's blocks. */
+struct sim_work {
+	gsl_rng *r;
+	struct ladder_block *blk;
+	struct sim_obs *obs;
+};
+
+/* Work unit u: one chunk of one cell's replicates, into c->acc[u]. */
+static void
+unit_run(void *arg, size_t u, int worker)
 {
 	struct sim_ctx *c = arg;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
-	struct sim_obs *obs = malloc(SIM_MAX_BLOCKS * sizeof *obs);
-	size_t units = c->o->nstarts * c->ntruth * c->nchunk;
+	struct sim_work *w = &c->work[worker];
+	size_t ck = u % c->nchunk, tj = u / c->nchunk % c->ntruth, si = u / c->nchunk / c->ntruth;
 
-	if (r == NULL || blk == NULL || obs == NULL) {
-		pthread_mutex_lock(&c->mu);
-		c->failed = 1;
-		pthread_mutex_unlock(&c->mu);
-	}
-	for (;;) {
-		size_t u, si, tj, ck;
-		int stop;
-		pthread_mutex_lock(&c->mu);
-		u = c->next++;
-		stop = c->failed || u >= units;
-		pthread_mutex_unlock(&c->mu);
-		if (stop)
-			break;
-		ck = u % c->nchunk;
-		tj = u / c->nchunk % c->ntruth;
-		si = u / c->nchunk / c->ntruth;
-		for (long rep = (long)ck * c->chunk;
-		     rep < c->o->reps && rep < (long)(ck + 1) * c->chunk; rep++) {
-			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1,
-			              &c->acc[u], blk, obs) < 0) {
-				pthread_mutex_lock(&c->mu);
-				c->failed = 1;
-				pthread_mutex_unlock(&c->mu);
-				break;
-			}
+	if (c->failed)
+		return;
+	if (w->r == NULL) {
+		w->r = gsl_rng_alloc(gsl_rng_mt19937);
+		w->blk = malloc(SIM_MAX_BLOCKS * sizeof *w->blk);
+		w->obs = malloc(SIM_MAX_BLOCKS * sizeof *w->obs);
+		if (w->r == NULL || w->blk == NULL || w->obs == NULL) {
+			c->failed = 1;
+			return;
 		}
 	}
-	gsl_rng_free(r);
-	free(blk);
-	free(obs);
-	return NULL;
+	for (long rep = (long)ck * c->chunk; rep < c->o->reps && rep < (long)(ck + 1) * c->chunk;
+	     rep++) {
+		if (replicate(c, w->r, c->o->starts[si], truth_at(c->o, tj), rep + 1, &c->acc[u],
+		        w->blk, w->obs) < 0) {
+			c->failed = 1;
+			return;
+		}
+	}
 }
 
 /* Sum a cell's chunks in order into *a (so the bytes do not depend on the
@@ -1124,22 +1116,14 @@ read_spec(struct sim_ctx *c, const cJSON *spec, struct err *e)
 	return 0;
 }
 
-static int
-online_cores(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
-
 int
 sim_run(const struct sim_options *o, struct err *e)
 {
 	struct sim_ctx c;
 	cJSON *spec, *doc = NULL;
 	char spec_id[HASH_ID_LEN + 1];
-	pthread_t th[256];
-	int jobs, started = 0, rc = -1;
+	struct pool *pool = NULL;
+	int jobs, rc = -1;
 	size_t units;
 	struct buf b = BUF_INIT;
 
@@ -1159,25 +1143,18 @@ sim_run(const struct sim_options *o, struct err *e)
 		c.chunk = SIM_CHUNK;
 	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
 	units = o->nstarts * c.ntruth * c.nchunk;
+	jobs = o->jobs > 0 ? o->jobs : pool_cpus();
+	if ((size_t)jobs > units)
+		jobs = (int)units;
 	c.acc = calloc(units, sizeof *c.acc);
-	if (c.acc == NULL) {
+	/* jobs threads, this one among them */
+	pool = pool_new(jobs - 1);
+	c.work = pool ? calloc((size_t)pool_workers(pool), sizeof *c.work) : NULL;
+	if (c.acc == NULL || c.work == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	pthread_mutex_init(&c.mu, NULL);
-	jobs = o->jobs > 0 ? o->jobs : online_cores();
-	if (jobs > 256)
-		jobs = 256;
-	if ((size_t)jobs > units)
-		jobs = (int)units;
-	for (; started < jobs; started++)
-		if (pthread_create(&th[started], NULL, worker, &c) != 0)
-			break;
-	if (started == 0)
-		worker(&c);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&c.mu);
+	pool_run(pool, units, unit_run, &c);
 	if (c.failed) {
 		err_set(e, ERR_NUMERIC, "a simulated fit did not converge");
 		goto done;
@@ -1200,6 +1177,13 @@ sim_run(const struct sim_options *o, struct err *e)
 		rc = json_emit(doc, o->out, e);
 	}
 done:
+	for (int w = 0; c.work != NULL && w < pool_workers(pool); w++) {
+		gsl_rng_free(c.work[w].r);
+		free(c.work[w].blk);
+		free(c.work[w].obs);
+	}
+	free(c.work);
+	pool_free(pool);
 	buf_release(&b);
 	free(c.acc);
 	cJSON_Delete(doc);

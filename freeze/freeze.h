@@ -32,6 +32,7 @@ struct freeze_opts {
 	size_t nledgers;
 	const char *store_dir;  /* object store to fill, or NULL */
 	const char *repo_dir;   /* harness repository to record, or NULL */
+	int jobs;               /* threads reading ledgers; 0: one per online processor */
 	/* called every 65536 records when set (progress on a terminal) */
 	void (*progress)(void *ctx, uint64_t records);
 	void *progress_ctx;

@@ -19,6 +19,7 @@ struct review_opts {
 	const char **files;    /* documents, bundle archives or bag folders */
 	size_t nfiles;
 	const char *store_dir; /* store of the freezes; NULL: "store" beside each */
+	int jobs;              /* threads checking a freeze; 0: one per online processor */
 };
 
 /* Verify every file and build a cohort.verify/1 report.  A derived
