@@ -24,5 +24,8 @@ int cmd_usage_error(const char *name, const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Print usage to stdout; return EXIT_HOLDS. */
 int cmd_help(const char *usage);
+/* The threads COHORT_JOBS asks for (1 to 256), or 0 (unset or anything
+ * else): one per online processor.  Only the shells read the environment. */
+int cmd_jobs(void);
 
 #endif

@@ -67,6 +67,7 @@ cmd_freeze(int argc, char **argv)
 		return cmd_usage_error("freeze", usage, "no LEDGER given");
 	fo.ledgers = (const char **)argv + optind;
 	fo.nledgers = (size_t)(argc - optind);
+	fo.jobs = cmd_jobs();
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	spec = json_parse_file(spec_path, &e);

@@ -1,6 +1,7 @@
 /* main.c: the cohort program: dispatches to one command shell. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -63,6 +64,19 @@ cmd_help(const char *use)
 {
 	fputs(use, stdout);
 	return EXIT_HOLDS;
+}
+
+int
+cmd_jobs(void)
+{
+	const char *s = getenv("COHORT_JOBS");
+	char *end;
+	long n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	n = strtol(s, &end, 10);
+	return *end == '\0' && n >= 1 && n <= 256 ? (int)n : 0;
 }
 
 int

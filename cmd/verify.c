@@ -51,6 +51,7 @@ cmd_verify(int argc, char **argv)
 		return cmd_usage_error("verify", usage, "no FILE given");
 	vo.files = (const char **)argv + optind;
 	vo.nfiles = (size_t)(argc - optind);
+	vo.jobs = cmd_jobs();
 	rc = review_files(&vo, &report, &e);
 	if (rc < 0)
 		return cmd_fail("verify", &e);
