@@ -686,6 +686,104 @@ table_print(struct buf *out, struct trow *rows, size_t n, int ncol)
 	}
 }
 
+/* One condition's row: name, games, W-D-L, anchors, rating, interval. */
+static void
+table_row(struct trow *t, const cJSON *c)
+{
+	const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
+	const cJSON *bd = json_get(c, "bound");
+	const cJSON *name = json_get(c, "condition");
+	char lo[32], hi[32];
+	int na = cJSON_GetArraySize(an);
+
+	snprintf(t->cell[0], TCELL, "%s", cJSON_IsString(name) ? name->valuestring : "?");
+	snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
+	snprintf(t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
+	         cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
+	if (na == 0)
+		snprintf(t->cell[3], TCELL, "none");
+	else if (na == 1)
+		snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
+	else
+		snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
+		         cJSON_GetArrayItem(an, na - 1)->valuedouble);
+	fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+	fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+	if (cJSON_IsObject(bd)) {
+		const cJSON *side = json_get(bd, "side");
+		int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
+		char v[32];
+		fmt_elo(json_get(bd, "value"), v, sizeof v);
+		snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
+		snprintf(t->cell[5], TCELL, lower ? "%s .. open" : "open .. %s", v);
+	} else if (cJSON_IsNumber(json_get(c, "rating"))) {
+		fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
+		snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
+	} else {
+		snprintf(t->cell[4], TCELL, "no games");
+		snprintf(t->cell[5], TCELL, "-");
+	}
+}
+
+/* The draw parameter and the black penalty, a line each. */
+static void
+print_params(struct buf *out, const cJSON *draw, const cJSON *pen, const char *lv)
+{
+	const cJSON *iv = json_get(draw, "interval");
+
+	buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
+	           cJSON_GetNumberValue(json_get(draw, "nu")), lv,
+	           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
+	           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
+	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
+		char lo[32], hi[32];
+		iv = json_get(pen, "interval");
+		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
+		           cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
+	} else {
+		buf_printf(out, "black penalty %g assumed\n",
+		           cJSON_GetNumberValue(json_get(pen, "value")));
+	}
+}
+
+/* Sensitivity: one row per assumed penalty, one column per condition. */
+static void
+print_sensitivity(struct buf *out, const cJSON *conds, const cJSON *sens)
+{
+	const cJSON *row, *c;
+
+	if (cJSON_GetArraySize(sens) == 0)
+		return;
+	buf_printf(out, "\nassumed black penalty");
+	cJSON_ArrayForEach(c, conds) buf_printf(out, "  %8s",
+	                                        cJSON_IsString(json_get(c, "condition"))
+	                                            ? json_get(c, "condition")->valuestring
+	                                            : "?");
+	buf_addc(out, '\n');
+	cJSON_ArrayForEach(row, sens)
+	{
+		const cJSON *r;
+		int j = 0;
+		buf_printf(out, "%21g", cJSON_GetNumberValue(json_get(row, "black_penalty")));
+		cJSON_ArrayForEach(r, json_get(row, "ratings"))
+		{
+			const cJSON *st = json_get(cJSON_GetArrayItem(conds, j++), "status");
+			char v[32];
+			fmt_elo(json_get(r, "rating"), v, sizeof v);
+			/* No point for a saturated condition: say so. */
+			if (!cJSON_IsNumber(json_get(r, "rating")))
+				snprintf(v, sizeof v, "%s",
+				         cJSON_IsString(st) && strcmp(st->valuestring, "no_games") == 0
+				             ? "-"
+				             : "bound");
+			buf_printf(out, "  %8s", v);
+		}
+		buf_addc(out, '\n');
+	}
+}
+
 int
 fit_table(const cJSON *doc, struct buf *out, struct err *e)
 {
@@ -714,97 +812,10 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	snprintf(rows[0].cell[4], TCELL, "joint local Elo");
 	snprintf(rows[0].cell[5], TCELL, "profile %s", lv);
 	cJSON_ArrayForEach(c, conds)
-	{
-		struct trow *t = &rows[++i];
-		const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
-		const cJSON *bd = json_get(c, "bound");
-		const cJSON *name = json_get(c, "condition");
-		char lo[32], hi[32];
-		int na = cJSON_GetArraySize(an);
-		snprintf(t->cell[0], TCELL, "%s", cJSON_IsString(name) ? name->valuestring : "?");
-		snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
-		snprintf(
-		    t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
-		    cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
-		if (na == 0)
-			snprintf(t->cell[3], TCELL, "none");
-		else if (na == 1)
-			snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
-		else
-			snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
-			         cJSON_GetArrayItem(an, na - 1)->valuedouble);
-		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
-		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
-		if (cJSON_IsObject(bd)) {
-			const cJSON *side = json_get(bd, "side");
-			int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
-			char v[32];
-			fmt_elo(json_get(bd, "value"), v, sizeof v);
-			snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
-			snprintf(t->cell[5], TCELL, lower ? "%s .. open" : "open .. %s", v);
-		} else if (cJSON_IsNumber(json_get(c, "rating"))) {
-			fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
-			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
-		} else {
-			snprintf(t->cell[4], TCELL, "no games");
-			snprintf(t->cell[5], TCELL, "-");
-		}
-	}
+		table_row(&rows[++i], c);
 	table_print(out, rows, n + 1, TCOLS);
 	free(rows);
-
-	{
-		const cJSON *iv = json_get(draw, "interval");
-		buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
-		           cJSON_GetNumberValue(json_get(draw, "nu")), lv,
-		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
-		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
-	}
-	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
-		const cJSON *iv = json_get(pen, "interval");
-		char lo[32], hi[32];
-		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
-		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
-		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
-		           cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
-	} else {
-		buf_printf(out, "black penalty %g assumed\n",
-		           cJSON_GetNumberValue(json_get(pen, "value")));
-	}
-
-	/* Sensitivity: one row per assumed penalty, one column per condition. */
-	size_t ns = (size_t)cJSON_GetArraySize(sens);
-	if (ns > 0) {
-		const cJSON *row;
-		buf_printf(out, "\nassumed black penalty");
-		cJSON_ArrayForEach(c, conds) buf_printf(out, "  %8s",
-		                                        cJSON_IsString(json_get(c, "condition"))
-		                                            ? json_get(c, "condition")->valuestring
-		                                            : "?");
-		buf_addc(out, '\n');
-		cJSON_ArrayForEach(row, sens)
-		{
-			const cJSON *r;
-			int j = 0;
-			buf_printf(out, "%21g",
-			           cJSON_GetNumberValue(json_get(row, "black_penalty")));
-			cJSON_ArrayForEach(r, json_get(row, "ratings"))
-			{
-				const cJSON *st =
-				    json_get(cJSON_GetArrayItem(conds, j++), "status");
-				char v[32];
-				fmt_elo(json_get(r, "rating"), v, sizeof v);
-				/* No point for a saturated condition: say so. */
-				if (!cJSON_IsNumber(json_get(r, "rating")))
-					snprintf(v, sizeof v, "%s",
-					         cJSON_IsString(st) &&
-					                 strcmp(st->valuestring, "no_games") == 0
-					             ? "-"
-					             : "bound");
-				buf_printf(out, "  %8s", v);
-			}
-			buf_addc(out, '\n');
-		}
-	}
+	print_params(out, draw, pen, lv);
+	print_sensitivity(out, conds, sens);
 	return 0;
 }

@@ -279,39 +279,37 @@ store_free(void *store)
 	cas_free(store);
 }
 
-int
-verify_freeze_fast(const char *p, size_t n, const char *store_dir, int jobs, cJSON *checks,
-    char id[HASH_ID_LEN + 1], struct err *e)
+/* One quick proof: the manifest's parts, the store, and what was read. */
+struct proof {
+	const char *p;       /* the manifest's bytes */
+	size_t n;
+	cJSON *spec, *repo;
+	struct freeze_acc *acc;
+	struct cas *store;
+	struct jobs pj;
+	struct piece *pc;
+	size_t npc, nrecs;
+	uint32_t *lens;
+	struct freeze_item *items;
+	size_t *first;       /* pack i's records are items[first[i]..first[i+1]) */
+};
+
+/* The manifest's "repo" and "spec".  "kind" comes after the games, and
+ * only the spec and the totals after it: look from the end.  (A spec
+ * holding that very member somewhere inside would mislead the split; the
+ * comparison at the end would then fail, and the thorough way decide.)
+ * 0, or 1 when not found. */
+static int
+proof_head(struct proof *pr)
 {
 	static const char kind[] = ",\"kind\":\"cohort.freeze/1\"";
-	static const char *const sections[] = { "spec_id", "as_of", "games", "excluded", "blocks",
-		"conditions", "totals" };
-	struct freeze_acc *acc = NULL;
-	struct cas *store = NULL;
-	/* the derived manifest, compared with the file as it comes */
-	struct freeze_sink sink = { NULL, NULL, p, n };
-	struct side side = { 0 };
-	struct jobs pj = { 0 };
-	struct piece *pc = NULL;
-	uint32_t *lens = NULL;
-	struct freeze_item *items = NULL;
-	size_t *first = NULL, npc = 0, nrecs = 0;
-	struct pool *pool = NULL;
-	struct pool_thread th = POOL_THREAD_INIT;
-	int rc = 1, threads = (jobs > 0 ? jobs : pool_cpus()) - 1;
-	cJSON *spec = NULL, *repo = NULL;
-	const char *q, *v, *end = p + n;
+	const char *q, *v, *end = pr->p + pr->n;
 	size_t vn;
-	char detail[256];
 
-	if (n < 16 || memcmp(p, "{\"as_of\":\"", 10) != 0)
+	if (pr->n < 16 || memcmp(pr->p, "{\"as_of\":\"", 10) != 0)
 		return 1;
-	/* "kind" comes after the games, and only the spec and the totals after
-	 * it: look from the end.  (A spec holding that very member somewhere
-	 * inside would mislead the split; the comparison at the end would
-	 * then fail, and the thorough way decide.) */
 	for (q = end; q != NULL;) {
-		q = memrchr(p, ',', (size_t)(q - p));
+		q = memrchr(pr->p, ',', (size_t)(q - pr->p));
 		if (q != NULL && (size_t)(end - q) >= sizeof kind - 1 &&
 		    memcmp(q, kind, sizeof kind - 1) == 0)
 			break;
@@ -320,106 +318,141 @@ verify_freeze_fast(const char *p, size_t n, const char *store_dir, int jobs, cJS
 		return 1;
 	q += sizeof kind - 1;
 	if (member(&q, end, "repo", &v, &vn) == 0 &&
-	    (repo = json_parse(v, vn, "repo", 1, &(struct err)ERR_INIT)) == NULL)
-		goto done;
+	    (pr->repo = json_parse(v, vn, "repo", 1, &(struct err)ERR_INIT)) == NULL)
+		return 1;
 	if (member(&q, end, "spec", &v, &vn) < 0 ||
-	    (spec = json_parse(v, vn, "spec", 1, &(struct err)ERR_INIT)) == NULL)
-		goto done;
-	if ((acc = freeze_acc_new(spec, &(struct err)ERR_INIT)) == NULL)
-		goto done;
-	if (cas_open(store_dir, 0, &store, &(struct err)ERR_INIT) < 0 ||
-	    cas_damage(store, &(const char *const *){ NULL }) > 0)
-		goto done;
-	/* The manifest's digest, on a thread of the pool, while the pieces are
-	 * cut and counted; then every record, on all processors (this thread
-	 * one of them). */
-	if ((pool = pool_new(threads < MAX_THREADS ? threads : MAX_THREADS)) == NULL) {
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-		goto done;
-	}
-	pj = (struct jobs){ acc, NULL, 0, NULL, NULL, p, n, { 0 }, 0, { NULL }, { NULL } };
-	pool_start(pool, proof_job, &pj);
+	    (pr->spec = json_parse(v, vn, "spec", 1, &(struct err)ERR_INIT)) == NULL)
+		return 1;
+	return 0;
+}
+
+/* The first step: the manifest's digest, on a thread of the pool, while
+ * the pieces are cut and counted; then every record, on jobs threads
+ * (this one among them).  0, 1 when it proves nothing, -1 out of memory. */
+static int
+proof_read(struct proof *pr, int jobs, struct err *e)
+{
+	int threads = (jobs > 0 ? jobs : pool_cpus()) - 1, rc;
+	struct pool *pool = pool_new(threads < MAX_THREADS ? threads : MAX_THREADS);
+
+	if (pool == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	pr->pj = (struct jobs){ pr->acc, NULL, 0, NULL, NULL, pr->p, pr->n, { 0 }, 0, { NULL },
+		{ NULL } };
+	pool_start(pool, proof_job, &pr->pj);
 	pool_post(pool, 1);
-	rc = cut_pieces(store, &pc, &npc);
-	for (size_t i = 0; rc == 0 && i < npc; i++) {
-		pc[i].start = nrecs;
-		nrecs += pc[i].count;
+	rc = cut_pieces(pr->store, &pr->pc, &pr->npc);
+	for (size_t i = 0; rc == 0 && i < pr->npc; i++) {
+		pr->pc[i].start = pr->nrecs;
+		pr->nrecs += pr->pc[i].count;
 	}
-	if (rc == 0 && nrecs == cas_count(store)) {
-		first = malloc((cas_npacks(store) + 1) * sizeof *first);
-		lens = malloc((nrecs + 1) * sizeof *lens);
-		items = freeze_acc_room(acc, nrecs, e);
-		if (first == NULL || lens == NULL || items == NULL)
+	if (rc == 0 && pr->nrecs == cas_count(pr->store)) {
+		pr->first = malloc((cas_npacks(pr->store) + 1) * sizeof *pr->first);
+		pr->lens = malloc((pr->nrecs + 1) * sizeof *pr->lens);
+		pr->items = freeze_acc_room(pr->acc, pr->nrecs, e);
+		if (pr->first == NULL || pr->lens == NULL || pr->items == NULL)
 			rc = -2;
 	} else if (rc == 0) {
 		rc = -1; /* entries outside the pack's lines */
 	}
-	pj.pc = pc;
-	pj.npc = npc;
-	pj.items = items;
-	pj.lens = lens;
+	pr->pj.pc = pr->pc;
+	pr->pj.npc = pr->npc;
+	pr->pj.items = pr->items;
+	pr->pj.lens = pr->lens;
 	if (rc == 0) {
-		pool_post(pool, npc + 1);
-		pool_wait(pool, npc + 1);
+		pool_post(pool, pr->npc + 1);
+		pool_wait(pool, pr->npc + 1);
 	}
 	pool_free(pool);
-	pool = NULL;
 	for (int w = 0; w <= MAX_THREADS; w++)
-		freeze_scratch_free(pj.x[w]);
-	if (rc < 0) {
-		rc = rc == -2 ? err_set(e, ERR_NOMEM, "out of memory") : 1;
-		goto done;
-	}
-	rc = 1;
-	for (size_t i = 0; i < npc; i++) {
-		if (pc[i].nomem)
-			rc = err_set(e, ERR_NOMEM, "out of memory");
-		if (pc[i].nomem || pc[i].failed) {
-			/* what was written is the caller's to clear, in every piece */
-			for (size_t k = 0; k < npc; k++)
-				for (size_t r = 0; r < pc[k].nrec; r++)
-					freeze_item_clear(&items[pc[k].start + r]);
-			goto done;
-		}
-	}
-	freeze_acc_placed(acc, nrecs);
-	if (!pj.mok)
-		goto done;
-	for (size_t i = 0, k = 0; i <= npc; i++)
-		while (k <= (i < npc ? pc[i].pack : cas_npacks(store)))
-			first[k++] = i < npc ? pc[i].start : nrecs;
-
-	/* The manifest derived and compared as it comes, while a second thread
-	 * checks the indexes. */
-	side = (struct side){ store, items, lens, first, 0 };
-	pool_spawn(&th, side_thread, &side);
-	if (freeze_acc_stream(acc, repo, &sink, NULL, &(struct err)ERR_INIT) < 0)
-		goto done;
-	pool_join(&th);
-	if (!side.ok)
-		goto done;
-	hash_id_format(pj.md, id);
-	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
-	    (unsigned long long)nrecs, (unsigned long long)cas_count(store));
-	verify_check_add(checks, "records", "store", 1, detail);
-	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
-		verify_check_add(checks, "derivation", sections[i], 1, NULL);
+		freeze_scratch_free(pr->pj.x[w]);
+	if (rc < 0)
+		return rc == -2 ? err_set(e, ERR_NOMEM, "out of memory") : 1;
 	rc = 0;
-done:
+	for (size_t i = 0; i < pr->npc && rc == 0; i++)
+		rc = pr->pc[i].nomem ? err_set(e, ERR_NOMEM, "out of memory") : pr->pc[i].failed;
+	if (rc != 0) {
+		/* what was written is the caller's to clear, in every piece */
+		for (size_t k = 0; k < pr->npc; k++)
+			for (size_t r = 0; r < pr->pc[k].nrec; r++)
+				freeze_item_clear(&pr->items[pr->pc[k].start + r]);
+		return rc;
+	}
+	freeze_acc_placed(pr->acc, pr->nrecs);
+	if (!pr->pj.mok)
+		return 1;
+	for (size_t i = 0, k = 0; i <= pr->npc; i++)
+		while (k <= (i < pr->npc ? pr->pc[i].pack : cas_npacks(pr->store)))
+			pr->first[k++] = i < pr->npc ? pr->pc[i].start : pr->nrecs;
+	return 0;
+}
+
+/* The manifest derived and compared with the file as it comes, while a
+ * second thread checks the indexes.  0 when both hold, else 1. */
+static int
+proof_derive(struct proof *pr)
+{
+	struct freeze_sink sink = { NULL, NULL, pr->p, pr->n };
+	struct side side = { pr->store, pr->items, pr->lens, pr->first, 0 };
+	struct pool_thread th = POOL_THREAD_INIT;
+	int rc;
+
+	pool_spawn(&th, side_thread, &side);
+	rc = freeze_acc_stream(pr->acc, pr->repo, &sink, NULL, &(struct err)ERR_INIT);
 	pool_join(&th);
-	pool_free(pool);
-	/* The store's mappings and the games' memory given back at once, on
-	 * two threads: each is tens of milliseconds of the kernel's work. */
-	if (store != NULL)
-		pool_spawn(&th, store_free, store);
-	free(pc);
-	free(first);
-	free(lens);
-	freeze_acc_free(acc);
+	return rc == 0 && side.ok ? 0 : 1;
+}
+
+/* The store's mappings and the games' memory given back at once, on two
+ * threads: each is tens of milliseconds of the kernel's work. */
+static void
+proof_release(struct proof *pr)
+{
+	struct pool_thread th = POOL_THREAD_INIT;
+
+	if (pr->store != NULL)
+		pool_spawn(&th, store_free, pr->store);
+	free(pr->pc);
+	free(pr->first);
+	free(pr->lens);
+	freeze_acc_free(pr->acc);
 	for (int w = 0; w <= MAX_THREADS; w++) /* after the items that borrow from them */
-		freeze_ids_free(pj.ids[w]);
+		freeze_ids_free(pr->pj.ids[w]);
 	pool_join(&th);
-	cJSON_Delete(spec);
-	cJSON_Delete(repo);
+	cJSON_Delete(pr->spec);
+	cJSON_Delete(pr->repo);
+}
+
+int
+verify_freeze_fast(const char *p, size_t n, const char *store_dir, int jobs, cJSON *checks,
+    char id[HASH_ID_LEN + 1], struct err *e)
+{
+	static const char *const sections[] = { "spec_id", "as_of", "games", "excluded", "blocks",
+		"conditions", "totals" };
+	struct proof pr = { 0 };
+	char detail[256];
+	int rc;
+
+	pr.p = p;
+	pr.n = n;
+	rc = proof_head(&pr);
+	if (rc == 0 && (pr.acc = freeze_acc_new(pr.spec, &(struct err)ERR_INIT)) == NULL)
+		rc = 1;
+	if (rc == 0 && (cas_open(store_dir, 0, &pr.store, &(struct err)ERR_INIT) < 0 ||
+	    cas_damage(pr.store, &(const char *const *){ NULL }) > 0))
+		rc = 1;
+	if (rc == 0)
+		rc = proof_read(&pr, jobs, e);
+	if (rc == 0)
+		rc = proof_derive(&pr);
+	if (rc == 0) {
+		hash_id_format(pr.pj.md, id);
+		snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
+		    (unsigned long long)pr.nrecs, (unsigned long long)cas_count(pr.store));
+		verify_check_add(checks, "records", "store", 1, detail);
+		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+			verify_check_add(checks, "derivation", sections[i], 1, NULL);
+	}
+	proof_release(&pr);
 	return rc;
 }
