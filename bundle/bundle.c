@@ -18,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "../common/io.h"
 #include "../common/pool.h"
+#include "../common/repo.h"
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
@@ -1046,23 +1045,16 @@ check_stores(struct ctx *c)
 static void
 check_git(struct ctx *c)
 {
-	int any = 0;
+	struct buf blob = BUF_INIT;
 
-	for (size_t i = 0; i < c->n; i++)
-		any |= c->it[i].git != NULL && c->it[i].file != NULL;
-	if (!any)
-		return;
-	git_libgit2_init();
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i];
 		const char *repo_rel, *commit, *gpath;
-		git_repository *repo = NULL;
-		git_commit *cm = NULL;
-		git_tree *tree = NULL;
-		git_tree_entry *te = NULL;
-		git_blob *blob = NULL;
-		git_oid oid;
+		struct repo *repo = NULL;
+		struct err ge = ERR_INIT;
 		char *repo_path = NULL;
+		uint8_t d[HASH_LEN];
+		int r;
 
 		if (it->git == NULL || it->file == NULL)
 			continue;
@@ -1071,39 +1063,31 @@ check_git(struct ctx *c)
 		json_get_string(it->git, "path", 1, &gpath, NULL);
 		if (asprintf(&repo_path, "%s/%s", c->dir, repo_rel) < 0)
 			continue;
-		if (git_repository_open_ext(&repo, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
+		buf_reset(&blob);
+		if (repo_open(repo_path, &repo, &ge) < 0)
 			finding(c, "missing", it, it->path, 0,
 			    "put the repository beside the spec (or correct \"git\".\"repo\")",
 			    "git repository %s cannot be opened", repo_rel);
-		} else if (git_oid_fromstr(&oid, commit) != 0 ||
-		    git_commit_lookup(&cm, repo, &oid) != 0) {
+		else if ((r = repo_blob(repo, commit, gpath, &blob, &ge)) == REPO_NO_COMMIT)
 			finding(c, "stale", it, it->path, 0,
 			    "name a commit that exists in the repository (push or fetch it), and bundle again",
 			    "commit %s does not exist in %s", commit, repo_rel);
-		} else if (git_commit_tree(&tree, cm) != 0 ||
-		    git_tree_entry_bypath(&te, tree, gpath) != 0 ||
-		    git_tree_entry_type(te) != GIT_OBJECT_BLOB ||
-		    git_blob_lookup(&blob, repo, git_tree_entry_id(te)) != 0) {
+		else if (r == REPO_NO_FILE)
 			finding(c, "stale", it, it->path, 0,
 			    "commit the file, or correct \"git\".\"path\", and bundle again",
 			    "%s is not a file in commit %.12s", gpath, commit);
-		} else {
-			uint8_t d[HASH_LEN];
-			hash_bytes(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), d);
+		else if (r == REPO_FOUND) {
+			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
 				finding(c, "stale", it, it->path, 0,
-				    "commit the file as it is and name the new commit, or restore the committed "
-				    "bytes; then bundle again",
+				    "commit the file as it is and name the new commit, or restore the "
+				    "committed bytes; then bundle again",
 				    "differs from %s at commit %.12s", gpath, commit);
 		}
-		git_blob_free(blob);
-		git_tree_entry_free(te);
-		git_tree_free(tree);
-		git_commit_free(cm);
-		git_repository_free(repo);
+		repo_free(repo);
 		free(repo_path);
 	}
-	git_libgit2_shutdown();
+	buf_release(&blob);
 }
 
 /* ------------------------------------------------------- the documents */
