@@ -47,4 +47,4 @@ same_bytes "verify finds the changed record" j1/bad.status want1.status
 check "the thorough way named the changed record, alone" \
 	test "$(grep -o '"ok":false' j1/bad.json | wc -l)" -ge 1 -a "$(grep -o '"subject":"jobs-' j1/bad.json | wc -l)" -eq 1
 COHORT_JOBS=1 "$COHORT" freeze --spec "$SPEC" -o luna1.json "$EX/luna/ledger.jsonl"
-same_bytes "freeze on one thread: the golden bytes" luna1.json "$ROOT/golden/freeze-luna/freeze.json"
+same_bytes "freeze on one thread: the golden bytes" luna1.json "$ROOT/golden/freeze-luna/stdout"
