@@ -27,13 +27,16 @@ B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
 B_UNIT    = $(UNIT:%=$(BUILD)/%)
 
-# Dependencies are checked (and installed, as root) before a sub-make
-# reads pkg-config, so a fresh machine builds in one step.
-all:
-	@sh mk/deps.sh build
-	@$(MAKE) --no-print-directory build
+# all and build only check the dependencies: what is missing is printed
+# as one apt-get line, and the build stops.  deps installs them (as root),
+# and so do demo and test, before a sub-make reads pkg-config, so a fresh
+# machine runs them in one step.
+all: build
 
-build: $(BUILD)/cohort $(B_UNIT)
+build: deps-check $(BUILD)/cohort $(B_UNIT)
+
+deps-check:
+	@sh mk/deps.sh --check build
 
 deps:
 	@sh mk/deps.sh build
@@ -83,4 +86,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all build deps test demo bench fuzz install clean
+.PHONY: all build deps-check deps test demo bench fuzz install clean
