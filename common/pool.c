@@ -20,10 +20,10 @@ struct pool {
 	pthread_cond_t done; /* a job ended */
 	pool_fn *fn;
 	void *arg;
-	size_t posted;       /* jobs below may be taken */
-	size_t taken;        /* jobs below have been taken */
-	size_t *running;     /* each worker's job, or NONE */
-	struct worker *wk;   /* the threads: worker numbers 1 .. nth */
+	size_t posted;     /* jobs below may be taken */
+	size_t taken;      /* jobs below have been taken */
+	size_t *running;   /* each worker's job, or NONE */
+	struct worker *wk; /* the threads: worker numbers 1 .. nth */
 	int nth;
 	int stop;
 };

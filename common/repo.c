@@ -80,8 +80,7 @@ repo_dirty(struct repo *r, struct err *e)
 }
 
 int
-repo_blob(struct repo *r, const char *commit, const char *path, struct buf *out,
-    struct err *e)
+repo_blob(struct repo *r, const char *commit, const char *path, struct buf *out, struct err *e)
 {
 	git_commit *cm = NULL;
 	git_tree *tree = NULL;

@@ -37,7 +37,6 @@ enum { REPO_FOUND = 0, REPO_NO_COMMIT = 1, REPO_NO_FILE = 2 };
  * REPO_FOUND; REPO_NO_COMMIT when the repository does not hold that
  * commit; REPO_NO_FILE when path is not a file in it; -1 with e set when
  * out of memory. */
-int repo_blob(struct repo *r, const char *commit, const char *path, struct buf *out,
-    struct err *e);
+int repo_blob(struct repo *r, const char *commit, const char *path, struct buf *out, struct err *e);
 
 #endif

@@ -13,12 +13,12 @@
 #define N 10000
 
 struct run {
-	unsigned long *slot;  /* each job's result */
-	atomic_int *ran;      /* times each job ran */
-	atomic_int *busy;     /* jobs running with each worker number */
+	unsigned long *slot; /* each job's result */
+	atomic_int *ran;     /* times each job ran */
+	atomic_int *busy;    /* jobs running with each worker number */
 	int workers;
-	atomic_int clash;     /* two jobs at once on one worker number */
-	atomic_int badw;      /* a worker number out of range */
+	atomic_int clash; /* two jobs at once on one worker number */
+	atomic_int badw;  /* a worker number out of range */
 };
 
 static void
