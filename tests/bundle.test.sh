@@ -346,19 +346,6 @@ rc=$?
 [ $rc = 1 ] && grep -q '^identity spec.json: role "fit": bundle.json says' lie.err && ok "bundle.json identities are checked: exit 1" ||
 	notok "lying bundle.json" "exit $rc: $(cat lie.err)"
 
-# --- golden cases -----------------------------------------------------------
-G=$ROOT/golden
-"$COHORT" bundle --spec "$G/bundle-refusal/spec.json" --check >g-refusal.json 2>/dev/null
-same_bytes "golden: bundle-refusal (one finding of each kind but invalid)" g-refusal.json "$G/bundle-refusal/expected/refusal.json"
-"$COHORT" bundle --spec "$G/bundle-small/spec.json" --check >g-bundle.json 2>/dev/null
-same_bytes "golden: bundle-small bundle.json" g-bundle.json "$G/bundle-small/expected/bundle.json"
-"$COHORT" bundle --spec "$G/bundle-small/spec.json" -o g-small.tar >g-id.txt 2>/dev/null
-same_bytes "golden: bundle-small archive identity" g-id.txt "$G/bundle-small/expected/archive-id.txt"
-mkdir -p g-x && tar -xf g-small.tar -C g-x
-for f in bag-info.txt manifest-sha256.txt tagmanifest-sha256.txt; do
-	same_bytes "golden: bundle-small $f" "g-x/small/$f" "$G/bundle-small/expected/$f"
-done
-
 # --- the reviewer's command -------------------------------------------------
 check "cohort verify ARCHIVE holds" "$COHORT" verify a.tar
 check "cohort verify on the extracted bag folder holds" "$COHORT" verify x/luna-publication
