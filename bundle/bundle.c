@@ -985,7 +985,12 @@ check_refits(struct ctx *c)
 		if (src == NULL || src->doc == NULL)
 			continue; /* reported as missing or stale already */
 		scratch = cJSON_CreateArray();
-		r = derive_check(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		char *sdir = NULL;
+		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
+			sdir = NULL;
+		struct derive_env env = { sdir };
+		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
+		free(sdir);
 		if (r < 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
@@ -1463,8 +1468,15 @@ item_refit(struct bag *b, const cJSON *items, const cJSON *x, cJSON *checks)
 		if (doc == NULL || input == NULL) {
 			findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
 		} else {
-			int r = derive_check(kind->valuestring, doc, input, path->valuestring, checks,
-			    &fe);
+			const cJSON *sp = json_get(json_get(y, "store"), "path");
+			char *sdir = NULL;
+			if (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+			    asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) < 0)
+				sdir = NULL;
+			struct derive_env env = { sdir };
+			int r = derive_check(kind->valuestring, doc, input, path->valuestring, &env,
+			    checks, &fe);
+			free(sdir);
 			if (r < 0)
 				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
 				    fe.msg);
