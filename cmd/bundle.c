@@ -12,7 +12,7 @@
 
 static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
-"                     [--format json|table]\n";
+"                     [--rules FILE] [--format json|table]\n";
 
 int
 cmd_bundle(int argc, char **argv)
@@ -24,10 +24,11 @@ cmd_bundle(int argc, char **argv)
 		{ "gzip", no_argument, NULL, 'g' },
 		{ "zstd", no_argument, NULL, 'z' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "rules", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN };
+	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
 	struct err e = ERR_INIT;
 	const char *format = NULL;
 	char id[HASH_ID_LEN + 2];
@@ -62,6 +63,11 @@ cmd_bundle(int argc, char **argv)
 			if (format)
 				return cmd_usage_error("bundle", usage, "--format given twice");
 			format = optarg;
+			break;
+		case 'r':
+			if (o.rules)
+				return cmd_usage_error("bundle", usage, "--rules given twice");
+			o.rules = optarg;
 			break;
 		case 'h':
 			return cmd_help(usage);
