@@ -606,22 +606,30 @@ judge(struct worker *w, struct text *t, size_t rule, size_t ms, size_t me, size_
 	return report(w, t, rule, ss, se);
 }
 
-/* Try rule where a match may begin, at s.  1 when it matched there. */
+/* Try rule where a match may begin, at s, its window reaching reach bytes.
+ * 1 when it matched there. */
 static int
-attempt(struct worker *w, struct text *t, size_t rule, size_t s)
+attempt(struct worker *w, struct text *t, size_t rule, size_t s, size_t reach)
 {
 	const struct rule *r = &w->R->rule[rule];
 	const struct secret_re *re = r->re;
 	regex_t *g = gate_of(w, rule);
-	size_t we = t->n - s > WINDOW ? s + WINDOW : t->n, ms, me, ss = 0, se = 0;
+	size_t we = t->n - s > reach ? s + reach : t->n, ms, me, ss = 0, se = 0;
 	int noteol = we < t->n || !t->at_end, got;
 	regmatch_t m[1];
 	long *caps = w->caps;
 
 	if (g == NULL)
 		return 0;
-	if (rx_exec(w, g, t->p + s, we - s, 1, m, noteol ? REG_NOTEOL : 0) != 0 || m[0].rm_so != 0)
+	if (rx_exec(w, g, t->p + s, we - s, 1, m, noteol ? REG_NOTEOL : 0) != 0 || m[0].rm_so != 0) {
+		if (re->lead_star) {
+			struct rstate *rs = &w->rs[rule];
+			rs->failed = (long)s;
+			rs->star_to = (long)s;
+			rs->star_stop = -1;
+		}
 		return 0;
+	}
 	got = secret_re_match_at(re, t->p + s, we - s, (size_t)m[0].rm_eo, noteol, caps, &w->sw);
 	if (got != 1) {
 		/* the small matcher gave up: regexec's own groups */
@@ -697,8 +705,33 @@ state_of(struct worker *w, size_t rule)
 		rs->gen = w->gen;
 		rs->tried = -1;
 		rs->done = 0;
+		rs->failed = -1;
 	}
 	return rs;
+}
+
+/* Can a try of a lead-star rule at s be skipped?  It can when its last try
+ * at a failed, s is at most WINDOW / 2 past it (that try's window reached
+ * WINDOW / 2 further than this one's would), and every byte between is in
+ * the leading class: a match from s would have been one from a.  Bytes are
+ * looked at once, however many keywords come. */
+static int
+covered(const struct secret_re *re, struct rstate *rs, const struct text *t, size_t s)
+{
+	if (!re->lead_star || rs->failed < 0 || (long)s < rs->failed ||
+	    (long)s - rs->failed > WINDOW / 2)
+		return 0;
+	if (rs->star_stop >= 0)
+		return (long)s <= rs->star_stop;
+	while (rs->star_to < (long)s) {
+		unsigned char c = t->p[rs->star_to];
+		if (!(re->lead_set[c >> 3] >> (c & 7) & 1)) {
+			rs->star_stop = rs->star_to;
+			return (long)s <= rs->star_stop;
+		}
+		rs->star_to++;
+	}
+	return 1;
 }
 
 /* The keyword of rule is at t->p[k]. */
@@ -729,10 +762,10 @@ try_rule(struct worker *w, struct text *t, size_t rule, size_t k)
 	}
 	for (size_t i = 0; i < ns; i++) {
 		int r;
-		if ((long)starts[i] == rs->tried)
+		if ((long)starts[i] == rs->tried || covered(re, rs, t, starts[i]))
 			continue;
 		rs->tried = (long)starts[i];
-		if ((r = attempt(w, t, rule, starts[i])) != 0)
+		if ((r = attempt(w, t, rule, starts[i], re->lead_star ? WINDOW + WINDOW / 2 : WINDOW)) != 0)
 			return r < 0 ? -1 : 0;
 	}
 	return 0;

@@ -32,6 +32,10 @@ struct secret_re {
 	int *posix_group;   /* [ngroups + 1]: Go group -> subexpression of posix */
 	int lead_b;         /* the expression begins with \b */
 	int lead_caret;     /* every match begins with ^ (at a line start) */
+	int lead_star;      /* it begins with X* (X a class, lazy or not) and has no ^ \b \B:
+	                     * a failed try at a rules out every start after a while the
+	                     * bytes between are all X (lead_set) */
+	uint8_t lead_set[32];
 	struct secret_re_inst *prog;
 	int ninst;          /* 0 when the program would be too large */
 	uint8_t (*sets)[32];
@@ -164,6 +168,9 @@ struct tally;               /* hits counted and reported or kept */
 struct rstate {
 	unsigned gen;
 	long tried, done;
+	long failed;     /* a lead-star rule's last failed try, or -1 */
+	long star_to;    /* bytes from failed up to here are all in its lead set */
+	long star_stop;  /* the first byte after failed that is not, or -1 */
 };
 
 struct pend {

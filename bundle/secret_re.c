@@ -1018,6 +1018,33 @@ leads_with(const struct parser *ps, int id, int op)
 	}
 }
 
+/* Is there a ^, \b or \B anywhere under id? */
+static int
+has_context(const struct parser *ps, int id)
+{
+	const struct node *n = &ps->n[id];
+
+	if (n->op == N_BOL || n->op == N_WB || n->op == N_NWB)
+		return 1;
+	for (int k = n->kid; k >= 0; k = ps->n[k].next)
+		if (has_context(ps, k))
+			return 1;
+	return 0;
+}
+
+/* The class of a leading X* (min 0, no bound), or -1. */
+static int
+lead_star_set(const struct parser *ps, int id)
+{
+	const struct node *n = &ps->n[id];
+
+	if (n->op == N_CAT)
+		n = &ps->n[n->kid];
+	if (n->op == N_REP && n->min == 0 && n->max == -1 && ps->n[n->kid].op == N_SET)
+		return ps->n[n->kid].set;
+	return -1;
+}
+
 struct secret_re *
 secret_re_compile(const char *pattern, char *why, size_t whylen)
 {
@@ -1060,6 +1087,13 @@ secret_re_compile(const char *pattern, char *why, size_t whylen)
 	o.p = NULL;
 	re->lead_b = leads_with(&ps, root, N_WB);
 	re->lead_caret = leads_with(&ps, root, N_BOL);
+	{
+		int ls = lead_star_set(&ps, root);
+		if (ls >= 0 && !has_context(&ps, root)) {
+			re->lead_star = 1;
+			memcpy(re->lead_set, ps.sets[ls], 32);
+		}
+	}
 	inst(&pg, I_SAVE, 0, 0);
 	emit_prog(&pg, &ps, root);
 	inst(&pg, I_SAVE, 1, 0);

@@ -103,6 +103,13 @@ nown=$(cd "$ROOT" && find examples schemas docs golden tests/data/jcs tests/data
 	tests/data/bagit-conformance -type f 2>/dev/null | grep -c .)
 if [ -s own.out ]; then notok "no false alarm on the project's own files" "$(head -5 own.out)"; else ok "no false alarm on the project's own files ($nown files)"; fi
 
+# Work stays linear on pathological text: a keyword every few bytes and no
+# delimiter for a megabyte (each rule tried at every keyword took 16 s a
+# megabyte before a failed try covered the starts after it).
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "token"; for (i = 0; i < 50000; i++) printf "secret_password" }' >patho.txt
+if timeout 60 "$S" -q patho.txt >patho.out 2>&1; then ok "1.7 MB of keywords without a delimiter scan in bounded time"
+else notok "pathological text" "$(cat patho.out) (timed out or failed)"; fi
+
 # The cap: 20 reported of a rule in a file, the rest counted.
 awk 'BEGIN { for (i = 0; i < 25; i++) printf "key %d: AKIAQ3FAKE%cZW2XK4L%cP\n", i, 65 + i, 90 - i }' >many.txt
 "$S" --cap 20 many.txt >cap.out
