@@ -691,8 +691,10 @@ line_start(struct text *t, size_t k)
 		t->ls_pos = k;
 		return t->ls_val;
 	}
-	while (k > 0 && t->p[k - 1] != '\n')
-		k--;
+	/* not in order (not the keyword pass): look back at most a window */
+	for (size_t n = 0; k > 0 && t->p[k - 1] != '\n'; n++, k--)
+		if (n > WINDOW)
+			return SIZE_MAX; /* callers see a start too far back */
 	return k;
 }
 
@@ -749,7 +751,7 @@ try_rule(struct worker *w, struct text *t, size_t rule, size_t k)
 		return 0;
 	if (re->lead_caret) {
 		s = line_start(t, k);
-		if (k - s > WINDOW)
+		if (s == SIZE_MAX || k - s > WINDOW)
 			return 0;
 		starts[ns++] = s;
 	} else {
