@@ -88,7 +88,8 @@ cell_of(struct paired_data *r, const struct decision *d, struct err *e)
 	struct paired_cell *c;
 
 	for (size_t i = 0; i < r->ncells; i++)
-		if (memcmp(r->cells[i].key, key, (size_t)n + 1) == 0)
+		if (r->cells[i].keylen == (size_t)n + 1 &&
+		    memcmp(r->cells[i].key, key, (size_t)n + 1) == 0)
 			return &r->cells[i];
 	if (grow((void **)&r->cells, &r->ccells, r->ncells + 1, sizeof *r->cells) < 0)
 		goto nomem;
@@ -102,6 +103,7 @@ cell_of(struct paired_data *r, const struct decision *d, struct err *e)
 		goto nomem;
 	}
 	memcpy(c->key, key, (size_t)n + 1);
+	c->keylen = (size_t)n + 1;
 	c->fam = (int)spec_family(&r->sp, d->family, strlen(d->family));
 	c->rep = c->key + strlen(c->key) + 1;
 	c->cond = c->rep + strlen(c->rep) + 1;

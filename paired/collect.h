@@ -46,6 +46,7 @@ struct paired_sums {
 
 struct paired_cell {
 	char *key;                  /* family NUL replication NUL condition NUL budget */
+	size_t keylen;              /* key's bytes, the last NUL included */
 	int fam;                    /* the spec's index */
 	const char *rep, *cond, *budget; /* into key; budget NULL when none */
 	struct decision_cond dc;
