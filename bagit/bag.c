@@ -1484,12 +1484,49 @@ digest_hexlen(int alg)
 	return 2 * n;
 }
 
-/* A manifest line "DIGEST PATH": the digest in lowercase into hex, *path
+/* The findings of one manifest: the first BAG_MAX_LISTED are listed, the
+ * rest counted, so that a manifest of millions of bad lines costs a
+ * report of a thousand. */
+struct listing {
+	cJSON *checks;
+	long n;
+};
+
+static int
+listing_add(struct listing *l, const char *check, const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A finding: listed while there is room, else counted.  Returns 1. */
+static int
+listing_add(struct listing *l, const char *check, const char *subject, const char *fmt, ...)
+{
+	char detail[1024];
+	va_list ap;
+
+	if (l->n++ >= BAG_MAX_LISTED)
+		return 1;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	bag_check_add(l->checks, check, subject, 0, "%s", detail);
+	return 1;
+}
+
+/* The count of findings past the listed ones, as one more finding. */
+static void
+listing_end(struct listing *l, const char *check, const char *subject)
+{
+	if (l->n > BAG_MAX_LISTED)
+		bag_check_add(l->checks, check, subject, 0, "%ld more findings, not listed",
+		    l->n - BAG_MAX_LISTED);
+}
+
+/* A manifest line "DIGEST PATH": the digest lowercased in place, *path
  * where the path starts.  1 (a finding recorded) when the line is not
  * one. */
 static int
-split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
-    char hex[2 * HASH_MAX_LEN + 1], char **path, cJSON *checks)
+split_line(const struct manifest *m, char *line, long lineno, size_t hexlen, char **path,
+    struct listing *l)
 {
 	size_t k = 0;
 
@@ -1497,12 +1534,13 @@ split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
 	    (line[k] >= 'A' && line[k] <= 'F'))
 		k++;
 	if (k != hexlen || (line[k] != ' ' && line[k] != '\t'))
-		return !bag_check_add(checks, "manifest", m->name, 0,
+		return listing_add(l, "manifest", m->name,
 		    "line %ld: expected a %s digest, white space and a path", lineno, ALGS[m->alg]);
 	for (size_t i = 0; i < k; i++)
-		hex[i] = (char)(line[i] >= 'A' && line[i] <= 'F' ? line[i] + 32 : line[i]);
-	hex[k] = '\0';
-	*path = line + k;
+		if (line[i] >= 'A' && line[i] <= 'F')
+			line[i] = (char)(line[i] + 32);
+	line[k] = '\0';
+	*path = line + k + 1;
 	while (**path == ' ' || **path == '\t')
 		(*path)++;
 	if (**path == '*')
@@ -1510,19 +1548,10 @@ split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
 	return 0;
 }
 
-static int
-listed_before(char *const *seen, size_t nseen, const char *rel)
-{
-	for (size_t i = 0; i < nseen; i++)
-		if (strcmp(seen[i], rel) == 0)
-			return 1;
-	return 0;
-}
-
 /* The digest dig of rel against the one m lists (hex): 1 (a finding
  * recorded under check) when they differ. */
 static int
-compare_digest(cJSON *checks, const char *check, const struct manifest *m, const char *rel,
+compare_digest(struct listing *l, const char *check, const struct manifest *m, const char *rel,
     const uint8_t *dig, size_t hexlen, const char *hex)
 {
 	char want[2 * HASH_MAX_LEN + 1];
@@ -1531,15 +1560,14 @@ compare_digest(cJSON *checks, const char *check, const struct manifest *m, const
 		snprintf(want + 2 * i, 3, "%02x", dig[i]);
 	if (strcmp(want, hex) == 0)
 		return 0;
-	return !bag_check_add(checks, check, rel, 0, "%s is %s, %s says %s", ALGS[m->alg], want,
-	    m->name, hex);
+	return listing_add(l, check, rel, "%s is %s, %s says %s", ALGS[m->alg], want, m->name, hex);
 }
 
 /* A tag file listed in a tag manifest: there, with the digest listed.
  * The findings (0 or 1), or -1 when it cannot be read. */
 static int
 check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t hexlen,
-    const char *hex, cJSON *checks, struct err *e)
+    const char *hex, struct listing *l, struct err *e)
 {
 	uint8_t dig[NALGS][HASH_MAX_LEN];
 	struct stat st;
@@ -1547,14 +1575,13 @@ check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t 
 	int r;
 
 	if (asprintf(&full, "%s/%s", b->root, rel) < 0)
-		return 0;
+		return err_set(e, ERR_NOMEM, "out of memory");
 	if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
-		r = !bag_check_add(checks, "tagmanifest", rel, 0, "listed in %s but missing from the bag",
-		    m->name);
+		r = listing_add(l, "tagmanifest", rel, "listed in %s but missing from the bag", m->name);
 	else if (hash_path(full, 1u << m->alg, dig, e) < 0)
 		r = -1;
 	else
-		r = compare_digest(checks, "tagmanifest", m, rel, dig[m->alg], hexlen, hex);
+		r = compare_digest(l, "tagmanifest", m, rel, dig[m->alg], hexlen, hex);
 	free(full);
 	return r;
 }
@@ -1563,15 +1590,102 @@ check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t 
  * listed.  The findings (0 or 1). */
 static int
 check_payload_file(struct bag *b, const struct manifest *m, int mi, const char *rel,
-    size_t hexlen, const char *hex, cJSON *checks)
+    size_t hexlen, const char *hex, struct listing *l)
 {
 	struct bentry *be = find_entry(b, rel);
 
 	if (be == NULL)
-		return !bag_check_add(checks, "payload", rel, 0, "listed in %s but missing from the bag",
-		    m->name);
+		return listing_add(l, "payload", rel, "listed in %s but missing from the bag", m->name);
 	be->listed |= 1u << mi;
-	return compare_digest(checks, "payload", m, rel, be->dig[m->alg], hexlen, hex);
+	return compare_digest(l, "payload", m, rel, be->dig[m->alg], hexlen, hex);
+}
+
+/* One line of a manifest that names a path inside the bag. */
+struct mline {
+	char *rel;      /* the path, decoded */
+	const char *hex; /* its digest, lowercase (in the manifest's text) */
+	long lineno;
+	int twice;      /* a later line naming the same path */
+};
+
+static int
+mline_cmp(const void *a, const void *b)
+{
+	const struct mline *x = *(const struct mline *const *)a, *y = *(const struct mline *const *)b;
+	int c = strcmp(x->rel, y->rel);
+
+	return c ? c : (x->lineno > y->lineno) - (x->lineno < y->lineno);
+}
+
+/* The lines of manifest text txt that name a path: each line that does not
+ * is a finding.  *out (the caller frees each rel, then the array) holds
+ * them in line order; 0, or -1 when out of memory. */
+static int
+manifest_lines(const struct manifest *m, char *txt, size_t hexlen, struct mline **out,
+    size_t *n, struct listing *l, int *findings, struct err *e)
+{
+	char *cur = txt, *line;
+	long lineno = 0;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while ((line = next_line(&cur)) != NULL) {
+		char rel[BAG_MAX_NAME + 1], *path = NULL;
+		const char *why;
+
+		lineno++;
+		if (*line == '\0')
+			continue;
+		if (split_line(m, line, lineno, hexlen, &path, l)) {
+			(*findings)++;
+			continue;
+		}
+		if (manifest_path(path, rel, sizeof rel, &why) < 0) {
+			*findings += listing_add(l, "manifest", m->name, "line %ld: \"%s\": %s", lineno, path,
+			    why);
+			continue;
+		}
+		if (!m->tag && strncmp(rel, "data/", 5) != 0) {
+			*findings += listing_add(l, "manifest", m->name,
+			    "line %ld: \"%s\" is outside the payload folder data/", lineno, rel);
+			continue;
+		}
+		if (*n == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			struct mline *nv = realloc(*out, nc * sizeof *nv);
+			if (nv == NULL)
+				return err_set(e, ERR_NOMEM, "out of memory");
+			*out = nv;
+			cap = nc;
+		}
+		if (((*out)[*n].rel = strdup(rel)) == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		(*out)[*n].hex = line;
+		(*out)[*n].lineno = lineno;
+		(*out)[*n].twice = 0;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Every line naming a path already named by an earlier line is marked:
+ * the lines sorted by path (then line), in O(n log n). */
+static int
+mark_twice(struct mline *v, size_t n, struct err *e)
+{
+	struct mline **by = malloc((n ? n : 1) * sizeof *by);
+
+	if (by == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		by[i] = &v[i];
+	qsort(by, n, sizeof *by, mline_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(by[i - 1]->rel, by[i]->rel) == 0)
+			by[i]->twice = 1;
+	free(by);
+	return 0;
 }
 
 /* Every line of manifest m (payload manifest number mi), each file it
@@ -1581,73 +1695,58 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
     cJSON *checks, struct err *e)
 {
 	struct buf raw = BUF_INIT, txt = BUF_INIT;
-	char *cur, *line;
-	long lineno = 0, listed = 0;
+	struct listing l = { checks, 0 };
+	struct mline *v = NULL;
+	size_t n = 0;
+	long listed = 0;
 	int findings = 0, r;
 	size_t hexlen = digest_hexlen(m->alg);
-	char **seen = NULL;
-	size_t nseen = 0;
 
 	r = read_tag(b, m->name, &raw, e);
 	if (r != 0) {
 		buf_release(&raw);
 		return r < 0 ? -1 : 0;
 	}
-	if (decode_tag(enc, &raw, &txt) != 0) {
+	if ((r = decode_tag(enc, &raw, &txt)) != 0) {
 		buf_release(&raw);
 		buf_release(&txt);
+		if (r < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
 		return !bag_check_add(checks, "bagit", m->name, 0, "cannot decode as %s", enc);
 	}
-	cur = txt.p;
-	while ((line = next_line(&cur)) != NULL) {
-		char rel[BAG_MAX_NAME + 1], hex[2 * HASH_MAX_LEN + 1], *path = NULL;
-		const char *why;
-
-		lineno++;
-		if (*line == '\0')
-			continue;
-		if (split_line(m, line, lineno, hexlen, hex, &path, checks)) {
-			findings++;
-			continue;
-		}
-		if (manifest_path(path, rel, sizeof rel, &why) < 0) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0, "line %ld: \"%s\": %s",
-			    lineno, path, why);
-			continue;
-		}
-		if (!m->tag && strncmp(rel, "data/", 5) != 0) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0,
-			    "line %ld: \"%s\" is outside the payload folder data/", lineno, rel);
+	buf_release(&raw);
+	if (buf_addc(&txt, '\0') < 0) {
+		findings = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (manifest_lines(m, txt.p, hexlen, &v, &n, &l, &findings, e) < 0 ||
+	    mark_twice(v, n, e) < 0) {
+		findings = -1;
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].twice) {
+			findings += listing_add(&l, "manifest", m->name, "line %ld: \"%s\" is listed twice",
+			    v[i].lineno, v[i].rel);
 			continue;
 		}
-		if (listed_before(seen, nseen, rel)) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0,
-			    "line %ld: \"%s\" is listed twice", lineno, rel);
-			continue;
-		}
-		seen = realloc(seen, (nseen + 1) * sizeof *seen);
-		if (seen == NULL || (seen[nseen] = strdup(rel)) == NULL) {
-			err_set(e, ERR_NOMEM, "out of memory");
-			findings = -1;
-			break;
-		}
-		nseen++;
 		listed++;
-		r = m->tag ? check_tag_file(b, m, rel, hexlen, hex, checks, e) :
-		    check_payload_file(b, m, mi, rel, hexlen, hex, checks);
+		r = m->tag ? check_tag_file(b, m, v[i].rel, hexlen, v[i].hex, &l, e) :
+		    check_payload_file(b, m, mi, v[i].rel, hexlen, v[i].hex, &l);
 		if (r < 0) {
 			findings = -1;
-			break;
+			goto done;
 		}
 		findings += r;
 	}
-	for (size_t i = 0; i < nseen; i++)
-		free(seen[i]);
-	free(seen);
+	listing_end(&l, m->tag ? "tagmanifest" : "manifest", m->name);
 	if (findings == 0)
 		bag_check_add(checks, m->tag ? "tagmanifest" : "manifest", m->name, 1,
 		    "%ld lines hold", listed);
-	buf_release(&raw);
+done:
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].rel);
+	free(v);
 	buf_release(&txt);
 	return findings;
 }
@@ -1831,16 +1930,16 @@ check_manifests(struct bag *b, const struct manifest *m, int nm, const char *enc
 			if (!pass)
 				mi++;
 		}
-	for (size_t i = 0; i < b->nent; i++) {
-		int k = 0;
-		for (int j = 0; j < nm; j++) {
-			if (m[j].tag)
-				continue;
+	for (int j = 0, k = 0; j < nm; j++) {
+		struct listing l = { checks, 0 };
+		if (m[j].tag)
+			continue;
+		for (size_t i = 0; i < b->nent; i++)
 			if (!(b->ent[i].listed & (1u << k)))
-				findings += !bag_check_add(checks, "payload", b->ent[i].name, 0,
+				findings += listing_add(&l, "payload", b->ent[i].name,
 				    "in the payload but not listed in %s", m[j].name);
-			k++;
-		}
+		listing_end(&l, "manifest", m[j].name);
+		k++;
 	}
 	return findings;
 }

@@ -10,7 +10,9 @@
  * entries, names of BAG_MAX_NAME bytes, entries of BAG_MAX_ENTRY bytes, tag
  * files (read whole) of BAG_MAX_TAG bytes.  Payload files up to
  * BAG_EXTRACT_MAX bytes are extracted into a private temporary folder for
- * deeper checks; larger ones are only hashed, streaming.
+ * deeper checks; larger ones are only hashed, streaming.  A manifest's
+ * lines are checked in O(n log n) (a path listed twice is found by sorting),
+ * and past BAG_MAX_LISTED findings in one manifest the rest are counted.
  */
 #ifndef COHORT_BAG_H
 #define COHORT_BAG_H
@@ -28,6 +30,8 @@
 #define BAG_MAX_ENTRY ((uint64_t)1 << 40)
 #define BAG_MAX_TAG ((size_t)64 << 20)
 #define BAG_EXTRACT_MAX ((uint64_t)64 << 20)
+/* Findings of one manifest listed one by one; past this many, counted. */
+#define BAG_MAX_LISTED 1000
 
 /* One payload file to write: its bytes come from src (a file on disk) or,
  * when src is NULL, from mem. */
