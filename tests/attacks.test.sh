@@ -69,3 +69,57 @@ grep -Eq '^FAIL +manifest +manifest-sha256.txt +199001 more findings, not listed
 	[ "$(grep -c absent "$TMP/att.out")" -le 1001 ] &&
 	ok "the findings past the first thousand are counted, not listed" ||
 	notok "findings counted" "$(grep -c absent "$TMP/att.out") lines; $(grep 'more findings' "$TMP/att.out")"
+
+# Sparse entries (GNU tar --sparse): a file all holes and one of data and
+# holes, read as their bytes (holes are zeros), as GNU tar and sha256sum
+# read them.  The valid bag verifies; one whose manifest gives the empty
+# digest for the all-hole file does not.
+mkdir -p sparse/s/data
+printf 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n' >sparse/s/bagit.txt
+truncate -s 100M sparse/s/data/holes.bin
+{ printf 'head'; dd if=/dev/zero bs=1M count=3 2>/dev/null; printf 'middle'; } >sparse/s/data/mixed.bin
+truncate -s 9M sparse/s/data/mixed.bin
+(cd sparse/s && printf 'Payload-Oxum: %s.2\n' "$(cat data/holes.bin data/mixed.bin | wc -c)" >bag-info.txt &&
+	sha256sum data/holes.bin data/mixed.bin >manifest-sha256.txt &&
+	sha256sum bag-info.txt bagit.txt manifest-sha256.txt >tagmanifest-sha256.txt)
+(cd sparse/s && fallocate -d data/mixed.bin 2>/dev/null; true)
+(cd sparse && tar --sparse --format=pax -cf valid.tar s)
+tar -tvf sparse/valid.tar >/dev/null 2>&1 && mkdir -p sparse/x && tar -xf sparse/valid.tar -C sparse/x &&
+	(cd sparse/x/s && sha256sum -c --quiet manifest-sha256.txt) >/dev/null 2>&1 &&
+	ok "GNU tar and sha256sum: the sparse bag holds" || notok "GNU tar and sha256sum on the sparse bag" "$(tar -tvf sparse/valid.tar 2>&1)"
+verify_attack "a valid bag of sparse entries verifies" sparse/valid.tar 0 ''
+sed -i "s/^[0-9a-f]*  data\/holes.bin/$(printf '' | sha256sum | cut -c1-64)  data\/holes.bin/" sparse/s/manifest-sha256.txt
+(cd sparse/s && sha256sum bag-info.txt bagit.txt manifest-sha256.txt >tagmanifest-sha256.txt)
+(cd sparse && tar --sparse --format=pax -cf empty.tar s)
+verify_attack "a 100 MiB all-hole entry given the empty digest" sparse/empty.tar 1 \
+	'payload +data/holes.bin +sha256 is 20492a4d0d84f8beb1767f6616229f85d44c2827b64bdbfb260ee12fa1109e0e, manifest-sha256.txt says e3b0c442'
+
+# A small archive that expands far past what it declares: 42 sparse
+# entries of 60 MiB beside the Luna payload, Payload-Oxum left as it was.
+# Refused before more than the declared payload is written, and the
+# temporary folder removed.
+fresh bomb
+mkdir -p "$BAG/data/pad"
+i=0
+while [ $i -lt 42 ]; do
+	truncate -s 60M "$BAG/data/pad/zeros$i.bin"
+	i=$((i + 1))
+done
+(cd bomb && tar --sparse --format=pax -cf ../bomb.tar luna-publication)
+mkdir -p bomb.tmp
+peak=0
+TMPDIR=$TMP/bomb.tmp timeout 60 "$COHORT" verify bomb.tar >/dev/null 2>bomb.err &
+vpid=$!
+while kill -0 "$vpid" 2>/dev/null; do
+	k=$(du -sk bomb.tmp 2>/dev/null | cut -f1)
+	[ "${k:-0}" -gt "$peak" ] && peak=$k
+	sleep 0.05
+done
+wait "$vpid"
+rc=$?
+[ "$rc" = 2 ] && grep -q 'holds more than its Payload-Oxum declares (1099024 bytes in 11 files): refused' bomb.err &&
+	ok "an archive of $(wc -c <bomb.tar) bytes expanding to 2.5 GB past its Payload-Oxum is refused (exit 2)" ||
+	notok "expanding archive refused" "exit $rc: $(cat bomb.err)"
+[ "$peak" -lt 70000 ] && ok "at most the declared payload and the tag room written meanwhile (peak ${peak} KB)" ||
+	notok "temporary disk while refusing" "peak $peak KB"
+[ -z "$(ls bomb.tmp)" ] && ok "the temporary folder is removed after a refusal" || notok "temporary folder after a refusal" "$(ls bomb.tmp)"

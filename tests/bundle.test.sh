@@ -280,8 +280,8 @@ expect_fail2 "--check with -o" '--check and -o cannot go together' "$COHORT" bun
 expect_fail2 "--zstd with --check" '--zstd and --check cannot go together' "$COHORT" bundle --spec luna/bundle.json --zstd --check
 expect_fail2 "an extra argument" "unexpected argument 'extra'" "$COHORT" bundle --spec luna/bundle.json extra
 
-# payload files over 64 MiB are hashed in a second pass, and documents among
-# them extracted when they are needed
+# a payload file over 64 MiB, a document: extracted and hashed in the one
+# pass, and read as the others
 make_luna huge
 awk 'BEGIN { printf "{\"kind\":\"cohort.note/1\",\"text\":\""; s = "quiet words of a long note "; for (i = 0; i < 15; i++) s = s s; for (i = 0; i < 80; i++) printf "%s", s; printf "end\"}" }' >huge/note.json
 cp huge/bundle.json huge/b.tmp
