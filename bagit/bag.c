@@ -2262,3 +2262,90 @@ bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN])
 	memcpy(d, be->sha, HASH_LEN);
 	return 0;
 }
+
+size_t
+bag_payload_count(const struct bag *b)
+{
+	return b->nent;
+}
+
+const char *
+bag_payload_name(const struct bag *b, size_t i)
+{
+	return i < b->nent ? b->ent[i].name : NULL;
+}
+
+int
+bag_confined(const struct bag *b, const char *rel, const char **why)
+{
+	char name[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
+	size_t k = strlen(b->root);
+
+	if (rel[0] == '/') {
+		*why = "absolute path";
+		return -1;
+	}
+	if (safe_name(rel, name, sizeof name, why) < 0)
+		return -1;
+	if (strcmp(name, rel) != 0) {
+		*why = "not in its plain form (a \"./\" or a trailing \"/\")";
+		return -1;
+	}
+	if (k + 1 + strlen(name) >= sizeof path) {
+		*why = "name too long";
+		return -1;
+	}
+	/* every step under the root must be a folder or the file itself, never
+	 * a link, so that nothing it names lies outside the bag */
+	snprintf(path, sizeof path, "%s/%s", b->root, name);
+	for (char *s = path + k + 1;; s++) {
+		struct stat st;
+		char *slash = strchr(s, '/');
+		if (slash)
+			*slash = '\0';
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			*why = "a symbolic link on the way";
+			return -1;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+		s = slash;
+	}
+	return 0;
+}
+
+int
+bag_info_get(const struct bag *b, const char *label, struct buf *out, struct err *e)
+{
+	struct buf raw = BUF_INIT;
+	size_t k = strlen(label);
+	int r = read_tag(b, "bag-info.txt", &raw, e), found = 0;
+
+	if (r != 0)
+		return r;
+	for (size_t i = 0; i < raw.len && !found;) {
+		const char *line = raw.p + i, *end = memchr(line, '\n', raw.len - i);
+		size_t n = end ? (size_t)(end - line) : raw.len - i, j = k;
+		i += n + 1;
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		if (n <= k || strncasecmp(line, label, k) != 0)
+			continue;
+		while (j < n && (line[j] == ' ' || line[j] == '\t'))
+			j++;
+		if (j >= n || line[j] != ':')
+			continue;
+		for (j++; j < n && (line[j] == ' ' || line[j] == '\t'); j++)
+			;
+		buf_reset(out);
+		if (buf_add(out, line + j, n - j) < 0 || buf_add(out, "", 1) < 0) {
+			buf_release(&raw);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		out->len--;
+		found = 1;
+	}
+	buf_release(&raw);
+	return found ? 0 : 1;
+}

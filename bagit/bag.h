@@ -93,6 +93,23 @@ int bag_check(struct bag *b, cJSON *checks, struct err *e);
  * disk under bag_root; 0, or -1 if the bag has no such file. */
 int bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN]);
 
+/* The payload files ("data/..."), sorted by name: how many, and the i-th. */
+size_t bag_payload_count(const struct bag *b);
+const char *bag_payload_name(const struct bag *b, size_t i);
+
+/* A path the bag's own documents name (relative to the bag's root, e.g.
+ * "data/store"): 0 when it stays inside the bag (relative, in plain form,
+ * no "." or ".." or empty component, no control character, and no
+ * symbolic link on the way under the root), else -1 with the reason in
+ * why.  Whether it exists is the caller's question. */
+int bag_confined(const struct bag *b, const char *rel, const char **why);
+
+/* The value of a bag-info.txt label (its first line, the label matched
+ * without regard to case) into out as a string: 0, 1 when bag-info.txt or
+ * the label is absent, -1 with e set. */
+struct buf;
+int bag_info_get(const struct bag *b, const char *label, struct buf *out, struct err *e);
+
 /* Append {"check", "subject", "ok", "detail"} to checks; returns ok. */
 int bag_check_add(cJSON *checks, const char *check, const char *subject, int ok,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -47,4 +47,8 @@ int bundle_table(const cJSON *doc, struct buf *out, struct err *e);
  * be read (a truncated archive, an entry named "../x", a link). */
 int bundle_verify_path(const char *path, cJSON *checks, struct err *e);
 
+/* At most this many items in an archive's bundle document (more is an
+ * input error). */
+#define BUNDLE_MAX_ITEMS 4096
+
 #endif
