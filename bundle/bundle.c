@@ -1829,6 +1829,46 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 	return findings + r + vinputs(vc);
 }
 
+/* A bag with no bundle document may not hold cohort documents: nothing
+ * would say how they derive, and none would be checked.  The first payload
+ * ".json" file that is one is a finding. */
+static int
+plain_bag(struct bag *b, cJSON *checks, struct err *e)
+{
+	size_t n = bag_payload_count(b);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = bag_payload_name(b, i);
+		size_t k = strlen(name);
+		struct buf raw = BUF_INIT;
+		struct err pe = ERR_INIT;
+		const cJSON *kind;
+		cJSON *doc = NULL;
+		char *full;
+		int invalid;
+		if (k < 5 || strcmp(name + k - 5, ".json") != 0)
+			continue;
+		if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) == 0)
+			doc = doc_bytes(raw.p ? raw.p : "", raw.len, name, &invalid, &pe);
+		free(full);
+		buf_release(&raw);
+		if (pe.code == ERR_NOMEM)
+			return err_set(e, ERR_NOMEM, "%s", pe.msg);
+		kind = json_get(doc, "kind");
+		if (cJSON_IsString(kind) && strncmp(kind->valuestring, "cohort.", 7) == 0) {
+			bag_check_add(checks, "bundle-document", name, 0, "a %.60s document, and "
+			    "bag-info.txt names no Bundle-Document: nothing in the bag says how it "
+			    "derives, and it is not checked", kind->valuestring);
+			cJSON_Delete(doc);
+			return 1;
+		}
+		cJSON_Delete(doc);
+	}
+	return 0;
+}
+
 /* The bundle document bag-info.txt names ("Bundle-Document: PATH ID"), or
  * data/bundle.json where it names none: confined, present, of that
  * identity, and a cohort.bundle/1.  *doc is it (0), or NULL and 1 after a
@@ -1837,7 +1877,7 @@ static int
 bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON **doc,
     struct err *e)
 {
-	struct buf v = BUF_INIT;
+	struct buf v = BUF_INIT, raw = BUF_INIT;
 	const char *why;
 	char *sp, *full = NULL, have[HASH_ID_LEN + 1];
 	uint8_t d[HASH_LEN];
@@ -1852,7 +1892,7 @@ bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON
 		*sp = '\0';
 	sp = r == 0 ? strchr(v.p, ' ') : NULL;
 	if (r == 1 && bag_payload_sha256(b, name, d) < 0) {
-		rc = 0; /* a plain bag: no bundle document named, none there */
+		rc = plain_bag(b, checks, e); /* no bundle document named, none there */
 	} else if (strncmp(name, "data/", 5) != 0 || bag_confined(b, name, &why) < 0) {
 		bag_check_add(checks, "bundle-document", "bag-info.txt", 0,
 		    "Bundle-Document \"%.200s\" is not a payload path inside the bag", name);
@@ -1864,7 +1904,8 @@ bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON
 		    "bag-info.txt says %.80s, the bytes are %s", sp + 1, have);
 	} else if (asprintf(&full, "%s/%s", bag_root(b), name) < 0) {
 		rc = err_set(e, ERR_NOMEM, "out of memory");
-	} else if ((*doc = json_parse_file(full, &pe)) == NULL) {
+	} else if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) < 0 ||
+	           (*doc = json_parse(raw.p ? raw.p : "", raw.len, name, 1, &pe)) == NULL) {
 		rc = pe.code == ERR_NOMEM ? err_set(e, ERR_NOMEM, "%s", pe.msg) :
 		    !bag_check_add(checks, "bundle-document", name, 0, "%s", pe.msg);
 	} else if (!cJSON_IsString(json_get(*doc, "kind")) ||
@@ -1878,6 +1919,7 @@ bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON
 		rc = 0;
 	}
 	free(full);
+	buf_release(&raw);
 	buf_release(&v);
 	return rc;
 }

@@ -9,6 +9,8 @@ tests/attacks.test.sh reaches the checks past the BagIt layer.
                                   under DIR/data), Payload-Oxum and the
                                   Bundle-Document identity in bag-info.txt,
                                   and tagmanifest-sha256.txt
+  bagtool.py reid DIR              rewrite each item's "id" and "size" in
+                                  DIR/data/bundle.json to its file's bytes
   bagtool.py tar DIR OUT [gzip]   DIR as a pax tar (its folder's name on top,
                                   entries sorted), gzip-compressed if asked
   bagtool.py json FILE CODE       run the Python CODE with d = FILE's JSON,
@@ -70,6 +72,18 @@ def rebag(top):
             f.write("%s  %s\n" % (sha256(os.path.join(top, t)), t))
 
 
+def reid(top):
+    path = os.path.join(top, "data", "bundle.json")
+    d = json.load(open(path, encoding="utf-8"))
+    for it in d["items"]:
+        f = os.path.join(top, "data", it["path"])
+        if os.path.isfile(f):
+            it["id"] = "sha256:" + sha256(f)
+            it["size"] = os.path.getsize(f)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
 def pack(top, out, gzip=False):
     top = top.rstrip("/")
     name = os.path.basename(top)
@@ -110,6 +124,8 @@ def more_lines(top, n):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "rebag":
         rebag(argv[2])
+    elif len(argv) == 3 and argv[1] == "reid":
+        reid(argv[2])
     elif len(argv) >= 4 and argv[1] == "tar":
         pack(argv[2], argv[3], len(argv) > 4 and argv[4] == "gzip")
     elif len(argv) == 4 and argv[1] == "json":
