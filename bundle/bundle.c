@@ -1669,6 +1669,37 @@ done:
 	return r < 0 && vc->e->code == ERR_OK ? err_set(vc->e, ERR_NOMEM, "out of memory") : r;
 }
 
+/* A freeze embeds its spec and names it by "spec_id": the embedded spec
+ * must have that identity, and so must every spec item it derives from. */
+static int
+vfreeze_spec(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *sid = json_get(it->doc, "spec_id"), *d;
+	char have[HASH_ID_LEN + 1];
+	int findings = 0;
+
+	if (canon_id(json_get(it->doc, "spec"), have, vc->e) < 0)
+		return vc->e->code == ERR_NOMEM ? -1 : !bag_check_add(vc->checks, "spec", it->path, 0,
+		    "its embedded spec cannot be read: %s", vc->e->msg);
+	if (!cJSON_IsString(sid) || strcmp(sid->valuestring, have) != 0)
+		return !bag_check_add(vc->checks, "spec", it->path, 0, "spec_id says %.80s, its "
+		    "embedded spec is %s", cJSON_IsString(sid) ? sid->valuestring : "(none)", have);
+	cJSON_ArrayForEach(d, json_get(it->x, "derived_from"))
+		for (size_t j = 0; cJSON_IsString(d) && j < vc->n; j++) {
+			const struct vitem *s = &vc->v[j];
+			if (!s->good || s->kind == NULL || strcmp(s->kind, "cohort.spec/1") != 0 ||
+			    strcmp(s->role, d->valuestring) != 0)
+				continue;
+			if (strcmp(s->doc_id, have) != 0)
+				findings += !bag_check_add(vc->checks, "spec", it->path, 0, "it embeds spec "
+				    "%s; the spec it derives from (%.200s) is %s", have, s->path, s->doc_id);
+			else
+				bag_check_add(vc->checks, "spec", it->path, 1, "it embeds %s, the spec it "
+				    "derives from (%.200s)", have, s->path);
+		}
+	return findings;
+}
+
 /* A derived document computed again from the input it records itself. */
 static int
 vderived(struct vctx *vc, const struct vitem *it)
@@ -1706,6 +1737,10 @@ vitem_document(struct vctx *vc, const struct vitem *it)
 		return findings;
 	if (strcmp(it->kind, "cohort.freeze/1") == 0) {
 		if ((r = vfreeze_store(vc, it)) >= 0) {
+			findings += r;
+			r = vfreeze_spec(vc, it);
+		}
+		if (r >= 0) {
 			findings += r;
 			r = vfreeze_ledgers(vc, it);
 		}

@@ -135,6 +135,14 @@ $BT reid "$BAG"
 attack "a game's result flipped in the bundled ledger" ledger 1 \
 	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
 
+# The bundled spec changed (another Black penalty): the freeze embeds
+# another one.
+fresh spec
+$BT json "$BAG/data/spec.json" "d['black_penalty'] = 0"
+$BT reid "$BAG"
+attack "the bundled spec is not the one the freeze embeds" spec 1 \
+	'spec +freeze.json +it embeds spec sha256:[0-9a-f]{64}; the spec it derives from \(spec.json\) is sha256:'
+
 # A store path that climbs out of the bag, to a store on the host; and an
 # absolute one.  The bag's own store removed, so only the host's is there.
 for how in climb absolute; do
