@@ -1904,28 +1904,56 @@ plain_bag(struct bag *b, cJSON *checks, struct err *e)
 	return 0;
 }
 
+/* The bundle document at payload path name read: a cohort.bundle/1, into
+ * *doc (0), or NULL and 1 after a finding; -1 with e set. */
+static int
+bundle_document_read(struct bag *b, cJSON *checks, const char *name, cJSON **doc,
+    struct err *e)
+{
+	struct buf raw = BUF_INIT;
+	struct err pe = ERR_INIT;
+	char *full;
+	int rc = 0;
+
+	if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) < 0 ||
+	    (*doc = json_parse(raw.p ? raw.p : "", raw.len, name, 1, &pe)) == NULL) {
+		rc = pe.code == ERR_NOMEM ? err_set(e, ERR_NOMEM, "%s", pe.msg) :
+		    !bag_check_add(checks, "bundle-document", name, 0, "%s", pe.msg);
+	} else if (!cJSON_IsString(json_get(*doc, "kind")) ||
+	           strcmp(json_get(*doc, "kind")->valuestring, "cohort.bundle/1") != 0) {
+		rc = !bag_check_add(checks, "bundle-document", name, 0, "not a cohort.bundle/1 document");
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	free(full);
+	buf_release(&raw);
+	return rc;
+}
+
 /* The bundle document bag-info.txt names ("Bundle-Document: PATH ID"), or
  * data/bundle.json where it names none: confined, present, of that
- * identity, and a cohort.bundle/1.  *doc is it (0), or NULL and 1 after a
- * finding, or NULL and 0 for a plain bag; -1 with e set. */
+ * identity (a mismatch is a finding, and the document is read all the
+ * same), and a cohort.bundle/1.  *doc is it, or NULL for a plain bag or
+ * after a finding that stops there; the findings (0 or 1), or -1. */
 static int
 bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON **doc,
     struct err *e)
 {
-	struct buf v = BUF_INIT, raw = BUF_INIT;
-	const char *why;
-	char *sp, *full = NULL, have[HASH_ID_LEN + 1];
+	struct buf v = BUF_INIT;
+	const char *why, *said;
+	char have[HASH_ID_LEN + 1];
 	uint8_t d[HASH_LEN];
-	struct err pe = ERR_INIT;
 	int r = bag_info_get(b, "Bundle-Document", &v, e), rc = 1;
 
 	*doc = NULL;
 	if (r < 0)
 		return -1;
 	snprintf(name, BAG_MAX_NAME + 8, "%.*s", BAG_MAX_NAME, r == 0 ? v.p : "data/bundle.json");
-	if ((sp = strchr(name, ' ')) != NULL)
-		*sp = '\0';
-	sp = r == 0 ? strchr(v.p, ' ') : NULL;
+	if (strchr(name, ' ') != NULL)
+		*strchr(name, ' ') = '\0';
+	said = r == 0 && strchr(v.p, ' ') ? strchr(v.p, ' ') + 1 : NULL;
 	if (r == 1 && bag_payload_sha256(b, name, d) < 0) {
 		rc = plain_bag(b, checks, e); /* no bundle document named, none there */
 	} else if (strncmp(name, "data/", 5) != 0 || bag_confined(b, name, &why) < 0) {
@@ -1934,27 +1962,17 @@ bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON
 	} else if (bag_payload_sha256(b, name, d) < 0) {
 		bag_check_add(checks, "bundle-document", name, 0,
 		    "bag-info.txt names it as the Bundle-Document; the bag has no such file");
-	} else if (hash_id_format(d, have), sp != NULL && strcmp(sp + 1, have) != 0) {
-		bag_check_add(checks, "bundle-document", name, 0,
-		    "bag-info.txt says %.80s, the bytes are %s", sp + 1, have);
-	} else if (asprintf(&full, "%s/%s", bag_root(b), name) < 0) {
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-	} else if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) < 0 ||
-	           (*doc = json_parse(raw.p ? raw.p : "", raw.len, name, 1, &pe)) == NULL) {
-		rc = pe.code == ERR_NOMEM ? err_set(e, ERR_NOMEM, "%s", pe.msg) :
-		    !bag_check_add(checks, "bundle-document", name, 0, "%s", pe.msg);
-	} else if (!cJSON_IsString(json_get(*doc, "kind")) ||
-	           strcmp(json_get(*doc, "kind")->valuestring, "cohort.bundle/1") != 0) {
-		bag_check_add(checks, "bundle-document", name, 0, "not a cohort.bundle/1 document");
-		cJSON_Delete(*doc);
-		*doc = NULL;
 	} else {
-		bag_check_add(checks, "bundle-document", name, 1, "a cohort.bundle/1 of %d items",
-		    cJSON_GetArraySize(json_get(*doc, "items")));
-		rc = 0;
+		hash_id_format(d, have);
+		rc = said != NULL && strcmp(said, have) != 0 &&
+		    !bag_check_add(checks, "bundle-document", name, 0,
+		        "bag-info.txt says %.80s, the bytes are %s", said, have);
+		r = bundle_document_read(b, checks, name, doc, e);
+		if (r == 0 && rc == 0)
+			bag_check_add(checks, "bundle-document", name, 1, "a cohort.bundle/1 of %d items",
+			    cJSON_GetArraySize(json_get(*doc, "items")));
+		rc = r < 0 ? -1 : rc || r;
 	}
-	free(full);
-	buf_release(&raw);
 	buf_release(&v);
 	return rc;
 }
