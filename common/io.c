@@ -65,9 +65,26 @@ io_read_all(const char *path, struct buf *b, size_t max, struct err *e)
 	return 0;
 }
 
+/* A path that is there and is neither a file nor a folder (/dev/null, a
+ * pipe, a terminal) is written as it is: a rename would put a file in the
+ * device's place, for every user of the machine. */
+static int
+open_special(struct outfile *o, const char *path, struct err *e)
+{
+	if ((o->path = strdup(path)) == NULL)
+		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	if ((o->fp = fopen(path, "wb")) == NULL) {
+		int saved = errno;
+		outfile_abort(o);
+		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(saved));
+	}
+	return 0;
+}
+
 int
 outfile_open(struct outfile *o, const char *path, struct err *e)
 {
+	struct stat st;
 	size_t n;
 	int fd;
 
@@ -76,6 +93,8 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		o->fp = stdout;
 		return 0;
 	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return open_special(o, path, e);
 	n = strlen(path);
 	o->path = strdup(path);
 	o->tmp = malloc(n + 16);
@@ -146,9 +165,9 @@ outfile_commit(struct outfile *o, struct err *e)
 	if (fclose(o->fp) != 0 && rc == 0)
 		rc = err_set(e, ERR_IO, "%s: close: %s", name, strerror(errno));
 	o->fp = NULL;
-	if (rc == 0 && rename(o->tmp, o->path) != 0)
+	if (o->tmp != NULL && rc == 0 && rename(o->tmp, o->path) != 0)
 		rc = err_set(e, ERR_IO, "%s: cannot rename into place: %s", name, strerror(errno));
-	if (rc != 0)
+	if (o->tmp != NULL && rc != 0)
 		unlink(o->tmp);
 	free(o->tmp);
 	free(o->path);
