@@ -172,6 +172,20 @@ read_evidence(struct gate_ctx *g, const cJSON *const *docs, const char *const *n
 	return 0;
 }
 
+/* The kinds that name the prereg they follow (a freeze, when it follows
+ * one; the paired documents; fingerprints and distances). */
+static int
+follows(const char *kind)
+{
+	static const char *const k[] = { "cohort.freeze/1", "cohort.paired/1",
+		"cohort.fingerprint/1", "cohort.distance/1" };
+
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Deviations: evidence that follows another prereg (or none, when one is
  * given), and evidence that lists deviations of its own. */
 static int
@@ -185,7 +199,9 @@ deviations(const struct gate_ctx *g, cJSON *doc)
 	for (size_t i = 0; i < g->n; i++) {
 		const cJSON *pr = json_get(g->in[i].doc, "prereg"), *dv;
 		const char *set = NULL, *reg = NULL;
-		if (g->p != NULL && !(cJSON_IsString(pr) && strcmp(pr->valuestring, g->p->id) == 0)) {
+		/* only the kinds that follow a prereg are held to it */
+		if (g->p != NULL && follows(g->in[i].kind) &&
+		    !(cJSON_IsString(pr) && strcmp(pr->valuestring, g->p->id) == 0)) {
 			snprintf(used, sizeof used, "%.40s %.80s follows %.80s", g->in[i].kind, g->in[i].id,
 			    cJSON_IsString(pr) ? pr->valuestring : "no prereg");
 			set = "prereg";
