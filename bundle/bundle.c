@@ -25,6 +25,7 @@
 #include "../freeze/freeze.h"
 #include "../json/json.h"
 #include "../derive/derive.h"
+#include "../gate/gate.h"
 #include "../verify/verify.h"
 #include "secret.h"
 
@@ -277,6 +278,48 @@ file_cmp(const void *a, const void *b)
 }
 
 /* The spec's own fields: kind, name, as_of, require; *items its items. */
+/* The claims a publication may make, and the gates each needs: the
+ * study advances in stages, so each claim needs its gate and those
+ * before it. */
+static const struct {
+	const char *name;
+	const char *gates;
+} claims[] = {
+	{ "descriptive-curve", "A" },
+	{ "candidate-curve", "AB" },
+	{ "fingerprint", "ABC" },
+	{ "architectural", "ABCD" },
+};
+#define NCLAIMS (sizeof claims / sizeof claims[0])
+
+/* "claims": distinct names from the table above. */
+static int
+read_claims(struct ctx *c)
+{
+	const cJSON *arr = NULL, *v, *w;
+	size_t k;
+
+	if (json_get_array(c->spec, "claims", 0, &arr, c->e) < 0)
+		return err_prefix(c->e, "%s", c->spec_path);
+	cJSON_ArrayForEach(v, arr) {
+		for (k = 0; cJSON_IsString(v) && k < NCLAIMS; k++)
+			if (strcmp(v->valuestring, claims[k].name) == 0)
+				break;
+		if (!cJSON_IsString(v) || k == NCLAIMS)
+			return spec_err(c, -1, "claims", "expected descriptive-curve, candidate-curve, "
+			    "fingerprint or architectural, got %.60s", cJSON_IsString(v) ? v->valuestring :
+			    "a value that is not a string");
+		cJSON_ArrayForEach(w, arr) {
+			if (w == v)
+				break;
+			if (strcmp(w->valuestring, v->valuestring) == 0)
+				return spec_err(c, -1, "claims", "claim \"%s\" is named twice",
+				    v->valuestring);
+		}
+	}
+	return 0;
+}
+
 static int
 read_head(struct ctx *c, const cJSON **items)
 {
@@ -303,6 +346,8 @@ read_head(struct ctx *c, const cJSON **items)
 		                               "bag's folder)");
 	if (parse_time(c->as_of, &c->mtime, c->date) < 0)
 		return spec_err(c, -1, "as_of", "expected an RFC 3339 time such as 2026-07-20T00:00:00Z");
+	if (read_claims(c) < 0)
+		return -1;
 	cJSON_ArrayForEach(v, req) {
 		if (!cJSON_IsString(v))
 			return spec_err(c, -1, "require", "expected an array of role names");
@@ -743,7 +788,7 @@ collect_ids(const cJSON *v, cJSON *out)
 static cJSON *
 recorded_inputs(const cJSON *doc)
 {
-	static const char *keys[] = { "input", "inputs", "freeze", "source" };
+	static const char *keys[] = { "input", "inputs", "freeze", "source", "prereg" };
 	cJSON *out = cJSON_CreateArray();
 
 	for (size_t i = 0; out && i < sizeof keys / sizeof keys[0]; i++)
@@ -837,6 +882,45 @@ check_inputs(struct ctx *c)
 					    "add the input document to the bundle spec (with derived_from)",
 					    "names input %s, which is not in the bundle", x->valuestring);
 		cJSON_Delete(ins);
+	}
+}
+
+/* Each claim's gates are in the bundle and pass (cohort-bundle(1)). */
+static void
+check_claims(struct ctx *c)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, json_get(c->spec, "claims")) {
+		size_t k = 0;
+		while (strcmp(claims[k].name, v->valuestring) != 0)
+			k++;
+		for (const char *g = claims[k].gates; *g; g++) {
+			const struct item *found = NULL;
+			char gg = 0, sum[512];
+			struct err ge = ERR_INIT;
+			int pass = 0;
+			for (size_t i = 0; i < c->n; i++)
+				if (c->it[i].doc != NULL && c->it[i].kind != NULL &&
+				    strcmp(c->it[i].kind, "cohort.gate/1") == 0 &&
+				    gate_passes(c->it[i].doc, &gg, &ge) >= 0 && gg == *g &&
+				    (found == NULL || !pass)) {
+					found = &c->it[i];
+					pass = gate_passes(found->doc, &gg, &ge) == 1;
+				}
+			if (found == NULL)
+				finding(c, "missing", NULL, NULL, 0,
+				    "judge the gate on its evidence (cohort gate) and add the gate document "
+				    "as an item, or drop the claim",
+				    "the claim \"%s\" needs gate %c, and no item is a gate %c document",
+				    v->valuestring, *g, *g);
+			else if (!pass) {
+				gate_summary(found->doc, sum, sizeof sum);
+				finding(c, "invalid", found, found->path, 0,
+				    "make the claim only once the gate passes, or drop the claim",
+				    "the claim \"%s\" needs gate %c to pass: %s", v->valuestring, *g, sum);
+			}
+		}
 	}
 }
 
@@ -1001,6 +1085,40 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 	return 0;
 }
 
+/* A document computed from several (a gate) is computed again from the
+ * bundled documents it names; one not in the bundle is reported missing
+ * by the inputs check. */
+static void
+refit_many(struct ctx *c, const struct item *it)
+{
+	const char *ids[256];
+	const cJSON *in[256];
+	const struct item *src;
+	struct err fe = ERR_INIT;
+	size_t n, m = 0;
+	cJSON *scratch;
+	int r;
+
+	if (derive_input_ids(it->kind, it->doc, ids, 256, &n, &fe) < 0) {
+		finding(c, "invalid", it, it->path, 0, "compute it again with the tool, and bundle again",
+		    "%s", fe.msg);
+		return;
+	}
+	for (size_t j = 0; j < n; j++) {
+		if ((src = item_by_id(c, ids[j])) == NULL || src->doc == NULL)
+			return;
+		in[m++] = src->doc;
+	}
+	scratch = cJSON_CreateArray();
+	r = derive_check_set(it->kind, it->doc, in, m, it->path, NULL, scratch, &fe);
+	if (r != 0)
+		finding(c, "stale", it, it->path, 0,
+		    "compute it again from the bundled inputs with the tool, and bundle again",
+		    "computing it again from the documents it names does not reproduce it byte for byte%s%s",
+		    r < 0 ? ": " : "", r < 0 ? fe.msg : "");
+	cJSON_Delete(scratch);
+}
+
 /* A fit or bound must be what computing it again from the input it names
  * gives, byte for byte (derive/derive.h). */
 static void
@@ -1015,6 +1133,10 @@ check_refits(struct ctx *c)
 
 		if (it->doc == NULL || !derive_known(it->kind))
 			continue;
+		if (derive_many(it->kind)) {
+			refit_many(c, it);
+			continue;
+		}
 		in = json_get(it->doc, "input");
 		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
 		if (src == NULL || src->doc == NULL)
@@ -1143,6 +1265,8 @@ make_bundle_doc(struct ctx *c)
 	json_add_string(doc, "spec", c->spec_id);
 	if (json_get(c->spec, "require"))
 		cJSON_AddItemToObject(doc, "require", cJSON_Duplicate(json_get(c->spec, "require"), 1));
+	if (json_get(c->spec, "claims"))
+		cJSON_AddItemToObject(doc, "claims", cJSON_Duplicate(json_get(c->spec, "claims"), 1));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i];
 		cJSON *o = cJSON_CreateObject();
@@ -1304,12 +1428,16 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		goto done;
 	check_git(&c);
 	check_refits(&c);
+	check_claims(&c);
 	if (check_stores(&c) < 0)
 		goto done;
 	/* the checks that ran, sorted */
 	{
 		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
 			"secret", "stale", "store" };
+		/* "claims" (first in that order) only where claims are made */
+		if (json_get(c.spec, "claims") != NULL)
+			cJSON_AddItemToArray(c.checks, cJSON_CreateString("claims"));
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
 			if (k != 0 || ran)
 				cJSON_AddItemToArray(c.checks, cJSON_CreateString(names[k]));
@@ -1726,6 +1854,67 @@ vderived(struct vctx *vc, const struct vitem *it)
 	return r > 0;
 }
 
+/* A document computed from several (a gate), computed again from the
+ * bag's documents it names. */
+static int
+vderived_many(struct vctx *vc, const struct vitem *it)
+{
+	const char *ids[256];
+	const cJSON *in[256];
+	struct err fe = ERR_INIT;
+	size_t n;
+	int r;
+
+	if (derive_input_ids(it->kind, it->doc, ids, 256, &n, &fe) < 0)
+		return !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
+	for (size_t j = 0; j < n; j++) {
+		const struct vitem *src = vitem_by_id(vc, ids[j]);
+		if (src == NULL || src->doc == NULL)
+			return !bag_check_add(vc->checks, "refit", it->path, 0,
+			    "its input %.80s is not a document in the bag", ids[j]);
+		in[j] = src->doc;
+	}
+	r = derive_check_set(it->kind, it->doc, in, n, it->path, NULL, vc->checks, &fe);
+	if (r < 0 && fe.code == ERR_NOMEM)
+		return err_set(vc->e, ERR_NOMEM, "%s", fe.msg);
+	if (r < 0)
+		return !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
+	return r > 0;
+}
+
+/* Each claim bundle.json makes has its gates in the bag, passing.  The
+ * findings. */
+static int
+vclaims(struct vctx *vc, const cJSON *doc)
+{
+	const cJSON *v;
+	int findings = 0;
+
+	cJSON_ArrayForEach(v, json_get(doc, "claims")) {
+		size_t k = 0;
+		while (k < NCLAIMS && !(cJSON_IsString(v) && strcmp(claims[k].name, v->valuestring) == 0))
+			k++;
+		if (k == NCLAIMS) {
+			findings += !bag_check_add(vc->checks, "claims", vc->bdoc, 0, "an unknown claim");
+			continue;
+		}
+		for (const char *g = claims[k].gates; *g; g++) {
+			int pass = 0;
+			for (size_t i = 0; i < vc->n; i++) {
+				struct err ge = ERR_INIT;
+				char gg = 0;
+				if (vc->v[i].good && vc->v[i].doc != NULL && vc->v[i].kind != NULL &&
+				    strcmp(vc->v[i].kind, "cohort.gate/1") == 0)
+					pass |= gate_passes(vc->v[i].doc, &gg, &ge) == 1 && gg == *g;
+			}
+			findings += !bag_check_add(vc->checks, "claims", v->valuestring, pass,
+			    pass ? "gate %c is in the bag and passes" : "gate %c is not in the bag, or does "
+			    "not pass", *g);
+		}
+	}
+	return findings;
+}
+
 /* Each document: the live rule, and what its kind derives from. */
 static int
 vitem_document(struct vctx *vc, const struct vitem *it)
@@ -1744,6 +1933,8 @@ vitem_document(struct vctx *vc, const struct vitem *it)
 			findings += r;
 			r = vfreeze_ledgers(vc, it);
 		}
+	} else if (derive_many(it->kind)) {
+		r = vderived_many(vc, it);
 	} else if (derive_known(it->kind)) {
 		r = vderived(vc, it);
 	} else if (derive_is_input(it->kind)) {
@@ -1861,7 +2052,7 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 			findings += r;
 	if (r < 0 || (r = vunlisted(vc)) < 0)
 		return -1;
-	return findings + r + vinputs(vc);
+	return findings + r + vinputs(vc) + vclaims(vc, doc);
 }
 
 /* A bag with no bundle document may not hold cohort documents: nothing

@@ -4,7 +4,10 @@
 
 #include "../fit/bound.h"
 #include "../fit/fit.h"
+#include "../gate/gate.h"
+#include "../json/json.h"
 #include "../paired/paired.h"
+#include "../protocol/prereg.h"
 #include "../verify/verify.h"
 #include "derive.h"
 
@@ -56,11 +59,43 @@ blocks_input(const cJSON *doc, const char *name, char *detail, size_t n, struct 
 	return 0;
 }
 
+/* A preregistration, read as every command governed by it reads it. */
+static int
+prereg_input(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e)
+{
+	struct prereg p = PREREG_INIT;
+
+	if (prereg_parse(doc, name, &p, e) < 0)
+		return -1;
+	snprintf(detail, n, "a cohort.prereg/1 (%s): an input, nothing of its own to compute again",
+	    p.id);
+	prereg_release(&p);
+	return 0;
+}
+
+/* Evidence a gate rests on that is computed from files a bundle or verify
+ * does not hold here (billing exports, an engine run): an input to the
+ * gate, its own derivation is its command's. */
+static int
+evidence_input(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e)
+{
+	const char *kind;
+
+	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
+		return err_prefix(e, "%s", name);
+	snprintf(detail, n, "a %.40s document: an input to the gates; not computed again here",
+	    kind);
+	return 0;
+}
+
 static const struct {
 	const char *kind;
 	int (*read)(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e);
 } inputs[] = {
 	{ "cohort.blocks/1", blocks_input },
+	{ "cohort.prereg/1", prereg_input },
+	{ "cohort.reconcile/1", evidence_input },
+	{ "cohort.verify/1", evidence_input },
 };
 
 int
@@ -93,12 +128,47 @@ derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *
 }
 
 int
+derive_many(const char *kind)
+{
+	return kind != NULL && strcmp(kind, "cohort.gate/1") == 0;
+}
+
+int
 derive_known(const char *kind)
 {
 	for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(kind, kinds[i].kind) == 0)
 			return 1;
-	return 0;
+	return derive_many(kind);
+}
+
+int
+derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_t cap, size_t *n,
+    struct err *e)
+{
+	if (!derive_many(kind))
+		return err_set(e, ERR_INPUT, "a %.60s document names one input", kind);
+	return gate_inputs(doc, ids, cap, n, e);
+}
+
+int
+derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
+    const char *name, const struct derive_env *env, cJSON *checks, struct err *e)
+{
+	int same = 0;
+
+	(void)env;
+	if (!derive_many(kind))
+		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
+	if (gate_refit_check(doc, inputs, n, name, &same, e) < 0) {
+		verify_check_add(checks, "refit", name, 0, e->msg);
+		*e = (struct err)ERR_INIT;
+		return 1;
+	}
+	verify_check_add(checks, "refit", name, same,
+	    same ? "computed again from its inputs: the same bytes" :
+	    "computed again from its inputs: different bytes");
+	return same ? 0 : 1;
 }
 
 int

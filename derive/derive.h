@@ -38,4 +38,16 @@ struct derive_env {
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
     const struct derive_env *env, cJSON *checks, struct err *e);
 
+/* Kinds computed from several documents (cohort.gate/1): 1 when kind is
+ * one.  derive_known is 1 for them too. */
+int derive_many(const char *kind);
+/* The identities such a document names as its inputs, borrowed from doc,
+ * at most cap of them, *n set.  -1 with e set when doc does not say. */
+int derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_t cap,
+    size_t *n, struct err *e);
+/* derive_check for such a kind, from inputs[0..n), the documents its
+ * identities name, in any order. */
+int derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
+    const char *name, const struct derive_env *env, cJSON *checks, struct err *e);
+
 #endif

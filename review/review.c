@@ -161,6 +161,41 @@ read_stdin(const struct review_opts *o, struct doc *d, struct err *e)
 	return doc_json(d, e) == NULL || canon_id(d->json, d->id, e) < 0 ? -1 : 0;
 }
 
+/* A document computed from several (a gate): each identity it names
+ * must be among the files; then it is computed again from them. */
+static int
+verify_many(const struct review_opts *o, struct doc *docs, struct doc *d, const char *kind,
+    cJSON *checks, struct err *e)
+{
+	const char *ids[256];
+	const cJSON *in[256];
+	size_t n, m = 0;
+	int missing = 0;
+
+	if (derive_input_ids(kind, d->json, ids, 256, &n, e) < 0)
+		return err_prefix(e, "%s", d->path);
+	for (size_t j = 0; j < n; j++) {
+		const cJSON *found = NULL;
+		for (size_t k = 0; k < o->nfiles && found == NULL; k++)
+			if (!docs[k].archive && strcmp(docs[k].id, ids[j]) == 0 &&
+			    (found = doc_json(&docs[k], e)) == NULL)
+				return err_prefix(e, "%s", docs[k].path);
+		if (found == NULL) {
+			char detail[256];
+			snprintf(detail, sizeof detail, "input %s is not among the files given", ids[j]);
+			verify_check_add(checks, "input-present", d->name, 0, detail);
+			missing++;
+			continue;
+		}
+		in[m++] = found;
+	}
+	if (missing)
+		return 1;
+	verify_check_add(checks, "input-present", d->name, 1, "every input it names");
+	struct derive_env env = { o->store_dir };
+	return derive_check_set(kind, d->json, in, m, d->name, &env, checks, e);
+}
+
 static int
 verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *checks, struct err *e)
 {
@@ -187,6 +222,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	}
 	if (derive_is_input(kind))
 		return derive_input_check(kind, d->json, d->name, checks, e);
+	if (derive_many(kind))
+		return verify_many(o, docs, d, kind, checks, e);
 	/* A derived document: find the input it names among the files. */
 	const cJSON *in = NULL;
 	const char *want = NULL;
