@@ -26,6 +26,8 @@ static const char commands_text[] =
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
 "  prereg     check a preregistration and print its identity\n"
+"  fingerprint the registered features of each family, with bootstrap covariance\n"
+"  distance   uncertainty-aware distances between fingerprints\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -46,6 +48,8 @@ static const struct {
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
 	{ "prereg", cmd_prereg },
+	{ "fingerprint", cmd_fingerprint },
+	{ "distance", cmd_distance },
 };
 
 int

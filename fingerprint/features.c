@@ -220,10 +220,13 @@ ratio(double a, double b)
 	return paired_ratio(a, b);
 }
 
+/* Mean regret over the decisions whose values are not mate scores: one
+ * missed mate would move a mean by hundreds of centipawns (the blunder
+ * hazard counts it). */
 static double
 regret(const struct paired_sums *s)
 {
-	return ratio(s->reg, s->nreg);
+	return ratio(s->reg_nomate, s->nomate);
 }
 
 /* The reason a width's R is not a number. */
