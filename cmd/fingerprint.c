@@ -83,13 +83,13 @@ cmd_fingerprint(int argc, char **argv)
 	const char *out = NULL;
 	const struct opt table[] = {
 		{ .name = "prereg", .arg = "P", .value = &prereg, .required = 1,
-		    .help = "the cohort.prereg/1 that fixes the features and bootstrap" },
+		    .help = "the cohort.prereg/1 fixing the features and bootstrap" },
 		{ .name = "store", .arg = "DIR", .value = &store,
 		    .help = "the freezes' object store (default: store beside each)" },
 		{ .name = "replicates", .arg = "N", .value = &reps,
-		    .help = "bootstrap replicates (default the prereg's; else a deviation)" },
+		    .help = "bootstrap replicates (default: the prereg's)" },
 		{ .name = "seed", .arg = "S", .value = &seed,
-		    .help = "the bootstrap's seed (default the prereg's; else a deviation)" },
+		    .help = "the bootstrap's seed (default: the prereg's)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fingerprint/1 (default) or the features as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
