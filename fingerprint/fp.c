@@ -378,6 +378,7 @@ fam_release(struct fp_fam *f)
 	free(f->cells);
 	free(f->gk);
 	free(f->gw);
+	free(f->pack);
 	free(f->kwidth);
 	free(f->kblack);
 	free(f->kanchor);
@@ -479,6 +480,9 @@ read_all(struct fp_run *r, struct err *e)
 		qsort(r->fam, r->nfam, sizeof *r->fam, cmp_fam);
 		rc = penalties(r, e);
 	}
+	for (size_t f = 0; rc == 0 && f < r->nfam; f++)
+		if (r->has_dec[r->fam[f].in])
+			rc = fp_pack_units(r, &r->fam[f], e);
 	return rc;
 }
 
