@@ -395,6 +395,7 @@ fp_run_free(struct fp_run *r)
 		fam_release(&r->fam[i]);
 	free(r->pd);
 	free(r->has_dec);
+	free(r->ids);
 	free(r->fam);
 	free(r->feat);
 	free(r->est);
@@ -506,10 +507,16 @@ fp_run_new(const struct fp_input *in, size_t nin, const struct fp_opts *o, struc
 	r->nwidths = o->pr->nwidths;
 	r->pd = calloc(nin + 1, sizeof *r->pd);
 	r->has_dec = calloc(nin + 1, sizeof *r->has_dec);
-	if (r->pd == NULL || r->has_dec == NULL) {
+	r->ids = calloc(nin + 1, sizeof *r->ids);
+	if (r->pd == NULL || r->has_dec == NULL || r->ids == NULL) {
 		fp_run_free(r);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	for (size_t i = 0; i < nin; i++)
+		if (canon_id(in[i].freeze, r->ids[i], e) < 0) {
+			fp_run_free(r);
+			return -1;
+		}
 	if (nin == 0 || r->replicates > 1000000 || expand(r, e) < 0 || read_all(r, e) < 0 ||
 	    estimates(r, e) < 0) {
 		if (nin == 0)

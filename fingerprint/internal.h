@@ -69,6 +69,7 @@ struct fp_run {
 	size_t nin;
 	struct paired_data *pd;    /* per input (empty without decisions) */
 	int *has_dec;
+	char (*ids)[HASH_ID_LEN + 1]; /* per input: the freeze's identity */
 	struct fp_fam *fam;
 	size_t nfam, cfam;
 	struct fp_feat *feat;
