@@ -973,7 +973,7 @@ check_refits(struct ctx *c)
 		char *sdir = NULL;
 		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
 			sdir = NULL;
-		struct derive_env env = { sdir };
+		struct derive_env env = { sdir, NULL };
 		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
 		free(sdir);
 		if (r < 0)
@@ -1464,7 +1464,7 @@ item_refit(struct bag *b, const cJSON *items, const cJSON *x, cJSON *checks)
 			if (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
 			    asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) < 0)
 				sdir = NULL;
-			struct derive_env env = { sdir };
+			struct derive_env env = { sdir, NULL };
 			int r = derive_check(kind->valuestring, doc, input, path->valuestring, &env,
 			    checks, &fe);
 			free(sdir);

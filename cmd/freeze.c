@@ -7,12 +7,14 @@
 #include "../common/io.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../protocol/prereg.h"
 #include "cmd.h"
 #include "opt.h"
 
 static const char usage[] =
 "usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--candidates MANIFEST]\n"
-"           [--decisions LOG]... [--format json|table] [-o FILE] [LEDGER...]\n";
+"           [--decisions LOG]... [--prereg PREREG] [--format json|table] [-o FILE]\n"
+"           [LEDGER...]\n";
 
 static void
 progress(void *ctx, uint64_t n)
@@ -21,11 +23,20 @@ progress(void *ctx, uint64_t n)
 	fprintf(stderr, "\rcohort freeze: %llu records", (unsigned long long)n);
 }
 
+/* Each deviation from the prereg, on stderr, counted. */
+static void
+deviation(void *ctx, const char *setting, const char *registered, const char *used)
+{
+	(*(long *)ctx)++;
+	fprintf(stderr, "cohort freeze: deviation: %s: registered %s, used %s\n", setting, registered,
+	    used);
+}
+
 int
 cmd_freeze(int argc, char **argv)
 {
 	struct freeze_opts fo = { 0 };
-	const char *spec_path = NULL, *out = NULL, *format = NULL;
+	const char *spec_path = NULL, *out = NULL, *format = NULL, *prereg_path = NULL;
 	struct opt_list decisions = { 0 };
 	const struct opt table[] = {
 		{ .name = "spec", .arg = "SPEC", .value = &spec_path, .required = 1,
@@ -38,6 +49,8 @@ cmd_freeze(int argc, char **argv)
 		    .help = "the candidate manifest the decisions were made on" },
 		{ .name = "decisions", .arg = "LOG", .list = &decisions,
 		    .help = "a decision log (JSON Lines or SQLite), once per log" },
+		{ .name = "prereg", .arg = "PREREG", .value = &prereg_path,
+		    .help = "the preregistration (cohort.prereg/1) the cohort follows" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the manifest (default), or tables of its blocks" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -47,6 +60,8 @@ cmd_freeze(int argc, char **argv)
 	const struct opt_cmd c = { .name = "freeze", .usage = usage, .table = table,
 		.operand = "LEDGER", .min = 0, .max = -1 };
 	struct err e = ERR_INIT;
+	struct prereg pr = PREREG_INIT;
+	long ndev = 0;
 	struct buf tab = BUF_INIT, manifest = BUF_INIT;
 	struct outfile of = OUTFILE_INIT;
 	cJSON *spec, *doc = NULL;
@@ -68,9 +83,18 @@ cmd_freeze(int argc, char **argv)
 		return opt_usage_error(&c, "expected at least one LEDGER");
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
-	spec = json_parse_file(spec_path, &e);
-	if (spec == NULL)
+	if (prereg_path != NULL && prereg_read(prereg_path, &pr, &e) < 0)
 		return cmd_fail("freeze", &e);
+	if (prereg_path != NULL) {
+		fo.prereg = &pr;
+		fo.deviation = deviation;
+		fo.deviation_ctx = &ndev;
+	}
+	spec = json_parse_file(spec_path, &e);
+	if (spec == NULL) {
+		prereg_release(&pr);
+		return cmd_fail("freeze", &e);
+	}
 	fo.spec = spec;
 	fo.spec_name = spec_path;
 	/* An output file is opened first: the manifest goes out to it while
@@ -94,8 +118,9 @@ cmd_freeze(int argc, char **argv)
 	} else if (rc == 0 && fo.out == NULL) {
 		rc = io_write_all(NULL, manifest.p, manifest.len, &e);
 	}
-	rc = rc < 0 ? cmd_fail("freeze", &e) : EXIT_HOLDS;
+	rc = rc < 0 ? cmd_fail("freeze", &e) : ndev > 0 ? EXIT_FINDINGS : EXIT_HOLDS;
 done:
+	prereg_release(&pr);
 	outfile_abort(&of);
 	buf_release(&tab);
 	buf_release(&manifest);

@@ -28,6 +28,7 @@ static const char commands_text[] =
 "  prereg     check a preregistration and print its identity\n"
 "  fingerprint the registered features of each family, with bootstrap covariance\n"
 "  distance   uncertainty-aware distances between fingerprints\n"
+"  gate       judge an analysis gate (A to D) on the documents it rests on\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -50,6 +51,7 @@ static const struct {
 	{ "prereg", cmd_prereg },
 	{ "fingerprint", cmd_fingerprint },
 	{ "distance", cmd_distance },
+	{ "gate", cmd_gate },
 };
 
 int

@@ -7,6 +7,8 @@
 #include "../json/json.h"
 #include "../fit/bound.h"
 #include "../fit/fit.h"
+#include "../gate/gate.h"
+#include "../json/json.h"
 #include "../paired/paired.h"
 #include "../protocol/prereg.h"
 #include "../verify/verify.h"
@@ -68,9 +70,24 @@ prereg_input(const cJSON *doc, const char *name, char *detail, size_t n, struct 
 
 	if (prereg_parse(doc, name, &p, e) < 0)
 		return -1;
-	snprintf(detail, n, "a cohort.prereg/1 of %zu features: an input, nothing of its own to "
-	    "compute again", p.nfeatures);
+	snprintf(detail, n, "a cohort.prereg/1 (%s): an input, nothing of its own to compute again",
+	    p.id);
 	prereg_release(&p);
+	return 0;
+}
+
+/* Evidence a gate rests on that is computed from files a bundle or verify
+ * does not hold here (billing exports, an engine run): an input to the
+ * gate, its own derivation is its command's. */
+static int
+evidence_input(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e)
+{
+	const char *kind;
+
+	if (json_get_string(doc, "kind", 1, &kind, e) < 0)
+		return err_prefix(e, "%s", name);
+	snprintf(detail, n, "a %.40s document: an input to the gates; not computed again here",
+	    kind);
 	return 0;
 }
 
@@ -80,112 +97,132 @@ static const struct {
 } inputs[] = {
 	{ "cohort.blocks/1", blocks_input },
 	{ "cohort.prereg/1", prereg_input },
+	{ "cohort.reconcile/1", evidence_input },
+	{ "cohort.verify/1", evidence_input },
 };
 
 /* -------- kinds of several inputs -------- */
 
-static int
-fingerprint_same(const cJSON *doc, const cJSON *const *in, const char *const *stores, size_t n,
-    const char *name, int *same, struct err *e)
+/* The input of kind in inputs[0..n) whose identity is id; *at its index. */
+static const cJSON *
+input_of(const cJSON *const *in, size_t n, const char *id, size_t *at, struct err *e)
 {
-	struct prereg p = PREREG_INIT;
-	struct fp_input *fi = calloc(n, sizeof *fi);
-	int rc = -1;
+	char x[HASH_ID_LEN + 1];
 
-	if (fi == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 1; i < n; i++) {
-		fi[i - 1] = (struct fp_input){ in[i], stores[i], name };
-		if (stores[i] == NULL) {
-			free(fi);
-			return err_set(e, ERR_INPUT, "%s: a fingerprint needs its freezes' stores", name);
+	for (size_t i = 0; i < n; i++) {
+		if (canon_id(in[i], x, e) < 0)
+			return NULL;
+		if (strcmp(x, id) == 0) {
+			*at = i;
+			return in[i];
 		}
 	}
-	if (prereg_parse(in[0], "prereg", &p, e) == 0)
-		rc = fp_refit_check(doc, &p, fi, n - 1, same, e);
+	err_set(e, ERR_INPUT, "input %s is not among the inputs", id);
+	return NULL;
+}
+
+/* A fingerprint from its prereg and freezes, in the order it lists them,
+ * each freeze with the store beside it (env->stores) or env's store. */
+static int
+fingerprint_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
+{
+	const char *ids[DERIVE_MAX_INPUTS];
+	size_t m = 0, at;
+	struct prereg p = PREREG_INIT;
+	struct fp_input fi[DERIVE_MAX_INPUTS];
+	const cJSON *pr;
+	int rc = -1;
+
+	if (derive_input_ids("cohort.fingerprint/1", doc, ids, DERIVE_MAX_INPUTS, &m, e) < 0 ||
+	    (pr = input_of(in, n, ids[0], &at, e)) == NULL)
+		return -1;
+	for (size_t i = 1; i < m; i++) {
+		if ((fi[i - 1].freeze = input_of(in, n, ids[i], &at, e)) == NULL)
+			return -1;
+		fi[i - 1].name = name;
+		fi[i - 1].store_dir = env && env->stores && env->stores[at] ? env->stores[at] :
+		    env ? env->store_dir : NULL;
+		if (fi[i - 1].store_dir == NULL)
+			return err_set(e, ERR_INPUT, "%s: a fingerprint needs its freezes' stores", name);
+	}
+	if (prereg_parse(pr, "prereg", &p, e) == 0)
+		rc = fp_refit_check(doc, &p, fi, m - 1, same, e);
 	prereg_release(&p);
-	free(fi);
 	return rc;
 }
 
+/* A distance from its fingerprints, in the order it lists them. */
 static int
-distance_same(const cJSON *doc, const cJSON *const *in, const char *const *stores, size_t n,
-    const char *name, int *same, struct err *e)
+distance_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
 {
-	return fp_distance_refit_check(doc, in, n, same, e);
+	const char *ids[DERIVE_MAX_INPUTS];
+	const cJSON *fps[DERIVE_MAX_INPUTS];
+	size_t m = 0, at;
+
+	if (derive_input_ids("cohort.distance/1", doc, ids, DERIVE_MAX_INPUTS, &m, e) < 0)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		if ((fps[i] = input_of(in, n, ids[i], &at, e)) == NULL)
+			return -1;
+	return fp_distance_refit_check(doc, fps, m, same, e);
+}
+
+static int
+gate_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
+{
+	return gate_refit_check(doc, in, n, name, same, e);
+}
+
+/* The identities a fingerprint or distance names: its prereg (a
+ * fingerprint), then the list in "inputs". */
+static int
+listed_inputs(const cJSON *doc, const char *list, int prereg, const char **ids, size_t cap,
+    size_t *n, struct err *e)
+{
+	const cJSON *x;
+
+	*n = 0;
+	if (prereg) {
+		if (!cJSON_IsString(json_get(doc, "prereg")))
+			return err_set(e, ERR_INPUT, "\"prereg\": expected an identity");
+		ids[(*n)++] = json_get(doc, "prereg")->valuestring;
+	}
+	cJSON_ArrayForEach(x, json_get(json_get(doc, "inputs"), list)) {
+		if (!cJSON_IsString(x))
+			return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities", list);
+		if (*n < cap)
+			ids[(*n)++] = x->valuestring;
+	}
+	if (*n == (size_t)prereg)
+		return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities", list);
+	return 0;
 }
 
 static const struct {
 	const char *kind;
-	const char *list; /* the member of "inputs" that lists them */
+	const char *list; /* the member of "inputs" that lists them; NULL: the gate's own */
 	int prereg;       /* the prereg comes first */
-	int (*refit)(const cJSON *doc, const cJSON *const *in, const char *const *stores, size_t n,
-	    const char *name, int *same, struct err *e);
-} multi[] = {
+	int (*refit)(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+	    const struct derive_env *env, int *same, struct err *e);
+} many[] = {
+	{ "cohort.gate/1", NULL, 0, gate_same },
 	{ "cohort.fingerprint/1", "freezes", 1, fingerprint_same },
 	{ "cohort.distance/1", "fingerprints", 0, distance_same },
 };
-#define NMULTI (sizeof multi / sizeof multi[0])
+#define NMANY (sizeof many / sizeof many[0])
 
 static size_t
-multi_of(const char *kind)
+many_of(const char *kind)
 {
 	size_t i;
 
-	for (i = 0; kind && i < NMULTI; i++)
-		if (strcmp(kind, multi[i].kind) == 0)
+	for (i = 0; kind && i < NMANY; i++)
+		if (strcmp(kind, many[i].kind) == 0)
 			break;
 	return i;
-}
-
-int
-derive_multi(const char *kind)
-{
-	return multi_of(kind) < NMULTI;
-}
-
-long
-derive_inputs(const char *kind, const cJSON *doc, const char **ids, size_t max, struct err *e)
-{
-	size_t m = multi_of(kind), n = 0;
-	const cJSON *x;
-
-	if (m == NMULTI)
-		return err_set(e, ERR_INPUT, "a %.60s document has no list of inputs", kind);
-	if (multi[m].prereg) {
-		if (!cJSON_IsString(json_get(doc, "prereg")))
-			return err_set(e, ERR_INPUT, "\"prereg\": expected an identity");
-		ids[n++] = json_get(doc, "prereg")->valuestring;
-	}
-	cJSON_ArrayForEach(x, json_get(json_get(doc, "inputs"), multi[m].list)) {
-		if (!cJSON_IsString(x))
-			return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities",
-			    multi[m].list);
-		if (n < max)
-			ids[n++] = x->valuestring;
-	}
-	if (n == (size_t)multi[m].prereg)
-		return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities", multi[m].list);
-	return (long)n;
-}
-
-int
-derive_check_inputs(const char *kind, const cJSON *doc, const cJSON *const *in,
-    const char *const *stores, size_t n, const char *name, cJSON *checks, struct err *e)
-{
-	size_t m = multi_of(kind);
-	int same = 0;
-
-	if (m == NMULTI)
-		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
-	if (multi[m].refit(doc, in, stores, n, name, &same, e) < 0) {
-		verify_check_add(checks, "refit", name, 0, e->msg);
-		return 1;
-	}
-	verify_check_add(checks, "refit", name, same,
-	    same ? "computed again from its inputs: the same bytes" :
-	    "computed again from its inputs: different bytes");
-	return same ? 0 : 1;
 }
 
 int
@@ -218,12 +255,51 @@ derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *
 }
 
 int
+derive_many(const char *kind)
+{
+	return many_of(kind) < NMANY;
+}
+
+int
 derive_known(const char *kind)
 {
 	for (size_t i = 0; kind && i < sizeof kinds / sizeof kinds[0]; i++)
 		if (strcmp(kind, kinds[i].kind) == 0)
 			return 1;
-	return 0;
+	return derive_many(kind);
+}
+
+int
+derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_t cap, size_t *n,
+    struct err *e)
+{
+	size_t m = many_of(kind);
+
+	if (m == NMANY)
+		return err_set(e, ERR_INPUT, "a %.60s document names one input", kind);
+	if (many[m].list == NULL)
+		return gate_inputs(doc, ids, cap, n, e);
+	return listed_inputs(doc, many[m].list, many[m].prereg, ids, cap, n, e);
+}
+
+int
+derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
+    const char *name, const struct derive_env *env, cJSON *checks, struct err *e)
+{
+	size_t m = many_of(kind);
+	int same = 0;
+
+	if (m == NMANY)
+		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
+	if (many[m].refit(doc, inputs, n, name, env, &same, e) < 0) {
+		verify_check_add(checks, "refit", name, 0, e->msg);
+		*e = (struct err)ERR_INIT;
+		return 1;
+	}
+	verify_check_add(checks, "refit", name, same,
+	    same ? "computed again from its inputs: the same bytes" :
+	    "computed again from its inputs: different bytes");
+	return same ? 0 : 1;
 }
 
 int

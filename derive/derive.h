@@ -29,7 +29,10 @@ int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJS
  * there), NULL when there is none. */
 struct derive_env {
 	const char *store_dir;
+	const char *const *stores; /* derive_check_set: per input, the store beside it (or NULL) */
 };
+
+#define DERIVE_MAX_INPUTS 256 /* inputs of a document of several */
 
 /* Compute doc (of kind, named name) again from input and append a "refit"
  * check.  0 when the bytes are the same, 1 when they differ or input cannot
@@ -38,21 +41,17 @@ struct derive_env {
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
     const struct derive_env *env, cJSON *checks, struct err *e);
 
-/* Kinds computed from several documents named by identity (a
- * fingerprint: its prereg, then its freezes; a distance: its fingerprints)
- * rather than one "input": 1 when kind is one. */
-int derive_multi(const char *kind);
-
-/* The identities doc (of a multi kind) rests on, in order, into ids (at
- * most max; strings borrowed from doc).  The count, or -1 with e set when
- * doc does not name them. */
-long derive_inputs(const char *kind, const cJSON *doc, const char **ids, size_t max,
-    struct err *e);
-
-/* Compute doc again from in[0..n) (the documents of derive_inputs' ids,
- * stores[i] the object store beside in[i] or NULL) and append a "refit"
- * check; as derive_check. */
-int derive_check_inputs(const char *kind, const cJSON *doc, const cJSON *const *in,
-    const char *const *stores, size_t n, const char *name, cJSON *checks, struct err *e);
+/* Kinds computed from several documents (cohort.gate/1; a fingerprint
+ * from its prereg and freezes; a distance from its fingerprints): 1 when
+ * kind is one.  derive_known is 1 for them too. */
+int derive_many(const char *kind);
+/* The identities such a document names as its inputs, borrowed from doc,
+ * at most cap of them, *n set.  -1 with e set when doc does not say. */
+int derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_t cap,
+    size_t *n, struct err *e);
+/* derive_check for such a kind, from inputs[0..n), the documents its
+ * identities name, in any order. */
+int derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
+    const char *name, const struct derive_env *env, cJSON *checks, struct err *e);
 
 #endif

@@ -65,12 +65,20 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 		goto done;
 	if ((c.x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
 		goto done;
+	if (o->prereg != NULL)
+		freeze_dec_set_prereg(c.x, o->prereg);
 	for (size_t i = 0; i < o->ndecisions; i++)
 		if (ledger_read_table(o->decisions[i], "decisions", dec_one, &c, e) < 0)
 			goto done;
 	buf_reset(&b);
 	if (freeze_dec_write(c.x, &b, e) < 0 || freeze_acc_set_decisions(acc, b.p, b.len, e) < 0)
 		goto done;
+	if (o->prereg != NULL) {
+		cJSON *devs = freeze_dec_deviations(c.x, e);
+		if (devs == NULL)
+			goto done;
+		freeze_acc_set_deviations(acc, devs);
+	}
 	rc = 0;
 done:
 	freeze_dec_free(c.x);
@@ -198,6 +206,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	b.acc = freeze_acc_new(o->spec, e);
 	if (b.acc == NULL)
 		return o->spec_name ? err_prefix(e, "%s", o->spec_name) : -1;
+	if (o->prereg != NULL && freeze_acc_set_prereg(b.acc, o->prereg, e) < 0)
+		goto done;
 	if (o->repo_dir && freeze_repo_state(o->repo_dir, &repo, e) < 0)
 		goto done;
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
@@ -211,6 +221,12 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 		goto done;
 	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
+	if (o->deviation != NULL) {
+		const cJSON *d;
+		cJSON_ArrayForEach(d, b.acc->devs_out)
+			o->deviation(o->deviation_ctx, json_get(d, "setting")->valuestring,
+			    json_get(d, "registered")->valuestring, json_get(d, "used")->valuestring);
+	}
 	/* The store is committed only once the manifest is sure to be
 	 * written; it is moved into place (by the caller) only after.  With
 	 * no second thread, the commit comes first, then the writing. */

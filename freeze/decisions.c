@@ -8,6 +8,7 @@
 
 #include "../json/json.h"
 #include "../protocol/decision.h"
+#include "../protocol/prereg.h"
 #include "freeze.h"
 #include "internal.h"
 
@@ -21,12 +22,18 @@ struct ditem {
 	const char *why;          /* for invalid: a static text */
 	cJSON *entry;             /* its manifest entry */
 	char *cell;               /* the cell's key, for the counts */
+	/* what a followed prereg is compared with */
+	char *early;              /* the time it was made, when before registered_at */
+	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
+	long long order_seed;
+	long pos;                 /* its position's index in the manifest, or -1 */
+	int width;                /* 0 none, k top<k>, -1 another condition */
 };
 
 struct freeze_dec {
 	const struct spec *sp;
 	const struct candidates *cand;
-	const struct ts *registered; /* a prereg's time, or NULL */
+	const struct prereg *prereg; /* followed, or NULL */
 	struct ditem *it;
 	size_t n, cap;
 };
@@ -53,10 +60,18 @@ freeze_dec_free(struct freeze_dec *x)
 	for (size_t i = 0; i < x->n; i++) {
 		free(x->it[i].decision_id);
 		free(x->it[i].cell);
+		free(x->it[i].early);
+		free(x->it[i].seeds);
 		cJSON_Delete(x->it[i].entry);
 	}
 	free(x->it);
 	free(x);
+}
+
+void
+freeze_dec_set_prereg(struct freeze_dec *x, const struct prereg *p)
+{
+	x->prereg = p;
 }
 
 /* Why a decision is left out, or D_NONE; checks d against its position. */
@@ -126,6 +141,32 @@ cell_key(const struct decision *d)
 	return k;
 }
 
+/* What the prereg's deviations need of a decision.  -1 out of memory. */
+static int
+prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *rec,
+    struct ditem *it)
+{
+	const struct cand_position *p = cand_find(x->cand, d->position_id);
+	size_t n;
+
+	it->pos = p ? (long)(p - x->cand->p) : -1;
+	it->width = d->cond.kind == DK_NONE ? 0 : d->cond.kind == DK_TOP ? d->cond.k : -1;
+	it->order_seed = d->order_seed;
+	if (ts_cmp(d->ts, x->prereg->registered) < 0 &&
+	    (it->early = strdup(json_get(rec, "ts")->valuestring)) == NULL)
+		return -1;
+	if (it->reason != D_NONE || d->cond.kind != DK_TOP || d->cond.k < 2)
+		return 0;
+	/* one key a cell, context and position; fields apart by US (0x1f) */
+	n = (size_t)snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s", d->family, d->replication,
+	    d->condition, d->budget ? d->budget : "", d->history, d->position_id) + 1;
+	if ((it->seeds = malloc(n)) == NULL)
+		return -1;
+	snprintf(it->seeds, n, "%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s", d->family, d->replication,
+	    d->condition, d->budget ? d->budget : "", d->history, d->position_id);
+	return 0;
+}
+
 int
 freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e)
@@ -159,9 +200,12 @@ freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct
 	it->entry = it->reason == D_NONE ? included_entry(&dec, id) :
 	    excluded_entry(&dec, id, it->reason, why);
 	it->cell = it->reason == D_NONE ? cell_key(&dec) : NULL;
-	if (it->decision_id == NULL || it->entry == NULL || (it->reason == D_NONE && !it->cell)) {
+	if (it->decision_id == NULL || it->entry == NULL || (it->reason == D_NONE && !it->cell) ||
+	    (x->prereg != NULL && prereg_facts(x, &dec, rec, it) < 0)) {
 		free(it->decision_id);
 		free(it->cell);
+		free(it->early);
+		free(it->seeds);
 		cJSON_Delete(it->entry);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -263,4 +307,192 @@ done:
 	cJSON_Delete(sec);
 	free(v);
 	return rc;
+}
+
+/* ---- deviations from a followed prereg ---- */
+
+static int
+cmp_seeds(const void *a, const void *b)
+{
+	const struct ditem *x = *(const struct ditem *const *)a, *y = *(const struct ditem *const *)b;
+	int c = strcmp(x->seeds, y->seeds);
+
+	return c ? c : (x->order_seed > y->order_seed) - (x->order_seed < y->order_seed);
+}
+
+/* Cells whose positions were shown with another number of order seeds
+ * than registered: how many, and the counts seen. */
+static int
+seeds_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+{
+	size_t m = 0, cells = 0, off = 0, i, j;
+	long long counts[8];
+	size_t ncounts = 0;
+	char reg[32], used[300];
+
+	for (i = 0; i < n; i++)
+		if (v[i]->seeds != NULL)
+			v[m++] = v[i];
+	qsort(v, m, sizeof *v, cmp_seeds);
+	for (i = 0; i < m; i = j) {
+		long long distinct = 1;
+		for (j = i + 1; j < m && strcmp(v[j]->seeds, v[i]->seeds) == 0; j++)
+			distinct += v[j]->order_seed != v[j - 1]->order_seed;
+		if (distinct == x->prereg->order_seeds)
+			continue;
+		cells++;
+		size_t k = 0;
+		while (k < ncounts && counts[k] != distinct)
+			k++;
+		if (k == ncounts && ncounts < 8)
+			counts[ncounts++] = distinct;
+	}
+	if (cells == 0)
+		return 0;
+	snprintf(reg, sizeof reg, "%ld", x->prereg->order_seeds);
+	off = (size_t)snprintf(used, sizeof used, "%zu position%s shown with", cells,
+	    cells == 1 ? "" : "s");
+	for (size_t k = 0; k < ncounts && off < sizeof used; k++)
+		off += (size_t)snprintf(used + off, sizeof used - off, "%s %lld", k ? "," : "",
+		    counts[k]);
+	if (off < sizeof used)
+		snprintf(used + off, sizeof used - off, " seeds");
+	return freeze_dev_add(arr, "order_seeds", reg, used);
+}
+
+/* Distinct positions of the included decisions, per split. */
+static int
+splits_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+{
+	unsigned char *seen = calloc(x->cand->n + 1, 1);
+	long count[3] = { 0 };
+	char reg[32], used[32], setting[32];
+
+	if (seen == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->pos >= 0 && !seen[v[i]->pos]) {
+			seen[v[i]->pos] = 1;
+			count[x->cand->p[v[i]->pos].split]++;
+		}
+	free(seen);
+	for (int s = 0; s < 3; s++) {
+		long r = prereg_split_size(x->prereg, cand_split_names[s]);
+		if (r == count[s] || (r < 0 && count[s] == 0))
+			continue;
+		snprintf(setting, sizeof setting, "splits.%s", cand_split_names[s]);
+		snprintf(reg, sizeof reg, r < 0 ? "none" : "%ld", r);
+		snprintf(used, sizeof used, "%ld", count[s]);
+		if (freeze_dev_add(arr, setting, reg, used) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A list of names as text: sorted, ", " between, "none" when empty. */
+static void
+names_text(const char **s, size_t n, char *out, size_t cap)
+{
+	size_t at = 0;
+
+	qsort(s, n, sizeof *s, cmp_str);
+	snprintf(out, cap, "none");
+	for (size_t i = 0; i < n && at < cap; i++)
+		at += (size_t)snprintf(out + at, cap - at, "%s%s", i ? ", " : "", s[i]);
+}
+
+static int
+budgets_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+{
+	const char **used = malloc((n + 1) * sizeof *used), **reg;
+	size_t m = 0, i;
+	char ut[400], rt[400];
+	int rc = -1;
+
+	reg = malloc((x->prereg->nbudgets + 1) * sizeof *reg);
+	if (used == NULL || reg == NULL)
+		goto done;
+	for (i = 0; i < n; i++) {
+		const cJSON *b = json_get(v[i]->entry, "budget");
+		if (cJSON_IsString(b))
+			used[m++] = b->valuestring;
+	}
+	qsort(used, m, sizeof *used, cmp_str);
+	size_t u = 0;
+	for (i = 0; i < m; i++)
+		if (u == 0 || strcmp(used[u - 1], used[i]) != 0)
+			used[u++] = used[i];
+	for (i = 0; i < x->prereg->nbudgets; i++)
+		reg[i] = x->prereg->budgets[i];
+	names_text(used, u, ut, sizeof ut);
+	names_text(reg, x->prereg->nbudgets, rt, sizeof rt);
+	rc = strcmp(ut, rt) == 0 ? 0 : freeze_dev_add(arr, "budgets", rt, ut);
+done:
+	free(used);
+	free(reg);
+	return rc;
+}
+
+/* Decisions made before registered_at, exclusions not registered, another
+ * candidate manifest, widths: v holds every decision in decision_id order. */
+static int
+record_checks(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+{
+	const struct prereg *p = x->prereg;
+	struct freeze_widths w = { { 0, 0 } };
+	long count[D_INVALID + 1] = { 0 };
+	char u[300];
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->early != NULL) {
+			snprintf(u, sizeof u, "decision %.200s at %.40s", v[i]->decision_id, v[i]->early);
+			if (freeze_dev_add(arr, "registered_at", p->registered_at, u) < 0)
+				return -1;
+		}
+		count[v[i]->reason]++;
+		if (v[i]->reason == D_NONE && v[i]->width >= 0)
+			w.bits[v[i]->width / 64] |= (uint64_t)1 << (v[i]->width % 64);
+	}
+	if (strcmp(x->cand->id, p->candidates) != 0 &&
+	    freeze_dev_add(arr, "candidates", p->candidates, x->cand->id) < 0)
+		return -1;
+	for (int r = D_FAMILY; r <= D_INVALID; r++)
+		if (freeze_exclusion_check(p, dreason[r], count[r], "decision", arr) < 0)
+			return -1;
+	return count[D_NONE] > 0 ? freeze_widths_check(p, &w, "decisions", arr) : 0;
+}
+
+cJSON *
+freeze_dec_deviations(struct freeze_dec *x, struct err *e)
+{
+	struct ditem **v = malloc((x->n + 1) * sizeof *v);
+	cJSON *arr = cJSON_CreateArray();
+	size_t ninc = 0;
+
+	if (v == NULL || arr == NULL || x->prereg == NULL)
+		goto fail;
+	for (size_t i = 0; i < x->n; i++)
+		v[i] = &x->it[i];
+	qsort(v, x->n, sizeof *v, cmp_id);
+	if (record_checks(x, v, x->n, arr) < 0)
+		goto fail;
+	for (size_t i = 0; i < x->n; i++)
+		if (v[i]->reason == D_NONE)
+			v[ninc++] = v[i];
+	if (budgets_check(x, v, ninc, arr) < 0 || splits_check(x, v, ninc, arr) < 0 ||
+	    seeds_check(x, v, ninc, arr) < 0)
+		goto fail;
+	free(v);
+	return arr;
+fail:
+	free(v);
+	cJSON_Delete(arr);
+	err_set(e, ERR_NOMEM, "out of memory");
+	return NULL;
 }

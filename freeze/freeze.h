@@ -25,6 +25,11 @@
 
 struct outfile;
 struct spec;
+struct prereg;
+
+/* A deviation from the preregistration, as freeze_build reports it. */
+typedef void (*freeze_dev_fn)(void *ctx, const char *setting, const char *registered,
+    const char *used);
 
 struct freeze_opts {
 	const cJSON *spec;      /* cohort.spec/1 document (borrowed) */
@@ -45,6 +50,12 @@ struct freeze_opts {
 	 * written to it (outfile_write) while the store is committed, and the
 	 * caller commits or aborts it after */
 	struct outfile *out;
+	/* the preregistration the cohort follows (borrowed), or NULL: the
+	 * manifest then names it, holds it, and lists every deviation from
+	 * it; each is also handed to deviation when that is set */
+	const struct prereg *prereg;
+	freeze_dev_fn deviation;
+	void *deviation_ctx;
 };
 
 /* Append the manifest's canonical bytes to manifest; on failure it is left
@@ -76,6 +87,7 @@ struct freeze_item {
 	int sqlite;
 	uint8_t d[HASH_LEN];
 	int fam, cond, reason, block, color, result; /* fam, cond: the spec's indexes */
+	int early;        /* started before a followed prereg's registered_at */
 	double anchor;
 	long long tok[4];
 	double wall_s, worker_hours;
@@ -146,6 +158,15 @@ int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct free
 /* The "decisions" section the manifest will hold (freeze_dec_write's
  * bytes, copied); none when never set. */
 int freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e);
+/* Follow a preregistration (borrowed; must outlive a): each game that
+ * started before its registered_at is marked, and the manifest gains
+ * "prereg" (its identity), "preregistration" (the document) and
+ * "deviations" (docs/design.md).  Call before any record goes in. */
+int freeze_acc_set_prereg(struct freeze_acc *a, const struct prereg *p, struct err *e);
+/* The decisions' deviations (freeze_dec_deviations' array), taken over. */
+void freeze_acc_set_deviations(struct freeze_acc *a, cJSON *decision_devs);
+/* Hand each deviation the manifest lists to fn, in its order; their count. */
+long freeze_deviations_each(const cJSON *manifest, freeze_dev_fn fn, void *ctx);
 /* The spec the accumulator read. */
 const struct spec *freeze_acc_spec(const struct freeze_acc *a);
 /* The same manifest as a new tree (cJSON_Delete): freeze_acc_write's bytes
@@ -170,6 +191,14 @@ void freeze_dec_free(struct freeze_dec *x);
  * their digest.  A malformed record is an input error naming where. */
 int freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e);
+/* Follow a preregistration (borrowed), before any record goes in. */
+void freeze_dec_set_prereg(struct freeze_dec *x, const struct prereg *p);
+/* The decisions' deviations from the preregistration, as a new array of
+ * {setting, registered, used} (decisions before registered_at, another
+ * candidate manifest, exclusions not registered, widths, budgets, order
+ * seeds, split sizes); NULL with e set when out of memory.  Call after
+ * freeze_dec_write. */
+cJSON *freeze_dec_deviations(struct freeze_dec *x, struct err *e);
 /* The "decisions" object's canonical bytes: {candidates, included,
  * excluded, cells, totals}, appended to out.  A decision_id given twice is
  * an input error. */

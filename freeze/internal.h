@@ -35,6 +35,10 @@ struct freeze_acc {
 	struct buf canon;
 	/* the flat reader's field lists: record, model, anchor, tokens */
 	struct rec_keys keys[4];
+	const struct prereg *prereg; /* followed, or NULL */
+	struct buf prereg_doc;       /* its canonical bytes */
+	cJSON *dec_devs;             /* the decisions' deviations, or NULL */
+	cJSON *devs_out;             /* the deviations last written, or NULL */
 };
 
 /* The (family, condition) of an included game, numbered family by family
@@ -66,5 +70,27 @@ int freeze_append(struct freeze_acc *a, struct freeze_item *g, struct err *e);
 int freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e);
 int freeze_block_order(const struct freeze_acc *a, struct freeze_item **inc, size_t ninc,
     struct err *e);
+
+/* Deviations (deviate.c).  Each adds {setting, registered, used} to arr;
+ * 0, or -1 out of memory. */
+struct prereg;
+struct freeze_widths {
+	uint64_t bits[2]; /* widths 0..64 used */
+};
+int freeze_dev_add(cJSON *arr, const char *setting, const char *registered, const char *used);
+/* The width of condition none (0) or top<k> (k); others are not widths. */
+void freeze_widths_add(struct freeze_widths *w, const char *condition);
+void freeze_widths_text(const struct freeze_widths *w, char *out, size_t cap);
+/* A deviation when the widths used (what: "games", "decisions") are not
+ * the registered ones. */
+int freeze_widths_check(const struct prereg *p, const struct freeze_widths *used, const char *what,
+    cJSON *arr);
+/* A deviation when count records (of unit "game", "decision") were left
+ * out for a reason the prereg does not register. */
+int freeze_exclusion_check(const struct prereg *p, const char *reason, long count, const char *unit,
+    cJSON *arr);
+/* The games' deviations: ord holds all n games in game_id order. */
+int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord, size_t n,
+    cJSON *arr);
 
 #endif

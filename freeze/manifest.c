@@ -16,6 +16,7 @@
 #include "../common/pool.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
+#include "../protocol/prereg.h"
 #include "../protocol/spec.h"
 #include "../store/cas.h"
 #include "../json/json.h"
@@ -614,6 +615,33 @@ freeze_acc_write(struct freeze_acc *a, const cJSON *repo, struct buf *out, struc
 	return 0;
 }
 
+/* A followed prereg's "deviations" array, the games' and then the
+ * decisions', as canonical bytes into out. */
+static int
+deviations_bytes(struct freeze_acc *a, struct freeze_item *const *ord, struct buf *out,
+    struct err *e)
+{
+	cJSON *arr = cJSON_CreateArray(), *d;
+	int rc = -1;
+
+	if (arr == NULL || freeze_devs_games(a, ord, a->n, arr) < 0)
+		goto nomem;
+	cJSON_ArrayForEach(d, a->dec_devs) {
+		cJSON *c = cJSON_Duplicate(d, 1);
+		if (c == NULL || !cJSON_AddItemToArray(arr, c)) {
+			cJSON_Delete(c);
+			goto nomem;
+		}
+	}
+	rc = canon_write(arr, out, e);
+	cJSON_Delete(a->devs_out);
+	a->devs_out = arr; /* for freeze_build to report */
+	return rc;
+nomem:
+	cJSON_Delete(arr);
+	return err_set(e, ERR_NOMEM, "out of memory");
+}
+
 int
 freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e)
@@ -622,7 +650,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL, 0 };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
-	struct buf tail = BUF_INIT;
+	struct buf tail = BUF_INIT, devs = BUF_INIT;
 	struct buf wb = BUF_INIT, *out = &wb;
 	struct entries later = { 0 };
 	struct dest to = { k, 0, 0, 0, 0 };
@@ -701,6 +729,13 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto nomem;
 	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
 		goto nomem;
+	if (a->prereg != NULL && deviations_bytes(a, ord, &devs, e) < 0)
+		goto done;
+	if (a->prereg != NULL && (PUT(&tail, ",\"prereg\":\"") < 0 ||
+	    buf_add(&tail, a->prereg->id, strlen(a->prereg->id)) < 0 ||
+	    PUT(&tail, "\",\"preregistration\":") < 0 ||
+	    buf_add(&tail, a->prereg_doc.p, a->prereg_doc.len) < 0))
+		goto nomem;
 	if (repo != NULL) {
 		if (PUT(&tail, ",\"repo\":") < 0)
 			goto nomem;
@@ -715,7 +750,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto done;
 	if (PUT(&tail, "}") < 0)
 		goto nomem;
-	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + 80;
+	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + devs.len + 80;
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
@@ -724,6 +759,9 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto nomem;
 	if (a->decisions.len > 0 && (PUT(out, ",\"decisions\":") < 0 ||
 	    buf_add(out, a->decisions.p, a->decisions.len) < 0))
+		goto nomem;
+	if (a->prereg != NULL && (PUT(out, ",\"deviations\":") < 0 ||
+	    buf_add(out, devs.p, devs.len) < 0))
 		goto nomem;
 	if (PUT(out, ",\"excluded\":[") < 0)
 		goto nomem;
@@ -787,6 +825,7 @@ done:
 	buf_release(&blocks);
 	buf_release(&conds);
 	buf_release(&tail);
+	buf_release(&devs);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include "../common/mem.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
+#include "../protocol/prereg.h"
 #include "../protocol/spec.h"
 #include "../store/cas.h"
 #include "../json/json.h"
@@ -77,6 +78,9 @@ freeze_acc_free(struct freeze_acc *a)
 	}
 	free(a->games);
 	spec_release(&a->sp);
+	buf_release(&a->prereg_doc);
+	cJSON_Delete(a->dec_devs);
+	cJSON_Delete(a->devs_out);
 	buf_release(&a->decisions);
 	buf_release(&a->canon);
 	free(a);
@@ -142,6 +146,7 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 			g->fam = (int)i;
 		}
 	g->reason = X_NONE;
+	g->early = a->prereg != NULL && ts_cmp(started, a->prereg->registered) < 0;
 	if (!fam)
 		g->reason = X_FAMILY;
 	else if (g->cond < 0)
@@ -800,6 +805,7 @@ freeze_item_same(const struct freeze_item *a, const struct freeze_item *b)
 	    strcmp(freeze_where(a, wa, sizeof wa), freeze_where(b, wb, sizeof wb)) == 0 &&
 	    memcmp(a->d, b->d, HASH_LEN) == 0 && a->fam == b->fam && a->cond == b->cond && a->reason == b->reason &&
 	    a->block == b->block && a->color == b->color && a->result == b->result &&
+	    a->early == b->early &&
 	    memcmp(&a->anchor, &b->anchor, sizeof a->anchor) == 0 &&
 	    memcmp(a->tok, b->tok, sizeof a->tok) == 0 &&
 	    memcmp(&a->wall_s, &b->wall_s, sizeof a->wall_s) == 0 &&
@@ -849,4 +855,19 @@ const struct spec *
 freeze_acc_spec(const struct freeze_acc *a)
 {
 	return &a->sp;
+}
+
+int
+freeze_acc_set_prereg(struct freeze_acc *a, const struct prereg *p, struct err *e)
+{
+	a->prereg = p;
+	buf_reset(&a->prereg_doc);
+	return canon_write(p->doc, &a->prereg_doc, e);
+}
+
+void
+freeze_acc_set_deviations(struct freeze_acc *a, cJSON *decision_devs)
+{
+	cJSON_Delete(a->dec_devs);
+	a->dec_devs = decision_devs;
 }

@@ -161,49 +161,50 @@ read_stdin(const struct review_opts *o, struct doc *d, struct err *e)
 	return doc_json(d, e) == NULL || canon_id(d->json, d->id, e) < 0 ? -1 : 0;
 }
 
-#define MAX_INPUTS 256
-
-/* A document computed from several named inputs (a fingerprint, a
- * distance): each must be among the files; stores are found beside them. */
+/* A document computed from several (a gate): each identity it names
+ * must be among the files; then it is computed again from them. */
 static int
-verify_multi(const struct review_opts *o, struct doc *docs, struct doc *d, const char *kind,
+verify_many(const struct review_opts *o, struct doc *docs, struct doc *d, const char *kind,
     cJSON *checks, struct err *e)
 {
-	const char *ids[MAX_INPUTS];
-	const cJSON *in[MAX_INPUTS];
-	char *stores[MAX_INPUTS] = { NULL };
-	long n = derive_inputs(kind, d->json, ids, MAX_INPUTS, e);
-	int rc = 0, missing = 0;
+	const char *ids[DERIVE_MAX_INPUTS];
+	const cJSON *in[DERIVE_MAX_INPUTS];
+	char *stores[DERIVE_MAX_INPUTS] = { NULL };
+	size_t n, m = 0;
+	int missing = 0, rc;
 
-	if (n < 0)
+	if (derive_input_ids(kind, d->json, ids, DERIVE_MAX_INPUTS, &n, e) < 0)
 		return err_prefix(e, "%s", d->path);
-	for (long i = 0; i < n && rc == 0; i++) {
-		size_t k;
-		for (k = 0; k < o->nfiles; k++)
-			if (!docs[k].archive && strcmp(docs[k].id, ids[i]) == 0)
-				break;
-		if (k == o->nfiles) {
+	for (size_t j = 0; j < n; j++) {
+		const cJSON *found = NULL;
+		for (size_t k = 0; k < o->nfiles && found == NULL; k++)
+			if (!docs[k].archive && strcmp(docs[k].id, ids[j]) == 0 &&
+			    (found = doc_json(&docs[k], e)) == NULL)
+				return err_prefix(e, "%s", docs[k].path);
+		if (found == NULL) {
 			char detail[256];
-			snprintf(detail, sizeof detail, "input %s is not among the files given", ids[i]);
+			snprintf(detail, sizeof detail, "input %s is not among the files given", ids[j]);
 			verify_check_add(checks, "input-present", d->name, 0, detail);
-			missing = 1;
+			missing++;
 			continue;
 		}
-		if ((in[i] = doc_json(&docs[k], e)) == NULL)
-			rc = err_prefix(e, "%s", docs[k].path);
-		else if ((stores[i] = o->store_dir ? strdup(o->store_dir) : store_beside(docs[k].path)) ==
-		    NULL)
-			rc = err_set(e, ERR_NOMEM, "out of memory");
-		else
-			verify_check_add(checks, "input-present", d->name, 1, ids[i]);
+		/* a freeze's store, when none is given: beside it */
+		for (size_t k = 0; k < o->nfiles && !o->store_dir; k++)
+			if (!docs[k].archive && strcmp(docs[k].id, ids[j]) == 0) {
+				stores[m] = store_beside(docs[k].path);
+				break;
+			}
+		in[m++] = found;
 	}
-	if (rc == 0 && missing)
+	if (missing) {
 		rc = 1;
-	else if (rc == 0)
-		rc = derive_check_inputs(kind, d->json, in, (const char *const *)stores, (size_t)n,
-		    d->name, checks, e);
-	for (long i = 0; i < n; i++)
-		free(stores[i]);
+	} else {
+		verify_check_add(checks, "input-present", d->name, 1, "every input it names");
+		struct derive_env env = { o->store_dir, (const char *const *)stores };
+		rc = derive_check_set(kind, d->json, in, m, d->name, &env, checks, e);
+	}
+	for (size_t j = 0; j < m; j++)
+		free(stores[j]);
 	return rc;
 }
 
@@ -233,8 +234,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	}
 	if (derive_is_input(kind))
 		return derive_input_check(kind, d->json, d->name, checks, e);
-	if (derive_multi(kind))
-		return verify_multi(o, docs, d, kind, checks, e);
+	if (derive_many(kind))
+		return verify_many(o, docs, d, kind, checks, e);
 	/* A derived document: find the input it names among the files. */
 	const cJSON *in = NULL;
 	const char *want = NULL;
@@ -259,7 +260,7 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		if (!docs[k].archive && strcmp(docs[k].id, want) == 0)
 			inpath = docs[k].path;
 	char *store = o->store_dir || inpath == NULL ? NULL : store_beside(inpath);
-	struct derive_env env = { o->store_dir ? o->store_dir : store };
+	struct derive_env env = { o->store_dir ? o->store_dir : store, NULL };
 	int rc = derive_check(kind, d->json, in, d->name, &env, checks, e);
 	free(store);
 	return rc;

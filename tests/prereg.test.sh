@@ -78,3 +78,86 @@ plant "an unknown feature (its line)" 'doc["features"][1] = "delta_rr"' "^cohort
 printf '{"kind":"cohort.prereg/1","kind":"cohort.prereg/1"}' >dup.json
 expect_fail2 "prereg refuses a duplicate key" 'dup\.json:1:[0-9]+: duplicate key "kind"' "$COHORT" prereg dup.json
 expect_fail2 "prereg refuses a missing file" 'nothere\.json' "$COHORT" prereg nothere.json
+
+# ---- freeze --prereg: every deviation planted, listed in the freeze and on
+# stderr as tests/prereg_dev.py computes it from the raw inputs; verify
+# derives it again and reports each; a tampered list is a finding.
+T=$ROOT/examples/paired-toy
+L=$ROOT/examples/luna
+grep -v '"order_seed":9' "$T/decisions.jsonl" >clean.jsonl
+# deviate NAME EDIT WANT-EXIT FREEZE-ARGS...: the example prereg edited by EDIT
+# (python on doc), a freeze with it, compared with the python rules.
+deviate() {
+	_n=$1 _edit=$2 _want=$3
+	shift 3
+	$PY - "$P" dev.json "$_edit" <<'PYEOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(doc, indent=1) + "\n")
+PYEOF
+	rm -rf dst
+	"$COHORT" freeze --prereg dev.json --store dst -o dfz.json "$@" >/dev/null 2>dev.err
+	_rc=$?
+	[ "$_rc" = "$_want" ] && ok "freeze --prereg $_n: exit $_want" ||
+		notok "freeze --prereg $_n: exit $_want" "exit $_rc: $(head -c 300 dev.err)"
+	_spec=$(echo "$@" | sed 's/.*--spec \([^ ]*\).*/\1/')
+	_py="" _l=""
+	for a in "$@"; do
+		case $_l in --decisions) _py="$_py --decisions $a";; --candidates) _py="$_py --candidates $a";; esac
+		case $a in *ledger.jsonl) _py="$_py --ledger $a";; esac
+		_l=$a
+	done
+	$PY "$ROOT/tests/prereg_dev.py" dev.json "$_spec" dfz.json $_py >dev.want
+	$PY -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["deviations"], separators=(",", ":"), sort_keys=True, ensure_ascii=False))' dfz.json >dev.got
+	same_bytes "freeze --prereg $_n: deviations as computed again (python)" dev.want dev.got
+	_nd=$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' dev.want)
+	[ "$(grep -c '^cohort freeze: deviation: ' dev.err)" = "$_nd" ] && ok "freeze --prereg $_n: each deviation on stderr" ||
+		notok "freeze --prereg $_n: each deviation on stderr" "$(head -c 300 dev.err)"
+	"$COHORT" verify --store dst dfz.json >dev.vr 2>&1
+	_vrc=$?
+	$PY - dev.vr "$_nd" "$_vrc" >dev.vchk <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1])); n = int(sys.argv[2]); rc = int(sys.argv[3])
+bad = [c for c in r["checks"] if not c["ok"]]
+ok = all(c["check"] == "deviation" for c in bad) and len(bad) == n and rc == (1 if n else 0) and \
+    any(c["check"] == "derivation" and c["subject"] == "deviations" and c["ok"] for c in r["checks"])
+print("ok" if ok else "rc %d, findings %s" % (rc, bad[:3]))
+PYEOF
+	[ "$(cat dev.vchk)" = ok ] && ok "verify re-derives $_n" || notok "verify re-derives $_n" "$(cat dev.vchk)"
+}
+TOY="--spec $T/spec.json --candidates $T/candidates.jsonl --decisions"
+deviate "the registered analysis" 'pass' 0 $TOY clean.jsonl
+deviate "a position with a fourth order seed" 'pass' 1 $TOY "$T/decisions.jsonl"
+deviate "decisions before registered_at" 'doc["registered_at"] = "2026-08-01T10:00:00.5Z"' 1 $TOY clean.jsonl
+deviate "another candidate manifest" 'doc["candidates"] = "sha256:" + "0" * 64' 1 $TOY clean.jsonl
+deviate "exclusions not registered" 'doc["exclusions"] = ["family"]' 1 $TOY clean.jsonl
+deviate "widths not registered" 'doc["widths"] = [0, 2, 3, 5]' 1 $TOY clean.jsonl
+deviate "budgets not registered" 'doc["allocation"]["budgets"] = ["low", "medium", "high"]' 1 $TOY clean.jsonl
+deviate "order seeds" 'doc["allocation"]["order_seeds"] = 2' 1 $TOY clean.jsonl
+deviate "split sizes" 'doc["allocation"]["splits"] = {"explore": 3}' 1 $TOY clean.jsonl
+deviate "all at once" 'doc.update(registered_at="2026-08-15T00:00:00Z", candidates="sha256:" + "1" * 64, widths=[0, 10], exclusions=[]); doc["allocation"].update(order_seeds=1, budgets=[], splits={"confirm": 4})' 1 $TOY clean.jsonl
+LUNA="--spec $L/spec.json $L/ledger.jsonl"
+deviate "luna: games before registered_at, widths" 'doc["registered_at"] = "2026-06-26T00:00:00Z"' 1 $LUNA
+deviate "luna: the registered widths" 'doc.update(registered_at="2026-06-01T00:00:00Z", widths=[0, 2, 3, 5, 10])' 0 $LUNA
+
+# a freeze without --prereg names none (and its bytes do not change)
+"$COHORT" freeze $TOY clean.jsonl >plain.json 2>/dev/null
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(any(k in d for k in ("prereg","preregistration","deviations")))' plain.json &&
+	ok "freeze without --prereg: no prereg fields" || notok "freeze without --prereg: no prereg fields" "present"
+"$COHORT" freeze --prereg "$P" --store pst -o pf.json $TOY clean.jsonl 2>/dev/null
+check "freeze --prereg: the manifest validates against schemas/freeze.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/freeze.schema.json" pf.json
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); c=json.load(open(sys.argv[2])); sys.exit(not (d["prereg"] == c["prereg"] and d["deviations"] == []))' pf.json check.json &&
+	ok "freeze --prereg: names the prereg by its identity" || notok "freeze --prereg: names the prereg by its identity" "$(head -c 200 pf.json)"
+# tampering: a deviation added, the prereg swapped
+$PY -c '
+import json,sys; d=json.load(open("pf.json")); d["deviations"]=[{"setting":"x","registered":"1","used":"2"}]; open("t1.json","w").write(json.dumps(d))
+d=json.load(open("pf.json")); d["preregistration"]["blunder_cp"]=301; open("t2.json","w").write(json.dumps(d))'
+expect_status "verify: a deviations list edited is a finding" 1 "$COHORT" verify --store pst t1.json
+grep -q '"check":"derivation","detail":[^}]*"ok":false,"subject":"deviations"' "$TMP/out" && ok "verify names the deviations section" ||
+	notok "verify names the deviations section" "$(head -c 400 "$TMP/out")"
+expect_status "verify: a prereg that is not the one named is a finding" 1 "$COHORT" verify --store pst t2.json
+grep -q 'is not the identity of' "$TMP/out" && ok "verify says the prereg is not the one named" ||
+	notok "verify says the prereg is not the one named" "$(head -c 400 "$TMP/out")"
+expect_fail2 "freeze --prereg: a bad prereg is an input error" 'nothere\.json' "$COHORT" freeze --prereg nothere.json $TOY clean.jsonl

@@ -14,6 +14,7 @@
 #include "../common/hash.h"
 #include "../json/json.h"
 #include "../protocol/candidates.h"
+#include "../protocol/prereg.h"
 
 /* Findings listed one by one up to this many per check; past it, counted. */
 #define VERIFY_MAX_LISTED 1000
@@ -39,6 +40,7 @@ struct vctx {
 	int findings;
 	size_t listed;
 	uint64_t suppressed;
+	const struct prereg *prereg; /* the one the freeze follows, or NULL */
 };
 
 static void
@@ -448,6 +450,8 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 		finding(v, "record-hash", "candidates", "the stored manifest is not canonical");
 	if ((x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
 		goto done;
+	if (v->prereg != NULL)
+		freeze_dec_set_prereg(x, v->prereg);
 	for (int l = 0; l < 2; l++)
 		cJSON_ArrayForEach(entry, json_get(sec, l ? "excluded" : "included")) {
 			check_decision(v, store, x, entry, &canon);
@@ -458,6 +462,11 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 		*e = (struct err)ERR_INIT;
 	} else if (freeze_acc_set_decisions(acc, out.p, out.len, e) < 0) {
 		goto done;
+	} else if (v->prereg != NULL) {
+		cJSON *devs = freeze_dec_deviations(x, e);
+		if (devs == NULL)
+			goto done;
+		freeze_acc_set_deviations(acc, devs);
 	}
 	rc = 0;
 done:
@@ -468,16 +477,63 @@ done:
 	return rc;
 }
 
+/* The prereg a freeze holds, read and followed by acc as the freeze's was:
+ * 0, 1 when it is not one or not the one it names (a finding), -1 out of
+ * memory. */
+static int
+follow_prereg(struct vctx *v, const cJSON *freeze, struct freeze_acc *acc, struct prereg *pr,
+    struct err *e)
+{
+	const cJSON *id = json_get(freeze, "prereg");
+	struct err pe = ERR_INIT;
+
+	if (prereg_parse(json_get(freeze, "preregistration"), "\"preregistration\"", pr, &pe) < 0) {
+		finding(v, "derivation", "prereg", pe.msg);
+		return 1;
+	}
+	if (!cJSON_IsString(id) || strcmp(id->valuestring, pr->id) != 0) {
+		finding(v, "derivation", "prereg", "\"prereg\" is not the identity of \"preregistration\"");
+		return 1;
+	}
+	v->prereg = pr;
+	return freeze_acc_set_prereg(acc, pr, e) < 0 ? -1 : 0;
+}
+
+/* Each deviation the freeze lists is a finding: the cohort did not do
+ * what it registered.  (Their derivation is checked with the sections.) */
+static void
+deviation_checks(struct vctx *v, const cJSON *freeze)
+{
+	const cJSON *d;
+	char detail[768];
+
+	cJSON_ArrayForEach(d, json_get(freeze, "deviations")) {
+		const char *s = "", *r = "", *u = "";
+		json_get_string(d, "setting", 0, &s, NULL);
+		json_get_string(d, "registered", 0, &r, NULL);
+		json_get_string(d, "used", 0, &u, NULL);
+		snprintf(detail, sizeof detail, "%.100s: registered %.300s, used %.300s", s, r, u);
+		finding(v, "deviation", "prereg", detail);
+	}
+	if (json_get(freeze, "deviations") != NULL && json_get(freeze, "deviations")->child == NULL)
+		verify_check_add(v->checks, "deviation", "prereg", 1, "the cohort followed its prereg");
+}
+
 int
 verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *checks, struct err *e)
 {
 	static const char *const all[] = { "spec_id", "as_of", "games", "excluded", "blocks",
-		"conditions", "totals", "decisions" };
-	/* "decisions" only where there are decisions: a freeze of games alone
-	 * reports what it always did */
-	const char *const *sections = all;
-	size_t nsections = json_get(freeze, "decisions") ? 8 : 7;
-	struct vctx v = { checks, 0, 0, 0 };
+		"conditions", "totals", "decisions", "prereg", "deviations" };
+	static const char *const games[] = { "spec_id", "as_of", "games", "excluded", "blocks",
+		"conditions", "totals", "prereg", "deviations" };
+	/* "decisions" only where there are decisions, "prereg" and
+	 * "deviations" only with a prereg: a freeze of games alone reports
+	 * what it always did */
+	int dec = json_get(freeze, "decisions") != NULL, pre = json_get(freeze, "prereg") != NULL;
+	const char *const *sections = dec ? all : games;
+	size_t nsections = 7 + (size_t)dec + 2 * (size_t)pre;
+	struct prereg pr = PREREG_INIT;
+	struct vctx v = { checks, 0, 0, 0, NULL };
 	struct freeze_acc *acc = NULL;
 	struct cas *store = NULL;
 	const cJSON *spec;
@@ -499,6 +555,11 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	acc = freeze_acc_new(spec, e);
 	if (acc == NULL)
 		return err_prefix(e, "\"spec\"");
+	if (pre && (rc = follow_prereg(&v, freeze, acc, &pr, e)) != 0) {
+		rc = rc < 0 ? -1 : 1;
+		goto done;
+	}
+	rc = -1;
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		goto done;
 	const char *const *damage;
@@ -531,6 +592,8 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 			finding(&v, "derivation", "manifest",
 			    "the manifest holds fields the records do not give");
 	}
+	if (pre)
+		deviation_checks(&v, freeze);
 	if (v.suppressed) {
 		snprintf(detail, sizeof detail, "%llu more findings not listed",
 		    (unsigned long long)v.suppressed);
@@ -542,5 +605,6 @@ done:
 	cJSON_Delete(derived);
 	cas_free(store);
 	freeze_acc_free(acc);
+	prereg_release(&pr);
 	return rc;
 }
