@@ -358,7 +358,7 @@ summarize_feature(struct bld *k, cJSON *ft, const cJSON *names, const cJSON *row
 	for (size_t i = 0; i < n; i++)
 		q += (v[i] - m) * (v[i] - m);
 	if (n >= 2)
-		replace(k, ft, "se", cJSON_CreateNumber(json_round(sqrt(q / (double)(n - 1)), step)));
+		replace(k, ft, "se", cJSON_CreateNumber(fp_round_sig(sqrt(q / (double)(n - 1)))));
 	qsort(v, n, sizeof *v, fp_cmp_double);
 	replace(k, ft, "lo", cJSON_CreateNumber(json_round(fp_quantile(v, n, (1 - FP_LEVEL) / 2),
 	    step)));
@@ -395,16 +395,19 @@ covariance(struct bld *k, cJSON *cov, const cJSON *names, const cJSON *rows)
 	}
 	for (size_t r = 0; r < n; r++)
 		for (size_t a = 0; a < p; a++)
-			mu[a] += X[r * p + a] / (double)n;
+			mu[a] += X[r * p + a];
+	for (size_t a = 0; n > 0 && a < p; a++)
+		mu[a] /= (double)n; /* a constant column then has variance 0 exactly */
 	for (size_t a = 0; n >= 2 && a < p && !k->oom; a++) {
 		cJSON *line = cJSON_CreateArray();
-		double sa = fp_feature_step(cJSON_GetArrayItem(cn, (int)a)->valuestring);
 		push(k, mat, line);
 		for (size_t b = 0; line != NULL && b < p; b++) {
-			double s = 0, sb = fp_feature_step(cJSON_GetArrayItem(cn, (int)b)->valuestring);
+			double s = 0;
 			for (size_t r = 0; r < n; r++)
 				s += (X[r * p + a] - mu[a]) * (X[r * p + b] - mu[b]);
-			push(k, line, cJSON_CreateNumber(json_round(s / (double)(n - 1), sa * sb)));
+			/* six digits, not the features' steps: a whole-number
+			 * feature's variance is a fraction */
+			push(k, line, cJSON_CreateNumber(fp_round_sig(s / (double)(n - 1))));
 		}
 	}
 	replace(k, cov, "complete", cJSON_CreateNumber((double)n));
