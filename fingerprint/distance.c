@@ -405,15 +405,61 @@ component_why(const struct dist *d, int c)
 	}
 }
 
+/* The k-th smallest of v[0..n) (v is reordered), by quickselect: the
+ * value a sort would put there, in linear time. */
+static double
+select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double p = v[lo + (hi - lo) / 2], t;
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i <= j) {
+				t = v[i], v[i] = v[j], v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+/* fp_quantile's value without sorting: order statistics h and h + 1. */
+static double
+quantile_of(double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q, a, b;
+	size_t i = (size_t)floor(h);
+
+	a = select_kth(v, n, i);
+	if (i + 1 >= n)
+		return a;
+	b = select_kth(v, n, i + 1);
+	return a + (h - (double)i) * (b - a);
+}
+
 static void
 interval(double *v, size_t n, double *lo, double *hi)
 {
 	*lo = *hi = NAN;
 	if (n == 0)
 		return;
-	qsort(v, n, sizeof *v, fp_cmp_double);
-	*lo = fp_quantile(v, n, (1 - FP_LEVEL) / 2);
-	*hi = fp_quantile(v, n, (1 + FP_LEVEL) / 2);
+	*lo = quantile_of(v, n, (1 - FP_LEVEL) / 2);
+	*hi = quantile_of(v, n, (1 + FP_LEVEL) / 2);
 }
 
 static int
@@ -472,13 +518,24 @@ quad_block(const double *L, size_t F, const double *u, const double *v, size_t n
 	for (size_t a = 0; a < F; a++) {
 		for (size_t q = 0; q < QB; q++)
 			t[q] = q < nq && !bad[q] ? u[q * F + a] - v[q * F + a] : 0;
+		/* eight named accumulators stay in registers */
+		double t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = t[6],
+		    t7 = t[7];
+		const double *La = &L[a * F];
 		for (size_t b = 0; b < a; b++) {
-			double l = L[a * F + b];
-			for (size_t q = 0; q < QB; q++)
-				t[q] -= l * y[b * QB + q];
+			const double l = La[b], *yb = &y[b * QB];
+			t0 -= l * yb[0];
+			t1 -= l * yb[1];
+			t2 -= l * yb[2];
+			t3 -= l * yb[3];
+			t4 -= l * yb[4];
+			t5 -= l * yb[5];
+			t6 -= l * yb[6];
+			t7 -= l * yb[7];
 		}
+		t[0] = t0, t[1] = t1, t[2] = t2, t[3] = t3, t[4] = t4, t[5] = t5, t[6] = t6, t[7] = t7;
 		for (size_t q = 0; q < QB; q++) {
-			y[a * QB + q] = t[q] / L[a * F + a];
+			y[a * QB + q] = t[q] / La[a];
 			s[q] += y[a * QB + q] * y[a * QB + q];
 		}
 	}
@@ -590,28 +647,39 @@ pair_of(const struct dist *d, size_t i, size_t j)
 	return &d->pairs[a * d->nfp - a * (a + 1) / 2 + (b - a - 1)];
 }
 
-/* The mean d2 over the pairs of fingerprints of families fa and fb
- * (fa == fb: its replications among themselves), for the estimate
- * (r < 0) or replicate r; NAN when there is no pair or one is undefined. */
-static double
-mean_d2(const struct dist *d, const char *fa, const char *fb, long r, size_t *npairs)
-{
-	double s = 0;
-	size_t n = 0;
+/* The pairs of fingerprints of families fa and fb (fa == fb: its
+ * replications among themselves), found once. */
+struct fset {
+	const struct pair_out **p;
+	size_t n;
+};
 
+static int
+fset_of(const struct dist *d, const char *fa, const char *fb, struct fset *s)
+{
+	s->n = 0;
+	if ((s->p = malloc((d->npairs + 1) * sizeof *s->p)) == NULL)
+		return -1;
 	for (size_t i = 0; i < d->nfp; i++)
 		for (size_t j = i + 1; j < d->nfp; j++) {
 			const char *x = d->fp[i].family, *y = d->fp[j].family;
-			if (!((strcmp(x, fa) == 0 && strcmp(y, fb) == 0) ||
-			    (strcmp(x, fb) == 0 && strcmp(y, fa) == 0)))
-				continue;
-			const struct pair_out *p = pair_of(d, i, j);
-			s += r < 0 ? p->d2 : p->d2r[r];
-			n++;
+			if ((strcmp(x, fa) == 0 && strcmp(y, fb) == 0) ||
+			    (strcmp(x, fb) == 0 && strcmp(y, fa) == 0))
+				s->p[s->n++] = pair_of(d, i, j);
 		}
-	if (npairs)
-		*npairs = n;
-	return n ? s / (double)n : NAN;
+	return 0;
+}
+
+/* Their mean d2 for the estimate (r < 0) or replicate r; NAN when there
+ * is no pair or one is undefined. */
+static double
+fset_mean(const struct fset *s, long r)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		t += r < 0 ? s->p[i]->d2 : s->p[i]->d2r[r];
+	return s->n ? t / (double)s->n : NAN;
 }
 
 struct bld {
@@ -674,18 +742,22 @@ retest_json(struct bld *k, const struct dist *d, const char *fam, double *tmp)
 	cJSON *o = cJSON_CreateObject();
 	size_t nrep = replications(d, fam), n = 0;
 	double lo, hi;
+	struct fset ff;
 
-	if (o == NULL)
+	if (o == NULL || fset_of(d, fam, fam, &ff) < 0) {
+		cJSON_Delete(o);
 		return NULL;
+	}
 	put(k, o, "family", cJSON_CreateString(fam));
 	put(k, o, "replications", cJSON_CreateNumber((double)nrep));
 	for (size_t r = 0; nrep >= 2 && r < d->R; r++) {
-		double v = mean_d2(d, fam, fam, (long)r, NULL);
+		double v = fset_mean(&ff, (long)r);
 		if (!isnan(v))
 			tmp[n++] = v;
 	}
 	interval(tmp, n, &lo, &hi);
-	put(k, o, "d2", rnum(mean_d2(d, fam, fam, -1, NULL), 1e-6));
+	put(k, o, "d2", rnum(fset_mean(&ff, -1), 1e-6));
+	free(ff.p);
 	put(k, o, "lo", rnum(lo, 1e-6));
 	put(k, o, "hi", rnum(hi, 1e-6));
 	if (nrep < 2)
@@ -697,15 +769,22 @@ static cJSON *
 separation_json(struct bld *k, const struct dist *d, const char *fa, const char *fb)
 {
 	cJSON *o = cJSON_CreateObject();
-	double wa = mean_d2(d, fa, fa, -1, NULL), wb = mean_d2(d, fb, fb, -1, NULL);
-	double bt = mean_d2(d, fa, fb, -1, NULL), p = NAN;
+	struct fset sa = { NULL, 0 }, sb = { NULL, 0 }, sab = { NULL, 0 };
+	double wa, wb, bt, p = NAN;
 	size_t n = 0, le = 0;
 
-	if (o == NULL)
+	if (o == NULL || fset_of(d, fa, fa, &sa) < 0 || fset_of(d, fb, fb, &sb) < 0 ||
+	    fset_of(d, fa, fb, &sab) < 0) {
+		free(sa.p);
+		free(sb.p);
+		free(sab.p);
+		cJSON_Delete(o);
 		return NULL;
+	}
+	wa = fset_mean(&sa, -1), wb = fset_mean(&sb, -1), bt = fset_mean(&sab, -1);
 	for (size_t r = 0; !isnan(wa) && !isnan(wb) && r < d->R; r++) {
-		double b = mean_d2(d, fa, fb, (long)r, NULL), x = mean_d2(d, fa, fa, (long)r, NULL);
-		double y = mean_d2(d, fb, fb, (long)r, NULL);
+		double b = fset_mean(&sab, (long)r), x = fset_mean(&sa, (long)r);
+		double y = fset_mean(&sb, (long)r);
 		if (isnan(b) || isnan(x) || isnan(y))
 			continue;
 		n++;
@@ -713,6 +792,9 @@ separation_json(struct bld *k, const struct dist *d, const char *fa, const char 
 	}
 	if (n > 0)
 		p = (double)le / (double)n;
+	free(sa.p);
+	free(sb.p);
+	free(sab.p);
 	put(k, o, "a", cJSON_CreateString(fa));
 	put(k, o, "b", cJSON_CreateString(fb));
 	put(k, o, "between", rnum(bt, 1e-6));
