@@ -200,6 +200,14 @@ deviations(const struct fp_run *r, cJSON *doc, struct err *e)
 		if (r->has_dec[i] && strcmp(r->pd[i].cand.id, r->pr->candidates) != 0)
 			d[n++] = (struct prereg_dev){ "candidates", r->pr->candidates,
 				(char *)r->pd[i].cand.id };
+	/* a freeze made under another prereg, or none (its games and decisions
+	 * were then never held to this one's date and exclusions) */
+	for (size_t i = 0; i < r->nin && n < sizeof d / sizeof d[0]; i++) {
+		const char *fp = cJSON_GetStringValue(json_get(r->in[i].freeze, "prereg"));
+		if (fp == NULL || strcmp(fp, r->pr->id) != 0)
+			d[n++] = (struct prereg_dev){ "freeze.prereg", (char *)r->pr->id,
+				(char *)(fp ? fp : "none") };
+	}
 	return prereg_deviations_add(doc, d, n, e);
 }
 

@@ -46,7 +46,7 @@ same_bytes "fingerprint: the same bytes on three threads" fp.json fp3.json
 "$COHORT" fingerprint --prereg prereg.json --store st --replicates 40 --seed 9 -o fpd.json f.json
 check "fingerprint: other replicates and seed, listed as deviations, the same agreement" \
 	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg.json fpd.json
-grep -q '"deviations":\[{"registered":"60","setting":"bootstrap.replicates","used":"40"},{"registered":"5","setting":"bootstrap.seed","used":"9"}\]' fpd.json &&
+grep -q '"deviations":\[{"registered":"60","setting":"bootstrap.replicates","used":"40"},{"registered":"5","setting":"bootstrap.seed","used":"9"},{"registered":"sha256:[0-9a-f]*","setting":"freeze.prereg","used":"none"}\]' fpd.json &&
 	ok "fingerprint: the deviations name the settings" || notok "fingerprint: deviations" "$(grep -o '"deviations":[^]]*]' fpd.json)"
 "$COHORT" fingerprint --prereg prereg.json --store st --replicates 25 -o fp25.json f.json
 $PY - fp.json fp25.json <<'P' && ok "fingerprint: the first rows of a longer run are a shorter run's rows" ||

@@ -584,6 +584,11 @@ def main():
             fail("bootstrap", k, "differs from the prereg without its deviation", devs)
         if B[k] == pr["bootstrap"][k] and "bootstrap." + k in devs:
             fail("bootstrap", k, "a deviation where none is", devs)
+    fz_prereg = [d for d in doc["deviations"] if d["setting"] == "freeze.prereg"]
+    want_fz = [] if freeze.get("prereg") == doc["prereg"] else [
+        {"setting": "freeze.prereg", "registered": doc["prereg"], "used": freeze.get("prereg", "none")}]
+    if fz_prereg != want_fz:
+        fail("freeze.prereg deviation", fz_prereg, want_fz)
     complete_min = None
     for (fam, rep), have in zip(names, got):
         fp = fps[(fam, rep)]
