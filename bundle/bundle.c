@@ -1145,7 +1145,7 @@ check_refits(struct ctx *c)
 		char *sdir = NULL;
 		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
 			sdir = NULL;
-		struct derive_env env = { sdir };
+		struct derive_env env = { sdir, NULL };
 		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
 		free(sdir);
 		if (r < 0)
@@ -1844,7 +1844,7 @@ vderived(struct vctx *vc, const struct vitem *it)
 		    cJSON_IsString(in) ? in->valuestring : "(none recorded)");
 	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	struct derive_env env = { sdir };
+	struct derive_env env = { sdir, NULL };
 	r = derive_check(it->kind, it->doc, src->doc, it->path, &env, vc->checks, &fe);
 	free(sdir);
 	if (r < 0 && fe.code == ERR_NOMEM)

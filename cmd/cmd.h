@@ -19,6 +19,8 @@ int cmd_ladder(int argc, char **argv);
 int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
 int cmd_prereg(int argc, char **argv);
+int cmd_fingerprint(int argc, char **argv);
+int cmd_distance(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.

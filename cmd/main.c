@@ -26,6 +26,8 @@ static const char commands_text[] =
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
 "  prereg     check a preregistration and print its identity\n"
+"  fingerprint the registered features of each family, with bootstrap covariance\n"
+"  distance   uncertainty-aware distances between fingerprints\n"
 "  gate       judge an analysis gate (A to D) on the documents it rests on\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
@@ -47,6 +49,8 @@ static const struct {
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
 	{ "prereg", cmd_prereg },
+	{ "fingerprint", cmd_fingerprint },
+	{ "distance", cmd_distance },
 	{ "gate", cmd_gate },
 };
 

@@ -1,7 +1,10 @@
 /* derive.c: the table of derived kinds and the refit-and-compare step. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../fingerprint/fp.h"
+#include "../json/json.h"
 #include "../fit/bound.h"
 #include "../fit/fit.h"
 #include "../gate/gate.h"
@@ -98,6 +101,130 @@ static const struct {
 	{ "cohort.verify/1", evidence_input },
 };
 
+/* -------- kinds of several inputs -------- */
+
+/* The input of kind in inputs[0..n) whose identity is id; *at its index. */
+static const cJSON *
+input_of(const cJSON *const *in, size_t n, const char *id, size_t *at, struct err *e)
+{
+	char x[HASH_ID_LEN + 1];
+
+	for (size_t i = 0; i < n; i++) {
+		if (canon_id(in[i], x, e) < 0)
+			return NULL;
+		if (strcmp(x, id) == 0) {
+			*at = i;
+			return in[i];
+		}
+	}
+	err_set(e, ERR_INPUT, "input %s is not among the inputs", id);
+	return NULL;
+}
+
+/* A fingerprint from its prereg and freezes, in the order it lists them,
+ * each freeze with the store beside it (env->stores) or env's store. */
+static int
+fingerprint_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
+{
+	const char *ids[DERIVE_MAX_INPUTS];
+	size_t m = 0, at;
+	struct prereg p = PREREG_INIT;
+	struct fp_input fi[DERIVE_MAX_INPUTS];
+	const cJSON *pr;
+	int rc = -1;
+
+	if (derive_input_ids("cohort.fingerprint/1", doc, ids, DERIVE_MAX_INPUTS, &m, e) < 0 ||
+	    (pr = input_of(in, n, ids[0], &at, e)) == NULL)
+		return -1;
+	for (size_t i = 1; i < m; i++) {
+		if ((fi[i - 1].freeze = input_of(in, n, ids[i], &at, e)) == NULL)
+			return -1;
+		fi[i - 1].name = name;
+		fi[i - 1].store_dir = env && env->stores && env->stores[at] ? env->stores[at] :
+		    env ? env->store_dir : NULL;
+		if (fi[i - 1].store_dir == NULL)
+			return err_set(e, ERR_INPUT, "%s: a fingerprint needs its freezes' stores", name);
+	}
+	if (prereg_parse(pr, "prereg", &p, e) == 0)
+		rc = fp_refit_check(doc, &p, fi, m - 1, same, e);
+	prereg_release(&p);
+	return rc;
+}
+
+/* A distance from its fingerprints, in the order it lists them. */
+static int
+distance_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
+{
+	const char *ids[DERIVE_MAX_INPUTS];
+	const cJSON *fps[DERIVE_MAX_INPUTS];
+	size_t m = 0, at;
+
+	if (derive_input_ids("cohort.distance/1", doc, ids, DERIVE_MAX_INPUTS, &m, e) < 0)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		if ((fps[i] = input_of(in, n, ids[i], &at, e)) == NULL)
+			return -1;
+	return fp_distance_refit_check(doc, fps, m, same, e);
+}
+
+static int
+gate_same(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+    const struct derive_env *env, int *same, struct err *e)
+{
+	return gate_refit_check(doc, in, n, name, same, e);
+}
+
+/* The identities a fingerprint or distance names: its prereg (a
+ * fingerprint), then the list in "inputs". */
+static int
+listed_inputs(const cJSON *doc, const char *list, int prereg, const char **ids, size_t cap,
+    size_t *n, struct err *e)
+{
+	const cJSON *x;
+
+	*n = 0;
+	if (prereg) {
+		if (!cJSON_IsString(json_get(doc, "prereg")))
+			return err_set(e, ERR_INPUT, "\"prereg\": expected an identity");
+		ids[(*n)++] = json_get(doc, "prereg")->valuestring;
+	}
+	cJSON_ArrayForEach(x, json_get(json_get(doc, "inputs"), list)) {
+		if (!cJSON_IsString(x))
+			return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities", list);
+		if (*n < cap)
+			ids[(*n)++] = x->valuestring;
+	}
+	if (*n == (size_t)prereg)
+		return err_set(e, ERR_INPUT, "\"inputs\": \"%s\": expected identities", list);
+	return 0;
+}
+
+static const struct {
+	const char *kind;
+	const char *list; /* the member of "inputs" that lists them; NULL: the gate's own */
+	int prereg;       /* the prereg comes first */
+	int (*refit)(const cJSON *doc, const cJSON *const *in, size_t n, const char *name,
+	    const struct derive_env *env, int *same, struct err *e);
+} many[] = {
+	{ "cohort.gate/1", NULL, 0, gate_same },
+	{ "cohort.fingerprint/1", "freezes", 1, fingerprint_same },
+	{ "cohort.distance/1", "fingerprints", 0, distance_same },
+};
+#define NMANY (sizeof many / sizeof many[0])
+
+static size_t
+many_of(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; kind && i < NMANY; i++)
+		if (strcmp(kind, many[i].kind) == 0)
+			break;
+	return i;
+}
+
 int
 derive_is_input(const char *kind)
 {
@@ -130,7 +257,7 @@ derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *
 int
 derive_many(const char *kind)
 {
-	return kind != NULL && strcmp(kind, "cohort.gate/1") == 0;
+	return many_of(kind) < NMANY;
 }
 
 int
@@ -146,21 +273,25 @@ int
 derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_t cap, size_t *n,
     struct err *e)
 {
-	if (!derive_many(kind))
+	size_t m = many_of(kind);
+
+	if (m == NMANY)
 		return err_set(e, ERR_INPUT, "a %.60s document names one input", kind);
-	return gate_inputs(doc, ids, cap, n, e);
+	if (many[m].list == NULL)
+		return gate_inputs(doc, ids, cap, n, e);
+	return listed_inputs(doc, many[m].list, many[m].prereg, ids, cap, n, e);
 }
 
 int
 derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
     const char *name, const struct derive_env *env, cJSON *checks, struct err *e)
 {
+	size_t m = many_of(kind);
 	int same = 0;
 
-	(void)env;
-	if (!derive_many(kind))
+	if (m == NMANY)
 		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
-	if (gate_refit_check(doc, inputs, n, name, &same, e) < 0) {
+	if (many[m].refit(doc, inputs, n, name, env, &same, e) < 0) {
 		verify_check_add(checks, "refit", name, 0, e->msg);
 		*e = (struct err)ERR_INIT;
 		return 1;

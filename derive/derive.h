@@ -29,7 +29,10 @@ int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJS
  * there), NULL when there is none. */
 struct derive_env {
 	const char *store_dir;
+	const char *const *stores; /* derive_check_set: per input, the store beside it (or NULL) */
 };
+
+#define DERIVE_MAX_INPUTS 256 /* inputs of a document of several */
 
 /* Compute doc (of kind, named name) again from input and append a "refit"
  * check.  0 when the bytes are the same, 1 when they differ or input cannot
@@ -38,8 +41,9 @@ struct derive_env {
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
     const struct derive_env *env, cJSON *checks, struct err *e);
 
-/* Kinds computed from several documents (cohort.gate/1): 1 when kind is
- * one.  derive_known is 1 for them too. */
+/* Kinds computed from several documents (cohort.gate/1; a fingerprint
+ * from its prereg and freezes; a distance from its fingerprints): 1 when
+ * kind is one.  derive_known is 1 for them too. */
 int derive_many(const char *kind);
 /* The identities such a document names as its inputs, borrowed from doc,
  * at most cap of them, *n set.  -1 with e set when doc does not say. */

@@ -167,12 +167,13 @@ static int
 verify_many(const struct review_opts *o, struct doc *docs, struct doc *d, const char *kind,
     cJSON *checks, struct err *e)
 {
-	const char *ids[256];
-	const cJSON *in[256];
+	const char *ids[DERIVE_MAX_INPUTS];
+	const cJSON *in[DERIVE_MAX_INPUTS];
+	char *stores[DERIVE_MAX_INPUTS] = { NULL };
 	size_t n, m = 0;
-	int missing = 0;
+	int missing = 0, rc;
 
-	if (derive_input_ids(kind, d->json, ids, 256, &n, e) < 0)
+	if (derive_input_ids(kind, d->json, ids, DERIVE_MAX_INPUTS, &n, e) < 0)
 		return err_prefix(e, "%s", d->path);
 	for (size_t j = 0; j < n; j++) {
 		const cJSON *found = NULL;
@@ -187,13 +188,24 @@ verify_many(const struct review_opts *o, struct doc *docs, struct doc *d, const 
 			missing++;
 			continue;
 		}
+		/* a freeze's store, when none is given: beside it */
+		for (size_t k = 0; k < o->nfiles && !o->store_dir; k++)
+			if (!docs[k].archive && strcmp(docs[k].id, ids[j]) == 0) {
+				stores[m] = store_beside(docs[k].path);
+				break;
+			}
 		in[m++] = found;
 	}
-	if (missing)
-		return 1;
-	verify_check_add(checks, "input-present", d->name, 1, "every input it names");
-	struct derive_env env = { o->store_dir };
-	return derive_check_set(kind, d->json, in, m, d->name, &env, checks, e);
+	if (missing) {
+		rc = 1;
+	} else {
+		verify_check_add(checks, "input-present", d->name, 1, "every input it names");
+		struct derive_env env = { o->store_dir, (const char *const *)stores };
+		rc = derive_check_set(kind, d->json, in, m, d->name, &env, checks, e);
+	}
+	for (size_t j = 0; j < m; j++)
+		free(stores[j]);
+	return rc;
 }
 
 static int
@@ -248,7 +260,7 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		if (!docs[k].archive && strcmp(docs[k].id, want) == 0)
 			inpath = docs[k].path;
 	char *store = o->store_dir || inpath == NULL ? NULL : store_beside(inpath);
-	struct derive_env env = { o->store_dir ? o->store_dir : store };
+	struct derive_env env = { o->store_dir ? o->store_dir : store, NULL };
 	int rc = derive_check(kind, d->json, in, d->name, &env, checks, e);
 	free(store);
 	return rc;
