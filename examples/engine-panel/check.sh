@@ -6,8 +6,10 @@
 #
 # For each replication: freeze the ledger, fit it, ask ladder next for every
 # (family, condition) and require "terminal", replay every game, reconcile
-# the games against the request log and the billing export; then check
-# the decision logs (check.py).  Exit 0 only when all of it holds.
+# the games against the request log and the billing export, freeze the
+# decisions with the manifest and derive the paired endpoints; then check
+# the manifest and the decision logs (check.py).  Exit 0 only when all of
+# it holds.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -79,6 +81,21 @@ for r in r1 r2; do
 			--requests "$q" --billing "$b" -o "$d/reconcile-$part.json" || rc=$?
 		python3 "$HERE/check.py" --reconcile "$d/reconcile-$part.json" "$q" $rc $part || fail=1
 	done
+	banner "$r: decisions frozen with the games, and paired"
+	"$COHORT" freeze --spec spec-$r.json --candidates candidates.jsonl \
+		--decisions decisions-$r.jsonl --store "$d/store" -o "$d/freeze-decisions.json" \
+		ledger-$r.jsonl
+	python3 - "$d/freeze-decisions.json" decisions-$r.jsonl <<'EOF' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+n = sum(1 for line in open(sys.argv[2]) if line.strip())
+ok = not d["excluded"] and d["totals"]["decisions"] == n and len(d["included"]) == n
+print("freeze --decisions: %d included, %d excluded, of %d: %s" % (
+    len(d["included"]), len(d["excluded"]), n, "all included" if ok else "NOT ALL"))
+sys.exit(0 if ok else 1)
+EOF
+	"$COHORT" paired --format table -o "$d/paired.txt" "$d/freeze-decisions.json" || fail=1
+	grep -E '^family| medium ' "$d/paired.txt" || true
 done
 
 banner "candidate manifest"

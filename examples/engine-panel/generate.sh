@@ -76,7 +76,7 @@ log "generate.sh at $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
 for p in stockfish fairy-stockfish glaurung; do
 	log "$p $(dpkg-query -W -f '${Version}' $p) sha256 $(sha256sum /usr/games/$p | cut -d' ' -f1)"
 done
-log "cohort $("$COHORT" --version)"
+log "$("$COHORT" --version)"
 cd "$HERE"
 
 # ---- 1. positions and the opening suite ----
