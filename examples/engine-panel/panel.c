@@ -446,8 +446,9 @@ uci_search(struct uci *u, const char *fen, char (*moves)[CHESS_UCI_MAX], size_t 
  * when the limit strikes before its first iteration is done it answers
  * "bestmove (none)" in a position with legal moves.  Each attempt is a
  * request of its own (the log keeps the failed ones, status error); the
- * same limit is asked again, at most MAX_ATTEMPTS times.  Returns the
- * number of attempts; r holds the last. */
+ * same limit is asked again three times, then doubled at each attempt
+ * (2, 4, 8, 16 times), at most MAX_ATTEMPTS attempts.  Returns the number
+ * of attempts; r holds the last. */
 #define MAX_ATTEMPTS 8
 
 struct attempt {
@@ -463,7 +464,8 @@ family_search(struct uci *u, const char *fen, char (*moves)[CHESS_UCI_MAX], size
     struct attempt *at)
 {
 	for (int k = 0; k < MAX_ATTEMPTS; k++) {
-		uci_search_raw(u, fen, moves, nm, nodes, sm, ns, r, &at[k].latency, at[k].ts);
+		uint64_t lim = k < 4 ? nodes : nodes << (k - 3);
+		uci_search_raw(u, fen, moves, nm, lim, sm, ns, r, &at[k].latency, at[k].ts);
 		at[k].nodes = r->nodes;
 		at[k].ok = r->bestmove[0] != '\0';
 		if (at[k].ok)
