@@ -1,14 +1,12 @@
 /* bundle.c: `cohort bundle`: check a publication's evidence and write its
  * deterministic BagIt archive, or refuse with every finding. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../bundle/bundle.h"
-#include "../common/io.h"
-#include "../json/json.h"
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
@@ -17,68 +15,37 @@ static const char usage[] =
 int
 cmd_bundle(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "spec", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "gzip", no_argument, NULL, 'g' },
-		{ "zstd", no_argument, NULL, 'z' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN };
-	struct err e = ERR_INIT;
 	const char *format = NULL;
+	int gzip = 0, zstd = 0;
+	const struct opt table[] = {
+		{ .name = "spec", .arg = "BUNDLE_SPEC", .value = &o.spec, .required = 1,
+		    .help = "the bundle spec (cohort.bundle-spec/1)" },
+		{ .name = "output", .letter = 'o', .arg = "ARCHIVE", .value = &o.out,
+		    .help = "write the archive to ARCHIVE and print its identity" },
+		{ .name = "check", .flag = &o.check, .excludes = "output gzip zstd",
+		    .help = "run every check and write no archive (for CI)" },
+		{ .name = "gzip", .flag = &gzip, .excludes = "zstd",
+		    .help = "compress the archive with gzip" },
+		{ .name = "zstd", .flag = &zstd, .help = "compress the archive with zstd" },
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "JSON (default) or a table of the findings (or items)" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "bundle", .usage = usage, .table = table };
+	struct err e = ERR_INIT;
 	char id[HASH_ID_LEN + 2];
 	cJSON *doc = NULL;
-	int c, rc, ncomp = 0;
+	char **ops;
+	int nops, rc, tab;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (o.spec)
-				return cmd_usage_error("bundle", usage, "--spec given twice");
-			o.spec = optarg;
-			break;
-		case 'o':
-			if (o.out)
-				return cmd_usage_error("bundle", usage, "-o given twice");
-			o.out = optarg;
-			break;
-		case 'c':
-			if (o.check++)
-				return cmd_usage_error("bundle", usage, "--check given twice");
-			break;
-		case 'g':
-		case 'z':
-			if (ncomp++)
-				return cmd_usage_error("bundle", usage, "give at most one of --gzip and --zstd");
-			o.compress = c == 'g' ? BAG_GZIP : BAG_ZSTD;
-			break;
-		case 'f':
-			if (format)
-				return cmd_usage_error("bundle", usage, "--format given twice");
-			format = optarg;
-			break;
-		case 'h':
-			return cmd_help(usage);
-		default:
-			return cmd_usage_error("bundle", usage, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 0)
-		return cmd_usage_error("bundle", usage, "unexpected argument '%s'", argv[optind]);
-	if (o.spec == NULL)
-		return cmd_usage_error("bundle", usage, "--spec is required");
-	if (format && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
-		return cmd_usage_error("bundle", usage, "--format: expected json or table");
-	if (o.check && (o.out || ncomp))
-		return cmd_usage_error("bundle", usage, "--check writes no archive: drop -o, --gzip, --zstd");
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
+	o.compress = gzip ? BAG_GZIP : zstd ? BAG_ZSTD : BAG_PLAIN;
 	if (!o.check && (o.out == NULL || strcmp(o.out, "-") == 0) && isatty(STDOUT_FILENO))
-		return cmd_usage_error("bundle", usage,
+		return opt_usage_error(&c,
 		    "the archive would go to a terminal: give -o ARCHIVE or --check");
 
 	rc = bundle_run(&o, &doc, id, &e);
@@ -92,12 +59,7 @@ cmd_bundle(int argc, char **argv)
 		} else {
 			fprintf(stderr, "cohort bundle: %s\n", id);
 		}
-	} else if (format && strcmp(format, "table") == 0) {
-		struct buf b = BUF_INIT;
-		if (bundle_table(doc, &b, &e) < 0 || io_write_all(NULL, b.p, b.len, &e) < 0)
-			rc = cmd_fail("bundle", &e);
-		buf_release(&b);
-	} else if (json_emit(doc, NULL, &e) < 0) {
+	} else if (opt_emit(doc, tab, bundle_table, NULL, &e) < 0) {
 		rc = cmd_fail("bundle", &e);
 	}
 	if (rc == 1)

@@ -1,12 +1,11 @@
 /* canon.c: `cohort canon`: print a JSON document's canonical bytes or its
  * identity. */
-#include <getopt.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../common/io.h"
 #include "../json/json.h"
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
 "usage: cohort canon [--id] [-o FILE] [FILE]\n";
@@ -14,58 +13,38 @@ static const char usage[] =
 int
 cmd_canon(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "id", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *out = NULL;
+	int id = 0;
+	const struct opt table[] = {
+		{ .name = "id", .flag = &id,
+		    .help = "print the identity (sha256: and the hex digest) instead" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write to FILE atomically, not standard output" },
+		{ .name = NULL },
 	};
+	const struct opt_cmd c = { .name = "canon", .usage = usage, .table = table,
+		.operand = "FILE", .min = 0, .max = 1 };
 	struct err e = ERR_INIT;
 	struct buf b = BUF_INIT;
-	const char *out = NULL, *in = "-";
-	int id = 0, c, rc = EXIT_HOLDS;
+	char **ops, s[HASH_ID_LEN + 2];
+	int nops, rc;
 	cJSON *doc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "io:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			if (id++)
-				return cmd_usage_error("canon", usage, "--id given twice");
-			break;
-		case 'o':
-			if (out)
-				return cmd_usage_error("canon", usage, "-o given twice");
-			out = optarg;
-			break;
-		case 'h':
-			return cmd_help(usage);
-		default:
-			return cmd_usage_error("canon", usage, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind > 1)
-		return cmd_usage_error("canon", usage, "at most one FILE");
-	if (argc - optind == 1)
-		in = argv[optind];
-	doc = json_parse_file(in, &e);
-	if (doc == NULL)
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((doc = json_parse_file(nops ? ops[0] : "-", &e)) == NULL)
 		return cmd_fail("canon", &e);
-	if (canon_write(doc, &b, &e) < 0) {
-		rc = cmd_fail("canon", &e);
-	} else if (id) {
+	rc = canon_write(doc, &b, &e);
+	if (rc == 0 && id) {
 		uint8_t d[HASH_LEN];
-		char s[HASH_ID_LEN + 2];
 		hash_bytes(b.p ? b.p : "", b.len, d);
 		hash_id_format(d, s);
 		strcat(s, "\n");
-		if (io_write_all(out, s, strlen(s), &e) < 0)
-			rc = cmd_fail("canon", &e);
-	} else if (io_write_all(out, b.p ? b.p : "", b.len, &e) < 0) {
-		rc = cmd_fail("canon", &e);
+		rc = io_write_all(out, s, strlen(s), &e);
+	} else if (rc == 0) {
+		rc = io_write_all(out, b.p ? b.p : "", b.len, &e);
 	}
 	cJSON_Delete(doc);
 	buf_release(&b);
-	return rc;
+	return rc < 0 ? cmd_fail("canon", &e) : EXIT_HOLDS;
 }

@@ -16,13 +16,11 @@ int cmd_fit(int argc, char **argv);
 int cmd_bound(int argc, char **argv);
 int cmd_bundle(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_candidates(int argc, char **argv);
+int cmd_paired(int argc, char **argv);
 
-/* Print "cohort NAME: message" to stderr; return the matching exit status. */
+/* Print "cohort NAME: message" to stderr; return the matching exit status.
+ * (Usage errors and --help are opt.h's.) */
 int cmd_fail(const char *name, const struct err *e);
-/* Print "cohort NAME: message" and the usage line; return EXIT_ERROR. */
-int cmd_usage_error(const char *name, const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Print usage to stdout; return EXIT_HOLDS. */
-int cmd_help(const char *usage);
 
 #endif

@@ -1,6 +1,5 @@
 /* freeze.c: `cohort freeze`: game ledgers and a cohort spec in, a
  * cohort.freeze/1 manifest out, records into the object store. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,9 +8,11 @@
 #include "../freeze/freeze.h"
 #include "../json/json.h"
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
-"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--format json|table] [-o FILE] LEDGER...\n";
+"usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--candidates MANIFEST]\n"
+"           [--decisions LOG]... [--format json|table] [-o FILE] [LEDGER...]\n";
 
 static void
 progress(void *ctx, uint64_t n)
@@ -23,50 +24,47 @@ progress(void *ctx, uint64_t n)
 int
 cmd_freeze(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "spec", required_argument, NULL, 's' },
-		{ "store", required_argument, NULL, 'S' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct freeze_opts fo = { 0 };
-	struct err e = ERR_INIT;
 	const char *spec_path = NULL, *out = NULL, *format = NULL;
-	struct buf table = BUF_INIT, manifest = BUF_INIT;
+	struct opt_list decisions = { 0 };
+	const struct opt table[] = {
+		{ .name = "spec", .arg = "SPEC", .value = &spec_path, .required = 1,
+		    .help = "the cohort spec (cohort.spec/1)" },
+		{ .name = "store", .arg = "DIR", .value = &fo.store_dir,
+		    .help = "store every record in the object store DIR" },
+		{ .name = "repo", .arg = "DIR", .value = &fo.repo_dir,
+		    .help = "record the harness repository's commit and dirty state" },
+		{ .name = "candidates", .arg = "MANIFEST", .value = &fo.candidates,
+		    .help = "the candidate manifest the decisions were made on" },
+		{ .name = "decisions", .arg = "LOG", .list = &decisions,
+		    .help = "a decision log (JSON Lines or SQLite), once per log" },
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "the manifest (default), or tables of its blocks" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write the manifest to FILE atomically" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "freeze", .usage = usage, .table = table,
+		.operand = "LEDGER", .min = 0, .max = -1 };
+	struct err e = ERR_INIT;
+	struct buf tab = BUF_INIT, manifest = BUF_INIT;
 	struct outfile of = OUTFILE_INIT;
 	cJSON *spec, *doc = NULL;
-	int c, rc;
+	char **ops;
+	int nops, rc, as_table;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		const char **slot = NULL;
-		switch (c) {
-		case 's': slot = &spec_path; break;
-		case 'S': slot = &fo.store_dir; break;
-		case 'r': slot = &fo.repo_dir; break;
-		case 'f': slot = &format; break;
-		case 'o': slot = &out; break;
-		case 'h': return cmd_help(usage);
-		default:
-			return cmd_usage_error("freeze", usage, "unknown or incomplete option '%s'",
-			    argv[optind - 1]);
-		}
-		if (*slot != NULL)
-			return cmd_usage_error("freeze", usage, "%s given twice", argv[optind - 1]);
-		*slot = optarg;
-	}
-	if (spec_path == NULL)
-		return cmd_usage_error("freeze", usage, "--spec is required");
-	if (format && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
-		return cmd_usage_error("freeze", usage, "--format: expected json or table");
-	if (optind == argc)
-		return cmd_usage_error("freeze", usage, "no LEDGER given");
-	fo.ledgers = (const char **)argv + optind;
-	fo.nledgers = (size_t)(argc - optind);
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((as_table = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
+	fo.ledgers = (const char **)ops;
+	fo.nledgers = (size_t)nops;
+	fo.decisions = decisions.v;
+	fo.ndecisions = decisions.n;
+	if (decisions.n > 0 && fo.candidates == NULL)
+		return opt_usage_error(&c, "--decisions needs --candidates");
+	if (nops == 0 && fo.candidates == NULL)
+		return opt_usage_error(&c, "expected at least one LEDGER");
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	spec = json_parse_file(spec_path, &e);
@@ -88,9 +86,9 @@ cmd_freeze(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (rc == 0 && fo.out != NULL)
 		rc = outfile_commit(&of, &e);
-	if (rc == 0 && format && strcmp(format, "table") == 0) {
+	if (rc == 0 && as_table) {
 		if ((doc = json_parse(manifest.p, manifest.len, "manifest", 1, &e)) == NULL ||
-		    freeze_table(doc, &table) < 0 || io_write_all(NULL, table.p, table.len, &e) < 0)
+		    freeze_table(doc, &tab) < 0 || io_write_all(NULL, tab.p, tab.len, &e) < 0)
 			rc = -1;
 	} else if (rc == 0 && fo.out == NULL) {
 		rc = io_write_all(NULL, manifest.p, manifest.len, &e);
@@ -98,7 +96,7 @@ cmd_freeze(int argc, char **argv)
 	rc = rc < 0 ? cmd_fail("freeze", &e) : EXIT_HOLDS;
 done:
 	outfile_abort(&of);
-	buf_release(&table);
+	buf_release(&tab);
 	buf_release(&manifest);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec);

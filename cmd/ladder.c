@@ -3,7 +3,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,37 +10,32 @@
 #include "../fit/sim.h"
 #include "../protocol/rules.h"
 #include "cmd.h"
+#include "opt.h"
 
 /* clang-format off */
-static const char usage[] =
-"usage: cohort ladder next --condition NAME [--family NAME] [--spec SPEC] [--format json|table]\n"
+#define NEXT_SYNOPSIS \
+"cohort ladder next --condition NAME [--family NAME] [--spec SPEC] [--format json|table]\n" \
 "           [-o FILE] FILE\n"
-"       cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n"
-"           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n"
-"           [--emit-requests FILE] [--emit-billing FILE] [--format json|table] [-o FILE]\n";
+#define SIMULATE_SYNOPSIS \
+"cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n" \
+"           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n" \
+"           [--emit-requests FILE] [--emit-billing FILE] [--format json|table] [-o FILE]\n"
+static const char usage[] = "usage: " NEXT_SYNOPSIS "       " SIMULATE_SYNOPSIS;
+static const char next_usage[] = "usage: " NEXT_SYNOPSIS;
+static const char simulate_usage[] = "usage: " SIMULATE_SYNOPSIS;
 /* clang-format on */
 
 #define MAX_STARTS 64
 
-enum {
-	O_COND = 256,
-	O_SPEC,
-	O_FORMAT,
-	O_TRUTH,
-	O_STARTS,
-	O_REPS,
-	O_SEED,
-	O_NU,
-	O_LEVEL,
-	O_JOBS,
-	O_LEDGER,
-	O_ESPEC,
-	O_EREQ,
-	O_EBILL,
-	O_OUT,
-	O_FAMILY,
-	O_N
+/* What the command line gave, as text; the shells below read it. */
+struct args {
+	const char *condition, *family, *spec, *format, *out;
+	const char *truth, *starts, *reps, *seed, *nu, *level, *jobs;
+	const char *emit[4]; /* ledger, spec, requests, billing */
 };
+
+static const char *const emit_names[4] = { "--emit-ledger", "--emit-spec", "--emit-requests",
+	"--emit-billing" };
 
 static int
 parse_num(const char *s, double *x)
@@ -90,153 +84,157 @@ parse_starts(const char *s, double *v, size_t *n)
 	}
 }
 
+static int
+next(const struct opt_cmd *c, const struct args *a, const char *path)
+{
+	struct ladder_next_options o = { path, a->spec, a->condition, a->family };
+	struct err e = ERR_INIT;
+	cJSON *doc = NULL;
+	int tab, rc;
+
+	if ((tab = opt_format(c, a->format)) < 0)
+		return EXIT_ERROR;
+	rc = ladder_next_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, ladder_next_table, a->out, &e) < 0;
+	cJSON_Delete(doc);
+	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;
+}
+
+/* The simulation's options from their text; a usage error names the first
+ * that is wrong. */
+static int
+simulate_options(const struct opt_cmd *c, const struct args *a, struct sim_options *o,
+    double *starts, struct err *e)
+{
+	char *end;
+	double x;
+
+	memset(o, 0, sizeof *o);
+	o->spec_path = a->spec;
+	if (parse_truth(a->truth, &o->lo, &o->hi, &o->step) < 0)
+		return opt_usage_error(c, "--truth: expected LO:HI:STEP, got '%s'", a->truth);
+	if (parse_starts(a->starts, starts, &o->nstarts) < 0)
+		return opt_usage_error(c,
+		    "--starts: expected up to %d numbers separated by commas, got '%s'", MAX_STARTS,
+		    a->starts);
+	o->starts = starts;
+	errno = 0;
+	o->reps = strtol(a->reps, &end, 10);
+	if (end == a->reps || *end || errno || o->reps < 1 || o->reps > 100000000)
+		return opt_usage_error(c,
+		    "--reps: expected a whole number from 1 to 100000000, got '%s'", a->reps);
+	errno = 0;
+	o->seed = strtoull(a->seed, &end, 10);
+	if (!isdigit((unsigned char)a->seed[0]) || *end || errno)
+		return opt_usage_error(c, "--seed: expected a whole number from 0 to 2^64-1, got '%s'",
+		    a->seed);
+	o->nu = 1.02;
+	if (a->nu && (parse_num(a->nu, &o->nu) < 0 || !(o->nu > 0)))
+		return opt_usage_error(c, "--nu: expected a positive number, got '%s'", a->nu);
+	o->level = 0.95;
+	if (a->level && rules_level_parse(a->level, "--level", &o->level, e) < 0)
+		return opt_usage_error(c, "%s", e->msg);
+	if (a->jobs) {
+		if (parse_num(a->jobs, &x) < 0 || x != (int)x || x < 1 || x > 256)
+			return opt_usage_error(c, "--jobs: expected 1 to 256, got '%s'", a->jobs);
+		o->jobs = (int)x;
+	}
+	/* The audit document alone goes to standard output. */
+	for (int i = 0; i < 4; i++)
+		if (a->emit[i] && strcmp(a->emit[i], "-") == 0)
+			return opt_usage_error(c, "%s: expected a file name", emit_names[i]);
+	o->ledger = a->emit[0];
+	o->emit_spec = a->emit[1];
+	o->requests = a->emit[2];
+	o->billing = a->emit[3];
+	return 0;
+}
+
+static int
+simulate(const struct opt_cmd *c, const struct args *a)
+{
+	double starts[MAX_STARTS];
+	struct sim_options o;
+	struct err e = ERR_INIT;
+	cJSON *doc = NULL;
+	int tab, rc;
+
+	if ((tab = opt_format(c, a->format)) < 0 || simulate_options(c, a, &o, starts, &e) != 0)
+		return EXIT_ERROR;
+	rc = sim_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, sim_table, a->out, &e) < 0;
+	cJSON_Delete(doc);
+	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;
+}
+
 int
 cmd_ladder(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"condition", required_argument, NULL, O_COND},
-	    {"spec", required_argument, NULL, O_SPEC},
-	    {"format", required_argument, NULL, O_FORMAT},
-	    {"truth", required_argument, NULL, O_TRUTH},
-	    {"starts", required_argument, NULL, O_STARTS},
-	    {"reps", required_argument, NULL, O_REPS},
-	    {"seed", required_argument, NULL, O_SEED},
-	    {"nu", required_argument, NULL, O_NU},
-	    {"level", required_argument, NULL, O_LEVEL},
-	    {"jobs", required_argument, NULL, O_JOBS},
-	    {"emit-ledger", required_argument, NULL, O_LEDGER},
-	    {"emit-spec", required_argument, NULL, O_ESPEC},
-	    {"emit-requests", required_argument, NULL, O_EREQ},
-	    {"emit-billing", required_argument, NULL, O_EBILL},
-	    {"output", required_argument, NULL, O_OUT},
-	    {"family", required_argument, NULL, O_FAMILY},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	struct args a = { 0 };
+	const struct opt next_table[] = {
+		{ .name = "condition", .arg = "NAME", .value = &a.condition, .required = 1,
+		    .help = "the condition to replay" },
+		{ .name = "family", .arg = "NAME", .value = &a.family,
+		    .help = "its family, when several families have the condition" },
+		{ .name = "spec", .arg = "SPEC", .value = &a.spec,
+		    .help = "the spec a blocks document needs (a freeze has its own)" },
+		{ .name = "format", .arg = "json|table", .value = &a.format,
+		    .help = "cohort.ladder-next/1 (default) or a table" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		    .help = "write to FILE atomically, not standard output" },
+		{ .name = NULL },
 	};
-	static const char *const names[O_N - O_COND] = {
-	    "--condition",     "--spec",         "--format",
-	    "--truth",         "--starts",       "--reps",
-	    "--seed",          "--nu",           "--level",
-	    "--jobs",          "--emit-ledger",  "--emit-spec",
-	    "--emit-requests", "--emit-billing", "-o", "--family"};
-	const char *val[O_N - O_COND] = {0};
-	static const int sim_only[] = {O_TRUTH, O_STARTS, O_REPS,  O_SEED, O_NU,   O_LEVEL,
-	                               O_JOBS,  O_LEDGER, O_ESPEC, O_EREQ, O_EBILL};
-	double starts[MAX_STARTS], x;
-	struct err e = ERR_INIT;
-	int c, simulate, table = 0;
-	char *end;
+	const struct opt simulate_table[] = {
+		{ .name = "spec", .arg = "SPEC", .value = &a.spec, .required = 1,
+		    .help = "the cohort spec: its ladder, color and black penalty" },
+		{ .name = "truth", .arg = "LO:HI:STEP", .value = &a.truth, .required = 1,
+		    .help = "the true ratings, LO to HI by STEP" },
+		{ .name = "starts", .arg = "LIST", .value = &a.starts, .required = 1,
+		    .help = "starting anchors, separated by commas" },
+		{ .name = "reps", .arg = "N", .value = &a.reps, .required = 1,
+		    .help = "ladders per start and truth" },
+		{ .name = "seed", .arg = "S", .value = &a.seed, .required = 1,
+		    .help = "the seed, 0 to 2^64-1" },
+		{ .name = "nu", .arg = "V", .value = &a.nu,
+		    .help = "the true draw parameter (default 1.02)" },
+		{ .name = "level", .arg = "P", .value = &a.level,
+		    .help = "interval level, 0.001 to 0.999999 (default 0.95)" },
+		{ .name = "jobs", .arg = "J", .value = &a.jobs,
+		    .help = "threads, 1 to 256 (default: the online cores)" },
+		{ .name = "emit-ledger", .arg = "FILE", .value = &a.emit[0],
+		    .help = "also write the simulated games as a ledger" },
+		{ .name = "emit-spec", .arg = "FILE", .value = &a.emit[1],
+		    .help = "also write the spec of that ledger" },
+		{ .name = "emit-requests", .arg = "FILE", .value = &a.emit[2],
+		    .help = "also write its request log" },
+		{ .name = "emit-billing", .arg = "FILE", .value = &a.emit[3],
+		    .help = "also write its billing export (CSV)" },
+		{ .name = "format", .arg = "json|table", .value = &a.format,
+		    .help = "cohort.ladder-audit/1 (default) or a table" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		    .help = "write to FILE atomically, not standard output" },
+		{ .name = NULL },
+	};
+	const struct opt none[] = { { .name = NULL } };
+	struct opt_cmd ladder;
+	const struct opt_cmd next_cmd = { .name = "ladder next", .usage = next_usage,
+		.table = next_table, .operand = "FILE", .min = 1, .max = 1, .parent = &ladder };
+	const struct opt_cmd simulate_cmd = { .name = "ladder simulate", .usage = simulate_usage,
+		.table = simulate_table, .parent = &ladder };
+	const struct opt_cmd *const subs[] = { &next_cmd, &simulate_cmd, NULL };
+	char **ops;
+	int nops, rc;
 
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
-		return cmd_help(usage);
-	if (argc < 2 || (strcmp(argv[1], "next") != 0 && strcmp(argv[1], "simulate") != 0))
-		return cmd_usage_error("ladder", usage, "expected next or simulate");
-	simulate = strcmp(argv[1], "simulate") == 0;
-	argc--, argv++;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
-		if (c == 'o')
-			c = O_OUT;
-		if (c == 'h')
-			return cmd_help(usage);
-		if (c < O_COND || c >= O_N)
-			return cmd_usage_error("ladder", usage,
-			                       "unknown option or missing value '%s'",
-			                       argv[optind - 1]);
-		if (val[c - O_COND])
-			return cmd_usage_error("ladder", usage, "%s given twice",
-			                       names[c - O_COND]);
-		val[c - O_COND] = optarg;
+	ladder = (struct opt_cmd){ .name = "ladder", .usage = usage, .table = none,
+		.dispatch = 1, .subs = subs };
+	if ((rc = opt_parse(&ladder, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if (nops == 0 || (strcmp(ops[0], "next") != 0 && strcmp(ops[0], "simulate") != 0))
+		return opt_usage_error(&ladder, "expected next or simulate");
+	if (strcmp(ops[0], "next") == 0) {
+		if ((rc = opt_parse(&next_cmd, nops, ops, &ops, &nops)) != OPT_OK)
+			return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+		return next(&next_cmd, &a, ops[0]);
 	}
-	if (val[O_FORMAT - O_COND]) {
-		if (strcmp(val[O_FORMAT - O_COND], "table") == 0)
-			table = 1;
-		else if (strcmp(val[O_FORMAT - O_COND], "json") != 0)
-			return cmd_usage_error("ladder", usage, "--format: expected json or table");
-	}
-	if (!simulate) {
-		struct ladder_next_options o = {NULL, val[O_SPEC - O_COND], val[O_COND - O_COND],
-		                                val[O_FAMILY - O_COND], table, val[O_OUT - O_COND]};
-		for (size_t i = 0; i < sizeof sim_only / sizeof sim_only[0]; i++)
-			if (val[sim_only[i] - O_COND])
-				return cmd_usage_error("ladder", usage,
-				                       "%s belongs to ladder simulate",
-				                       names[sim_only[i] - O_COND]);
-		if (o.condition == NULL)
-			return cmd_usage_error("ladder", usage, "ladder next needs --condition");
-		if (argc - optind != 1)
-			return cmd_usage_error("ladder", usage, "ladder next: expected one FILE");
-		o.path = argv[optind];
-		if (ladder_next_run(&o, &e) < 0)
-			return cmd_fail("ladder", &e);
-		return EXIT_HOLDS;
-	}
-	{
-		struct sim_options o;
-		memset(&o, 0, sizeof o);
-		if (val[O_COND - O_COND] || val[O_FAMILY - O_COND])
-			return cmd_usage_error("ladder", usage, "%s belongs to ladder next",
-			                       val[O_COND - O_COND] ? "--condition" : "--family");
-		if (argc - optind != 0)
-			return cmd_usage_error("ladder", usage, "ladder simulate takes no FILE");
-		for (int k = O_SPEC; k <= O_SEED; k++)
-			if (k != O_FORMAT && !val[k - O_COND])
-				return cmd_usage_error("ladder", usage, "ladder simulate needs %s",
-				                       names[k - O_COND]);
-		o.spec_path = val[O_SPEC - O_COND];
-		if (parse_truth(val[O_TRUTH - O_COND], &o.lo, &o.hi, &o.step) < 0)
-			return cmd_usage_error("ladder", usage,
-			                       "--truth: expected LO:HI:STEP, not '%s'",
-			                       val[O_TRUTH - O_COND]);
-		if (parse_starts(val[O_STARTS - O_COND], starts, &o.nstarts) < 0)
-			return cmd_usage_error("ladder", usage,
-			                       "--starts: expected up to %d numbers "
-			                       "separated by commas, not '%s'",
-			                       MAX_STARTS, val[O_STARTS - O_COND]);
-		o.starts = starts;
-		errno = 0;
-		o.reps = strtol(val[O_REPS - O_COND], &end, 10);
-		if (end == val[O_REPS - O_COND] || *end || errno || o.reps < 1 ||
-		    o.reps > 100000000)
-			return cmd_usage_error("ladder", usage,
-			                       "--reps: expected a whole number from 1 "
-			                       "to 100000000, not '%s'",
-			                       val[O_REPS - O_COND]);
-		errno = 0;
-		o.seed = strtoull(val[O_SEED - O_COND], &end, 10);
-		if (!isdigit((unsigned char)val[O_SEED - O_COND][0]) || *end || errno)
-			return cmd_usage_error("ladder", usage,
-			                       "--seed: expected a whole number from 0 "
-			                       "to 2^64-1, not '%s'",
-			                       val[O_SEED - O_COND]);
-		o.nu = 1.02;
-		if (val[O_NU - O_COND] && (parse_num(val[O_NU - O_COND], &o.nu) < 0 || !(o.nu > 0)))
-			return cmd_usage_error("ladder", usage,
-			                       "--nu: expected a positive number, not "
-			                       "'%s'",
-			                       val[O_NU - O_COND]);
-		o.level = 0.95;
-		if (val[O_LEVEL - O_COND] &&
-		    rules_level_parse(val[O_LEVEL - O_COND], "--level", &o.level, &e) < 0)
-			return cmd_usage_error("ladder", usage, "%s", e.msg);
-		if (val[O_JOBS - O_COND]) {
-			if (parse_num(val[O_JOBS - O_COND], &x) < 0 || x != (int)x || x < 1 ||
-			    x > 256)
-				return cmd_usage_error("ladder", usage,
-				                       "--jobs: expected 1 to 256, not "
-				                       "'%s'",
-				                       val[O_JOBS - O_COND]);
-			o.jobs = (int)x;
-		}
-		o.ledger = val[O_LEDGER - O_COND];
-		o.emit_spec = val[O_ESPEC - O_COND];
-		o.requests = val[O_EREQ - O_COND];
-		o.billing = val[O_EBILL - O_COND];
-		o.table = table;
-		o.out = val[O_OUT - O_COND];
-		if (sim_run(&o, &e) < 0)
-			return cmd_fail("ladder", &e);
-		return EXIT_HOLDS;
-	}
+	if ((rc = opt_parse(&simulate_cmd, nops, ops, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	return simulate(&simulate_cmd, &a);
 }

@@ -1,16 +1,18 @@
 /* main.c: the cohort program: dispatches to one command shell. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
 "usage: cohort COMMAND [OPTIONS] [ARGS]\n"
-"       cohort --help | --version\n"
-"\n"
+"       cohort help [COMMAND [SUBCOMMAND]]\n"
+"       cohort --help | --version\n";
+
+static const char commands_text[] =
 "commands:\n"
 "  canon      print the canonical form (or identity) of a JSON document\n"
 "  freeze     freeze game ledgers into a content-addressed cohort manifest\n"
@@ -20,9 +22,12 @@ static const char usage[] =
 "  bound      exact score and rating bounds per block and condition\n"
 "  bundle     assemble or check a publication bundle\n"
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
+"  candidates build or verify a paired positions' engine candidate manifest\n"
+"  paired     the paired endpoints of a freeze's decisions\n"
+"  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
-"see cohort-COMMAND(1) for each command\n";
+"see cohort(1), and cohort-COMMAND(1) for each command\n";
 
 static const struct {
 	const char *name;
@@ -36,6 +41,8 @@ static const struct {
 	{ "bound", cmd_bound },
 	{ "bundle", cmd_bundle },
 	{ "ladder", cmd_ladder },
+	{ "candidates", cmd_candidates },
+	{ "paired", cmd_paired },
 };
 
 int
@@ -45,44 +52,70 @@ cmd_fail(const char *name, const struct err *e)
 	return err_exit_status(e) == EXIT_HOLDS ? EXIT_ERROR : err_exit_status(e);
 }
 
-int
-cmd_usage_error(const char *name, const char *use, const char *fmt, ...)
+static int (*command(const char *name))(int, char **)
 {
-	va_list ap;
-
-	fprintf(stderr, "cohort %s: ", name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", use);
-	return EXIT_ERROR;
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].fn;
+	return NULL;
 }
 
-int
-cmd_help(const char *use)
+/* `cohort help [COMMAND [SUBCOMMAND]]`: the program's help, or exactly what
+ * `cohort COMMAND [SUBCOMMAND] --help` prints. */
+static int
+help(const struct opt_cmd *top, int argc, char **argv)
 {
-	fputs(use, stdout);
-	return EXIT_HOLDS;
+	const struct opt none[] = { { .name = NULL } };
+	const struct opt_cmd c = { .name = "help",
+		.usage = "usage: cohort help [COMMAND [SUBCOMMAND]]\n", .table = none,
+		.operand = "COMMAND", .min = 0, .max = -1 };
+	char *args[4], **ops;
+	int nops, rc;
+	int (*fn)(int, char **);
+
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if (nops > 2)
+		return opt_usage_error(&c, "unexpected argument '%s'", ops[2]);
+	if (nops == 0 || strcmp(ops[0], "help") == 0) {
+		opt_help(nops == 0 ? top : &c);
+		return EXIT_HOLDS;
+	}
+	if ((fn = command(ops[0])) == NULL)
+		return opt_usage_error(&c, "unknown command '%s'", ops[0]);
+	args[0] = ops[0];
+	args[1] = nops == 2 ? ops[1] : "--help";
+	args[2] = nops == 2 ? "--help" : NULL;
+	args[3] = NULL;
+	return fn(nops + 1, args);
 }
 
 int
 main(int argc, char **argv)
 {
+	int version = 0, nops, rc;
+	const struct opt table[] = {
+		{ .name = "version", .flag = &version, .help = "print the version and exit" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd top = { .name = NULL, .usage = usage, .table = table,
+		.dispatch = 1, .epilogue = commands_text };
+	int (*fn)(int, char **);
+	char **ops;
+
 	/* GSL's default handler aborts the process; we check every status. */
 	gsl_set_error_handler_off();
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return EXIT_ERROR;
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-		return cmd_help(usage);
-	if (strcmp(argv[1], "--version") == 0) {
+	if ((rc = opt_parse(&top, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if (version) {
 		puts("cohort " COHORT_VERSION);
 		return EXIT_HOLDS;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "cohort: unknown command '%s'\n%s", argv[1], usage);
-	return EXIT_ERROR;
+	if (nops == 0)
+		return opt_usage_error(&top, "expected a command");
+	if (strcmp(ops[0], "help") == 0)
+		return help(&top, nops, ops);
+	if ((fn = command(ops[0])) == NULL)
+		return opt_usage_error(&top, "unknown command '%s'", ops[0]);
+	return fn(nops, ops);
 }

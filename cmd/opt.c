@@ -1,4 +1,4 @@
-/* opt.c: table-driven option parsing for the command shells. */
+/* opt.c: table-driven option parsing and help for the command shells. */
 #include "opt.h"
 
 #include <stdarg.h>
@@ -7,18 +7,20 @@
 
 #include "../common/io.h"
 #include "../json/json.h"
-#include "cmd.h"
 
 int
-opt_usage_error(const char *cmd, const char *usage, const char *fmt, ...)
+opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "cohort %s: ", cmd);
+	if (c->name != NULL)
+		fprintf(stderr, "cohort %s: ", c->name);
+	else
+		fputs("cohort: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
+	fprintf(stderr, "\n%s", c->usage);
 	return EXIT_ERROR;
 }
 
@@ -56,48 +58,119 @@ shown(const struct opt *o, char *b, size_t n)
 		snprintf(b, n, "--%s", o->name);
 }
 
+/* Whether the space-separated list names holds name. */
 static int
-take(const char *cmd, const char *usage, const struct opt *o, const char *value, int *seen,
-    const struct opt *table)
+named(const char *names, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (names != NULL && *names) {
+		size_t k = strcspn(names, " ");
+		if (k == n && strncmp(names, name, n) == 0)
+			return 1;
+		names += k + (names[k] == ' ');
+	}
+	return 0;
+}
+
+static int
+excludes(const struct opt *a, const struct opt *b)
+{
+	return named(a->excludes, b->name) || named(b->excludes, a->name);
+}
+
+static int
+take(const struct opt_cmd *c, const struct opt *o, const char *value, int *seen)
 {
 	char name[64];
 
 	shown(o, name, sizeof name);
 	if (o->flag != NULL && value != NULL)
-		return opt_usage_error(cmd, usage, "%s takes no value", name);
+		return opt_usage_error(c, "%s: takes no value", name);
 	if (o->flag == NULL && value == NULL)
-		return opt_usage_error(cmd, usage, "%s: needs a value", name);
-	if (*seen && o->list == NULL)
-		return opt_usage_error(cmd, usage, "%s given twice", name);
-	for (const struct opt *t = table; o->group && t->name; t++)
-		if (t != o && t->group == o->group && seen[t - o]) {
+		return opt_usage_error(c, "%s: needs a value", name);
+	if (seen[o - c->table] && o->list == NULL)
+		return opt_usage_error(c, "%s given twice", name);
+	for (const struct opt *t = c->table; t->name; t++)
+		if (t != o && seen[t - c->table] && excludes(t, o)) {
 			char other[64];
 			shown(t, other, sizeof other);
-			return opt_usage_error(cmd, usage, "%s and %s cannot go together", other, name);
+			return opt_usage_error(c, "%s and %s cannot go together", other, name);
 		}
-	*seen = 1;
+	seen[o - c->table] = 1;
 	if (o->flag != NULL)
 		*o->flag = 1;
 	else if (o->value != NULL)
 		*o->value = value;
 	else if (o->list->n == OPT_MAX_LIST)
-		return opt_usage_error(cmd, usage, "%s: at most %d", name, OPT_MAX_LIST);
+		return opt_usage_error(c, "%s: at most %d", name, OPT_MAX_LIST);
 	else
 		o->list->v[o->list->n++] = value;
 	return 0;
 }
 
-int
-opt_parse(const char *cmd, const char *usage, const struct opt *table, int argc, char **argv,
-    char ***ops, int *nops)
+/* An argument that is no option of c: an option of a sibling subcommand,
+ * or unknown. */
+static int
+unknown(const struct opt_cmd *c, const char *a)
 {
-	int seen[64] = { 0 }, out = 1, ended = 0;
+	const char *v;
 
+	for (size_t i = 0; c->parent && c->parent->subs && c->parent->subs[i]; i++) {
+		const struct opt_cmd *s = c->parent->subs[i];
+		const struct opt *o;
+		if (s != c && (o = find(s->table, a, &v)) != NULL) {
+			char name[64];
+			shown(o, name, sizeof name);
+			return opt_usage_error(c, "%s belongs to %s", name, s->name);
+		}
+	}
+	return opt_usage_error(c, "unknown option '%s'", a);
+}
+
+static const char *
+count(int n, char b[16])
+{
+	if (n == 1)
+		return "one";
+	snprintf(b, 16, "%d", n);
+	return b;
+}
+
+static int
+operands(const struct opt_cmd *c, char **ops, int n)
+{
+	char b[16];
+
+	if (c->operand == NULL)
+		return n == 0 ? 0 : opt_usage_error(c, "unexpected argument '%s'", ops[0]);
+	if (n >= c->min && (c->max < 0 || n <= c->max))
+		return 0;
+	if (c->min == c->max)
+		return opt_usage_error(c, "expected %s %s", count(c->min, b), c->operand);
+	if (n < c->min)
+		return opt_usage_error(c, "expected at least %s %s", count(c->min, b), c->operand);
+	return opt_usage_error(c, "expected at most %s %s", count(c->max, b), c->operand);
+}
+
+int
+opt_parse(const struct opt_cmd *c, int argc, char **argv, char ***ops, int *nops)
+{
+	int seen[OPT_MAX_TABLE] = { 0 }, out = 1, ended = 0;
+	size_t n = 0;
+
+	while (c->table[n].name != NULL)
+		n++;
+	if (n > OPT_MAX_TABLE) {
+		opt_usage_error(c, "more than %d options in one table", OPT_MAX_TABLE);
+		return OPT_BAD;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		const struct opt *o;
 		if (ended || a[0] != '-' || a[1] == '\0') {
 			argv[out++] = argv[i];
+			ended |= c->dispatch;
 			continue;
 		}
 		if (strcmp(a, "--") == 0) {
@@ -105,31 +178,103 @@ opt_parse(const char *cmd, const char *usage, const struct opt *table, int argc,
 			continue;
 		}
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage, stdout);
+			opt_help(c);
 			return OPT_HELP;
 		}
-		if ((o = find(table, a, &v)) == NULL) {
-			opt_usage_error(cmd, usage, "unknown option '%s'", a);
+		if ((o = find(c->table, a, &v)) == NULL) {
+			unknown(c, a);
 			return OPT_BAD;
 		}
 		if (v == NULL && o->flag == NULL && i + 1 < argc)
 			v = argv[++i];
-		if (take(cmd, usage, o, v, &seen[o - table], table) != 0)
+		if (take(c, o, v, seen) != 0)
 			return OPT_BAD;
 	}
 	*ops = argv + 1;
 	*nops = out - 1;
-	return OPT_OK;
+	if (c->dispatch)
+		return OPT_OK;
+	for (size_t i = 0; i < n; i++)
+		if (c->table[i].required && !seen[i]) {
+			char name[64];
+			shown(&c->table[i], name, sizeof name);
+			opt_usage_error(c, "%s is required", name);
+			return OPT_BAD;
+		}
+	return operands(c, *ops, *nops) == 0 ? OPT_OK : OPT_BAD;
+}
+
+/* ---- help */
+
+/* An option as --help shows it: "-o, --output FILE", "--level P". */
+static void
+label(const struct opt *o, char *b, size_t n)
+{
+	if (o->letter != 0)
+		snprintf(b, n, "-%c, --%s%s%s", o->letter, o->name, o->arg ? " " : "",
+		    o->arg ? o->arg : "");
+	else
+		snprintf(b, n, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static const struct opt help_opt = { .name = "help", .letter = 'h',
+	.help = "print this help and exit" };
+
+static size_t
+width(const struct opt *t, size_t w)
+{
+	char b[128];
+
+	for (; t->name; t++) {
+		label(t, b, sizeof b);
+		if (strlen(b) > w)
+			w = strlen(b);
+	}
+	return w;
+}
+
+static void
+list(const struct opt *t, size_t w)
+{
+	char b[128];
+
+	for (; t->name; t++) {
+		label(t, b, sizeof b);
+		printf("  %-*s  %s\n", (int)w, b, t->help ? t->help : "");
+	}
+}
+
+void
+opt_help(const struct opt_cmd *c)
+{
+	size_t w = width(c->table, strlen("-h, --help"));
+	char b[128];
+
+	for (size_t i = 0; c->subs && c->subs[i]; i++)
+		w = width(c->subs[i]->table, w);
+	fputs(c->usage, stdout);
+	fputs("\noptions:\n", stdout);
+	list(c->table, w);
+	label(&help_opt, b, sizeof b);
+	printf("  %-*s  %s\n", (int)w, b, help_opt.help);
+	for (size_t i = 0; c->subs && c->subs[i]; i++) {
+		printf("\n%s options:\n", c->subs[i]->name);
+		list(c->subs[i]->table, w);
+	}
+	if (c->epilogue != NULL) {
+		putchar('\n');
+		fputs(c->epilogue, stdout);
+	}
 }
 
 int
-opt_format(const char *cmd, const char *usage, const char *format)
+opt_format(const struct opt_cmd *c, const char *format)
 {
 	if (format == NULL || strcmp(format, "json") == 0)
 		return 0;
 	if (strcmp(format, "table") == 0)
 		return 1;
-	opt_usage_error(cmd, usage, "--format: expected json or table, got '%s'", format);
+	opt_usage_error(c, "--format: expected json or table, got '%s'", format);
 	return -1;
 }
 

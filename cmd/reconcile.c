@@ -1,134 +1,100 @@
 /* reconcile.c: `cohort reconcile`: a freeze against game ledgers, request
  * logs and billing exports (cohort.reconcile/1, or a table). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/io.h"
-#include "../json/json.h"
 #include "../reconcile/reconcile.h"
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
 "usage: cohort reconcile --freeze FILE --ledger FILE... --requests FILE...\n"
 "         --billing FILE... [--billing-map FILE] [--tolerance T] [--db FILE]\n"
 "         [--format json|table] [-o FILE]\n";
 
-#define MAX_INPUTS 256
-
-static int
-once(const char **slot, const char *opt)
+static void
+progress(void *ctx, const char *stage)
 {
-	if (*slot != NULL)
-		return cmd_usage_error("reconcile", usage, "%s given twice", opt);
-	*slot = optarg;
-	return 0;
+	(void)ctx;
+	fprintf(stderr, "cohort reconcile: %s\n", stage);
 }
 
-static int
-more(const char **list, size_t *n, const char *opt)
+static size_t
+nstdin(const struct opt_list *l)
 {
-	if (*n == MAX_INPUTS)
-		return cmd_usage_error("reconcile", usage, "more than %d %s files", MAX_INPUTS, opt);
-	list[(*n)++] = optarg;
-	return 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		n += strcmp(l->v[i], "-") == 0;
+	return n;
 }
 
 int
 cmd_reconcile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "freeze", required_argument, NULL, 'f' },
-		{ "ledger", required_argument, NULL, 'l' },
-		{ "requests", required_argument, NULL, 'r' },
-		{ "billing", required_argument, NULL, 'b' },
-		{ "billing-map", required_argument, NULL, 'm' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *ledgers[MAX_INPUTS], *requests[MAX_INPUTS], *billing[MAX_INPUTS];
+	struct opt_list ledgers = { 0 }, requests = { 0 }, billing = { 0 };
 	struct recon_opts o = RECON_INIT;
-	struct err e = ERR_INIT;
 	const char *out = NULL, *format = NULL, *tol = NULL;
+	const struct opt table[] = {
+		{ .name = "freeze", .arg = "FILE", .value = &o.freeze, .required = 1,
+		    .help = "the cohort.freeze/1 manifest" },
+		{ .name = "ledger", .arg = "FILE", .list = &ledgers, .required = 1,
+		    .help = "a game ledger (once per ledger)" },
+		{ .name = "requests", .arg = "FILE", .list = &requests, .required = 1,
+		    .help = "a request log (once per log)" },
+		{ .name = "billing", .arg = "FILE", .list = &billing, .required = 1,
+		    .help = "a billing export, CSV or JSON Lines (once per export)" },
+		{ .name = "billing-map", .arg = "FILE", .value = &o.billing_map,
+		    .help = "billing column names mapped to the provider's (JSON)" },
+		{ .name = "tolerance", .arg = "T", .value = &tol,
+		    .help = "relative tolerance of billed tokens, below 1 (default 0)" },
+		{ .name = "db", .arg = "FILE", .value = &o.db,
+		    .help = "keep the SQLite database in FILE" },
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "cohort.reconcile/1 (default) or the efficiency table" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write the report (or table) to FILE atomically" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "reconcile", .usage = usage, .table = table };
+	struct err e = ERR_INIT;
 	cJSON *report = NULL;
-	int c, rc;
+	char **ops;
+	int nops, rc, tab;
 
-	o.ledgers = ledgers;
-	o.requests = requests;
-	o.billing = billing;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': rc = once(&o.freeze, "--freeze"); break;
-		case 'l': rc = more(ledgers, &o.nledgers, "--ledger"); break;
-		case 'r': rc = more(requests, &o.nrequests, "--requests"); break;
-		case 'b': rc = more(billing, &o.nbilling, "--billing"); break;
-		case 'm': rc = once(&o.billing_map, "--billing-map"); break;
-		case 't': rc = once(&tol, "--tolerance"); break;
-		case 'd': rc = once(&o.db, "--db"); break;
-		case 'F': rc = once(&format, "--format"); break;
-		case 'o': rc = once(&out, "-o"); break;
-		case 'h':
-			return cmd_help(usage);
-		default:
-			return cmd_usage_error("reconcile", usage, "unknown option '%s'",
-			    argv[optind - 1]);
-		}
-		if (rc != 0)
-			return rc;
-	}
-	if (optind < argc)
-		return cmd_usage_error("reconcile", usage, "unexpected argument '%s'", argv[optind]);
-	if (o.freeze == NULL)
-		return cmd_usage_error("reconcile", usage, "--freeze is required");
-	if (o.nledgers == 0 || o.nrequests == 0 || o.nbilling == 0)
-		return cmd_usage_error("reconcile", usage, "--%s is required",
-		    o.nledgers == 0 ? "ledger" : o.nrequests == 0 ? "requests" : "billing");
-	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
-		return cmd_usage_error("reconcile", usage, "--format: expected json or table");
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
 	if (tol != NULL) {
 		char *end;
 		o.tolerance = strtod(tol, &end);
 		if (*tol == '\0' || *end != '\0' || !isfinite(o.tolerance) || o.tolerance < 0 ||
 		    o.tolerance >= 1)
-			return cmd_usage_error("reconcile", usage,
-			    "--tolerance: expected a fraction from 0 to below 1, like 0.01");
+			return opt_usage_error(&c,
+			    "--tolerance: expected a fraction from 0 to below 1, like 0.01, got '%s'",
+			    tol);
 	}
-	{
-		size_t std = (strcmp(o.freeze, "-") == 0) +
-		    (o.billing_map != NULL && strcmp(o.billing_map, "-") == 0);
-		for (size_t i = 0; i < o.nledgers; i++)
-			std += strcmp(ledgers[i], "-") == 0;
-		for (size_t i = 0; i < o.nrequests; i++)
-			std += strcmp(requests[i], "-") == 0;
-		for (size_t i = 0; i < o.nbilling; i++)
-			std += strcmp(billing[i], "-") == 0;
-		if (std > 1)
-			return cmd_usage_error("reconcile", usage, "only one input can be standard input");
-	}
+	if ((strcmp(o.freeze, "-") == 0) + (o.billing_map && strcmp(o.billing_map, "-") == 0) +
+	    nstdin(&ledgers) + nstdin(&requests) + nstdin(&billing) > 1)
+		return opt_usage_error(&c, "only one input can be standard input");
 	if (o.db != NULL && strcmp(o.db, "-") == 0)
-		return cmd_usage_error("reconcile", usage, "--db: expected a file name");
-	o.progress = isatty(2);
+		return opt_usage_error(&c, "--db: expected a file name");
+	o.ledgers = ledgers.v;
+	o.nledgers = ledgers.n;
+	o.requests = requests.v;
+	o.nrequests = requests.n;
+	o.billing = billing.v;
+	o.nbilling = billing.n;
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
 
 	rc = recon_run(&o, &report, &e);
-	if (rc < 0)
-		return cmd_fail("reconcile", &e);
-	if (format != NULL && strcmp(format, "table") == 0) {
-		struct buf b = BUF_INIT;
-		if (recon_table(report, &b, &e) < 0 || io_write_all(out, b.p, b.len, &e) < 0)
-			rc = -1;
-		buf_release(&b);
-	} else if (json_emit(report, out, &e) < 0) {
+	if (rc >= 0 && opt_emit(report, tab, recon_table, out, &e) < 0)
 		rc = -1;
-	}
 	cJSON_Delete(report);
 	if (rc < 0)
 		return cmd_fail("reconcile", &e);

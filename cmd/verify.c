@@ -1,67 +1,53 @@
 /* verify.c: `cohort verify`: every hash and every derivation re-checked. */
-#include <getopt.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "../common/io.h"
 #include "../json/json.h"
 #include "../review/review.h"
 #include "cmd.h"
+#include "opt.h"
 
 static const char usage[] =
 "usage: cohort verify [--store DIR] [--format json|table] [-o FILE] FILE...\n";
 
+static int
+table(const cJSON *report, struct buf *b, struct err *e)
+{
+	return review_table(report, b) < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
+
 int
 cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "store", required_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct review_opts vo = { 0 };
-	struct err e = ERR_INIT;
-	struct buf b = BUF_INIT;
 	const char *out = NULL, *format = NULL;
+	const struct opt opts[] = {
+		{ .name = "store", .arg = "DIR", .value = &vo.store_dir,
+		    .help = "the freezes' object store (default: store beside each)" },
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "the cohort.verify/1 report (default) or one line a check" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write the report to FILE atomically" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "verify", .usage = usage, .table = opts,
+		.operand = "FILE", .min = 1, .max = -1 };
+	struct err e = ERR_INIT;
 	cJSON *report = NULL;
-	int c, rc;
+	char **ops;
+	int nops, rc, tab, nstdin = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		const char **slot = NULL;
-		switch (c) {
-		case 's': slot = &vo.store_dir; break;
-		case 'f': slot = &format; break;
-		case 'o': slot = &out; break;
-		case 'h': return cmd_help(usage);
-		default:
-			return cmd_usage_error("verify", usage, "unknown or incomplete option '%s'",
-			    argv[optind - 1]);
-		}
-		if (*slot != NULL)
-			return cmd_usage_error("verify", usage, "%s given twice", argv[optind - 1]);
-		*slot = optarg;
-	}
-	if (format && strcmp(format, "json") != 0 && strcmp(format, "table") != 0)
-		return cmd_usage_error("verify", usage, "--format: expected json or table");
-	if (optind == argc)
-		return cmd_usage_error("verify", usage, "no FILE given");
-	vo.files = (const char **)argv + optind;
-	vo.nfiles = (size_t)(argc - optind);
-	rc = review_files(&vo, &report, &e);
-	if (rc < 0)
-		return cmd_fail("verify", &e);
-	if (format && strcmp(format, "table") == 0) {
-		review_table(report, &b);
-		if (io_write_all(out, b.p, b.len, &e) < 0)
-			rc = -1;
-	} else if (json_emit(report, out, &e) < 0) {
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
+	for (int i = 0; i < nops; i++)
+		nstdin += strcmp(ops[i], "-") == 0;
+	if (nstdin > 1)
+		return opt_usage_error(&c, "only one input can be standard input");
+	vo.files = (const char **)ops;
+	vo.nfiles = (size_t)nops;
+	if ((rc = review_files(&vo, &report, &e)) >= 0 && opt_emit(report, tab, table, out, &e) < 0)
 		rc = -1;
-	}
-	buf_release(&b);
 	cJSON_Delete(report);
 	return rc < 0 ? cmd_fail("verify", &e) : rc;
 }

@@ -1,4 +1,5 @@
 /* derive.c: the table of derived kinds and the refit-and-compare step. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../fit/bound.h"
@@ -20,6 +21,57 @@ static const struct {
 	{ "cohort.fit/1", fit_same },
 	{ "cohort.bound/1", bound_refit_check },
 };
+
+/* A blocks document, read with the reader bound and ladder next share
+ * (fit reads the same fields; its refit reads the document again). */
+static int
+blocks_input(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e)
+{
+	struct blocks c = BLOCKS_INIT;
+
+	if (bound_blocks_read(doc, name, &c, e) < 0)
+		return -1;
+	snprintf(detail, n, "a cohort.blocks/1 document of %zu blocks: an input, nothing of its own "
+	    "to compute again", c.n);
+	blocks_release(&c);
+	return 0;
+}
+
+static const struct {
+	const char *kind;
+	int (*read)(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e);
+} inputs[] = {
+	{ "cohort.blocks/1", blocks_input },
+};
+
+int
+derive_is_input(const char *kind)
+{
+	for (size_t i = 0; kind && i < sizeof inputs / sizeof inputs[0]; i++)
+		if (strcmp(kind, inputs[i].kind) == 0)
+			return 1;
+	return 0;
+}
+
+int
+derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *checks,
+    struct err *e)
+{
+	char detail[256];
+	size_t i;
+
+	for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+		if (strcmp(kind, inputs[i].kind) == 0)
+			break;
+	if (i == sizeof inputs / sizeof inputs[0])
+		return err_set(e, ERR_INPUT, "%s: a %.60s document is not an input", name, kind);
+	if (inputs[i].read(doc, name, detail, sizeof detail, e) < 0) {
+		verify_check_add(checks, "input", name, 0, e->msg);
+		return 1;
+	}
+	verify_check_add(checks, "input", name, 1, detail);
+	return 0;
+}
 
 int
 derive_known(const char *kind)

@@ -14,6 +14,16 @@
 /* 1 when kind names a document this table derives again. */
 int derive_known(const char *kind);
 
+/* 1 when kind is an input that derived kinds are computed from and that
+ * has nothing of its own to compute again (cohort.blocks/1). */
+int derive_is_input(const char *kind);
+
+/* Read an input document (of kind, named name) as the kinds derived from
+ * it read it, and append an "input" check: 0 when it reads, 1 (a finding)
+ * when it does not, -1 with e set for a kind that is not an input. */
+int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *checks,
+    struct err *e);
+
 /* Compute doc (of kind, named name) again from input and append a "refit"
  * check.  0 when the bytes are the same, 1 when they differ or input cannot
  * give a document of this kind (a finding about the pair), -1 with e set

@@ -704,6 +704,38 @@ TOOLS = [
 ]
 
 
+# ------------------------------------------------------- paired positions
+
+# Five positions for `cohort candidates build`: the start, perft's
+# Kiwipete and rook endgame, a back-rank mate in one, Black after 1. e4.
+PAIRED = [
+    ("p01-start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     "explore", "start", "opening", "quiet"),
+    ("p02-kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+     "explore", "perft-2", "middlegame", "ambiguous"),
+    ("p03-rook-endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+     "confirm", "perft-3", "endgame", "tactical"),
+    ("p04-after-e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+     "confirm", "start", "opening", "quiet"),
+    ("p05-back-rank", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+     "heldout", "mates", "endgame", "tactical"),
+]
+
+
+def write_paired(folder):
+    """positions.jsonl and the same positions as EPD with cohort's opcodes."""
+    jl, epd = [], ["# The same five positions as positions.jsonl, as EPD with cohort's opcodes.\n"]
+    for pid, fen, split, opening, phase, kind in PAIRED:
+        side = "white" if fen.split()[1] == "w" else "black"
+        jl.append(json.dumps({"position_id": pid, "fen": fen, "split": split,
+                              "opening": opening, "stratum": {"phase": phase, "kind": kind,
+                                                              "to_move": side}}) + "\n")
+        epd.append('%s id "%s"; split %s; opening "%s"; phase %s; kind %s;\n'
+                   % (" ".join(fen.split()[:4]), pid, split, opening, phase, kind))
+    write_text(os.path.join(folder, "positions.jsonl"), "".join(jl))
+    write_text(os.path.join(folder, "positions.epd"), "".join(epd))
+
+
 def main():
     luna, luna_tokens = build_luna()
     ds, ds_requests = build_deepseek()
@@ -729,6 +761,8 @@ def main():
     dump_jsonl(os.path.join(dd, "billing.jsonl"), rows)
     write_text(os.path.join(dd, "provider-billing.csv"), text_provider, newline="")
     dump_json(os.path.join(dd, "billing-map.json"), PROVIDER_MAP)
+    os.makedirs(os.path.join(HERE, "paired"), exist_ok=True)
+    write_paired(os.path.join(HERE, "paired"))
     for c in CONDITIONS:
         print("luna %-5s recorded tokens per clean game %.0f" % (c, luna_tokens[c]),
               file=sys.stderr)

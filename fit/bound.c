@@ -1,13 +1,13 @@
 /* bound.c: exact Clopper-Pearson score bounds and the rating intervals they
  * imply, per block and per condition; the shared reader of cohort blocks. */
 #include "bound.h"
+#include "beta.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
 
 #include "../common/io.h"
 #include "../json/json.h"
@@ -35,9 +35,15 @@ bound_score_interval(double x, double n, double level, int one_sided, double *lo
 {
 	double a = one_sided ? 1 - level : (1 - level) / 2;
 
-	*lo = x <= 0 ? 0 : gsl_cdf_beta_Pinv(a, x, n - x + 1);
-	*hi = x >= n ? 1 : gsl_cdf_beta_Qinv(a, x + 1, n - x);
-	return isfinite(*lo) && isfinite(*hi) ? 0 : -1;
+	/* lower: P(X >= x | p) = I_p(x, n - x + 1) = a; upper: P(X <= x | p)
+	 * = 1 - I_p(x + 1, n - x) = a */
+	*lo = 0;
+	*hi = 1;
+	if (x > 0 && beta_quantile(a, x, n - x + 1, 0, lo) < 0)
+		return -1;
+	if (x < n && beta_quantile(a, x + 1, n - x, 1, hi) < 0)
+		return -1;
+	return 0;
 }
 
 double

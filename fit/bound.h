@@ -13,7 +13,8 @@
  *   upper = B^-1(1 - a; x + 1, n - x) (1 when x = n)
  * with a = (1 - level)/2 two-sided, a = 1 - level one-sided.  For integer x
  * this is the exact binomial interval; for half-integer x it interpolates
- * between the intervals of its two integer neighbours.
+ * between the intervals of its two integer neighbours.  The quantiles come
+ * from beta.h, accurate up to a billion games.
  */
 #ifndef COHORT_BOUND_H
 #define COHORT_BOUND_H
@@ -39,7 +40,8 @@ int bound_blocks_read(const cJSON *doc, const char *name, struct blocks *c, stru
 double bound_correction(int black, double penalty);
 
 /* Exact interval for x successes in n trials at level (one-sided: each end
- * is a one-sided bound at level).  Returns -1 when GSL fails. */
+ * is a one-sided bound at level).  Returns -1 when a quantile is not
+ * found (not seen for n up to 1e10). */
 int bound_score_interval(double x, double n, double level, int one_sided, double *lo, double *hi);
 
 /* anchor + correction + 400 log10(s / (1 - s)): -inf at 0, +inf at 1. */

@@ -21,10 +21,13 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-#define THETA_LIMIT 120.0 /* a move of 20,000 Elo from the anchors: diverging */
+#define THETA_LIMIT 120.0 /* 20,000 Elo beyond a condition's anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
 #define ROOT_XTOL 1e-10
+/* nu = e^-30: with no draw, where the profile of nu starts its walk up;
+ * within rounding of nu = 0 for any cohort below 1e12 games */
+#define NU_ZERO_START -30.0
 
 struct par {
 	double *th;
@@ -41,6 +44,7 @@ struct pass {
 struct ctx {
 	const struct fit_model *m;
 	const struct fit_spec *spec;
+	int nu_zero;        /* no draw: nu is 0 (phi = -inf), Bradley-Terry */
 	double q;           /* chi-square(1) quantile at level */
 	unsigned char *act; /* conditions in the likelihood */
 	struct par best;    /* the MLE */
@@ -53,6 +57,9 @@ struct ctx {
 	double *infodiag; /* -d2L/dth2 at the MLE */
 	double info_phi, info_pen;
 	long evals;
+	double *tol;   /* per condition: the tolerance of its rating's gradient */
+	double *amin, *amax; /* per condition: its lowest and highest anchor */
+	double tol_all; /* of the gradients in phi and the penalty */
 	/* the reduced profile (see below) */
 	struct cheb *fphi;
 	struct cheb2 *fphi2; /* the same in (phi, pen) when pen is estimated */
@@ -77,7 +84,7 @@ block_terms(double s, double phi, double nu, double n, double w, double d, int d
 {
 	double h = 0.5 * s, r = exp(-fabs(h)), r2 = r * r, nr = nu * r;
 	double D = 1 + r2 + nr, logD = log(D) + (h > 0 ? s : 0);
-	double L = w * s + d * (phi + h) - n * logD;
+	double L = w * s + (d > 0 ? d * (phi + h) : 0) - n * logD; /* phi = -inf has no draw */
 
 	if (derivs) {
 		double pd = nr / D, pw, pl;
@@ -155,6 +162,15 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
 	dst->pen = src->pen;
 }
 
+/* The tolerance of a gradient that sums over n games: FIT_GRAD_TOL, or
+ * where that is larger the rounding level of such a sum, FIT_ROUND_PER_GAME
+ * per game (which 1e-9 is from about 100,000 games on). */
+static double
+grad_tol(double n)
+{
+	return fmax(FIT_GRAD_TOL, FIT_ROUND_PER_GAME * n);
+}
+
 /* Maximise L over the free parameters: every active condition but fixc
  * (-1: none), phi unless fixphi, the penalty when estimated and not
  * fixpen.  On success p holds the maximum and x->ps the derivatives
@@ -165,21 +181,27 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 {
 	const struct fit_model *m = x->m;
 	struct pass *ps = &x->ps;
-	int fphi = !fixphi, fpen = x->spec->estimate_pen && !fixpen;
+	int fphi = !fixphi && !x->nu_zero, fpen = x->spec->estimate_pen && !fixpen;
 	double L = pass_eval(x, p, 1);
 
 	for (int it = 0;; it++) {
-		double mg = 0;
+		double mg = 0, over = 0; /* the largest gradient, and relative to its tolerance */
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && (long)c != fixc && fabs(ps->g[c]) > mg)
-				mg = fabs(ps->g[c]);
-		if (fphi && fabs(ps->gphi) > mg)
-			mg = fabs(ps->gphi);
-		if (fpen && fabs(ps->gpen) > mg)
-			mg = fabs(ps->gpen);
+			if (x->act[c] && (long)c != fixc) {
+				mg = fmax(mg, fabs(ps->g[c]));
+				over = fmax(over, fabs(ps->g[c]) / x->tol[c]);
+			}
+		if (fphi) {
+			mg = fmax(mg, fabs(ps->gphi));
+			over = fmax(over, fabs(ps->gphi) / x->tol_all);
+		}
+		if (fpen) {
+			mg = fmax(mg, fabs(ps->gpen));
+			over = fmax(over, fabs(ps->gpen) / x->tol_all);
+		}
 		if (!isfinite(L) || !isfinite(mg))
 			return err_set(e, ERR_NUMERIC, "likelihood is not finite");
-		if (mg <= FIT_GRAD_TOL) {
+		if (over <= 1) {
 			if (iters)
 				*iters = it;
 			if (maxg)
@@ -252,9 +274,10 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 		par_copy(m, p, &x->trial);
 		L = Lt;
 		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && fabs(p->th[c] - m->a[m->start[c]]) > THETA_LIMIT)
+			if (x->act[c] && (p->th[c] < x->amin[c] - THETA_LIMIT ||
+			                  p->th[c] > x->amax[c] + THETA_LIMIT))
 				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
-		if (fabs(p->phi) > PHI_LIMIT)
+		if (fphi && fabs(p->phi) > PHI_LIMIT)
 			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
 		if (fabs(p->pen) > THETA_LIMIT)
 			return err_set(e, ERR_INPUT, "the black penalty has no finite estimate");
@@ -278,6 +301,7 @@ struct fval {
 };
 
 static double cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
+static double cond_alone_profile(struct ctx *x, size_t c, double t);
 static double cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed);
 static int f_value(struct ctx *x, double phi, struct fval *out, struct err *e);
 
@@ -292,6 +316,8 @@ prof_f(double v, void *arg)
 
 	if (pr->failed)
 		return NAN;
+	if (pr->kind == PROF_COND && x->nu_zero && !x->spec->estimate_pen)
+		return cond_alone_profile(x, pr->c, v);
 	if (pr->kind == PROF_COND && x->fphi != NULL)
 		return cheb_profile_cond(x, pr->c, v, pr->e, &pr->failed);
 	if (pr->kind == PROF_COND && x->fphi2 != NULL)
@@ -413,6 +439,19 @@ prof_both(struct ctx *x, int kind, size_t c, double mle, double info, double *lo
 	return 0;
 }
 
+/* nu's interval when its estimate is 0: from 0 (phi = -inf, a closed end)
+ * to where the profile, falling as nu grows, crosses the cut. */
+static int
+prof_nu_zero(struct ctx *x, double *lo, double *hi, struct err *e)
+{
+	struct prof pr = {x, PROF_PHI, 0, 0, e};
+
+	*lo = -INFINITY;
+	par_copy(x->m, &x->warm, &x->best);
+	x->warm.phi = NU_ZERO_START;
+	return prof_end(&pr, NU_ZERO_START, +1, 1.0, hi);
+}
+
 /* A saturated condition: its rating enters the likelihood only while it is
  * profiled; the profile rises towards Lbest at the open side, so walk out
  * until it is inside the cut, then find the one finite end. */
@@ -457,6 +496,75 @@ prof_saturated(struct ctx *x, size_t c, double *lo, double *hi, struct err *e)
 	}
 	x->act[c] = 0;
 	return rc;
+}
+
+/* With nu = 0 and the penalty fixed the conditions share nothing: the
+ * profile of c is its own likelihood against its own maximum (0, the
+ * supremum, for a saturated c). */
+static double
+cond_alone_profile(struct ctx *x, size_t c, double t)
+{
+	double g, h, hp, hq, gl[5] = {0, 0, 0, 0, 0}, top = 0;
+	double pen = x->best.pen;
+
+	if (x->m->sat[c] == FIT_FINITE)
+		top = cond_pass(x->m, c, x->best.th[c], -INFINITY, pen, 0, &g, &h, &hp, &hq, gl);
+	x->evals++;
+	return 2 * (top - cond_pass(x->m, c, t, -INFINITY, pen, 0, &g, &h, &hp, &hq, gl)) - x->q;
+}
+
+/* ---- exact bounds of saturated conditions ---- */
+
+/* ln P(every game of c goes as it went) at theta, and its derivative. */
+static double
+all_same_log(const struct fit_model *m, size_t c, double th, double phi, double pen, double *dl)
+{
+	double L = 0, o[5], nu = exp(phi);
+	int up = m->sat[c] == FIT_SAT_UP;
+
+	*dl = 0;
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+		double s = th + m->sp[b] * pen - m->a[b];
+		L += block_terms(s, phi, nu, m->n[b], up ? m->n[b] : 0, 0, 1, o);
+		*dl += o[0];
+	}
+	return L;
+}
+
+int
+fit_exact_bound(const struct fit_model *m, size_t c, double phi, double pen, double tail,
+                double *theta, struct err *e)
+{
+	int up = m->sat[c] == FIT_SAT_UP;
+	double lt = log(tail), lo = -INFINITY, hi = INFINITY, t = up ? -INFINITY : INFINITY;
+
+	if (m->sat[c] != FIT_SAT_UP && m->sat[c] != FIT_SAT_DOWN)
+		return err_set(e, ERR_INPUT, "an exact bound needs all wins or all losses");
+	for (size_t b = m->start[c]; b < m->start[c + 1]; b++) /* the outermost anchor */
+		t = up ? fmax(t, m->a[b] - m->sp[b] * pen) : fmin(t, m->a[b] - m->sp[b] * pen);
+	/* ln P is concave and monotone in theta: Newton, inside the bracket
+	 * each evaluation narrows, steps of at most 5 log units. */
+	for (int it = 0; it < 400; it++) {
+		double dl, g = all_same_log(m, c, t, phi, pen, &dl) - lt, next;
+		int below = (g < 0) == up; /* the bound lies above t */
+		if (g == 0) {
+			*theta = t;
+			return 0;
+		}
+		if (below)
+			lo = t;
+		else
+			hi = t;
+		next = t - fmin(fmax(g / dl, -5), 5);
+		if (!(next > lo && next < hi))
+			next = isfinite(lo) && isfinite(hi) ? lo + (hi - lo) / 2 : t + (below ? 5 : -5);
+		if (fabs(next - t) <= 1e-13 * fmax(1, fabs(t)) || next <= lo || next >= hi) {
+			*theta = next;
+			return 0;
+		}
+		t = next;
+	}
+	return err_set(e, ERR_NUMERIC, "the exact bound of a saturated rating was not found");
 }
 
 /* ---- the reduced profile for a fixed penalty ----
@@ -626,14 +734,28 @@ f_value(struct ctx *x, double phi, struct fval *out, struct err *e)
 static int
 cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out[6], struct err *e)
 {
-	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY;
+	double g, h, hp, hq, gl[5], lo = -INFINITY, hi = INFINITY, tol = x->tol[c];
 
 	/* Newton, kept inside the bracket that the sign of the (decreasing)
-	 * derivative gives; bisection when a step would leave it. */
+	 * derivative gives; bisection when a step would leave it.  A step
+	 * that does not move the rating is the top at rounding level. */
 	for (int it = 0; it < 400; it++) {
 		memset(gl, 0, sizeof gl);
-		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl);
-		if (fabs(g) <= FIT_GRAD_TOL * 1e-2 || (it > 0 && fabs(g) <= FIT_GRAD_TOL)) {
+		double L = cond_pass(x->m, c, *th, phi, pen, 1, &g, &h, &hp, &hq, gl), next;
+		int done = fabs(g) <= tol * 1e-2 || (it > 0 && fabs(g) <= tol);
+		if (!done) {
+			if (g > 0)
+				lo = *th;
+			else
+				hi = *th;
+			double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
+			next = *th + fmin(fmax(step, -2), 2);
+			if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
+				next = 0.5 * (lo + hi);
+			done = next == *th;
+			*th = next;
+		}
+		if (done) {
 			out[0] = L;
 			out[1] = gl[0];
 			out[2] = gl[2] - hp * hp / h;
@@ -642,21 +764,6 @@ cond_max(struct ctx *x, size_t c, double phi, double pen, double *th, double out
 			out[5] = gl[4] - hq * hq / h;
 			return 0;
 		}
-		if (g > 0)
-			lo = *th;
-		else
-			hi = *th;
-		double step = h < 0 ? -g / h : (g > 0 ? 2 : -2);
-		if (step > 2)
-			step = 2;
-		if (step < -2)
-			step = -2;
-		double next = *th + step;
-		if (!(next > lo && next < hi) && isfinite(lo) && isfinite(hi))
-			next = 0.5 * (lo + hi);
-		if (next == *th)
-			break;
-		*th = next;
 	}
 	return err_set(e, ERR_NUMERIC, "no convergence of a condition's rating");
 }
@@ -683,7 +790,7 @@ cheb_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed)
 		double G = f.F - mc[0] + Lc, dG = f.dF - mc[1] + gl[0];
 		double d2G = f.d2F - mc[2] + gl[2];
 		val = G;
-		if (fabs(dG) <= FIT_GRAD_TOL || it >= 100)
+		if (fabs(dG) <= x->tol_all || it >= 100)
 			break;
 		if (dG > 0)
 			lo = phi;
@@ -936,7 +1043,7 @@ cheb2_profile_cond(struct ctx *x, size_t c, double t, struct err *e, int *failed
 		goto fail;
 	for (int it = 0; it < 100; it++) {
 		double mg = fabs(g[0]) > fabs(g[1]) ? fabs(g[0]) : fabs(g[1]);
-		if (mg <= FIT_GRAD_TOL)
+		if (mg <= x->tol_all)
 			break;
 		double det = H[0] * H[2] - H[1] * H[1], d0, d1;
 		if (H[0] < 0 && det > 0) {
@@ -1063,8 +1170,11 @@ penalty_recedes(const struct fit_model *m)
 	return 0;
 }
 
+/* Refuse what has no finite estimate; *no_draw when no game of a finite
+ * condition is drawn (nu's estimate is then 0, on the boundary). */
 static int
-check_identified(const struct fit_model *m, const struct fit_spec *spec, struct err *e)
+check_identified(const struct fit_model *m, const struct fit_spec *spec, int *no_draw,
+                 struct err *e)
 {
 	size_t nfin = 0;
 	int draws = 0, wl = 0, black = 0, white = 0, both = 0;
@@ -1090,10 +1200,7 @@ check_identified(const struct fit_model *m, const struct fit_spec *spec, struct 
 		return err_set(
 		    e, ERR_INPUT,
 		    "no condition has a finite rating: each is all wins, all losses or empty");
-	if (!draws)
-		return err_set(e, ERR_INPUT,
-		               "the draw parameter has no finite estimate: no draw outside all-win "
-		               "or all-loss conditions");
+	*no_draw = !draws;
 	if (!wl)
 		return err_set(e, ERR_INPUT,
 		               "the draw parameter has no finite estimate: no condition has both a "
@@ -1127,6 +1234,9 @@ ctx_release(struct ctx *x)
 	free(x->ps.hpen);
 	free(x->dth);
 	free(x->infodiag);
+	free(x->tol);
+	free(x->amin);
+	free(x->amax);
 	cheb_free(x->fphi);
 	cheb2_free(x->fphi2);
 }
@@ -1150,11 +1260,29 @@ ctx_init(struct ctx *x, const struct fit_model *m, const struct fit_spec *spec, 
 	x->ps.hpen = calloc(k, sizeof(double));
 	x->dth = calloc(k, sizeof(double));
 	x->infodiag = calloc(k, sizeof(double));
+	x->tol = calloc(k, sizeof(double));
+	x->amin = calloc(k, sizeof(double));
+	x->amax = calloc(k, sizeof(double));
 	if (!x->act || !x->best.th || !x->trial.th || !x->warm.th || !x->tmp.th || !x->ps.g ||
-	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag) {
+	    !x->ps.h || !x->ps.hphi || !x->ps.hpen || !x->dth || !x->infodiag || !x->tol ||
+	    !x->amin || !x->amax) {
 		ctx_release(x);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	double all = 0;
+	for (size_t c = 0; c < m->ncond; c++) {
+		double n = 0;
+		x->amin[c] = INFINITY;
+		x->amax[c] = -INFINITY;
+		for (size_t b = m->start[c]; b < m->start[c + 1]; b++) {
+			n += m->n[b];
+			x->amin[c] = fmin(x->amin[c], m->a[b]);
+			x->amax[c] = fmax(x->amax[c], m->a[b]);
+		}
+		x->tol[c] = grad_tol(n);
+		all += n;
+	}
+	x->tol_all = grad_tol(all);
 	return 0;
 }
 
@@ -1181,7 +1309,7 @@ start_values(struct ctx *x)
 		x->best.th[c] = x->act[c] ? at / n + log(S / (1 - S)) : NAN;
 	}
 	double pd = (D + 0.5) / (N + 1);
-	x->best.phi = log(2 * pd / (1 - pd));
+	x->best.phi = x->nu_zero ? -INFINITY : log(2 * pd / (1 - pd));
 	x->best.pen = pen;
 }
 
@@ -1191,17 +1319,20 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 {
 	struct ctx x;
 	size_t K = m->ncond;
+	int no_draw = 0;
 
 	memset(r, 0, sizeof *r);
-	if (check_identified(m, spec, e) < 0)
+	if (check_identified(m, spec, &no_draw, e) < 0)
 		return -1;
 	if (ctx_init(&x, m, spec, e) < 0)
 		return -1;
+	x.nu_zero = no_draw;
 	r->ncond = K;
 	r->theta = malloc((K ? K : 1) * sizeof(double));
 	r->lo = malloc((K ? K : 1) * sizeof(double));
 	r->hi = malloc((K ? K : 1) * sizeof(double));
-	if (!r->theta || !r->lo || !r->hi) {
+	r->bound = malloc((K ? K : 1) * sizeof(double));
+	if (!r->theta || !r->lo || !r->hi || !r->bound) {
 		ctx_release(&x);
 		fit_result_release(r);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -1211,11 +1342,12 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (solve(&x, &x.best, -1, 0, 0, &r->iterations, &r->max_gradient, e) < 0)
 		goto fail;
 	r->converged = 1;
+	r->tolerance = x.tol_all;
 	x.Lbest = x.ps.L;
 	r->loglik = x.Lbest;
 	for (size_t c = 0; c < K; c++) {
 		r->theta[c] = x.act[c] ? x.best.th[c] : NAN;
-		r->lo[c] = r->hi[c] = NAN;
+		r->lo[c] = r->hi[c] = r->bound[c] = NAN;
 		x.infodiag[c] = -x.ps.h[c];
 	}
 	r->phi = x.best.phi;
@@ -1235,7 +1367,10 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (!spec->profiles)
 		goto done;
 
-	if (!spec->estimate_pen && !spec->direct) {
+	if (x.nu_zero) {
+		if (prof_nu_zero(&x, &r->phi_lo, &r->phi_hi, e) < 0)
+			goto fail;
+	} else if (!spec->estimate_pen && !spec->direct) {
 		/* Interpolate F over the quadratic guess of nu's interval, find
 		 * nu's ends on it (exactly where they fall outside), and rebuild
 		 * around them if they come near its edges. */
@@ -1263,7 +1398,7 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 	if (spec->estimate_pen &&
 	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
 		goto fail;
-	if (spec->estimate_pen && !spec->direct) {
+	if (spec->estimate_pen && !spec->direct && !x.nu_zero) {
 		double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
 		double mid[2] = {x.best.phi, x.best.pen};
 		for (int k = 0; k < 2; k++) {
@@ -1285,8 +1420,9 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		if (m->sat[c] == FIT_FINITE)
 			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c],
 			               &r->hi[c], e);
-		else
-			rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e);
+		else if ((rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e)) == 0)
+			rc = fit_exact_bound(m, c, x.best.phi, x.best.pen, (1 - spec->level) / 2,
+			                     &r->bound[c], e);
 		if (rc < 0)
 			goto fail;
 	}
@@ -1308,7 +1444,8 @@ fit_result_release(struct fit_result *r)
 	free(r->theta);
 	free(r->lo);
 	free(r->hi);
-	r->theta = r->lo = r->hi = NULL;
+	free(r->bound);
+	r->theta = r->lo = r->hi = r->bound = NULL;
 }
 
 double

@@ -23,8 +23,11 @@
 
 /* Elo to log-strength units. */
 #define FIT_LOG_PER_ELO 0.005756462732485115 /* ln(10) / 400 */
-/* Convergence: max |gradient| in log-strength units. */
+/* Convergence: max |gradient| in log-strength units; a gradient summed
+ * over many games is allowed its rounding level, FIT_ROUND_PER_GAME per
+ * game, where that is larger (from 100,000 games on). */
 #define FIT_GRAD_TOL 1e-9
+#define FIT_ROUND_PER_GAME 1e-14
 
 /* The data of one fit: blocks grouped by condition. */
 struct fit_model {
@@ -74,18 +77,20 @@ struct fit_result {
 	size_t ncond;
 	double *theta;   /* MLE per condition (NAN unless FIT_FINITE) */
 	double *lo, *hi; /* profile interval per condition (NAN where open) */
+	double *bound;   /* saturated conditions: the exact bound (fit_exact_bound); NAN else */
 	double phi, phi_lo, phi_hi;
 	double pen, pen_lo, pen_hi; /* pen_lo/hi NAN unless estimated */
 	double loglik;
 	int iterations;      /* Newton iterations of the main fit */
 	double max_gradient; /* at the solution */
+	double tolerance;    /* the largest gradient tolerance allowed (FIT_GRAD_TOL up to 1e5 games) */
 	int converged;
 	long evaluations; /* likelihood passes, all included */
 };
 
 #define FIT_RESULT_INIT                                                                            \
 	{                                                                                          \
-		0, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                               \
+		0, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                      \
 	}
 
 /* Fit the model: MLE, then (if spec->profiles) every profile interval.
@@ -94,6 +99,16 @@ struct fit_result {
 int fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
                   struct err *e);
 void fit_result_release(struct fit_result *r);
+
+/* The exact bound of a saturated condition c (all wins or all losses) at
+ * nu = e^phi (phi = -inf: nu = 0) and penalty pen, log units: the rating at
+ * which the chance that every one of its games goes as it went, at its
+ * blocks' anchors and colors, is tail.  For all wins it is a lower bound
+ * (that chance rises with the rating), for all losses an upper one: the
+ * joint model's Clopper-Pearson end.  fit_solve_all uses tail = (1 -
+ * level) / 2.  -1 (ERR_INPUT) when c is not saturated. */
+int fit_exact_bound(const struct fit_model *m, size_t c, double phi, double pen, double tail,
+                    double *theta, struct err *e);
 
 /* The chi-square(1) quantile at level. */
 double fit_chi2_quantile(double level);

@@ -298,10 +298,12 @@ put_interval(struct bld *k, cJSON *o, const char *key, double lo, double hi, int
 		chk(k, cJSON_AddItemToArray(a, elo_item(lo)) ? a : NULL);
 		chk(k, cJSON_AddItemToArray(a, elo_item(hi)) ? a : NULL);
 	} else {
+		/* in ln nu: -inf is nu = 0, the closed end of a boundary estimate */
 		double v[2] = {lo, hi};
 		for (int j = 0; j < 2; j++) {
-			cJSON *it = isfinite(v[j]) ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
-			                           : cJSON_CreateNull();
+			cJSON *it = isfinite(v[j]) || v[j] == -INFINITY
+			                ? cJSON_CreateNumber(json_round(exp(v[j]), 1e-6))
+			                : cJSON_CreateNull();
 			chk(k, cJSON_AddItemToArray(a, it) ? a : NULL);
 		}
 	}
@@ -362,6 +364,18 @@ status_name(int sat)
 	case FIT_SAT_DOWN: return "all_losses";
 	case FIT_EMPTY: return "no_games";
 	default: return "finite";
+	}
+}
+
+/* A one-sided bound {side, value} of a saturated condition. */
+static void
+put_bound(struct bld *k, cJSON *o, const char *key, int lower, double theta)
+{
+	cJSON *bd = add_object(k, o, key);
+
+	if (bd != NULL) {
+		chk(k, json_add_string(bd, "side", lower ? "lower" : "upper"));
+		put_elo(k, bd, "value", theta);
 	}
 }
 
@@ -434,12 +448,10 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 	put_elo(k, o, "rating", r->theta[c]);
 	put_interval(k, o, "interval", r->lo[c], r->hi[c], 1);
 	if (m->sat[c] == FIT_SAT_UP || m->sat[c] == FIT_SAT_DOWN) {
-		cJSON *bd = add_object(k, o, "bound");
+		/* bound: the exact one; profile_bound: the profile interval's end */
 		int up = m->sat[c] == FIT_SAT_UP;
-		if (bd != NULL) {
-			chk(k, json_add_string(bd, "side", up ? "lower" : "upper"));
-			put_elo(k, bd, "value", up ? r->lo[c] : r->hi[c]);
-		}
+		put_bound(k, o, "bound", up, r->bound[c]);
+		put_bound(k, o, "profile_bound", up, up ? r->lo[c] : r->hi[c]);
 	} else {
 		chk(k, json_add_null(o, "bound"));
 	}
@@ -549,7 +561,7 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 	if (x != NULL) {
 		put_num(&k, x, "iterations", r->iterations);
 		put_num(&k, x, "max_gradient", json_round(r->max_gradient, FIT_GRAD_TOL));
-		put_num(&k, x, "tolerance", FIT_GRAD_TOL);
+		put_num(&k, x, "tolerance", r->tolerance);
 		chk(&k, json_add_bool(x, "converged", r->converged));
 		put_num(&k, x, "log_likelihood", json_round(r->loglik, 1e-6));
 		put_num(&k, x, "chi2_cut", json_round(fit_chi2_quantile(o->level), 1e-6));
@@ -590,15 +602,18 @@ fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err
 	spec.level = o->level;
 	spec.profiles = 1;
 	spec.direct = o->direct;
-	if (fit_solve_all(m, &spec, &r, e) < 0)
+	if (fit_solve_all(m, &spec, &r, e) < 0) {
+		err_prefix(e, "%s", o->name ? o->name : "input");
 		goto out;
+	}
 	for (; done < o->nsens; done++) {
 		struct fit_spec s = spec;
 		s.pen = o->sens[done] * FIT_LOG_PER_ELO;
 		s.estimate_pen = 0;
 		s.profiles = 0;
 		if (fit_solve_all(m, &s, &sens[done], e) < 0) {
-			err_prefix(e, "sensitivity at black penalty %g", o->sens[done]);
+			err_prefix(e, "%s: sensitivity at black penalty %g", o->name ? o->name : "input",
+			    o->sens[done]);
 			goto out;
 		}
 	}
@@ -755,12 +770,13 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
 		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
 		if (cJSON_IsObject(bd)) {
+			/* the exact bound; the profile column keeps the profile end */
 			const cJSON *side = json_get(bd, "side");
 			int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
 			char v[32];
 			fmt_elo(json_get(bd, "value"), v, sizeof v);
 			snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
-			snprintf(t->cell[5], TCELL, lower ? "%s .. open" : "open .. %s", v);
+			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
 		} else if (cJSON_IsNumber(json_get(c, "rating"))) {
 			fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
 			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);

@@ -178,8 +178,8 @@ fail:
 	return -1;
 }
 
-static int
-next_table(const cJSON *d, struct buf *b)
+int
+ladder_next_table(const cJSON *d, struct buf *b, struct err *e)
 {
 	const cJSON *next = json_get(d, "next"), *last = json_get(d, "last"), *it;
 	int rc = 0;
@@ -206,19 +206,19 @@ next_table(const cJSON *d, struct buf *b)
 	cJSON_ArrayForEach(it, json_get(d, "deviations")) rc |= buf_printf(
 	    b, "  deviation: block %.0f at %.0f: %s\n", json_get(it, "block")->valuedouble,
 	    json_get(it, "anchor")->valuedouble, json_get(it, "why")->valuestring);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
 }
 
 int
-ladder_next_run(const struct ladder_next_options *o, struct err *e)
+ladder_next_run(const struct ladder_next_options *o, cJSON **out, struct err *e)
 {
 	struct blocks c = BLOCKS_INIT;
-	struct buf b = BUF_INIT;
 	cJSON *in, *spec_doc = NULL, *doc = NULL;
 	const cJSON *spec;
 	char spec_id[HASH_ID_LEN + 1];
 	int rc = -1;
 
+	*out = NULL;
 	in = json_parse_file(o->path, e);
 	if (in == NULL)
 		return -1;
@@ -254,17 +254,10 @@ ladder_next_run(const struct ladder_next_options *o, struct err *e)
 	if (canon_id(spec, spec_id, e) < 0 ||
 	    ladder_next_document(&c, spec, spec_id, o->family, o->condition, &doc, e) < 0)
 		goto done;
-	if (o->table) {
-		if (next_table(doc, &b) < 0) {
-			err_set(e, ERR_NOMEM, "out of memory");
-			goto done;
-		}
-		rc = io_write_all(o->out, b.p ? b.p : "", b.len, e);
-	} else {
-		rc = json_emit(doc, o->out, e);
-	}
+	*out = doc;
+	doc = NULL;
+	rc = 0;
 done:
-	buf_release(&b);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec_doc);
 	blocks_release(&c);

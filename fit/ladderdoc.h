@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "bound.h"
 
@@ -16,8 +17,6 @@ struct ladder_next_options {
 	const char *spec_path; /* cohort.spec/1, required with a blocks document */
 	const char *condition; /* the condition to replay */
 	const char *family;    /* its family; NULL: the only one that has it */
-	int table;             /* --format table */
-	const char *out;       /* -o FILE, NULL for stdout */
 };
 
 /* The cohort.ladder-next/1 document of (family, condition) in c under spec
@@ -26,7 +25,12 @@ struct ladder_next_options {
 int ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
                          const char *family, const char *condition, cJSON **out, struct err *e);
 
-/* `cohort ladder next`: read, replay, write. */
-int ladder_next_run(const struct ladder_next_options *o, struct err *e);
+/* `cohort ladder next`: read the input (and the spec a blocks document
+ * needs), replay the condition and return its cohort.ladder-next/1
+ * document in *out.  Writes nothing. */
+int ladder_next_run(const struct ladder_next_options *o, cJSON **out, struct err *e);
+
+/* Append the document as a table (one line, then any deviations) to out. */
+int ladder_next_table(const cJSON *doc, struct buf *out, struct err *e);
 
 #endif

@@ -47,7 +47,7 @@ sim_loglik(const struct sim_obs *o, size_t n, double s, double t, double g[2], d
 		double pw = ew / dd, pd = ed / dd, nn = (double)o[i].w + o[i].d + o[i].l;
 		double sc = pw + pd / 2;
 
-		ll += o[i].w * u + o[i].d * a2 - nn * (m + log(dd));
+		ll += o[i].w * u + (o[i].d ? o[i].d * a2 : 0) - nn * (m + log(dd)); /* t = -inf: no draw */
 		if (g) {
 			g[0] += o[i].w + 0.5 * o[i].d - nn * sc;
 			g[1] += o[i].d - nn * pd;
@@ -130,7 +130,7 @@ sim_fit_joint(const struct sim_obs *o, size_t n, struct sim_fit *f)
 	sc = (w + d / 2) / (w + d + l);
 	f->s = bbar + log(sc / (1 - sc));
 	if (d == 0) {
-		f->t = -SIM_T_LIM;
+		f->t = -INFINITY; /* nu = 0, the boundary maximum: Bradley-Terry */
 		if (sim_fit_fixed(o, n, f->t, &f->s) < 0)
 			return -1;
 		f->ll = sim_loglik(o, n, f->s, f->t, NULL, NULL);
@@ -173,7 +173,7 @@ sim_profile(const struct sim_obs *o, size_t n, double s, double *t, double *d1, 
 	for (size_t i = 0; i < n; i++)
 		draws += o[i].d;
 	if (draws == 0) {
-		*t = -SIM_T_LIM;
+		*t = -INFINITY;
 	} else {
 		*t = clampd(*t, -SIM_T_LIM, SIM_T_LIM);
 		for (int it = 0; it < 100; it++) {
@@ -403,7 +403,7 @@ add_err(struct est_acc *a, int defined, double est, double truth)
 }
 
 /* The joint estimate of the blocks at keep_from or above, and whether the profile interval
- * covers truth.  An undefined estimate is its one-sided profile bound. */
+ * covers truth.  An undefined estimate is the finite end of that interval. */
 static int
 joint_estimate(const struct sim_ctx *c, const struct ladder_block *blk, double keep_from, size_t n,
                struct sim_obs *obs, double truth, double *est, int *defined, int *covered)
@@ -474,6 +474,7 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 		const struct ladder_block *b = &blk[nb - 1];
 		double n = (double)b->w + b->d + b->l, x = b->w + 0.5 * b->d;
 		def = x > 0 && x < n;
+		/* two-sided at level: its finite end, as for the likelihoods */
 		if (!def && bound_score_interval(x, n, c->o->level, 0, &lo, &hi) < 0)
 			return -1;
 		est = bound_rating(b->anchor, c->corr, def ? x / n : x > 0 ? lo : hi);
@@ -669,9 +670,10 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	                     "(seed, start, truth, replicate)") ||
 	    !json_add_string(
 	        doc, "undefined_rule",
-	        "an undefined estimate enters bias and rmse "
-	        "as its one-sided bound at level (profile likelihood for joint and "
-	        "deleted_below_final, Clopper-Pearson for last_block); *_defined leave it out") ||
+	        "an undefined estimate enters bias and rmse as the finite end of its "
+	        "two-sided interval at level, a one-sided bound at level (1 + level)/2 "
+	        "(profile likelihood for joint and deleted_below_final, Clopper-Pearson "
+	        "for last_block); *_defined leave it out") ||
 	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
 	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
 		goto fail;
@@ -727,8 +729,8 @@ fail:
 	return NULL;
 }
 
-static int
-audit_table(const cJSON *doc, struct buf *out)
+int
+sim_table(const cJSON *doc, struct buf *out, struct err *e)
 {
 	const cJSON *it, *opt = json_get(doc, "options");
 	int rc = 0;
@@ -744,9 +746,9 @@ audit_table(const cJSON *doc, struct buf *out)
 	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");
 	cJSON_ArrayForEach(it, json_get(doc, "cells"))
 	{
-		const cJSON *e = json_get(it, "estimators");
-		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		            *l = json_get(e, "last_block");
+		const cJSON *est = json_get(it, "estimators");
+		const cJSON *j = json_get(est, "joint"), *d = json_get(est, "deleted_below_final"),
+		            *l = json_get(est, "last_block");
 		rc |= buf_printf(
 		    out,
 		    "%6.0f %6.0f %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
@@ -763,9 +765,9 @@ audit_table(const cJSON *doc, struct buf *out)
 	cJSON_ArrayForEach(it, json_get(doc, "summary"))
 	{
 		/* the summary's rmse is the mean of the cells' RMSEs */
-		const cJSON *e = json_get(it, "estimators");
-		const cJSON *j = json_get(e, "joint"), *d = json_get(e, "deleted_below_final"),
-		            *l = json_get(e, "last_block");
+		const cJSON *est = json_get(it, "estimators");
+		const cJSON *j = json_get(est, "joint"), *d = json_get(est, "deleted_below_final"),
+		            *l = json_get(est, "last_block");
 		rc |= buf_printf(
 		    out,
 		    "%6.0f %6s %7.2f %6.2f %4.0f%% %8.1f %8.1f %8.1f %5.2f/%.2f/%.2f "
@@ -778,7 +780,7 @@ audit_table(const cJSON *doc, struct buf *out)
 		    json_get(l, "undefined")->valuedouble,
 		    100 * json_get(it, "coverage")->valuedouble);
 	}
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
 }
 
 /* ---- the simulated ledger ---------------------------------------- */
@@ -1133,7 +1135,7 @@ online_cores(void)
 }
 
 int
-sim_run(const struct sim_options *o, struct err *e)
+sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 {
 	struct sim_ctx c;
 	cJSON *spec, *doc = NULL;
@@ -1141,8 +1143,8 @@ sim_run(const struct sim_options *o, struct err *e)
 	pthread_t th[256];
 	int jobs, started = 0, rc = -1;
 	size_t units;
-	struct buf b = BUF_INIT;
 
+	*out = NULL;
 	memset(&c, 0, sizeof c);
 	c.o = o;
 	spec = json_parse_file(o->spec_path, e);
@@ -1190,17 +1192,10 @@ sim_run(const struct sim_options *o, struct err *e)
 	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
 	    emit_ledger(&c, spec, e) < 0)
 		goto done;
-	if (o->table) {
-		if (audit_table(doc, &b) < 0) {
-			err_set(e, ERR_NOMEM, "out of memory");
-			goto done;
-		}
-		rc = io_write_all(o->out, b.p ? b.p : "", b.len, e);
-	} else {
-		rc = json_emit(doc, o->out, e);
-	}
+	*out = doc;
+	doc = NULL;
+	rc = 0;
 done:
-	buf_release(&b);
 	free(c.acc);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec);

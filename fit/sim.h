@@ -13,13 +13,17 @@
  * Newton's method with step halving converges from any start.  The solver
  * allocates nothing.
  *
- * Ownership: sim_run owns everything it allocates; nothing is returned.
+ * Ownership: the document sim_run returns belongs to the caller
+ * (cJSON_Delete); options are borrowed.
  */
 #ifndef COHORT_SIM_H
 #define COHORT_SIM_H
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
 #include "../common/err.h"
 
 /* One block as the solver sees it. */
@@ -28,15 +32,16 @@ struct sim_obs {
 	int w, d, l;
 };
 
-/* ln nu is kept inside [-SIM_T_LIM, SIM_T_LIM]: with no draw at all the
- * maximum sits at nu = 0, reached here as nu = e^-40. */
+/* ln nu is kept inside [-SIM_T_LIM, SIM_T_LIM] while there are draws; with
+ * no draw at all the maximum sits on the boundary nu = 0, and t is -inf
+ * (the Bradley-Terry model, as cohort fit takes it). */
 #define SIM_T_LIM 40.0
 
 struct sim_fit {
 	int defined; /* 1: a finite maximum-likelihood rating exists */
 	int side;    /* undefined: +1 the rating runs to +inf (no loss), -1 to -inf (no win) */
 	double s;    /* rating in log units (defined only) */
-	double t;    /* ln nu at the maximum (defined only) */
+	double t;    /* ln nu at the maximum (defined only; -inf with no draw) */
 	double ll;   /* maximum (or supremum) of the log-likelihood */
 	int iters;   /* Newton iterations */
 };
@@ -78,13 +83,19 @@ struct sim_options {
 	const char *requests;  /* --emit-requests FILE: the request log */
 	const char *billing;   /* --emit-billing FILE: a billing export (CSV) */
 	const char *emit_spec; /* --emit-spec FILE or NULL */
-	int table;             /* --format table */
-	const char *out;       /* -o FILE or NULL for stdout */
 };
 
-/* `cohort ladder simulate`: run, write the cohort.ladder-audit/1 document
- * (or a table) and, if asked, the simulated ledger, its spec, request log
- * and billing export. */
-int sim_run(const struct sim_options *o, struct err *e);
+/* `cohort ladder simulate`: run the audit and return its
+ * cohort.ladder-audit/1 document in *out.  When asked, the simulated
+ * ledger, its spec, request log and billing export are written here, each
+ * atomically to its file: a ledger runs to millions of games, streamed to
+ * its file a game at a time, which handing it back to the caller would
+ * have to hold in memory whole.  They are named files, never standard
+ * output (the shell refuses "-"), so sim_run prints nothing. */
+int sim_run(const struct sim_options *o, cJSON **out, struct err *e);
+
+/* Append the audit as a table (a line per cell, then a line per start) to
+ * out. */
+int sim_table(const cJSON *doc, struct buf *out, struct err *e);
 
 #endif

@@ -18,9 +18,67 @@
 #include "../protocol/spec.h"
 #include "../store/cas.h"
 #include "../json/json.h"
+#include "../protocol/candidates.h"
 #include "../protocol/ledger.h"
 #include "../json/rec.h"
 
+
+/* Decision logs into the store and the accumulator's "decisions". */
+struct dec_ctx {
+	struct freeze_dec *x;
+	struct cas *store;
+	struct buf canon;
+};
+
+static int
+dec_one(void *p, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+{
+	struct dec_ctx *c = p;
+	char where[512];
+	uint8_t d[HASH_LEN];
+
+	ledger_loc_format(loc, where, sizeof where);
+	if (freeze_dec_add(c->x, rec, where, &c->canon, d, e) < 0)
+		return -1;
+	return c->store ? cas_put(c->store, d, c->canon.p, c->canon.len, e) : 0;
+}
+
+static int
+add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *store,
+    struct err *e)
+{
+	struct candidates cand = CANDIDATES_INIT;
+	struct dec_ctx c = { NULL, store, BUF_INIT };
+	struct buf b = BUF_INIT;
+	uint8_t d[HASH_LEN];
+	int rc = -1;
+
+	if (o->candidates == NULL)
+		return o->ndecisions ? err_set(e, ERR_USAGE, "--decisions needs --candidates") : 0;
+	if (cand_read(o->candidates, &cand, e) < 0)
+		return -1;
+	/* the manifest itself goes into the store, under its identity */
+	if (cand_canonical(&cand, &b, e) < 0)
+		goto done;
+	hash_bytes(b.p, b.len, d);
+	if (store != NULL && cas_put(store, d, b.p, b.len, e) < 0)
+		goto done;
+	if ((c.x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
+		goto done;
+	for (size_t i = 0; i < o->ndecisions; i++)
+		if (ledger_read_table(o->decisions[i], "decisions", dec_one, &c, e) < 0)
+			goto done;
+	buf_reset(&b);
+	if (freeze_dec_write(c.x, &b, e) < 0 || freeze_acc_set_decisions(acc, b.p, b.len, e) < 0)
+		goto done;
+	rc = 0;
+done:
+	freeze_dec_free(c.x);
+	buf_release(&c.canon);
+	buf_release(&b);
+	cand_release(&cand);
+	return rc;
+}
 
 struct build_ctx {
 	struct freeze_acc *acc;
@@ -150,6 +208,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	for (size_t i = 0; i < o->nledgers; i++)
 		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;
+	if (add_decisions(o, b.acc, b.store, e) < 0)
+		goto done;
 	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
 	/* The store is committed only once the manifest is sure to be

@@ -24,6 +24,7 @@
 #include "../common/hash.h"
 
 struct outfile;
+struct spec;
 
 struct freeze_opts {
 	const cJSON *spec;      /* cohort.spec/1 document (borrowed) */
@@ -32,6 +33,10 @@ struct freeze_opts {
 	size_t nledgers;
 	const char *store_dir;  /* object store to fill, or NULL */
 	const char *repo_dir;   /* harness repository to record, or NULL */
+	const char *candidates; /* cohort.candidates/1 manifest, or NULL */
+	const char **decisions; /* decision logs (JSON Lines, or SQLite with a
+	                         * table "decisions"); they need candidates */
+	size_t ndecisions;
 	/* called every 65536 records when set (progress on a terminal) */
 	void (*progress)(void *ctx, uint64_t records);
 	void *progress_ctx;
@@ -137,6 +142,11 @@ struct freeze_sink {
 };
 int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e);
+/* The "decisions" section the manifest will hold (freeze_dec_write's
+ * bytes, copied); none when never set. */
+int freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e);
+/* The spec the accumulator read. */
+const struct spec *freeze_acc_spec(const struct freeze_acc *a);
 /* The same manifest as a new tree (cJSON_Delete): freeze_acc_write's bytes
  * read back, so the two never disagree. */
 int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest, struct err *e);
@@ -144,6 +154,25 @@ int freeze_acc_finish(struct freeze_acc *a, const cJSON *repo, cJSON **manifest,
 /* The harness repository's HEAD commit and whether its tree is dirty, as
  * {"commit": "<40 hex>", "dirty": bool}. */
 int freeze_repo_state(const char *dir, cJSON **out, struct err *e);
+
+/* The decisions of a freeze (freeze/decisions.c): each record read
+ * (protocol/decision.h), checked against the candidate manifest, its
+ * canonical bytes and digest handed back for the store, and summarized
+ * for the manifest's "decisions" section.  sp and cand are borrowed and
+ * must outlive it. */
+struct candidates;
+struct freeze_dec;
+struct freeze_dec *freeze_dec_new(const struct spec *sp, const struct candidates *cand,
+    struct err *e);
+void freeze_dec_free(struct freeze_dec *x);
+/* One record from where ("file:line"); canon gets its canonical bytes, d
+ * their digest.  A malformed record is an input error naming where. */
+int freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
+    uint8_t d[HASH_LEN], struct err *e);
+/* The "decisions" object's canonical bytes: {candidates, included,
+ * excluded, cells, totals}, appended to out.  A decision_id given twice is
+ * an input error. */
+int freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e);
 
 /* The live rule: a document marked "live": true, and in a freeze each
  * active condition and the live games it excluded (one reason for all of

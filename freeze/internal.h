@@ -22,10 +22,14 @@ enum { X_NONE, X_FAMILY, X_CONDITION, X_AFTER_CUT, X_LIVE, X_PROVIDER_ERROR, X_A
 extern const char *const freeze_reason_names[];
 extern const char *const freeze_result_names[];
 extern const char *const freeze_token_names[];
+/* The largest token count, one record's or a sum: 2^53 - 1, the largest
+ * whole number every JSON reader holds exactly (docs/design.md). */
+#define TOKENS_MAX 9007199254740991LL
 
 struct freeze_acc {
 	const cJSON *spec;
 	struct spec sp; /* the spec, read once */
+	struct buf decisions; /* the "decisions" section's bytes, or empty */
 	struct freeze_item *games;
 	size_t n, cap;
 	struct buf canon;

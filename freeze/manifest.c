@@ -51,7 +51,7 @@ cmp_double(const void *x, const void *y)
 	} while (0)
 
 struct sums {
-	long long games, w, d, l, tok[4];
+	long long games, w, d, l, tok[4]; /* tok[k] past TOKENS_MAX stops there */
 	double wall_s, worker_hours;
 };
 
@@ -62,43 +62,61 @@ sums_add(struct sums *s, const struct freeze_item *g)
 	s->w += g->result == R_WIN;
 	s->d += g->result == R_DRAW;
 	s->l += g->result == R_LOSS;
-	for (int k = 0; k < 4; k++)
-		s->tok[k] += g->tok[k];
+	for (int k = 0; k < 4; k++) /* both at most TOKENS_MAX: no overflow */
+		s->tok[k] = s->tok[k] + g->tok[k] > TOKENS_MAX ? TOKENS_MAX + 1 : s->tok[k] + g->tok[k];
 	s->wall_s += g->wall_s;
 	s->worker_hours += g->worker_hours;
 }
 
+/* The token sums of what (a condition, or the totals), refused past
+ * TOKENS_MAX: a JSON number would hold them only approximately. */
 static cJSON *
-tokens_json(const long long tok[4])
+tokens_json(const long long tok[4], const char *what, struct err *e)
 {
-	cJSON *t = cJSON_CreateObject();
+	long long total = tok[0] + tok[1] + tok[2];
+	cJSON *t;
 
+	for (int k = 0; k <= 4; k++)
+		if ((k < 4 ? tok[k] : total) > TOKENS_MAX) {
+			err_set(e, ERR_INPUT, "%s: \"tokens.%s\": the sum is above 2^53 - 1 = %lld, "
+			    "the largest whole number a JSON number holds exactly", what,
+			    k < 4 ? freeze_token_names[k] : "total", TOKENS_MAX);
+			return NULL;
+		}
+	t = cJSON_CreateObject();
 	if (t == NULL)
-		return NULL;
+		goto bad;
 	for (int k = 0; k < 4; k++)
 		if (!cJSON_AddItemToObjectCS(t, freeze_token_names[k], cJSON_CreateNumber((double)tok[k])))
 			goto bad;
-	if (!cJSON_AddItemToObjectCS(t, "total", cJSON_CreateNumber((double)(tok[0] + tok[1] + tok[2]))))
+	if (!cJSON_AddItemToObjectCS(t, "total", cJSON_CreateNumber((double)total)))
 		goto bad;
 	return t;
 bad:
 	cJSON_Delete(t);
+	err_set(e, ERR_NOMEM, "out of memory");
 	return NULL;
 }
 
+/* The sums of what into o; -1 with e set. */
 static int
-add_sums(cJSON *o, const struct sums *s)
+add_sums(cJSON *o, const struct sums *s, const char *what, struct err *e)
 {
+	cJSON *tok = tokens_json(s->tok, what, e);
+
+	if (tok == NULL || !cJSON_AddItemToObjectCS(o, "tokens", tok)) {
+		cJSON_Delete(tok);
+		return tok == NULL ? -1 : err_set(e, ERR_NOMEM, "out of memory");
+	}
 	ADD(o, "games", cJSON_CreateNumber((double)s->games));
 	ADD(o, "w", cJSON_CreateNumber((double)s->w));
 	ADD(o, "d", cJSON_CreateNumber((double)s->d));
 	ADD(o, "l", cJSON_CreateNumber((double)s->l));
-	ADD(o, "tokens", tokens_json(s->tok));
 	ADD(o, "wall_s", cJSON_CreateNumber(json_round(s->wall_s, 1e-3)));
 	ADD(o, "worker_hours", cJSON_CreateNumber(json_round(s->worker_hours, 1e-6)));
 	return 0;
 nomem:
-	return -1;
+	return err_set(e, ERR_NOMEM, "out of memory");
 }
 
 /* The manifest is written as canonical bytes directly, never as a tree: on
@@ -413,8 +431,13 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 		ADD(co, "condition", cJSON_CreateString(a->sp.conds[c]));
 		ADD(co, "family", cJSON_CreateString(a->sp.families[f]));
 		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
-		if (add_sums(co, &s) < 0)
-			goto nomem_c;
+		char what[240];
+		snprintf(what, sizeof what, "condition %.100s of family %.100s", a->sp.conds[c],
+		    a->sp.families[f]);
+		if (add_sums(co, &s, what, e) < 0) {
+			rc = -1;
+			goto done_c;
+		}
 		qsort(anch, nanch, sizeof *anch, cmp_double);
 		arr = cJSON_CreateArray();
 		ADD(co, "anchors", arr);
@@ -671,8 +694,11 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (PUT(&head, ",\"blocks\":[") < 0)
 		goto nomem;
 	tot = cJSON_CreateObject();
-	if (tot == NULL || add_sums(tot, &all) < 0 ||
-	    json_add_number(tot, "excluded", (double)nexcl) == NULL)
+	if (tot == NULL)
+		goto nomem;
+	if (add_sums(tot, &all, "totals", e) < 0)
+		goto done;
+	if (json_add_number(tot, "excluded", (double)nexcl) == NULL)
 		goto nomem;
 	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
 		goto nomem;
@@ -690,12 +716,17 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto done;
 	if (PUT(&tail, "}") < 0)
 		goto nomem;
-	room += head.len + blocks.len + conds.len + tail.len + 64;
+	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + 80;
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
-	    PUT(out, "],\"excluded\":[") < 0)
+	    PUT(out, "]") < 0)
+		goto nomem;
+	if (a->decisions.len > 0 && (PUT(out, ",\"decisions\":") < 0 ||
+	    buf_add(out, a->decisions.p, a->decisions.len) < 0))
+		goto nomem;
+	if (PUT(out, ",\"excluded\":[") < 0)
 		goto nomem;
 	size_t n;
 	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, &to, &n, e);

@@ -78,6 +78,7 @@ freeze_acc_free(struct freeze_acc *a)
 	}
 	free(a->games);
 	spec_release(&a->sp);
+	buf_release(&a->decisions);
 	buf_release(&a->canon);
 	free(a);
 }
@@ -214,7 +215,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	if (json_get_object(rec, "tokens", 1, &tokens, e) < 0)
 		return -1;
 	for (int k = 0; k < 4; k++)
-		if (json_get_int(tokens, freeze_token_names[k], 1, 0, 9007199254740991LL, &g->tok[k], e) < 0)
+		if (json_get_int(tokens, freeze_token_names[k], 1, 0, TOKENS_MAX, &g->tok[k], e) < 0)
 			return err_prefix(e, "\"tokens\"");
 	if (json_get_number(rec, "wall_s", 1, &g->wall_s, e) < 0 ||
 	    json_get_number(rec, "worker_hours", 1, &g->worker_hours, e) < 0)
@@ -458,7 +459,7 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	if (have_end && ts_cmp(ended, started) < 0)
 		return 1;
 	for (int k = 0; k < 4; k++)
-		if (flat_int(&v[W_TOK0 + k], 1, 0, 9007199254740991LL, &g->tok[flat_token_slot[k]]) != 0)
+		if (flat_int(&v[W_TOK0 + k], 1, 0, TOKENS_MAX, &g->tok[flat_token_slot[k]]) != 0)
 			return 1;
 	if (flat_num(&v[W_WALL_S], 1, &g->wall_s) != 0 ||
 	    flat_num(&v[W_WORKER_HOURS], 1, &g->worker_hours) != 0)
@@ -835,3 +836,18 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 	return 0;
 }
 
+
+int
+freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e)
+{
+	buf_reset(&a->decisions);
+	if (buf_add(&a->decisions, p, n) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+const struct spec *
+freeze_acc_spec(const struct freeze_acc *a)
+{
+	return &a->sp;
+}

@@ -2,6 +2,7 @@
  * code units, ECMAScript number text, minimal string escaping. */
 #include "../common/utf8.h"
 #include "json.h"
+#include "pow5.h"
 
 #include <float.h>
 #include <math.h>
@@ -77,12 +78,194 @@ canon_keycmp(const char *a, const char *b)
 	}
 }
 
+/* Shortest round-trip digits, after Ryu (Ulf Adams, "Ryu: fast
+ * float-to-string conversion", PLDI 2018).  A positive double is
+ * mv 2^e2 with mv = 4 m2; its rounding interval runs from mm 2^e2 to
+ * mp 2^e2 (mp = mv + 2, mm = mv - 2, or mv - 1 below a power of two,
+ * where the gap under it is half the gap over it), ends included when m2
+ * is even (a decimal halfway between two doubles reads as the even one).
+ * Each of the three, times 2^e2 / 10^e10, is floored with one 64 x 128
+ * bit multiplication by a power of five (pow5.h): e10 is chosen so that
+ * they have a digit or two more than 17, and the paper proves the
+ * products' floors exact at these table widths.  Digits are then
+ * removed while the interval still holds a shorter number, and the last
+ * one is rounded as x's own digits say, halfway to even: the fewest
+ * digits that read back as x, and among those the closest to x, which is
+ * the choice ECMAScript's Number::toString makes. */
+__extension__ typedef unsigned __int128 u128;
+
+/* A decimal d x 10^e. */
+struct decimal {
+	uint64_t d;
+	int e;
+};
+
+/* The floors of mv, mp and mm times 2^e2 / 10^e10, and which are exact. */
+struct scaled {
+	uint64_t vr, vp, vm;
+	int e10;
+	int vr_exact, vp_exact, vm_exact;
+};
+
+/* floor(m mul / 2^j) for a 125-bit mul, j >= 64. */
+static inline uint64_t
+mul_shift(uint64_t m, const uint64_t mul[2], int j)
+{
+	u128 lo = (u128)m * mul[0], hi = (u128)m * mul[1];
+
+	return (uint64_t)(((lo >> 64) + hi) >> (j - 64));
+}
+
+/* The number of bits of 5^e, for 0 <= e <= 3528 (mk/pow5.py checks). */
+static inline int
+pow5_bits(int e)
+{
+	return (int)(((uint32_t)e * 1217359u) >> 19) + 1;
+}
+
+static inline int
+divisible_pow5(uint64_t v, int q)
+{
+	for (; q > 0; q--, v /= 5)
+		if (v % 5 != 0)
+			return 0;
+	return 1;
+}
+
+static inline int
+divisible_pow2(uint64_t v, int q)
+{
+	return q < 64 && (v & ((UINT64_C(1) << q) - 1)) == 0;
+}
+
+static void
+scale(uint64_t m2, int e2, int mm_shift, struct scaled *s)
+{
+	uint64_t mv = 4 * m2, mp = mv + 2, mm = mv - 1 - (uint64_t)mm_shift;
+	const uint64_t *mul;
+	int q, j;
+
+	if (e2 >= 0) {
+		/* 10^q = 2^q 5^q with q <= e2: divide by 5^q, shift by the rest */
+		q = (int)(((uint32_t)e2 * 78913u) >> 18) - 1; /* floor(e2 log10 2) - 1 */
+		q = q < 0 ? 0 : q;
+		s->e10 = q;
+		mul = POW5_INV[q];
+		j = -e2 + q + POW5_BITS + pow5_bits(q) - 1;
+		s->vr_exact = divisible_pow5(mv, q);
+		s->vp_exact = divisible_pow5(mp, q);
+		s->vm_exact = divisible_pow5(mm, q);
+	} else {
+		/* times 5^i / 2^q, i = -e2 - q */
+		q = (int)(((uint32_t)-e2 * 732923u) >> 20) - 1; /* floor(-e2 log10 5) - 1 */
+		q = q < 0 ? 0 : q;
+		s->e10 = q + e2;
+		int i = -e2 - q;
+		mul = POW5[i];
+		j = q - (pow5_bits(i) - POW5_BITS);
+		s->vr_exact = divisible_pow2(mv, q);
+		s->vp_exact = divisible_pow2(mp, q);
+		s->vm_exact = divisible_pow2(mm, q);
+	}
+	s->vr = mul_shift(mv, mul, j);
+	s->vp = mul_shift(mp, mul, j);
+	s->vm = mul_shift(mm, mul, j);
+}
+
+/* The shortest decimal in the scaled interval, rounded as x's digits say. */
+static struct decimal
+shortest_in(const struct scaled *s, int accept)
+{
+	uint64_t vr = s->vr, vp = s->vp, vm = s->vm;
+	/* vm_low: vm (times 10^removed) is the lower end itself, and in;
+	 * vr_zeros: x is vr exactly but for the digits removed, all of
+	 * which except the last were zeros */
+	int vm_low = accept && s->vm_exact, vr_zeros = s->vr_exact, removed = 0;
+	unsigned last = 0;
+
+	if (!accept && s->vp_exact)
+		vp--; /* the upper end itself is out */
+	while (vp / 10 > vm / 10) {
+		vm_low &= vm % 10 == 0;
+		vr_zeros &= last == 0;
+		last = (unsigned)(vr % 10);
+		vr /= 10, vp /= 10, vm /= 10, removed++;
+	}
+	if (vm_low) /* the lower end may have zeros left to drop */
+		while (vm % 10 == 0) {
+			vr_zeros &= last == 0;
+			last = (unsigned)(vr % 10);
+			vr /= 10, vp /= 10, vm /= 10, removed++;
+		}
+	if (vr_zeros && last == 5 && vr % 2 == 0)
+		last = 4; /* exactly halfway: to the even one */
+	return (struct decimal){ vr + ((vr == vm && !vm_low) || last >= 5), s->e10 + removed };
+}
+
+/* x > 0, finite. */
+static struct decimal
+shortest(double x)
+{
+	uint64_t bits, mant, m2;
+	int bexp, e2;
+	struct scaled s;
+
+	memcpy(&bits, &x, sizeof bits);
+	mant = bits & ((UINT64_C(1) << 52) - 1);
+	bexp = (int)(bits >> 52 & 0x7FF);
+	m2 = bexp == 0 ? mant : mant | UINT64_C(1) << 52;
+	e2 = (bexp == 0 ? 1 : bexp) - 1075 - 2;
+	scale(m2, e2, mant != 0 || bexp <= 1, &s);
+	return shortest_in(&s, (m2 & 1) == 0);
+}
+
+/* ECMAScript's text for digits (k of them, no leading or trailing zero)
+ * times 10^(n - k), at o; returns the end. */
+static char *
+format_es(const char *digits, int k, int n, char *o)
+{
+	if (k <= n && n <= 21) {
+		memcpy(o, digits, k);
+		o += k;
+		for (int i = 0; i < n - k; i++)
+			*o++ = '0';
+	} else if (0 < n && n <= 21) {
+		memcpy(o, digits, n);
+		o += n;
+		*o++ = '.';
+		memcpy(o, digits + n, k - n);
+		o += k - n;
+	} else if (-6 < n && n <= 0) {
+		*o++ = '0';
+		*o++ = '.';
+		for (int i = 0; i < -n; i++)
+			*o++ = '0';
+		memcpy(o, digits, k);
+		o += k;
+	} else {
+		*o++ = digits[0];
+		if (k > 1) {
+			*o++ = '.';
+			memcpy(o, digits + 1, k - 1);
+			o += k - 1;
+		}
+		int e = n - 1 < 0 ? 1 - n : n - 1;
+		*o++ = 'e';
+		*o++ = n - 1 < 0 ? '-' : '+';
+		if (e >= 100)
+			*o++ = (char)('0' + e / 100);
+		if (e >= 10)
+			*o++ = (char)('0' + e / 10 % 10);
+		*o++ = (char)('0' + e % 10);
+	}
+	return o;
+}
+
 void
 canon_number(double x, char out[32])
 {
-	char t[40], digits[20];
-	int k = 0, exp10, n, i;
-	char *o = out;
+	char digits[20], *d = digits + sizeof digits, *o = out;
+	struct decimal dec;
 
 	if (x == 0) {
 		strcpy(out, "0");
@@ -93,76 +276,21 @@ canon_number(double x, char out[32])
 		x = -x;
 	}
 	if (x < 9007199254740992.0 && x == floor(x)) {
-		/* An integer below 2^53 is exact in a uint64_t: its digits, without
-		 * printf (most numbers in a ledger are counts). */
-		uint64_t u = (uint64_t)x;
-		char rev[20];
-		int m = 0;
-		do {
-			rev[m++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		while (m)
-			*o++ = rev[--m];
-		*o = '\0';
-		return;
-	}
-	/* Shortest digits that read back as x.  %.*e rounds correctly, so when
-	 * the shortest form has at most 15 digits, the 15-digit rounding is it
-	 * padded with zeros (x lies within half an ulp of it, far inside half
-	 * a 15-digit step); else 16 or 17 digits, the closest of which is the
-	 * one ECMAScript wants. */
-	if (x < DBL_MIN) {
-		/* Subnormals carry fewer digits: search from one digit up. */
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(t, sizeof t, "%.*e", prec - 1, x);
-			if (strtod(t, NULL) == x)
-				break;
-		}
-	} else if (snprintf(t, sizeof t, "%.14e", x), strtod(t, NULL) != x) {
-		snprintf(t, sizeof t, "%.15e", x);
-		if (strtod(t, NULL) != x)
-			snprintf(t, sizeof t, "%.16e", x);
-	}
-	/* t is d[.ddd]e[+-]XX */
-	for (i = 0; t[i] != 'e'; i++)
-		if (t[i] != '.')
-			digits[k++] = t[i];
-	exp10 = atoi(t + i + 1);
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
-	digits[k] = '\0';
-	n = exp10 + 1;
-	if (k <= n && n <= 21) {
-		memcpy(o, digits, k);
-		o += k;
-		for (i = 0; i < n - k; i++)
-			*o++ = '0';
-		*o = '\0';
-	} else if (0 < n && n <= 21) {
-		memcpy(o, digits, n);
-		o += n;
-		*o++ = '.';
-		memcpy(o, digits + n, k - n);
-		o += k - n;
-		*o = '\0';
-	} else if (-6 < n && n <= 0) {
-		*o++ = '0';
-		*o++ = '.';
-		for (i = 0; i < -n; i++)
-			*o++ = '0';
-		memcpy(o, digits, k);
-		o += k;
-		*o = '\0';
+		/* An integer below 2^53: its digits (most numbers in a ledger
+		 * are counts). */
+		dec = (struct decimal){ (uint64_t)x, 0 };
 	} else {
-		*o++ = digits[0];
-		if (k > 1) {
-			*o++ = '.';
-			memcpy(o, digits + 1, k - 1);
-			o += k - 1;
-		}
-		sprintf(o, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
+		dec = shortest(x);
 	}
+	while (dec.d % 10 == 0) {
+		dec.d /= 10;
+		dec.e++;
+	}
+	do
+		*--d = (char)('0' + dec.d % 10);
+	while (dec.d /= 10);
+	int k = (int)(digits + sizeof digits - d);
+	*format_es(d, k, dec.e + k, o) = '\0';
 }
 
 /* Length of the well-formed UTF-8 sequence at p (C0 80, our U+0000,

@@ -22,12 +22,10 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
 	command -v git >/dev/null 2>&1 || missing git
 	command -v zstd >/dev/null 2>&1 || missing zstd
-	# UCI engines: stockfish for tests/engine.test.sh; the others (and
-	# polyglot) for building example data only.  Debian puts them in
-	# /usr/games, often not in PATH.
-	for eng in stockfish fairy-stockfish glaurung toga2 ethereal-chess gnuchess polyglot; do
-		command -v "$eng" >/dev/null 2>&1 || [ -x "/usr/games/$eng" ] || missing "$eng"
-	done
+	# stockfish for the engine tests (Debian puts it in /usr/games, often
+	# not in PATH); node as an independent ECMAScript number printer
+	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
+	command -v node >/dev/null 2>&1 || missing nodejs
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do

@@ -5,12 +5,12 @@
 #include <string.h>
 
 #include "../common/buf.h"
-#include "../common/lines.h"
+#include "../common/io.h"
 #include "../json/json.h"
 
-/* A manifest line holds one position: ten candidates with their principal
- * variations and a few dozen evals come to a few kilobytes. */
-#define CAND_MAX_LINE ((size_t)16 << 20)
+/* A manifest is read whole: a position's line is a few kilobytes, so a
+ * gigabyte holds hundreds of thousands of positions. */
+#define CAND_MAX_BYTES ((size_t)1 << 30)
 #define CAND_MAX_MULTIPV 256
 
 const char *const cand_split_names[3] = { "explore", "confirm", "heldout" };
@@ -214,20 +214,25 @@ read_position(const struct candidates *c, struct cand_position *p, const struct 
 	return read_candidates(c, p, e) < 0 || read_evals(p, e) < 0 ? -1 : 0;
 }
 
-/* Every line read, parsed and digested in its canonical form; lines[k]
- * gets tree k's line number. */
+/* Every line of p[0..n) parsed and digested in its canonical form;
+ * lines[k] gets tree k's line number. */
 static int
-read_lines(struct candidates *c, struct lines *l, long **lines, struct hash *h, struct err *e)
+read_lines(struct candidates *c, const char *p, size_t n, const char *name, long **lines,
+    struct hash *h, struct err *e)
 {
 	struct buf canon = BUF_INIT;
 	size_t cap = 0;
-	const char *text;
-	size_t n;
-	int rc;
+	long lineno = 0;
+	int rc = 0;
 
-	while ((rc = lines_next(l, &text, &n, e)) == 1) {
+	for (size_t at = 0; at < n && rc == 0;) {
+		const char *nl = memchr(p + at, '\n', n - at);
+		size_t len = nl ? (size_t)(nl - (p + at)) : n - at;
+		const char *text = p + at;
 		cJSON *t;
-		if (n == 0 || (n == 1 && text[0] == '\r'))
+		at += len + (nl != NULL);
+		lineno++;
+		if (len == 0 || (len == 1 && text[0] == '\r'))
 			continue;
 		if (c->ntrees == cap) {
 			size_t nc = cap ? 2 * cap : 256;
@@ -242,11 +247,11 @@ read_lines(struct candidates *c, struct lines *l, long **lines, struct hash *h, 
 			*lines = y;
 			cap = nc;
 		}
-		if ((t = json_parse(text, n, l->name, l->lineno, e)) == NULL) {
+		if ((t = json_parse(text, len, name, lineno, e)) == NULL) {
 			rc = -1;
 			break;
 		}
-		(*lines)[c->ntrees] = l->lineno;
+		(*lines)[c->ntrees] = lineno;
 		c->trees[c->ntrees++] = t;
 		buf_reset(&canon);
 		if (canon_write(t, &canon, e) < 0 || buf_addc(&canon, '\n') < 0) {
@@ -256,13 +261,12 @@ read_lines(struct candidates *c, struct lines *l, long **lines, struct hash *h, 
 		hash_update(h, canon.p, canon.len);
 	}
 	buf_release(&canon);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 static int
-read_all(struct candidates *c, const char *path, struct err *e)
+read_all(struct candidates *c, const char *p, size_t n, const char *name, struct err *e)
 {
-	struct lines l;
 	struct hash *h = hash_new();
 	long *lines = NULL;
 	uint8_t d[HASH_LEN];
@@ -270,16 +274,16 @@ read_all(struct candidates *c, const char *path, struct err *e)
 
 	if (h == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	if (lines_open(&l, path, CAND_MAX_LINE, 0, e) < 0 || read_lines(c, &l, &lines, h, e) < 0)
+	if (read_lines(c, p, n, name, &lines, h, e) < 0)
 		goto done;
 	hash_final(h, d);
 	hash_id_format(d, c->id);
 	if (c->ntrees == 0) {
-		err_set(e, ERR_INPUT, "%s: empty: expected the cohort.candidates/1 header", l.name);
+		err_set(e, ERR_INPUT, "%s: empty: expected the cohort.candidates/1 header", name);
 		goto done;
 	}
 	if (read_head(c, c->trees[0], e) < 0) {
-		err_prefix(e, "%s:%ld", l.name, lines[0]);
+		err_prefix(e, "%s:%ld", name, lines[0]);
 		goto done;
 	}
 	c->p = calloc(c->ntrees, sizeof *c->p);
@@ -288,32 +292,52 @@ read_all(struct candidates *c, const char *path, struct err *e)
 		goto done;
 	}
 	for (size_t k = 1; k < c->ntrees; k++) {
-		struct cand_position *p = &c->p[k - 1];
-		p->json = c->trees[k];
-		p->line = lines[k];
-		if (read_position(c, p, k > 1 ? &c->p[k - 2] : NULL, e) < 0) {
-			err_prefix(e, "%s:%ld", l.name, lines[k]);
+		struct cand_position *q = &c->p[k - 1];
+		q->json = c->trees[k];
+		q->line = lines[k];
+		if (read_position(c, q, k > 1 ? &c->p[k - 2] : NULL, e) < 0) {
+			err_prefix(e, "%s:%ld", name, lines[k]);
 			goto done;
 		}
 		c->n = k;
 	}
 	rc = 0;
 done:
-	lines_close(&l);
 	hash_free(h);
 	free(lines);
 	return rc;
 }
 
 int
-cand_read(const char *path, struct candidates *c, struct err *e)
+cand_read_bytes(const char *p, size_t n, const char *name, struct candidates *c, struct err *e)
 {
 	cand_release(c);
-	c->path = path;
-	if (read_all(c, path, e) < 0) {
+	c->path = name;
+	if (read_all(c, p, n, name, e) < 0) {
 		cand_release(c);
 		return -1;
 	}
+	return 0;
+}
+
+int
+cand_read(const char *path, struct candidates *c, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	int rc = io_read_all(path, &b, CAND_MAX_BYTES, e);
+
+	if (rc == 0)
+		rc = cand_read_bytes(b.p ? b.p : "", b.len, io_name(path), c, e);
+	buf_release(&b);
+	return rc;
+}
+
+int
+cand_canonical(const struct candidates *c, struct buf *out, struct err *e)
+{
+	for (size_t k = 0; k < c->ntrees; k++)
+		if (canon_write(c->trees[k], out, e) < 0 || buf_addc(out, '\n') < 0)
+			return e->code ? -1 : err_set(e, ERR_NOMEM, "out of memory");
 	return 0;
 }
 

@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "../chess/chess.h"
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/hash.h"
 
@@ -86,6 +87,11 @@ struct candidates {
 
 /* Read path ("-": standard input).  On failure c is left released. */
 int cand_read(const char *path, struct candidates *c, struct err *e);
+/* The same from bytes (a stored manifest), named name in messages. */
+int cand_read_bytes(const char *p, size_t n, const char *name, struct candidates *c,
+    struct err *e);
+/* The manifest's canonical bytes (its identity's), appended to out. */
+int cand_canonical(const struct candidates *c, struct buf *out, struct err *e);
 void cand_release(struct candidates *c);
 
 /* The position of an id, or NULL (binary search). */

@@ -73,7 +73,8 @@ read_jsonl(const char *path, const char *name, ledger_fn fn, void *ctx, struct e
 static int
 is_structured(const char *col, const char *decl)
 {
-	static const char *const known[] = { "model", "anchor", "tokens", "requests", NULL };
+	static const char *const known[] = { "model", "anchor", "tokens", "requests", "moves",
+		"shown", "proposed", NULL };
 
 	if (decl != NULL && strcasecmp(decl, "JSON") == 0)
 		return 1;
@@ -160,19 +161,20 @@ bad:
 }
 
 static int
-read_sqlite(const char *path, ledger_fn fn, void *ctx, struct err *e)
+read_sqlite(const char *path, const char *table, ledger_fn fn, void *ctx, struct err *e)
 {
 	struct ledger_loc loc = { path, 0, 1 };
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
+	char sql[128];
 	int rc = 0, s;
 
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		rc = sqlite_fail(db, path, e);
 		goto done;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT rowid AS rowid, * FROM games ORDER BY rowid", -1, &st,
-	    NULL) != SQLITE_OK) {
+	snprintf(sql, sizeof sql, "SELECT rowid AS rowid, * FROM %s ORDER BY rowid", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		rc = sqlite_fail(db, path, e);
 		goto done;
 	}
@@ -198,7 +200,7 @@ done:
 }
 
 int
-ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e)
+ledger_read_table(const char *path, const char *table, ledger_fn fn, void *ctx, struct err *e)
 {
 	char magic[16];
 	FILE *fp;
@@ -212,8 +214,14 @@ ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e)
 	n = fread(magic, 1, sizeof magic, fp);
 	if (n == sizeof magic && memcmp(magic, "SQLite format 3", 16) == 0) {
 		fclose(fp);
-		return read_sqlite(path, fn, ctx, e);
+		return read_sqlite(path, table, fn, ctx, e);
 	}
 	fclose(fp);
 	return read_jsonl(path, path, fn, ctx, e);
+}
+
+int
+ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e)
+{
+	return ledger_read_table(path, "games", fn, ctx, e);
 }

@@ -29,6 +29,9 @@ typedef int (*ledger_fn)(void *ctx, cJSON *record, const struct ledger_loc *loc,
 
 /* Read every record of path ("-" is standard input, JSON Lines). */
 int ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e);
+/* The same for records of another kind: from a SQLite database, the rows
+ * of table (a name of the code's, never of the input's), e.g. "decisions". */
+int ledger_read_table(const char *path, const char *table, ledger_fn fn, void *ctx, struct err *e);
 
 /* A line of only spaces, tabs and carriage returns, which readers skip. */
 int ledger_blank(const char *p, size_t n);

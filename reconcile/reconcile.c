@@ -1528,7 +1528,7 @@ static void
 progress(struct recon *r, const char *what)
 {
 	if (r->o->progress)
-		fprintf(stderr, "cohort reconcile: %s\n", what);
+		r->o->progress(r->o->progress_ctx, what);
 }
 
 /* The derived tables every check reads (documented in docs/reconcile-db.md). */
@@ -1777,6 +1777,35 @@ struct sums {
 	cJSON *blocks;
 };
 
+/* acc + v for token counts, both at least 0: past MAX_COUNT it stops just
+ * above, which tokens_fit refuses (so no sum can overflow). */
+static void
+count_add(long long *acc, long long v)
+{
+	*acc = *acc > MAX_COUNT - v ? MAX_COUNT + 1 : *acc + v;
+}
+
+/* Token sums must stay at most 2^53 - 1 to be written exactly (as the
+ * freeze's): each class recorded, billed and of provider-error games, and
+ * each total of three classes.  -1 with e naming what and the field. */
+static int
+tokens_fit(const struct sums *s, const char *what, struct err *e)
+{
+	const long long *sets[3] = { s->rec, s->billed, s->perr_tok };
+	static const char *const set_names[3] = { "tokens.recorded", "tokens.billed",
+		"provider_error_tokens" };
+
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i <= NCLASS; i++) {
+			long long v = i < NCLASS ? sets[j][i] : sets[j][0] + sets[j][1] + sets[j][2];
+			if (v > MAX_COUNT)
+				return err_set(e, ERR_INPUT, "%s: \"%s.%s\": the sum is above 2^53 - 1 = "
+				    "%lld, the largest whole number a JSON number holds exactly", what,
+				    set_names[j], i < NCLASS ? classes[i] : "total", MAX_COUNT);
+		}
+	return 0;
+}
+
 static int
 kind_index(const char *k)
 {
@@ -1939,7 +1968,7 @@ row_clean(sqlite3_stmt *st, struct sums *c, struct sums *t)
 		p[j]->d += sqlite3_column_int64(st, 3);
 		p[j]->l += sqlite3_column_int64(st, 4);
 		for (int i = 0; i < NCLASS; i++)
-			p[j]->rec[i] += sqlite3_column_int64(st, 5 + i);
+			count_add(&p[j]->rec[i], sqlite3_column_int64(st, 5 + i));
 		p[j]->wall_s += sqlite3_column_double(st, 9);
 		p[j]->hours += sqlite3_column_double(st, 10);
 	}
@@ -1954,7 +1983,7 @@ row_perr(sqlite3_stmt *st, struct sums *c, struct sums *t)
 			continue;
 		p[j]->perr += sqlite3_column_int64(st, 1);
 		for (int i = 0; i < NCLASS; i++)
-			p[j]->perr_tok[i] += sqlite3_column_int64(st, 2 + i);
+			count_add(&p[j]->perr_tok[i], sqlite3_column_int64(st, 2 + i));
 	}
 }
 
@@ -1977,7 +2006,7 @@ row_requests(sqlite3_stmt *st, struct sums *c, struct sums *t)
 		for (int i = 0; i < NCLASS; i++) {
 			if (sqlite3_column_type(st, 6 + i) == SQLITE_NULL)
 				continue;
-			p[j]->billed[i] += sqlite3_column_int64(st, 6 + i);
+			count_add(&p[j]->billed[i], sqlite3_column_int64(st, 6 + i));
 			p[j]->billed_set[i] = 1;
 		}
 	}
@@ -2078,6 +2107,14 @@ build_report(struct recon *r)
 		if (each_row(r, sql, s, n, &tot, row_blocks) < 0)
 			goto done;
 	}
+	for (int i = 0; i < n; i++) {
+		char what[160];
+		snprintf(what, sizeof what, "condition %.100s", s[i].condition);
+		if (tokens_fit(&s[i], what, r->e) < 0)
+			goto done;
+	}
+	if (tokens_fit(&tot, "totals", r->e) < 0)
+		goto done;
 	doc = cJSON_CreateObject();
 	json_add_string(doc, "kind", "cohort.reconcile/1");
 	cJSON_AddItemToObject(doc, "inputs", r->inputs);

@@ -28,10 +28,13 @@ struct recon_opts {
 	const char *billing_map;   /* JSON object: our column -> provider's, or NULL */
 	double tolerance;          /* relative tolerance on billed tokens, >= 0 */
 	const char *db;            /* keep the database in this file, or NULL */
-	int progress;              /* report progress on stderr */
+	/* called with each stage's name ("loading billing") as it starts,
+	 * when set (progress on a terminal) */
+	void (*progress)(void *ctx, const char *stage);
+	void *progress_ctx;
 };
 
-#define RECON_INIT { NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0.0, NULL, 0 }
+#define RECON_INIT { NULL, NULL, 0, NULL, 0, NULL, 0, NULL, 0.0, NULL, NULL, NULL }
 
 /* Reconcile.  Returns 0 when everything reconciles, 1 when there are
  * findings (all of them are in the report), -1 with e set when an input

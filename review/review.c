@@ -24,7 +24,18 @@ struct doc {
 	cJSON *held;  /* a freeze shown to hold the quick way: its checks */
 	char id[HASH_ID_LEN + 1];
 	int archive;
+	struct buf in; /* the bytes of standard input ("-"), kept to parse later */
 };
+
+/* Whether the first n bytes m of a file are those of a gzip, zstd or tar
+ * archive. */
+static int
+archive_magic(const unsigned char *m, size_t n)
+{
+	return (n >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
+	    (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
+	    (n >= 262 && memcmp(m + 257, "ustar", 5) == 0);
+}
 
 static int
 is_archive(const char *path, int *yes, struct err *e)
@@ -46,10 +57,7 @@ is_archive(const char *path, int *yes, struct err *e)
 		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	n = fread(m, 1, sizeof m, fp);
 	fclose(fp);
-	if ((n >= 2 && m[0] == 0x1f && m[1] == 0x8b) ||
-	    (n >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd) ||
-	    (n >= 262 && memcmp(m + 257, "ustar", 5) == 0))
-		*yes = 1;
+	*yes = archive_magic(m, n);
 	return 0;
 }
 
@@ -84,20 +92,40 @@ store_beside(const char *path)
 static const cJSON *
 doc_json(struct doc *d, struct err *e)
 {
-	if (d->json == NULL && !d->archive)
+	if (d->json == NULL && !d->archive && strcmp(d->path, "-") == 0)
+		d->json = json_parse(d->in.p ? d->in.p : "", d->in.len, io_name("-"), 1, e);
+	else if (d->json == NULL && !d->archive)
 		d->json = json_parse_file(d->path, e);
 	return d->json;
 }
 
-/* Try the quick proof for a freeze (verify/fast.c) on the mapped file:
+/* Try the quick proof for a freeze (verify/fast.c) on its n bytes p:
  * 0 and d->held when it holds, 1 to read the document the usual way. */
+static int
+try_fast_bytes(const struct review_opts *o, struct doc *d, const char *p, size_t n,
+    struct err *e)
+{
+	char *store = o->store_dir ? NULL : store_beside(d->path);
+	int rc = 1;
+
+	d->held = cJSON_CreateArray();
+	if (d->held != NULL && (o->store_dir || store))
+		rc = verify_freeze_fast(p, n, o->store_dir ? o->store_dir : store, d->held, d->id, e);
+	if (rc != 0) {
+		cJSON_Delete(d->held);
+		d->held = NULL;
+	}
+	free(store);
+	return rc;
+}
+
+/* The same on the mapped file. */
 static int
 try_fast(const struct review_opts *o, struct doc *d, struct err *e)
 {
 	struct stat st;
 	void *m;
-	char *store;
-	int fd, rc = 1;
+	int fd, rc;
 
 	fd = open(d->path, O_RDONLY);
 	if (fd < 0)
@@ -110,18 +138,26 @@ try_fast(const struct review_opts *o, struct doc *d, struct err *e)
 	close(fd);
 	if (m == MAP_FAILED)
 		return 1;
-	store = o->store_dir ? NULL : store_beside(d->path);
-	d->held = cJSON_CreateArray();
-	if (d->held != NULL && (o->store_dir || store))
-		rc = verify_freeze_fast(m, (size_t)st.st_size, o->store_dir ? o->store_dir : store,
-		    d->held, d->id, e);
-	if (rc != 0) {
-		cJSON_Delete(d->held);
-		d->held = NULL;
-	}
-	free(store);
+	rc = try_fast_bytes(o, d, m, (size_t)st.st_size, e);
 	munmap(m, (size_t)st.st_size);
 	return rc;
+}
+
+/* A document on standard input ("-"): read whole, then as a file is.  An
+ * archive is read from its file only (a bundle is checked by path). */
+static int
+read_stdin(const struct review_opts *o, struct doc *d, struct err *e)
+{
+	int fast;
+
+	if (io_read_all("-", &d->in, IO_MAX_DOCUMENT, e) < 0)
+		return -1;
+	if (archive_magic((const unsigned char *)(d->in.p ? d->in.p : ""), d->in.len))
+		return err_set(e, ERR_INPUT,
+		    "%s: an archive is read from its file, not standard input", io_name("-"));
+	if (d->in.len >= 16 && (fast = try_fast_bytes(o, d, d->in.p, d->in.len, e)) <= 0)
+		return fast;
+	return doc_json(d, e) == NULL || canon_id(d->json, d->id, e) < 0 ? -1 : 0;
 }
 
 static int
@@ -148,6 +184,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 			err_prefix(e, "%s", d->path);
 		return rc;
 	}
+	if (derive_is_input(kind))
+		return derive_input_check(kind, d->json, d->name, checks, e);
 	/* A derived document: find the input it names among the files. */
 	const cJSON *in = NULL;
 	const char *want = NULL;
@@ -185,6 +223,13 @@ review_files(const struct review_opts *o, cJSON **report, struct err *e)
 		if (docs[i].name == NULL) {
 			rc = err_set(e, ERR_NOMEM, "out of memory");
 			goto done;
+		}
+		if (strcmp(o->files[i], "-") == 0) {
+			if (read_stdin(o, &docs[i], e) < 0) {
+				rc = -1;
+				goto done;
+			}
+			continue;
 		}
 		if (is_archive(o->files[i], &docs[i].archive, e) < 0) {
 			rc = -1;
@@ -258,6 +303,7 @@ done:
 		free(docs[i].name);
 		cJSON_Delete(docs[i].json);
 		cJSON_Delete(docs[i].held);
+		buf_release(&docs[i].in);
 	}
 	free(docs);
 	return rc;

@@ -16,7 +16,8 @@
 #include "../common/err.h"
 
 struct review_opts {
-	const char **files;    /* documents, bundle archives or bag folders */
+	const char **files;    /* documents, bundle archives or bag folders; "-" is
+	                          a document on standard input (once at most) */
 	size_t nfiles;
 	const char *store_dir; /* store of the freezes; NULL: "store" beside each */
 };

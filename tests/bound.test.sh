@@ -99,6 +99,34 @@ check "published figures: 69.2%, 2595, 1164; pooled condition totals" $PY fig.py
 $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); b=[x for x in d["blocks"] if x["w"]==x["games"]][0]; assert abs(b["score_interval"][0]-0.1**0.1)<1e-6' ds1.json \
 	&& ok "one-sided 90%: 10-0-0 lower end is 0.1^(1/10)" || notok "one-sided" "$(head -c 300 ds1.json)"
 
+# Large blocks: GSL's beta quantiles gave NaN ("beta quantile failed for
+# 5000 of 10000") and did not return for 5,000,000-0-5,000,000; the ends
+# are checked against bisections of binomial tails in the unit test.
+printf '{"kind":"cohort.blocks/1","blocks":[%s]}' \
+	'{"condition":"a","anchor":2000,"color":"black","w":5000,"d":0,"l":5000},
+	 {"condition":"b","anchor":2000,"color":"black","w":4995,"d":0,"l":4995},
+	 {"condition":"c","anchor":2000,"color":"black","w":6000,"d":0,"l":14000},
+	 {"condition":"d","anchor":2000,"color":"black","w":15000,"d":0,"l":35000},
+	 {"condition":"e","anchor":2000,"color":"black","w":5000000,"d":0,"l":5000000}' >big.json
+expect_status "5000 of 10000 ... 5,000,000 of 10,000,000: bounds written" 0 timeout 60 "$COHORT" bound -o big.out big.json
+$PY -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+for b in d["blocks"]:
+    lo, hi = b["score_interval"]
+    assert lo < b["score"] < hi, b
+    if b["w"] == b["l"]:
+        assert abs(lo + hi - 1) < 2e-6 and abs(sum(b["rating_interval"]) - 2 * 2035) < 0.02, b
+e = d["blocks"][4]["score_interval"]
+assert abs(e[1] - 0.5 - 1.959964 * 0.5 / 1e7 ** 0.5) < 2e-6, e
+' big.out && ok "large blocks: intervals about their scores, symmetric at a half score" || notok "large blocks" "$(head -c 400 big.out)"
+
+# 120,000 blocks: a scan of the earlier blocks for each block's condition
+# made bound quadratic (23 s for 61,000 blocks, where fit took 1 s).
+awk -v conds=6000 -v blocks=20 -f "$ROOT/bench/fit-gen.awk" >many.json
+expect_status "120,000 blocks of 6,000 conditions in well under 40 s" 0 timeout 40 "$COHORT" bound -o many.out many.json
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["conditions"]; assert len(d["blocks"])==120000 and len(c)==6000 and [x["condition"] for x in c]==["c%04d" % i for i in range(6000)] and all(x["blocks"]==20 for x in c); b=[x["block"] for x in d["blocks"][:40]]; assert b==list(range(1,21))*2, b' many.out \
+	&& ok "120,000 blocks: conditions in order of first block, blocks numbered per condition" || notok "many blocks" "$(head -c 300 many.out)"
+
 # A White block is corrected by -penalty; the penalty comes from the document.
 printf '{"kind":"cohort.blocks/1","black_penalty":50,"blocks":[{"condition":"a","anchor":1500,"color":"white","w":5,"d":0,"l":5},{"condition":"a","anchor":1500,"color":"black","w":5,"d":0,"l":5}]}' >wb.json
 "$COHORT" bound wb.json >wb.out

@@ -275,8 +275,9 @@ same_bytes "a failed run leaves the old archive" keep.tar a.tar
 	ok "--help to stdout, exit 0" || notok "--help" "$(cat help.txt)"
 expect_fail2 "no --spec" '--spec is required' "$COHORT" bundle -o x.tar
 expect_fail2 "unknown option" "unknown option '--bogus'" "$COHORT" bundle --bogus
-expect_fail2 "--gzip and --zstd" 'at most one of --gzip and --zstd' "$COHORT" bundle --spec luna/bundle.json --gzip --zstd -o x.tar
-expect_fail2 "--check with -o" '--check writes no archive' "$COHORT" bundle --spec luna/bundle.json --check -o x.tar
+expect_fail2 "--gzip and --zstd" '--gzip and --zstd cannot go together' "$COHORT" bundle --spec luna/bundle.json --gzip --zstd -o x.tar
+expect_fail2 "--check with -o" '--check and -o cannot go together' "$COHORT" bundle --spec luna/bundle.json --check -o x.tar
+expect_fail2 "--zstd with --check" '--zstd and --check cannot go together' "$COHORT" bundle --spec luna/bundle.json --zstd --check
 expect_fail2 "an extra argument" "unexpected argument 'extra'" "$COHORT" bundle --spec luna/bundle.json extra
 
 # payload files over 64 MiB are hashed in a second pass, and documents among

@@ -8,6 +8,41 @@ for f in "$D"/jcs/input/*.json; do
 done
 check "es6 number text, 10000 lines" "$BUILD/tests/unit/numbers" "$D/jcs/es6testfile10k.txt"
 
+# Number text against an independent ECMAScript implementation (node):
+# a million doubles from random bit patterns and every power of two (2^-24
+# is 5.960464477539063e-8, 16 digits, though 5.9604644775390625e-8 is exact).
+ES=$ROOT/tests/es-numbers.js
+node "$ES" hex "$D/jcs/es6testfile10k.txt" >es10k.txt
+same_bytes "node writes the es6 file's numbers as the file does" es10k.txt "$D/jcs/es6testfile10k.txt"
+node "$ES" doubles 1000000 >es.txt
+check "a million random doubles and every power of two, as node writes them" \
+	"$BUILD/tests/unit/numbers" es.txt
+for f in "$D"/jcs/input/*.json; do
+	n=$(basename "$f")
+	node "$ES" canon "$f" >"node-$n"
+	"$COHORT" canon "$f" >"ours-$n"
+	same_bytes "jcs vector $n as node canonicalizes it" "ours-$n" "node-$n"
+done
+# The same numbers through the reader, in several texts each (17 and 15
+# digits, and in plain notation's range), as one array, and those without
+# an exponent (the flat record reader's own numbers) as ledger records,
+# where the flat reader must agree with the tree reader.
+node "$ES" texts 200000 >texts.txt
+{ printf '['; paste -sd, texts.txt; printf ']'; } >texts.json
+node "$ES" canon texts.json >node-texts.json
+"$COHORT" canon texts.json >ours-texts.json
+if cmp -s ours-texts.json node-texts.json; then ok "404,196 doubles in 1.2 million texts, canonicalized as node does"; else
+	notok "404,196 doubles in 1.2 million texts, canonicalized as node does" \
+		"$(tr , '\n' <node-texts.json >node-texts.txt; tr , '\n' <ours-texts.json | diff - node-texts.txt | head -4)"
+fi
+head -n 1 "$ROOT/examples/luna/ledger.jsonl" >record.json
+{ head -n 12000 texts.txt; tail -n 12588 texts.txt; } | grep -v e | sed 's/^-//' | awk 'NR == FNR { t = $0; next }
+	{ s = t; sub(/"wall_s":[^,}]*/, "\"wall_s\":" $0, s); print s }' record.json - >numbers.jsonl
+check "flat and tree readers agree on records holding those numbers" \
+	"$BUILD/tests/unit/rec_diff" "$ROOT/examples/luna/spec.json" 0 numbers.jsonl
+python3 "$ROOT/mk/pow5.py" >pow5.h
+same_bytes "json/pow5.h is what mk/pow5.py prints (its formulas checked on the way)" pow5.h "$ROOT/json/pow5.h"
+
 # Every y_ case is accepted, but the two duplicate-key ones our contract refuses.
 cd "$D/json-parsing/test_parsing"
 "$BUILD/tests/unit/jsonsuite" y_*.json >"$TMP/y" 2>&1

@@ -72,6 +72,84 @@ EOF
 check "closed form for single-block conditions (Luna)" $PY closed.py luna.json
 check "closed form for single-block conditions (DeepSeek)" $PY closed.py deepseek.json
 
+# Large blocks: a gradient that sums over many games carries their rounding
+# (about 1e-16 a game), so 1e-9 alone stopped the fit from some 200,000
+# games a block ("no convergence of a condition's rating").
+for n in 300000 10000000 1000000000; do
+	printf '{"kind":"cohort.blocks/1","blocks":[%s,%s]}' \
+		"{\"condition\":\"big\",\"anchor\":1500,\"color\":\"black\",\"w\":$((n * 45 / 100)),\"d\":$((n / 10)),\"l\":$((n * 45 / 100))}" \
+		'{"condition":"small","anchor":1700,"color":"black","w":10,"d":3,"l":5}' >big$n.json
+	expect_status "a block of $n games converges" 0 $COHORT fit -o big$n.fit.json big$n.json
+	check "$n games: closed form for single-block conditions" $PY closed.py big$n.fit.json
+done
+check "large blocks: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" \
+	big300000.fit.json big10000000.fit.json big1000000000.fit.json
+# A solver's failure names the file, as an input error does.  (A penalty
+# estimated across anchors 50,000 Elo apart: the Hessian degenerates.)
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"c0","anchor":-20000,"color":"black","w":44,"d":597,"l":359},{"condition":"c0","anchor":30000,"color":"white","w":415550,"d":96453,"l":487997}]}' >solver.json
+expect_fail2 "a solver failure names the file" '^cohort fit: solver.json: ' $COHORT fit --black-penalty estimate solver.json
+
+# A rating is diverging only when it runs 20,000 Elo beyond its condition's
+# anchors, not beyond its first block's anchor: anchors 25,000 Elo apart.
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"wide","anchor":0,"color":"black","w":10,"d":0,"l":0},{"condition":"wide","anchor":25000,"color":"black","w":3,"d":4,"l":3}]}' >wide.json
+expect_status "anchors 25,000 Elo apart: fitted" 0 $COHORT fit -o wide.fit.json wide.json
+$PY -c 'import json,sys; c=json.load(open(sys.argv[1]))["conditions"][0]; assert abs(c["rating"]-25035)<0.01 and c["interval"][0]<25035<c["interval"][1], c' wide.fit.json \
+	&& ok "anchors 25,000 Elo apart: the rating of the even block, 25035" || notok "wide anchors" "$(head -c 300 wide.fit.json)"
+
+# No draw: nu's estimate is 0, on the boundary (Bradley-Terry), as ladder
+# simulate takes it; the interval runs from 0.  5-0-5 at one anchor is at
+# x = 1 for every nu, so its profile in nu is -10 ln(2 + nu) and the upper
+# end solves 20 ln(1 + nu/2) = q: nu = 2 (e^(q/20) - 1).
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}]}' >nodraw.json
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5},{"condition":"b","anchor":1720,"color":"black","w":7,"d":0,"l":3},{"condition":"c","anchor":1720,"color":"black","w":10,"d":0,"l":0}]}' >nodraw3.json
+expect_status "no draw: fitted, not refused" 0 $COHORT fit -o nodraw.fit.json nodraw.json
+$COHORT fit -o nodraw3.fit.json nodraw3.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); q = d["diagnostics"]["chi2_cut"]
+assert d["draw"]["nu"] == 0 and d["draw"]["interval"][0] == 0, d["draw"]
+assert abs(d["draw"]["interval"][1] - 2 * (math.exp(q / 20) - 1)) < 2e-6, d["draw"]
+assert d["conditions"][0]["rating"] == 1355 and all(s["nu"] == 0 for s in d["sensitivity"]), d
+' nodraw.fit.json && ok "no draw: nu 0, its interval [0, 2 (e^(q/20) - 1)], 5-0-5 at the anchor" || notok "no draw: nu" "$(head -c 400 nodraw.fit.json)"
+check "no draw: closed form for single-block conditions at nu = 0" $PY closed.py nodraw3.fit.json
+# and with the penalty estimated: 5-0-5 as Black and 7-0-3 as White at one
+# anchor give R - p = 1320 and R + p = 1320 + 400 log10(7/3).
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5},{"condition":"a","anchor":1320,"color":"white","w":7,"d":0,"l":3},{"condition":"b","anchor":1720,"color":"black","w":4,"d":0,"l":6}]}' >nodraw-pen.json
+expect_status "no draw, penalty estimated: fitted" 0 $COHORT fit --black-penalty estimate -o nodraw-pen.fit.json nodraw-pen.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); h = 200 * math.log10(7 / 3)
+assert d["draw"]["nu"] == 0 and abs(d["black_penalty"]["value"] - h) < 0.01, d["black_penalty"]
+assert abs(d["conditions"][0]["rating"] - 1320 - h) < 0.01, d["conditions"][0]
+lo, hi = d["black_penalty"]["interval"]; assert lo < h < hi, (lo, hi)
+' nodraw-pen.fit.json && ok "no draw, penalty estimated: p = 200 log10(7/3), R = 1320 + p" || notok "no draw, penalty estimated" "$(head -c 400 nodraw-pen.fit.json)"
+check "no draw: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" nodraw.fit.json nodraw3.fit.json nodraw-pen.fit.json
+$COHORT fit --format table nodraw3.json >nodraw3.txt
+if grep -q '^draw parameter nu 0.00 (profile 95%: 0.00 \.\. ' nodraw3.txt && grep -Eq '^c +10 +10-0-0 +1720 +>= ' nodraw3.txt; then
+	ok "no draw: the table shows nu 0 and still a bound for 10-0-0"; else notok "no draw table" "$(cat nodraw3.txt)"; fi
+
+# A saturated condition's bound is the exact one: where the chance of its
+# record, at the fitted nu, is (1 - level)/2.  One 10-0-0 block: with
+# c = 0.025^(1/10), (1 - c) y^2 - c nu y - c = 0, bound = anchor + 35 +
+# 800 log10(y); the profile end (where that chance is near e^(-q/2) =
+# 0.146, as nu moves little) is kept as profile_bound, the interval's end.
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"a","anchor":1320,"color":"black","w":3,"d":4,"l":3},{"condition":"b","anchor":1500,"color":"black","w":10,"d":0,"l":0},{"condition":"c","anchor":1500,"color":"black","w":0,"d":0,"l":10}]}' >sat.json
+$COHORT fit -o sat.fit.json sat.json
+$PY -c 'import json,math,sys
+d = json.load(open(sys.argv[1])); nu = d["draw"]["nu"]; c = 0.025 ** 0.1
+b = d["conditions"][1]; y = (c * nu + math.sqrt(c * c * nu * nu + 4 * c * (1 - c))) / (2 * (1 - c))
+assert b["bound"]["side"] == "lower" and abs(b["bound"]["value"] - (1535 + 800 * math.log10(y))) < 0.01, b
+assert b["profile_bound"] == {"side": "lower", "value": b["interval"][0]} and b["interval"][0] > b["bound"]["value"] + 100, b
+x = 10 ** ((b["profile_bound"]["value"] - 1535) / 400); P = (x / (x + 1 + nu * math.sqrt(x))) ** 10
+assert P > 0.05, P
+l = d["conditions"][2]; y = (-nu + math.sqrt(nu * nu - 4 * (1 - 1 / c))) / 2
+assert l["bound"]["side"] == "upper" and abs(l["bound"]["value"] - (1535 + 800 * math.log10(y))) < 0.01, l
+assert l["profile_bound"]["value"] == l["interval"][1] and "profile_bound" not in d["conditions"][0], l
+' sat.fit.json && ok "saturated: bound is the exact one (closed form), profile_bound the profile end (chance above 0.05)" ||
+	notok "exact bound" "$(head -c 600 sat.fit.json)"
+check "saturated: fit output validates" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" sat.fit.json
+if $COHORT fit --format table sat.json | grep -Eq '^b +10 +10-0-0 +1500 +>= 1[0-9]{3} +2[0-9]{3} \.\. open$'; then
+	ok "table: the exact bound as the estimate, the profile end in the profile column"; else
+	notok "table of exact bound" "$($COHORT fit --format table sat.json)"; fi
+
 # Black-only: every rating under penalty P is the rating under 0 plus P,
 # exactly, and the table's middle row is the main fit.
 cat >shift.py <<'EOF'
@@ -187,7 +265,6 @@ bad "condition not listed" '"condition": "b" is not one of the listed conditions
 bad "penalty in the input" '"black_penalty": expected a number' '{"kind":"cohort.blocks/1","black_penalty":"35","blocks":['"$OKB"']}'
 bad "malformed JSON" 'bad.json:1:' '{"kind":'
 bad "all saturated" 'no condition has a finite rating' "$B"'{"condition":"a","anchor":1320,"color":"black","w":10,"d":0,"l":0}'"$E"
-bad "no draws" 'no draw' "$B"'{"condition":"a","anchor":1320,"color":"black","w":5,"d":0,"l":5}'"$E"
 bad "draw parameter unbounded" 'no condition has both a win and a loss' "$B"'{"condition":"a","anchor":1320,"color":"black","w":0,"d":5,"l":5}'"$E"
 printf '%s' "$B$OKB$E" >good.json
 expect_fail2 "level 0" '--level: expected a level from 0.001 to 0.999999' $COHORT fit --level 0 good.json

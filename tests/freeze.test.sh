@@ -203,7 +203,7 @@ echo '{"kind":"cohort.spec/1"}' >badspec.json
 expect_fail2 "spec without a name" 'badspec.json: "name": missing' "$COHORT" freeze --spec badspec.json luna/ledger.jsonl
 sed 's/"stop_below": *0.35/"stop_below":"low"/' luna/spec.json >badspec2.json
 expect_fail2 "spec with a bad ladder" '"ladder": "stop_below": expected a number' "$COHORT" freeze --spec badspec2.json luna/ledger.jsonl
-expect_fail2 "no ledger" 'no LEDGER given' "$COHORT" freeze --spec luna/spec.json
+expect_fail2 "no ledger" 'expected at least one LEDGER' "$COHORT" freeze --spec luna/spec.json
 expect_fail2 "no spec" '--spec is required' "$COHORT" freeze luna/ledger.jsonl
 expect_fail2 "--spec twice" 'given twice' "$COHORT" freeze --spec a --spec b x
 expect_fail2 "missing ledger file" 'nope.jsonl: cannot open' "$COHORT" freeze --spec luna/spec.json nope.jsonl
@@ -381,3 +381,31 @@ sed -n 5p many.jsonl >>many.jsonl
 grep -q '^cohort freeze: many.jsonl:66001: "game_id": duplicate "a-prefix-longer-than-24-bytes-[0-9]*" (first at many.jsonl:5)$' many-dup.err &&
 	[ ! -e many-dup.json ] && ok "a duplicate among them names both lines" ||
 	notok "a duplicate among them" "$(cat many-dup.err)"
+
+# Token sums are exact integers: one record's count and every sum are at
+# most 2^53 - 1 (beyond it a JSON number holds a whole number only
+# approximately), and a sum past it is refused, not rounded.  g1 and g2
+# of the reconcile fixture are condition none.
+RD=$ROOT/tests/data/reconcile
+tokens() { # OUT IN1 IN2 OUT1: g1 and g2 alone, input IN1 and IN2, g1's output OUT1
+	/usr/bin/python3 - "$RD/ledger.jsonl" "$2" "$3" "$4" >"$1" <<'PYEOF'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if json.loads(l)["game_id"] in ("g1", "g2")]
+for r, i, o in zip(lines, (sys.argv[2], sys.argv[3]), (sys.argv[4], 0)):
+    r["tokens"] = {"input": int(i), "output": int(o), "reasoning": 0, "cached": 0}
+    print(json.dumps(r))
+PYEOF
+}
+tokens tok-max.jsonl 4503599627370495 4503599627370496 0
+expect_status "tokens summing to 2^53 - 1 freeze" 0 "$COHORT" freeze --spec "$RD/spec.json" -o tok-max.json tok-max.jsonl
+grep -q '"totals":{"d":[0-9]*,"excluded":0,"games":2,"l":[0-9]*,"tokens":{"cached":0,"input":9007199254740991,"output":0,"reasoning":0,"total":9007199254740991}' tok-max.json &&
+	ok "a sum of 2^53 - 1 is written exactly" || notok "a sum of 2^53 - 1" "$(grep -o '"totals":.*' tok-max.json | head -c 300)"
+tokens tok-over.jsonl 4503599627370497 4503599627370498 0
+expect_fail2 "tokens summing past 2^53 are refused, not rounded" \
+	'^cohort freeze: condition none of family fam: "tokens.input": the sum is above 2\^53 - 1 = 9007199254740991' \
+	"$COHORT" freeze --spec "$RD/spec.json" -o tok-over.json tok-over.jsonl
+[ -e tok-over.json ] && notok "no freeze written past 2^53" "tok-over.json exists" || ok "no freeze written past 2^53"
+tokens tok-total.jsonl 4503599627370496 1 4503599627370496
+expect_fail2 "a total of the classes past 2^53 is refused" \
+	'^cohort freeze: condition none of family fam: "tokens.total": the sum is above 2\^53 - 1' \
+	"$COHORT" freeze --spec "$RD/spec.json" -o tok-total.json tok-total.jsonl

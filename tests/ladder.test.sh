@@ -98,14 +98,14 @@ $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["blocks"]=[]; print(j
 grep -q '"rule":"start"' fz00.out && ok "freeze without any block: start" || notok "empty freeze" "$(cat fz00.out)"
 expect_fail2 "next: a condition the spec does not list" '--condition: top1 has no block in fz0.json' "$COHORT" ladder next --condition top1 fz0.json
 
-expect_fail2 "next: --condition required" 'needs --condition' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
+expect_fail2 "next: --condition required" '^cohort ladder next: --condition is required' "$COHORT" ladder next --spec "$SPEC" "$D/luna.blocks.json"
 expect_fail2 "next: unknown condition" '--condition: top1 has no block in' "$COHORT" ladder next --spec "$SPEC" --condition top1 "$D/luna.blocks.json"
 expect_fail2 "next: a blocks document needs --spec" '--spec: a blocks document needs the cohort spec' "$COHORT" ladder next --condition top2 "$D/luna.blocks.json"
 [ -f luna/freeze.json ] && expect_fail2 "next: a freeze refuses --spec" 'a freeze carries its spec' "$COHORT" ladder next --spec "$SPEC" --condition top2 luna/freeze.json
 expect_fail2 "next: spec of the wrong kind" '"kind": expected cohort.spec/1' "$COHORT" ladder next --spec "$D/luna.blocks.json" --condition top2 "$D/luna.blocks.json"
 sed 's/"stop_below": 0.35/"stop_below": 1.5/' "$SPEC" >badspec.json
 expect_fail2 "next: bad policy" '"stop_below": expected a score from 0 to 1' "$COHORT" ladder next --spec badspec.json --condition top2 "$D/luna.blocks.json"
-expect_fail2 "next: simulate options refused" '--reps belongs to ladder simulate' "$COHORT" ladder next --reps 3 --spec "$SPEC" --condition top2 "$D/luna.blocks.json"
+expect_fail2 "next: simulate options refused" '^cohort ladder next: --reps belongs to ladder simulate' "$COHORT" ladder next --reps 3 --spec "$SPEC" --condition top2 "$D/luna.blocks.json"
 expect_fail2 "ladder: no subcommand" 'expected next or simulate' "$COHORT" ladder
 expect_fail2 "ladder: unknown subcommand" 'expected next or simulate' "$COHORT" ladder jump
 
@@ -120,6 +120,38 @@ same_bytes "same bytes with 1 and 2 jobs" audit1.json audit.json
 same_bytes "same bytes with 3 and 2 jobs" audit3.json audit.json
 sim --truth 1000:3200:200 --starts 1320,1720,2120 --reps 300 --seed 6 -o audit-s6.json
 cmp -s audit.json audit-s6.json && notok "another seed gives other figures" "same bytes" || ok "another seed gives other figures"
+# An undefined estimate enters as the finite end of its two-sided interval
+# at level P (a one-sided bound at (1 + P)/2), as the document says.  A
+# player at 20,000 wins every game (a draw has chance 1e-23): the ladder
+# climbs 1320 .. 3190 on 10-0-0 blocks, no draw, so nu is 0.  last_block:
+# 3190 + 35 + 400 log10(c / (1 - c)), c = 0.025^(1/10), not 0.05^(1/10);
+# the likelihoods: where sum 10 ln(x / (x + 1)) = -chi2(0.95, 1)/2.
+for lv in 0.95 0.8; do
+	sim --truth 20000:20000:1 --starts 1320 --reps 3 --seed 1 --level $lv -o sat$lv.json
+	$PY - sat$lv.json $lv <<'PYEOF' >satcheck.txt 2>&1 && ok "level $lv: undefined estimates are the ends of two-sided intervals, as the document says" || notok "undefined estimates at $lv" "$(cat satcheck.txt)"
+import json, math, sys
+d = json.load(open(sys.argv[1])); P = float(sys.argv[2]); c = d["cells"][0]["estimators"]
+q = {0.95: 3.841458820694124, 0.8: 1.6423744151498185}[P]
+assert "finite end of its two-sided interval at level" in d["undefined_rule"], d["undefined_rule"]
+def cp_end(tail):
+    p = tail ** 0.1
+    return 3225 + 400 * math.log10(p / (1 - p))
+assert abs(c["last_block"]["bias"] + 20000 - cp_end((1 - P) / 2)) < 0.01, c["last_block"]
+assert abs(c["last_block"]["bias"] + 20000 - cp_end(1 - P)) > 10
+def profile_end(anchors):
+    lo, hi = 0.0, 6000.0
+    for _ in range(200):
+        r = (lo + hi) / 2
+        L = sum(10 * math.log(1 / (1 + 10 ** ((a + 35 - r) / 400))) for a in anchors)
+        lo, hi = (r, hi) if L < -q / 2 else (lo, r)
+    return (lo + hi) / 2
+assert abs(c["joint"]["bias"] + 20000 - profile_end([1320, 1720, 2120, 2520, 2920, 3190])) < 0.01, c["joint"]
+assert abs(c["deleted_below_final"]["bias"] + 20000 - profile_end([3190])) < 0.01, c["deleted_below_final"]
+assert all(e["undefined"] == 1 for e in c.values()), c
+print("ok")
+PYEOF
+done
+
 # Streams are keyed by (seed, start, truth, replicate): one cell alone
 # reproduces the same cell of the grid.
 sim --truth 1400:1400:1 --starts 2120 --reps 300 --seed 5 -o one.json
@@ -221,6 +253,8 @@ expect_fail2 "negative seed" '--seed: expected a whole number' sim --truth 1000:
 expect_fail2 "starts do not parse" '--starts: expected' sim --truth 1000:2000:100 --starts 1320,,1720 --reps 5 --seed 1 -o bad.json
 expect_fail2 "nu not positive" '--nu: expected a positive number' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --nu 0 -o bad.json
 expect_fail2 "jobs zero" '--jobs: expected 1 to 256' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --jobs 0 -o bad.json
-expect_fail2 "missing --seed" 'ladder simulate needs --seed' sim --truth 1000:2000:100 --starts 1320 --reps 5 -o bad.json
+expect_fail2 "missing --seed" '^cohort ladder simulate: --seed is required' sim --truth 1000:2000:100 --starts 1320 --reps 5 -o bad.json
+expect_fail2 "simulate: next's options refused" '^cohort ladder simulate: --condition belongs to ladder next' sim --condition top2 --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1
+expect_fail2 "simulate: an --emit file is not standard output" '^cohort ladder simulate: --emit-ledger: expected a file name' sim --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 --emit-ledger -
 expect_fail2 "spec of the wrong kind" '"kind": expected cohort.spec/1' "$COHORT" ladder simulate --spec "$D/luna.blocks.json" --truth 1000:2000:100 --starts 1320 --reps 5 --seed 1 -o bad.json
 [ -e bad.json ] && notok "no output after bad input" "bad.json exists" || ok "no output after bad input"

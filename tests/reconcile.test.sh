@@ -329,6 +329,15 @@ expect_fail2 "ledger: a game given twice" '^cohort reconcile: base/ledger.jsonl:
 expect_fail2 "freeze: not a freeze" '^cohort reconcile: base/spec.json: "kind": expected cohort.freeze/1' \
 	"$COHORT" reconcile --freeze base/spec.json --ledger base/ledger.jsonl --requests base/requests.jsonl --billing base/billing.csv
 
+# Token sums past 2^53 - 1 cannot be written exactly: refused, naming the
+# condition and the field (two billing rows of g1, condition none).
+fixture bigbill
+sed -e '2s/^\(r1,[^,]*,[^,]*,\)[0-9]*,/\14503599627370497,/' -e '3s/^\(r2,[^,]*,[^,]*,\)[0-9]*,/\14503599627370498,/' \
+	"$D/billing.csv" >bigbill/billing.csv
+expect_fail2 "billed tokens summing past 2^53 are refused, not rounded" \
+	'^cohort reconcile: condition none: "tokens.billed.input": the sum is above 2\^53 - 1 = 9007199254740991' \
+	rec bigbill --billing bigbill/billing.csv
+
 # Usage.
 expect_fail2 "usage: --freeze required" 'freeze is required' "$COHORT" reconcile --ledger x --requests y --billing z
 expect_fail2 "usage: --billing required" 'billing is required' "$COHORT" reconcile --freeze x --ledger x --requests y

@@ -14,6 +14,7 @@
 #include "../freeze/freeze.h"
 #include "../common/hash.h"
 #include "../json/json.h"
+#include "../protocol/candidates.h"
 
 /* Findings listed one by one up to this many per check; past it, counted. */
 #define VERIFY_MAX_LISTED 1000
@@ -375,11 +376,114 @@ canon_is(const cJSON *doc, const struct buf *b)
 	return same;
 }
 
+/* One stored decision, listed under key: present, hashing to its id,
+ * canonical, and summarized into x again. */
+static void
+check_decision(struct vctx *v, struct cas *store, struct freeze_dec *x, const cJSON *entry,
+    struct buf *canon)
+{
+	const char *idtext = NULL, *did = NULL, *p;
+	uint8_t d[HASH_LEN], got[HASH_LEN];
+	char detail[512], where[160];
+	struct err e = ERR_INIT;
+	size_t n;
+	cJSON *rec;
+	int r;
+
+	json_get_string(entry, "id", 0, &idtext, &e);
+	json_get_string(entry, "decision_id", 0, &did, &e);
+	if (idtext == NULL || did == NULL || hash_id_parse(idtext, d) < 0) {
+		finding(v, "record-present", "decisions", "an entry without a decision_id or an identity");
+		return;
+	}
+	if ((r = cas_get(store, d, &p, &n, &e)) != 0) {
+		snprintf(detail, sizeof detail, "record %s of decision %.100s is not in the store", idtext,
+		    did);
+		finding(v, "record-present", did, r > 0 ? detail : e.msg);
+		return;
+	}
+	hash_bytes(p, n, got);
+	snprintf(where, sizeof where, "decision %.100s", did);
+	if (hash_cmp(got, d) != 0) {
+		finding(v, "record-hash", did, "its stored bytes hash to another identity");
+		return;
+	}
+	if ((rec = json_parse(p, n, where, 1, &e)) == NULL) {
+		finding(v, "record-valid", did, e.msg);
+		return;
+	}
+	if (freeze_dec_add(x, rec, where, canon, got, &e) < 0)
+		finding(v, "record-valid", did, e.msg);
+	else if (canon->len != n || memcmp(canon->p, p, n) != 0)
+		finding(v, "record-canonical", did, "stored bytes are not canonical JSON");
+	cJSON_Delete(rec);
+}
+
+/* The decisions of a freeze: the candidate manifest it names from the
+ * store, every listed decision checked and summarized again, and the
+ * section they give handed to acc for the whole manifest's comparison. */
+static int
+check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct freeze_acc *acc,
+    uint64_t *nrec, struct err *e)
+{
+	const cJSON *sec = json_get(freeze, "decisions"), *entry;
+	struct candidates cand = CANDIDATES_INIT;
+	struct freeze_dec *x = NULL;
+	struct buf canon = BUF_INIT, out = BUF_INIT;
+	const char *cid = NULL, *p;
+	uint8_t d[HASH_LEN];
+	size_t n;
+	int rc = -1;
+
+	if (sec == NULL)
+		return 0;
+	if (json_get_string(sec, "candidates", 1, &cid, e) < 0 || hash_id_parse(cid, d) < 0) {
+		finding(v, "derivation", "decisions", "no candidate manifest identity");
+		return 0;
+	}
+	if (cas_get(store, d, &p, &n, e) != 0) {
+		finding(v, "record-present", "candidates", "the candidate manifest is not in the store");
+		return 0;
+	}
+	(*nrec)++;
+	if (cand_read_bytes(p, n, "stored candidate manifest", &cand, e) < 0) {
+		finding(v, "record-valid", "candidates", e->msg);
+		*e = (struct err)ERR_INIT;
+		return 0;
+	}
+	if (strcmp(cand.id, cid) != 0)
+		finding(v, "record-hash", "candidates", "the stored manifest is not canonical");
+	if ((x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
+		goto done;
+	for (int l = 0; l < 2; l++)
+		cJSON_ArrayForEach(entry, json_get(sec, l ? "excluded" : "included")) {
+			check_decision(v, store, x, entry, &canon);
+			(*nrec)++;
+		}
+	if (freeze_dec_write(x, &out, e) < 0) {
+		finding(v, "derivation", "decisions", e->msg);
+		*e = (struct err)ERR_INIT;
+	} else if (freeze_acc_set_decisions(acc, out.p, out.len, e) < 0) {
+		goto done;
+	}
+	rc = 0;
+done:
+	freeze_dec_free(x);
+	cand_release(&cand);
+	buf_release(&canon);
+	buf_release(&out);
+	return rc;
+}
+
 int
 verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct err *e)
 {
-	static const char *const sections[] = { "spec_id", "as_of", "games", "excluded", "blocks",
-		"conditions", "totals" };
+	static const char *const all[] = { "spec_id", "as_of", "games", "excluded", "blocks",
+		"conditions", "totals", "decisions" };
+	/* "decisions" only where there are decisions: a freeze of games alone
+	 * reports what it always did */
+	const char *const *sections = all;
+	size_t nsections = json_get(freeze, "decisions") ? 8 : 7;
 	struct vctx v = { checks, 0, 0, 0 };
 	struct freeze_acc *acc = NULL;
 	struct cas *store = NULL;
@@ -408,7 +512,8 @@ verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct 
 	size_t ndamage = cas_damage(store, &damage);
 	for (size_t i = 0; i < ndamage; i++)
 		finding(&v, "store-damaged", store_dir, damage[i]);
-	if (check_records(&v, freeze, store, acc, &nrec, e) < 0)
+	if (check_records(&v, freeze, store, acc, &nrec, e) < 0 ||
+	    check_decisions(&v, freeze, store, acc, &nrec, e) < 0)
 		goto done;
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
 	    (unsigned long long)nrec, (unsigned long long)cas_count(store));
@@ -421,15 +526,15 @@ verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct 
 		/* Records that re-derive into nothing consistent are a finding. */
 		finding(&v, "derivation", "manifest", e->msg);
 	} else if (canon_is(freeze, &want)) {
-		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+		for (size_t i = 0; i < nsections; i++)
 			verify_check_add(checks, "derivation", sections[i], 1, NULL);
 	} else if ((derived = json_parse(want.p, want.len, "manifest", 1, e)) == NULL) {
 		finding(&v, "derivation", "manifest", e->msg);
 	} else {
-		for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+		for (size_t i = 0; i < nsections; i++)
 			compare_section(&v, sections[i], freeze, derived);
 		if (v.findings == 0 && !same_outside(freeze, derived, sections,
-		    sizeof sections / sizeof sections[0]))
+		    nsections))
 			finding(&v, "derivation", "manifest",
 			    "the manifest holds fields the records do not give");
 	}

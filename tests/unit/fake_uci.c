@@ -21,6 +21,19 @@
  *   noquit             ignores quit, end of input and SIGTERM
  *   ignore-searchmoves bestmove e2e4 whatever the searchmoves
  *   fds                ok, named after the descriptors it has open
+ * and the chess modes, which answer legally in any position (they use the
+ * chess core): every legal move (or each searchmove) gets a made-up score
+ * from its squares, plus $FAKE_UCI_SHIFT when set; MultiPV up to 500;
+ * three depths of lines, each pv the move and the first reply in UCI
+ * order; bestmove the best:
+ *   chess              as said
+ *   chess-illegal-pv   the last depth's line 2 (or 1) plays its move twice
+ *   chess-illegal-eval a search with searchmoves plays its move twice
+ *   chess-illegal-best bestmove a1a1
+ *   chess-bound        the last depth's line 2 scores above line 1, marked
+ *                      lowerbound
+ *   chess-hang         never answers go
+ *   chess-die          an info line on go, then SIGKILL to itself
  * Every command read is appended to $FAKE_UCI_LOG when set.
  */
 #include <dirent.h>
@@ -30,6 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../chess/chess.h"
+
 static const char *mode = "ok";
 static FILE *logf;
 
@@ -37,6 +52,12 @@ static int
 is(const char *m)
 {
 	return strcmp(mode, m) == 0;
+}
+
+static int
+chess_mode(void)
+{
+	return strncmp(mode, "chess", 5) == 0;
 }
 
 /* One line out, flushed, with the mode's line end. */
@@ -87,7 +108,7 @@ handshake(void)
 	if (is("fds"))
 		say_fds();
 	else
-		say("id name Fake UCI 1.0");
+		say(chess_mode() ? "id name Fake Chess 1.0" : "id name Fake UCI 1.0");
 	if (is("die-after-uci")) {
 		fputs("fake: dying after uci\n", stderr);
 		exit(3);
@@ -95,7 +116,8 @@ handshake(void)
 	say("id author the tests");
 	say("option name Hash type spin default 16 min 1 max 1024");
 	say("option name Threads type spin default 1 min 1 max 8");
-	say("option name MultiPV type spin default 1 min 1 max 8");
+	say(chess_mode() ? "option name MultiPV type spin default 1 min 1 max 500" :
+	                   "option name MultiPV type spin default 1 min 1 max 8");
 	say("option name Ponder type check default false");
 	say("option name Style type combo default Solid var Solid var Wild var Fail High");
 	say("option name Clear Hash type button");
@@ -213,6 +235,122 @@ search(char *cmd, int multipv, int mated)
 	}
 }
 
+/* ---- the chess modes ---- */
+
+static struct chess_pos board;
+
+static void
+chess_position(const char *cmd)
+{
+	const char *fen = strstr(cmd, "fen ");
+
+	if (fen == NULL || chess_fen_read(&board, fen + 4, NULL) < 0)
+		chess_start(&board);
+}
+
+struct scored {
+	struct chess_move m;
+	char uci[CHESS_UCI_MAX];
+	int cp;
+};
+
+static int
+by_score(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	return x->cp != y->cp ? y->cp - x->cp : strcmp(x->uci, y->uci);
+}
+
+static int
+by_text(const void *a, const void *b)
+{
+	char x[CHESS_UCI_MAX], y[CHESS_UCI_MAX];
+
+	chess_uci_write(*(const struct chess_move *)a, x);
+	chess_uci_write(*(const struct chess_move *)b, y);
+	return strcmp(x, y);
+}
+
+/* The first reply in UCI order after m, or "" when there is none. */
+static void
+reply(struct chess_move m, char out[CHESS_UCI_MAX])
+{
+	struct chess_move ms[CHESS_MAX_MOVES];
+	struct chess_pos p = board;
+	int n;
+
+	chess_play(&p, m);
+	n = chess_moves(&p, ms);
+	out[0] = '\0';
+	if (n > 0) {
+		qsort(ms, (size_t)n, sizeof ms[0], by_text);
+		chess_uci_write(ms[0], out);
+	}
+}
+
+static void
+chess_search(char *cmd, int multipv)
+{
+	static struct scored sc[CHESS_MAX_MOVES];
+	struct chess_move ms[CHESS_MAX_MOVES];
+	const char *shift = getenv("FAKE_UCI_SHIFT");
+	char line[512], r[CHESS_UCI_MAX];
+	int n = chess_moves(&board, ms), k = 0;
+	struct go g;
+
+	parse_go(cmd, &g);
+	if (is("chess-hang"))
+		return;
+	if (is("chess-die")) {
+		say("info depth 1 seldepth 1 score cp 10 nodes 10 pv e2e4");
+		fputs("fake: crash\n", stderr);
+		kill(getpid(), SIGKILL);
+	}
+	for (int i = 0; i < n; i++) {
+		char u[CHESS_UCI_MAX];
+		int wanted = g.nmoves == 0;
+		chess_uci_write(ms[i], u);
+		for (int j = 0; j < g.nmoves; j++)
+			wanted |= strcmp(g.moves[j], u) == 0;
+		if (!wanted)
+			continue;
+		sc[k].m = ms[i];
+		memcpy(sc[k].uci, u, sizeof u);
+		sc[k].cp = (ms[i].from * 7 + ms[i].to * 13 + ms[i].promo * 5) % 97 - 48 +
+		    (shift ? atoi(shift) : 0);
+		k++;
+	}
+	if (k == 0) {
+		say("info depth 0 score mate 0");
+		say("bestmove (none)");
+		return;
+	}
+	qsort(sc, (size_t)k, sizeof sc[0], by_score);
+	if (multipv > k)
+		multipv = k;
+	for (int d = 1; d <= 3; d++)
+		for (int i = 0; i < multipv; i++) {
+			int last = d == 3, odd = last && i == (multipv > 1 ? 1 : 0);
+			const char *bound = "";
+			int cp = sc[i].cp;
+			reply(sc[i].m, r);
+			if ((odd && is("chess-illegal-pv")) ||
+			    (last && g.nmoves > 0 && is("chess-illegal-eval")))
+				memcpy(r, sc[i].uci, sizeof r);
+			if (odd && i == 1 && is("chess-bound")) {
+				cp = sc[0].cp + 50;
+				bound = " lowerbound";
+			}
+			snprintf(line, sizeof line,
+			    "info depth %d seldepth %d multipv %d score cp %d%s nodes %ld nps 1000 time 1 "
+			    "pv %s%s%s", d, d, i + 1, cp, bound, g.nodes * d / 3, sc[i].uci, r[0] ? " " : "", r);
+			say(line);
+		}
+	snprintf(line, sizeof line, "bestmove %s", is("chess-illegal-best") ? "a1a1" : sc[0].uci);
+	say(line);
+}
+
 static void
 start_child(void)
 {
@@ -277,8 +415,12 @@ main(int argc, char **argv)
 			say("readyok");
 		else if (strncmp(cmd, "setoption name MultiPV value ", 29) == 0)
 			multipv = atoi(cmd + 29);
+		else if (strncmp(cmd, "position ", 9) == 0 && chess_mode())
+			chess_position(cmd);
 		else if (strncmp(cmd, "position ", 9) == 0)
 			mated = strstr(cmd, "mated") != NULL;
+		else if (strncmp(cmd, "go", 2) == 0 && chess_mode())
+			chess_search(cmd, multipv);
 		else if (strncmp(cmd, "go", 2) == 0)
 			search(cmd, multipv, mated);
 		else if (strcmp(cmd, "stop") == 0 && is("hang-stop"))

@@ -459,11 +459,84 @@ check_nu_interval(void)
 	fit_model_free(m);
 }
 
+/* The chance, computed here, that every game of condition c goes as it
+ * went (w = n: all wins; else all losses) at rating R (Elo). */
+static double
+chance_all(const struct cohort *h, int c, double R, double nu, double pen)
+{
+	double P = 1;
+
+	for (int i = 0; i < h->nb; i++) {
+		const struct fit_block_in *b = &h->b[i];
+		if ((int)b->cond != c)
+			continue;
+		double x = pow(10, (R - b->anchor + (b->black ? -pen : pen)) / 400);
+		double den = x + 1 + nu * sqrt(x), n = (double)(b->w + b->d + b->l);
+		P *= pow((b->w > 0 ? x : 1) / den, n);
+	}
+	return P;
+}
+
+/* Exact bounds of saturated conditions: with nu fixed, 10-0-0 at one
+ * anchor has P(win)^10 = a at its bound, P(win) = x / (x + 1 + nu y),
+ * y = sqrt(x): with c = a^(1/10), (1 - c) y^2 - c nu y - c = 0; 0-0-10 has
+ * (x + 1 + nu y) c = 1.  Then blocks at several anchors and colors, and
+ * the bound fit_solve_all reports at the fitted nu: the chance at the
+ * bound is a = (1 - level)/2 to 1e-9. */
+static void
+check_exact_bounds(void)
+{
+	struct err e = ERR_INIT;
+	const double nus[] = {1.02, 0.37, 0};
+	const double a = 0.025, pen = 35, cc = pow(a, 0.1);
+	char name[160];
+
+	for (size_t k = 0; k < sizeof nus / sizeof nus[0]; k++) {
+		double nu = nus[k], phi = nu > 0 ? log(nu) : -INFINITY, th;
+		for (int up = 1; up >= 0; up--) {
+			struct cohort h = {1, 1, {{0, 1500, 1, up ? 10 : 0, 0, up ? 0 : 10}}};
+			struct fit_model *m = fit_model_new(1, h.b, 1, &e);
+			double y = up ? (cc * nu + sqrt(cc * cc * nu * nu + 4 * cc * (1 - cc))) / (2 * (1 - cc))
+			              : (-nu + sqrt(nu * nu - 4 * (1 - 1 / cc))) / 2;
+			double want = 1500 + pen + 800 * log10(y);
+			int rc = m ? fit_exact_bound(m, 0, phi, pen * FIT_LOG_PER_ELO, a, &th, &e) : -1;
+			double got = ELO(th), P = chance_all(&h, 0, got, nu, pen);
+			snprintf(name, sizeof name, "exact bound of %s at nu %g: closed form, P = 0.025",
+			         up ? "10-0-0" : "0-0-10", nu);
+			report(rc == 0 && fabs(got - want) < 1e-7 && fabs(P - a) < 1e-9, name,
+			       "got %.9f (P %.12g), want %.9f", got, P, want);
+			fit_model_free(m);
+		}
+	}
+	/* several anchors and both colors, through fit_solve_all */
+	struct cohort h = {3, 5, {{0, 1520, 1, 6, 2, 2}, {0, 1920, 0, 3, 2, 5},
+	    {1, 2420, 1, 10, 0, 0}, {1, 2620, 0, 4, 0, 0}, {2, 1320, 0, 0, 0, 7}}};
+	struct fit_result r = FIT_RESULT_INIT;
+	struct fit_model *m;
+	if (run_fit(&h, pen, 0, 0, &r, &m) < 0) {
+		report(0, "exact bounds in a fit", "fit failed");
+		return;
+	}
+	for (int c = 1; c <= 2; c++) {
+		double P = chance_all(&h, c, ELO(r.bound[c]), exp(r.phi), pen);
+		int side = c == 1 ? ELO(r.bound[c]) < ELO(r.lo[c]) : ELO(r.bound[c]) > ELO(r.hi[c]);
+		snprintf(name, sizeof name, "exact bound in a fit (%s): P = 0.025 at the fitted nu, "
+		         "beyond the profile end", c == 1 ? "all wins at two anchors, both colors" :
+		         "all losses");
+		report(fabs(P - a) < 1e-9 && side, name, "P %.12g, bound %.4f, profile %.4f %.4f", P,
+		       ELO(r.bound[c]), ELO(r.lo[c]), ELO(r.hi[c]));
+	}
+	report(isnan(r.bound[0]), "a finite condition has no exact bound", "%g", r.bound[0]);
+	fit_result_release(&r);
+	fit_model_free(m);
+}
+
 int
 main(int argc, char **argv)
 {
 	int trials = argc > 1 ? atoi(argv[1]) : 24;
 
+	check_exact_bounds();
 	check_closed_forms();
 	check_saturated();
 	check_nu_interval();

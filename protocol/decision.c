@@ -1,0 +1,244 @@
+/* decision.c: reading and checking decision records (decision.h). */
+#include "decision.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../json/json.h"
+
+const char *const decision_status_names[4] = { "ok", "illegal", "tool_error", "provider_error" };
+const char *const decision_failure_names[DF_N] = { "state", "tactic", "value", "plan", "memory",
+	"interface" };
+
+int
+decision_cond_parse(const char *s, struct decision_cond *c)
+{
+	char *end;
+	long k;
+
+	c->k = 0;
+	if (strcmp(s, "none") == 0)
+		c->kind = DK_NONE;
+	else if (strcmp(s, "propose") == 0)
+		c->kind = DK_PROPOSE;
+	else if (strcmp(s, "engine-selects") == 0)
+		c->kind = DK_ENGINE_SELECTS;
+	else if (strncmp(s, "top", 3) == 0 && s[3] >= '1' && s[3] <= '9') {
+		k = strtol(s + 3, &end, 10);
+		if (k < 1 || k > DECISION_MAX_MOVES)
+			return -1;
+		c->k = (int)k;
+		if (*end == '\0')
+			c->kind = DK_TOP;
+		else if (strcmp(end, "-omit-best") == 0)
+			c->kind = DK_OMIT_BEST;
+		else
+			return -1;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static int
+word(const cJSON *o, const char *key, const char *const *words, int n, int *out, struct err *e)
+{
+	const char *s;
+
+	if (json_get_string(o, key, 1, &s, e) < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (strcmp(s, words[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	return err_set(e, ERR_INPUT, "\"%s\": \"%.40s\" is not one of the contract's words", key, s);
+}
+
+/* An array of at most DECISION_MAX_MOVES strings. */
+static int
+moves_array(const cJSON *rec, const char *key, int required, const cJSON **out, struct err *e)
+{
+	const cJSON *x;
+	int rc = json_get_array(rec, key, required, out, e);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (cJSON_GetArraySize(*out) > DECISION_MAX_MOVES)
+		return err_set(e, ERR_INPUT, "\"%s\": more than %d moves", key, DECISION_MAX_MOVES);
+	cJSON_ArrayForEach(x, *out)
+		if (!cJSON_IsString(x))
+			return err_set(e, ERR_INPUT, "\"%s\": expected UCI move strings", key);
+	return 0;
+}
+
+static int
+read_ids(const cJSON *rec, struct decision *d, struct err *e)
+{
+	const cJSON *model;
+	const char **s[] = { &d->decision_id, &d->family, &d->replication, &d->condition,
+		&d->position_id };
+	static const char *const keys[] = { "decision_id", "family", "replication", "condition",
+		"position_id" };
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (json_get_string(rec, keys[i], 1, s[i], e) < 0)
+			return -1;
+		if ((*s[i])[0] == '\0')
+			return err_set(e, ERR_INPUT, "\"%s\": empty", keys[i]);
+	}
+	if (decision_cond_parse(d->condition, &d->cond) < 0)
+		return err_set(e, ERR_INPUT, "\"condition\": expected none, top<k>, top<k>-omit-best, "
+		    "propose or engine-selects, found \"%.40s\"", d->condition);
+	if (json_get_string(rec, "budget", 0, &d->budget, e) < 0)
+		return -1;
+	if (json_get_object(rec, "model", 1, &model, e) < 0 ||
+	    json_get_string(model, "requested", 1, &d->requested, e) < 0 ||
+	    json_get_string(model, "returned", 1, &d->returned, e) < 0)
+		return err_prefix(e, "\"model\"");
+	return 0;
+}
+
+static int
+read_outcome(const cJSON *rec, struct decision *d, struct err *e)
+{
+	const cJSON *ch = json_get(rec, "chosen"), *f = json_get(rec, "failure"), *tok;
+	static const char *const tk[] = { "input", "output", "reasoning", "cached" };
+	const char *ts;
+	int v = 0;
+
+	/* absent is null: a SQLite log's NULL column is an absent field */
+	if (ch != NULL && !cJSON_IsNull(ch) && !cJSON_IsString(ch))
+		return err_set(e, ERR_INPUT, "\"chosen\": expected a UCI move or null");
+	d->chosen = ch != NULL && cJSON_IsString(ch) ? ch->valuestring : NULL;
+	if (word(rec, "status", decision_status_names, 4, &v, e) < 0)
+		return -1;
+	d->status = (enum decision_status)v;
+	d->failure = DF_NONE;
+	if (f != NULL && !cJSON_IsNull(f)) {
+		if (word(rec, "failure", decision_failure_names, DF_N, &v, e) < 0)
+			return -1;
+		d->failure = (enum decision_failure)v;
+	}
+	if (json_get_int(rec, "retries", 1, 0, 1000000, &d->retries, e) < 0 ||
+	    json_get_object(rec, "tokens", 1, &tok, e) < 0)
+		return -1;
+	for (int k = 0; k < 4; k++)
+		if (json_get_int(tok, tk[k], 1, 0, 9007199254740991LL, &d->tok[k], e) < 0)
+			return err_prefix(e, "\"tokens\"");
+	if (json_get_number(rec, "latency_ms", 1, &d->latency_ms, e) < 0)
+		return -1;
+	if (!(d->latency_ms >= 0 && d->latency_ms <= 1e12))
+		return err_set(e, ERR_INPUT, "\"latency_ms\": expected a number of milliseconds from 0");
+	if (json_get_string(rec, "ts", 1, &ts, e) < 0)
+		return -1;
+	if (ts_parse(ts, &d->ts) < 0)
+		return err_set(e, ERR_INPUT, "\"ts\": expected an RFC 3339 time, found \"%.40s\"", ts);
+	return 0;
+}
+
+int
+decision_read(const cJSON *rec, struct decision *d, struct err *e)
+{
+	int ctx = 0;
+
+	memset(d, 0, sizeof *d);
+	if (!cJSON_IsObject(rec))
+		return err_set(e, ERR_INPUT, "expected a decision object");
+	if (read_ids(rec, d, e) < 0)
+		return -1;
+	if (word(rec, "context", (const char *const[]){ "fresh", "history" }, 2, &ctx, e) < 0)
+		return -1;
+	d->history = ctx;
+	if (json_get_int(rec, "order_seed", 1, -9007199254740991LL, 9007199254740991LL,
+	    &d->order_seed, e) < 0)
+		return -1;
+	if (moves_array(rec, "shown", 1, &d->shown, e) < 0 ||
+	    moves_array(rec, "proposed", 0, &d->proposed, e) < 0)
+		return -1;
+	return read_outcome(rec, d, e);
+}
+
+static int
+in_moves(const struct chess_move *ms, size_t n, struct chess_move m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ms[i].from == m.from && ms[i].to == m.to && ms[i].promo == m.promo)
+			return 1;
+	return 0;
+}
+
+/* The moves of arr, each legal in pos and given once. */
+static int
+read_moves(const struct chess_pos *pos, const cJSON *arr, struct chess_move *out, size_t *n,
+    const char **why)
+{
+	const cJSON *x;
+	struct err e = ERR_INIT;
+
+	*n = 0;
+	cJSON_ArrayForEach(x, arr) {
+		if (chess_uci_read(pos, x->valuestring, &out[*n], &e) < 0)
+			return *why = "a move shown or proposed is not legal in the position", 1;
+		if (in_moves(out, *n, out[*n]))
+			return *why = "a move is shown or proposed twice", 1;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* The condition's set: the candidates [lo, hi) of p. */
+static int
+same_set(const struct decision_moves *m, const struct cand_position *p, size_t lo, size_t hi)
+{
+	if (hi > p->ncand)
+		hi = p->ncand;
+	if (lo > hi || m->nshown != hi - lo)
+		return 0;
+	for (size_t i = lo; i < hi; i++)
+		if (!in_moves(m->shown, m->nshown, p->cand[i].m))
+			return 0;
+	return 1;
+}
+
+static int
+shown_ok(const struct decision *d, const struct decision_moves *m, const struct cand_position *p)
+{
+	switch (d->cond.kind) {
+	case DK_TOP:
+		return same_set(m, p, 0, (size_t)d->cond.k);
+	case DK_OMIT_BEST:
+		return same_set(m, p, 1, (size_t)d->cond.k + 1);
+	default:
+		return m->nshown == 0;
+	}
+}
+
+int
+decision_check(const struct decision *d, const struct cand_position *p, struct decision_moves *m,
+    const char **why)
+{
+	struct err e = ERR_INIT;
+
+	memset(m, 0, sizeof *m);
+	if (read_moves(&p->pos, d->shown, m->shown, &m->nshown, why) != 0 ||
+	    (d->proposed && read_moves(&p->pos, d->proposed, m->proposed, &m->nproposed, why) != 0))
+		return 1;
+	if (!shown_ok(d, m, p))
+		return *why = "the shown set is not its condition's set", 1;
+	if ((d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS) && m->nproposed == 0)
+		return *why = "the condition asks for a proposed shortlist, and none is given", 1;
+	if (d->chosen != NULL) {
+		if (chess_uci_read(&p->pos, d->chosen, &m->chosen, &e) < 0)
+			return *why = "the chosen move is not legal in the position", 1;
+		m->have_chosen = 1;
+	}
+	if (d->status == DS_OK && !m->have_chosen)
+		return *why = "an ok decision without a chosen move", 1;
+	if (d->status == DS_OK && m->nshown > 0 && !in_moves(m->shown, m->nshown, m->chosen))
+		return *why = "an ok decision chose a move outside the shown shortlist", 1;
+	if (d->status == DS_OK && d->cond.kind == DK_ENGINE_SELECTS &&
+	    !in_moves(m->proposed, m->nproposed, m->chosen))
+		return *why = "an ok engine-selects decision chose a move outside the proposed shortlist", 1;
+	return 0;
+}

@@ -1,0 +1,69 @@
+# decisions.test.sh: decision logs frozen as evidence: stored canonical,
+# listed by identity, excluded with their reasons, re-derived by verify;
+# malformed logs refused naming file:line and field.
+PY=/usr/bin/python3
+D=$ROOT/examples/paired-toy
+fz() { "$COHORT" freeze --spec "$D/spec.json" --candidates "$D/candidates.jsonl" "$@"; }
+
+fz --decisions "$D/decisions.jsonl" --store st -o f.json
+check "freeze of decisions: exit 0" test -s f.json
+fz --decisions "$D/decisions.jsonl" >f2.json
+same_bytes "freeze of decisions: the same bytes twice" f.json f2.json
+$PY - f.json "$D" <<'P' && ok "decisions: counts, reasons and the manifest's identity" || notok "decisions: counts" "$(head -c 300 f.json)"
+import hashlib, json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+man = open(sys.argv[2] + "/candidates.jsonl", "rb").read()
+assert d["candidates"] == "sha256:" + hashlib.sha256(man).hexdigest(), d["candidates"]
+ex = {x["decision_id"]: (x["reason"], x.get("why")) for x in d["excluded"]}
+assert [r for r, _ in ex.values()].count("invalid") == 3, ex
+assert sorted(r for r, _ in ex.values() if r != "invalid") == ["after_cut", "family", "provider_error"], ex
+logs = [json.loads(l) for l in open(sys.argv[2] + "/decisions.jsonl")]
+assert d["totals"] == {"decisions": len(logs) - 6, "excluded": 6}, d["totals"]
+ids = [x["decision_id"] for x in d["included"]]
+assert ids == sorted(ids)
+assert sum(c["decisions"] for c in d["cells"]) == len(ids)
+P
+expect_status "verify re-derives the decisions" 0 "$COHORT" verify --store st f.json
+grep -q '"subject":"decisions"' "$TMP/out" && ok "verify names the decisions section" || notok "verify names decisions" "$(head -c 300 "$TMP/out")"
+
+# a manifest whose decisions say what the records do not
+$PY - f.json >f-edit.json <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["decisions"]["included"][0]["condition"] = "top5"
+print(json.dumps(d, separators=(",", ":"), sort_keys=True), end="")
+P
+expect_status "an edited decisions entry is a finding" 1 "$COHORT" verify --store st f-edit.json
+# the same decisions from SQLite
+$PY - "$D/decisions.jsonl" dec.sqlite <<'P'
+import json, sqlite3, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+keys = sorted({k for r in recs for k in r})
+db = sqlite3.connect(sys.argv[2])
+db.execute("CREATE TABLE decisions(%s)" % ", ".join('"%s"' % k for k in keys))
+for r in recs:
+    db.execute("INSERT INTO decisions VALUES (%s)" % ", ".join("?" * len(keys)),
+               [json.dumps(r[k]) if isinstance(r.get(k), (dict, list)) else r.get(k) for k in keys])
+db.commit()
+P
+fz --decisions dec.sqlite >f-sql.json
+# a NULL column is an absent field: the same log without its nulls
+$PY -c '
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    print(json.dumps({k: v for k, v in r.items() if v is not None}))' "$D/decisions.jsonl" >nonull.jsonl
+fz --decisions nonull.jsonl >f-nonull.json
+same_bytes "decisions from SQLite: the manifest of the same log" f-nonull.json f-sql.json
+
+# refusals: exit 2, file:line and field, no output file
+head -1 "$D/decisions.jsonl" >one.jsonl
+sed 's/"shown":\[\]/"shown":"e2e4"/' one.jsonl >bad1.jsonl
+expect_fail2 "a decision whose shown is not an array" 'bad1.jsonl:1: "shown": expected an array' fz --decisions bad1.jsonl
+sed 's/"condition":"none"/"condition":"top0"/' one.jsonl >bad2.jsonl
+expect_fail2 "an unknown condition" 'bad2.jsonl:1: "condition": expected none, top<k>' fz --decisions bad2.jsonl
+cat one.jsonl one.jsonl >dup.jsonl
+expect_fail2 "a decision_id given twice" '"decision_id": "d0001" appears twice' fz --decisions dup.jsonl
+expect_fail2 "decisions without candidates" 'decisions needs --candidates' "$COHORT" freeze --spec "$D/spec.json" --decisions one.jsonl
+fz --decisions bad1.jsonl -o no.json >/dev/null 2>&1
+[ ! -e no.json ] && ok "a refused log leaves no output file" || notok "no output on refusal" "no.json exists"
