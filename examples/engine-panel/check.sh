@@ -31,7 +31,17 @@ if [ ! -x "$PANEL" ] || [ "$PANEL" -ot "$HERE/panel.c" ]; then
 		"$ROOT"/build/release/protocol/*.o \
 		$(pkg-config --libs libcrypto libcjson sqlite3 gsl) -lpthread -lm
 fi
-cd "$HERE"
+# the data, the large files unpacked (generate.sh keeps them gzipped)
+DATA=$WORK/data
+rm -rf "$DATA"
+mkdir -p "$DATA"
+for f in "$HERE"/*.jsonl "$HERE"/*.json "$HERE"/*.csv; do
+	[ -f "$f" ] && cp "$f" "$DATA/"
+done
+for f in "$HERE"/*.gz; do
+	[ -f "$f" ] && gzip -dc "$f" >"$DATA/$(basename "$f" .gz)"
+done
+cd "$DATA"
 fail=0
 banner() { printf '\n== %s\n\n' "$*"; }
 

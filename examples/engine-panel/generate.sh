@@ -1,7 +1,7 @@
 #!/bin/sh
 # generate.sh: every data file of examples/engine-panel, from the engines.
 #
-#   sh examples/engine-panel/generate.sh
+#   sh examples/engine-panel/generate.sh [--resume]
 #
 # Needs Debian's stockfish, fairy-stockfish and glaurung (installed here as
 # root when missing), cc, python3, and cohort built from this tree (with
@@ -10,7 +10,17 @@
 # decisions-r?.jsonl, requests-r?.jsonl, billing-r?.csv and run-log.txt,
 # then runs check.sh.  Scratch files go to build/engine-panel.  The two
 # replications run side by side, one process each.
+#
+# --resume continues a run that was stopped, on the same machine (it needs
+# that run's scratch files in build/engine-panel): positions, manifest,
+# specs and prereg are kept as they are (the prereg was registered before
+# the first game), every ladder goes on from the blocks its ledger holds
+# (cohort still decides every anchor), and a family's decisions are made
+# only when its replication's log lacks them (a family's records are
+# appended only once all of them are made, so a family present is whole).
 set -eu
+RESUME=0
+[ "${1:-}" = --resume ] && RESUME=1
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 COHORT=$ROOT/build/release/cohort
@@ -70,8 +80,9 @@ cc -std=c11 -D_DEFAULT_SOURCE -O2 -Wall -Wextra -Wno-unused-parameter -I"$ROOT" 
 	"$ROOT"/build/release/protocol/*.o \
 	$(pkg-config --libs libcrypto libcjson sqlite3 gsl) -lpthread -lm
 
-: >"$LOG"
+[ $RESUME = 1 ] || : >"$LOG"
 T0=$(date +%s)
+[ $RESUME = 0 ] || log "generate.sh --resume: the stopped run goes on"
 log "generate.sh at $(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown), $(nproc) cores, $(uname -srm)"
 for p in stockfish fairy-stockfish glaurung; do
 	log "$p $(dpkg-query -W -f '${Version}' $p) sha256 $(sha256sum /usr/games/$p | cut -d' ' -f1)"
@@ -79,6 +90,7 @@ done
 log "$("$COHORT" --version)"
 cd "$HERE"
 
+if [ $RESUME = 0 ]; then
 # ---- 1. positions and the opening suite ----
 T=$ROOT/tests/data/pgn/tcec
 run "$PANEL" positions --engine $SF --nodes $QUICK_NODES \
@@ -173,6 +185,12 @@ cat <<EOF | "$COHORT" canon - >prereg.json
    "claim": "glaurung gains more than stockfish and fairy-stockfish from engine-selects over propose (regret of propose minus regret of engine-selects, budget medium, heldout): with MultiPV 3 its bestmove is the last line it searched, not its best, so an outside selector repairs a selection fault the others do not have"}]}
 EOF
 log "prereg.json registered_at $REG, identity $("$COHORT" canon --id prereg.json)"
+else
+	for f in positions.jsonl openings.jsonl candidates.jsonl prereg.json spec-r1.json spec-r2.json; do
+		[ -s $f ] || { log "--resume: $f is missing: run without --resume"; exit 2; }
+	done
+	REG=$(python3 -c 'import json; print(json.load(open("prereg.json"))["registered_at"])')
+fi
 
 # ---- 4. games: each (family, condition) climbs its ladder, as cohort says ----
 # ladder REP HASH SEEDS SHIFT: round after round, one block of every
@@ -180,10 +198,12 @@ log "prereg.json registered_at $REG, identity $("$COHORT" canon --id prereg.json
 ladder() {
 	rep=$1 hash=$2 shift=$4
 	d=$WORK/$rep/games
-	rm -rf "$d"
-	mkdir -p "$d"
-	: >ledger-$rep.jsonl
-	: >"$d/game-requests.jsonl"
+	if [ $RESUME = 0 ]; then
+		rm -rf "$d"
+		mkdir -p "$d"
+		: >ledger-$rep.jsonl
+		: >"$d/game-requests.jsonl"
+	fi
 	freeze() {
 		"$COHORT" freeze --spec spec-$rep.json --store "$d/store" -o "$d/freeze.json" \
 			ledger-$rep.jsonl
@@ -227,11 +247,17 @@ ladder() {
 decisions() {
 	rep=$1 hash=$2 seeds=$3
 	d=$WORK/$rep/decisions
-	rm -rf "$d"
-	mkdir -p "$d"
-	: >decisions-$rep.jsonl
-	: >"$d/decision-requests.jsonl"
+	if [ $RESUME = 0 ]; then
+		rm -rf "$d"
+		mkdir -p "$d"
+		: >decisions-$rep.jsonl
+		: >"$d/decision-requests.jsonl"
+	fi
 	for f in $FAMILIES; do
+		if grep -q "\"family\":\"$f\"" decisions-$rep.jsonl; then
+			log "$rep decisions: $f already made"
+			continue
+		fi
 		"$PANEL" decide --replication $rep --family $f --candidates candidates.jsonl \
 			--sources positions-source.jsonl --hash $hash --seeds $seeds --budgets $BUDGETS \
 			--history-budget medium --decisions "$d/dec-$f.jsonl" --requests "$d/dreq-$f.jsonl"
@@ -274,6 +300,12 @@ log "engine work done in $(($(date +%s) - T0)) s wall"
 times >"$WORK/times.txt"
 log "CPU time (the shell, then its children: user, system): $(tr '\n' ' ' <"$WORK/times.txt")"
 
-# ---- 5. the check ----
+# ---- 5. the large files gzipped (gzip -9n: the same bytes, the same archive) ----
+for f in decisions-r1.jsonl decisions-r2.jsonl requests-r1.jsonl requests-r2.jsonl \
+	billing-r1.csv billing-r2.csv; do
+	gzip -9nf $f
+done
+
+# ---- 6. the check ----
 run sh "$HERE/check.sh"
 log "generate.sh done in $(($(date +%s) - T0)) s"
