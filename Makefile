@@ -27,13 +27,16 @@ B_LIB     = $(LIB_OBJS:%=$(BUILD)/%)
 B_CMD     = $(CMD_OBJS:%=$(BUILD)/%)
 B_UNIT    = $(UNIT:%=$(BUILD)/%)
 
-# Dependencies are checked (and installed, as root) before a sub-make
-# reads pkg-config, so a fresh machine builds in one step.
-all:
-	@sh mk/deps.sh build
-	@$(MAKE) --no-print-directory build
+# all and build only check the dependencies: what is missing is printed
+# as one apt-get line, and the build stops.  deps installs them (as root),
+# and so do demo and test, before a sub-make reads pkg-config, so a fresh
+# machine runs them in one step.
+all: build
 
-build: $(BUILD)/cohort $(B_UNIT)
+build: deps-check $(BUILD)/cohort $(B_UNIT)
+
+deps-check:
+	@sh mk/deps.sh --check build
 
 deps:
 	@sh mk/deps.sh build
@@ -80,7 +83,17 @@ install: all
 	cp $(BUILD)/cohort $(DESTDIR)$(PREFIX)/bin/cohort
 	cp docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
+# The C lines changed since FORMAT_BASE (a commit or branch) follow
+# .clang-format; the tree as it is is not reformatted (see .clang-format).
+FORMAT_BASE ?= main
+format-check:
+	@command -v clang-format-diff >/dev/null 2>&1 || \
+		{ echo "cohort: format-check needs clang-format (apt-get install -y clang-format)" >&2; exit 2; }
+	@d=$$(git diff -U0 --no-color $(FORMAT_BASE) -- '*.c' '*.h' | clang-format-diff -p1) || exit 2; \
+	if [ -n "$$d" ]; then printf '%s\n' "$$d"; \
+		echo "cohort: lines changed since $(FORMAT_BASE) do not follow .clang-format" >&2; exit 1; fi
+
 clean:
 	rm -rf build
 
-.PHONY: all build deps test demo bench fuzz install clean
+.PHONY: all build deps-check deps test demo bench fuzz install format-check clean

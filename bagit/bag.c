@@ -12,13 +12,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <pthread.h>
 
 #include <archive.h>
 #include <archive_entry.h>
 
 #include "../common/buf.h"
 #include "../common/io.h"
+#include "../common/pool.h"
 
 /* The digests a manifest may use, in the order of their index. */
 static const char *const ALGS[] = { "md5", "sha1", "sha224", "sha256", "sha384", "sha512" };
@@ -57,7 +57,8 @@ bag_check_add(cJSON *checks, const char *check, const char *subject, int ok, con
 /* ---------------------------------------------------------------- writer */
 
 /* The archive's own digest is taken on a second thread: the writer copies
- * each block into a small ring and goes on while the hasher catches up. */
+ * each block into a small ring and goes on while the hasher catches up.
+ * With no second thread the writer hashes each block itself. */
 #define RING_SLOTS 4
 #define RING_SLOT ((size_t)1 << 20)
 
@@ -68,10 +69,11 @@ struct ring {
 	size_t len[RING_SLOTS];
 	unsigned head, tail, count;
 	int done;
+	int direct;         /* no hasher thread: ring_put hashes */
 	struct hash *h;
 };
 
-static void *
+static void
 ring_hasher(void *arg)
 {
 	struct ring *r = arg;
@@ -91,13 +93,16 @@ ring_hasher(void *arg)
 		pthread_cond_broadcast(&r->cv);
 	}
 	pthread_mutex_unlock(&r->mu);
-	return NULL;
 }
 
 /* Hand n bytes to the hasher (in order); blocks while the ring is full. */
 static void
 ring_put(struct ring *r, const char *p, size_t n)
 {
+	if (r->direct) {
+		hash_update(r->h, p, n);
+		return;
+	}
 	while (n > 0) {
 		size_t k = n < RING_SLOT ? n : RING_SLOT;
 		pthread_mutex_lock(&r->mu);
@@ -115,6 +120,17 @@ ring_put(struct ring *r, const char *p, size_t n)
 		p += k;
 		n -= k;
 	}
+}
+
+/* No more bytes: the hasher ends once it has taken those it has. */
+static void
+ring_end(struct ring *r, struct pool_thread *hasher)
+{
+	pthread_mutex_lock(&r->mu);
+	r->done = 1;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	pool_join(hasher);
 }
 
 struct wout {
@@ -248,113 +264,146 @@ write_data(struct archive *a, const struct went *w, struct err *e)
 	return 0;
 }
 
-int
-bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, const char *path,
-    uint8_t id[HASH_LEN], struct err *e)
+/* A bag being written: its payload by name, its tag files, and every
+ * entry of its archive. */
+struct bagw {
+	const struct bag_write_opts *o;
+	struct bag_file **sorted;  /* the payload, sorted by name */
+	size_t n;
+	struct buf manifest;       /* manifest-sha256.txt */
+	struct buf info;           /* bag-info.txt */
+	struct buf tagm;           /* tagmanifest-sha256.txt */
+	struct went *v;            /* every entry, folders included, sorted by name */
+	size_t nv, cv;
+};
+
+static const char bagit_txt[] = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n";
+
+static void
+bagw_release(struct bagw *b)
 {
-	struct buf manifest = BUF_INIT, info = BUF_INIT, tagm = BUF_INIT, full = BUF_INIT;
-	static const char bagit[] = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n";
-	struct went *v = NULL;
-	size_t nv = 0, cv = 0;
-	struct outfile out = OUTFILE_INIT;
-	struct wout w = { -1, NULL, 0, 0, 0 };
-	struct ring ring;
-	pthread_t hasher;
-	int hashing = 0;
-	struct archive *a = NULL;
+	for (size_t i = 0; i < b->nv; i++)
+		free(b->v[i].path);
+	free(b->v);
+	free(b->sorted);
+	buf_release(&b->manifest);
+	buf_release(&b->info);
+	buf_release(&b->tagm);
+}
+
+/* The payload manifest, sorted by name (a name given twice refused), and
+ * bag-info.txt with the payload's size. */
+static int
+bagw_payload(struct bagw *b, struct bag_file *files, struct err *e)
+{
+	const struct bag_write_opts *o = b->o;
 	uint64_t bytes = 0;
 	char hex[2 * HASH_LEN + 1];
+
+	b->sorted = malloc((b->n ? b->n : 1) * sizeof *b->sorted);
+	if (b->sorted == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < b->n; i++)
+		b->sorted[i] = &files[i];
+	for (size_t i = 1; i < b->n; i++) /* insertion sort keeps it simple; n is small */
+		for (size_t j = i; j > 0 && strcmp(b->sorted[j - 1]->name, b->sorted[j]->name) > 0;
+		     j--) {
+			struct bag_file *t = b->sorted[j];
+			b->sorted[j] = b->sorted[j - 1];
+			b->sorted[j - 1] = t;
+		}
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bag_file *f = b->sorted[i];
+		if (i > 0 && strcmp(b->sorted[i - 1]->name, f->name) == 0)
+			return err_set(e, ERR_INPUT, "\"%s\": named twice in the bag", f->name);
+		hash_hex_format(f->sha256, hex);
+		if (buf_printf(&b->manifest, "%s  data/", hex) < 0 ||
+		    manifest_name(&b->manifest, f->name) < 0 || buf_addc(&b->manifest, '\n') < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		bytes += f->size;
+	}
+	if (buf_printf(&b->info,
+	        "Bag-Software-Agent: cohort\nBagging-Date: %s\n%sPayload-Oxum: %llu.%zu\n", o->date,
+	        o->info ? o->info : "", (unsigned long long)bytes, b->n) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* The tag manifest: bag-info.txt, bagit.txt, manifest-sha256.txt (sorted). */
+static int
+bagw_tags(struct bagw *b, struct err *e)
+{
+	const struct { const char *name, *p; size_t n; } tags[] = {
+		{ "bag-info.txt", b->info.p, b->info.len },
+		{ "bagit.txt", bagit_txt, sizeof bagit_txt - 1 },
+		{ "manifest-sha256.txt", b->manifest.p ? b->manifest.p : "", b->manifest.len },
+	};
+	char hex[2 * HASH_LEN + 1];
 	uint8_t d[HASH_LEN];
+
+	for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+		hash_bytes(tags[i].p, tags[i].n, d);
+		hash_hex_format(d, hex);
+		if (buf_printf(&b->tagm, "%s  %s\n", hex, tags[i].name) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* Every entry of the archive, folders included, then sorted by name. */
+static int
+bagw_entries(struct bagw *b, struct err *e)
+{
+	const char *top = b->o->top;
+	struct buf full = BUF_INIT;
 	int rc = -1;
 
-	/* payload manifest, sorted by name */
-	struct bag_file **sorted = malloc((n ? n : 1) * sizeof *sorted);
-	if (sorted == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		sorted[i] = &files[i];
-	for (size_t i = 1; i < n; i++) /* insertion sort keeps it simple; n is small */
-		for (size_t j = i; j > 0 && strcmp(sorted[j - 1]->name, sorted[j]->name) > 0; j--) {
-			struct bag_file *t = sorted[j];
-			sorted[j] = sorted[j - 1];
-			sorted[j - 1] = t;
-		}
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && strcmp(sorted[i - 1]->name, sorted[i]->name) == 0) {
-			err_set(e, ERR_INPUT, "\"%s\": named twice in the bag", sorted[i]->name);
-			goto done;
-		}
-		hash_hex_format(sorted[i]->sha256, hex);
-		if (buf_printf(&manifest, "%s  data/", hex) < 0 ||
-		    manifest_name(&manifest, sorted[i]->name) < 0 || buf_addc(&manifest, '\n') < 0)
-			goto nomem;
-		bytes += sorted[i]->size;
-	}
-	if (buf_printf(&info, "Bag-Software-Agent: cohort\nBagging-Date: %s\n%sPayload-Oxum: %llu.%zu\n",
-	        o->date, o->info ? o->info : "", (unsigned long long)bytes, n) < 0)
-		goto nomem;
-	/* tag manifest: bag-info.txt, bagit.txt, manifest-sha256.txt (sorted) */
-	hash_bytes(info.p, info.len, d);
-	hash_hex_format(d, hex);
-	buf_printf(&tagm, "%s  bag-info.txt\n", hex);
-	hash_bytes(bagit, sizeof bagit - 1, d);
-	hash_hex_format(d, hex);
-	buf_printf(&tagm, "%s  bagit.txt\n", hex);
-	hash_bytes(manifest.p ? manifest.p : "", manifest.len, d);
-	hash_hex_format(d, hex);
-	if (buf_printf(&tagm, "%s  manifest-sha256.txt\n", hex) < 0)
-		goto nomem;
-
-	/* every entry, folders included, then sorted by name */
 #define FULL(...) (buf_reset(&full), buf_printf(&full, __VA_ARGS__))
-	if (FULL("%s", o->top) < 0 || add_went(&v, &nv, &cv, full.p, 1, NULL, NULL, 0) < 0 ||
-	    FULL("%s/data", o->top) < 0 || add_went(&v, &nv, &cv, full.p, 1, NULL, NULL, 0) < 0 ||
-	    FULL("%s/bagit.txt", o->top) < 0 ||
-	    add_went(&v, &nv, &cv, full.p, 0, bagit, NULL, sizeof bagit - 1) < 0 ||
-	    FULL("%s/bag-info.txt", o->top) < 0 ||
-	    add_went(&v, &nv, &cv, full.p, 0, info.p, NULL, info.len) < 0 ||
-	    FULL("%s/manifest-sha256.txt", o->top) < 0 ||
-	    add_went(&v, &nv, &cv, full.p, 0, manifest.p ? manifest.p : "", NULL, manifest.len) < 0 ||
-	    FULL("%s/tagmanifest-sha256.txt", o->top) < 0 ||
-	    add_went(&v, &nv, &cv, full.p, 0, tagm.p, NULL, tagm.len) < 0)
-		goto nomem;
-	for (size_t i = 0; i < n; i++) {
-		const struct bag_file *f = sorted[i];
-		if (FULL("%s/data/%s", o->top, f->name) < 0 ||
-		    add_went(&v, &nv, &cv, full.p, 0, f->src ? NULL : (f->mem ? f->mem : ""), f->src,
-		        f->size) < 0)
-			goto nomem;
+#define ADD(dir, mem, src, size) add_went(&b->v, &b->nv, &b->cv, full.p, dir, mem, src, size)
+	if (FULL("%s", top) < 0 || ADD(1, NULL, NULL, 0) < 0 ||
+	    FULL("%s/data", top) < 0 || ADD(1, NULL, NULL, 0) < 0 ||
+	    FULL("%s/bagit.txt", top) < 0 || ADD(0, bagit_txt, NULL, sizeof bagit_txt - 1) < 0 ||
+	    FULL("%s/bag-info.txt", top) < 0 || ADD(0, b->info.p, NULL, b->info.len) < 0 ||
+	    FULL("%s/manifest-sha256.txt", top) < 0 ||
+	    ADD(0, b->manifest.p ? b->manifest.p : "", NULL, b->manifest.len) < 0 ||
+	    FULL("%s/tagmanifest-sha256.txt", top) < 0 ||
+	    ADD(0, b->tagm.p, NULL, b->tagm.len) < 0)
+		goto done;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bag_file *f = b->sorted[i];
+		if (FULL("%s/data/%s", top, f->name) < 0 ||
+		    ADD(0, f->src ? NULL : (f->mem ? f->mem : ""), f->src, f->size) < 0)
+			goto done;
 		/* the folders above it */
-		for (char *s = strchr(full.p + strlen(o->top) + 6, '/'); s; s = strchr(s + 1, '/')) {
+		for (char *s = strchr(full.p + strlen(top) + 6, '/'); s; s = strchr(s + 1, '/')) {
 			*s = '\0';
 			int seen = 0;
-			for (size_t j = nv; j-- > 0 && !seen;)
-				seen = v[j].dir && strcmp(v[j].path, full.p) == 0;
-			if (!seen && add_went(&v, &nv, &cv, full.p, 1, NULL, NULL, 0) < 0)
-				goto nomem;
+			for (size_t j = b->nv; j-- > 0 && !seen;)
+				seen = b->v[j].dir && strcmp(b->v[j].path, full.p) == 0;
+			if (!seen && ADD(1, NULL, NULL, 0) < 0)
+				goto done;
 			*s = '/';
 		}
 	}
+#undef ADD
 #undef FULL
-	qsort(v, nv, sizeof *v, went_cmp);
+	qsort(b->v, b->nv, sizeof *b->v, went_cmp);
+	rc = 0;
+done:
+	buf_release(&full);
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
 
-	if (outfile_open(&out, path, e) < 0)
-		goto done;
-	w.fd = fileno(out.fp);
-	memset(&ring, 0, sizeof ring);
-	pthread_mutex_init(&ring.mu, NULL);
-	pthread_cond_init(&ring.cv, NULL);
-	w.ring = &ring;
-	ring.h = hash_new();
-	for (int i = 0; i < RING_SLOTS; i++)
-		if ((ring.slot[i] = malloc(RING_SLOT)) == NULL)
-			goto nomem;
-	if (ring.h == NULL || pthread_create(&hasher, NULL, ring_hasher, &ring) != 0)
-		goto nomem;
-	hashing = 1;
-	a = archive_write_new();
-	if (a == NULL)
-		goto nomem;
+/* A pax archive writing to w, compressed as o says. */
+static struct archive *
+archive_start(const struct bag_write_opts *o, struct wout *w, const char *path, struct err *e)
+{
+	struct archive *a = archive_write_new();
+
+	if (a == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
 	if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
 	    archive_write_set_bytes_per_block(a, 1 << 20) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
@@ -362,73 +411,108 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	        (archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 	            archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK)) ||
 	    (o->compress == BAG_ZSTD && archive_write_add_filter_zstd(a) != ARCHIVE_OK) ||
-	    archive_write_open2(a, &w, NULL, wout_write, NULL, NULL) != ARCHIVE_OK) {
+	    archive_write_open2(a, w, NULL, wout_write, NULL, NULL) != ARCHIVE_OK) {
 		err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
-		goto done;
+		archive_write_free(a);
+		return NULL;
 	}
-	for (size_t i = 0; i < nv; i++) {
+	return a;
+}
+
+/* Every entry with its fixed metadata and its bytes, then the archive's end. */
+static int
+archive_put(struct archive *a, const struct bagw *b, const char *path, struct err *e)
+{
+	for (size_t i = 0; i < b->nv; i++) {
+		const struct went *v = &b->v[i];
 		struct archive_entry *ae = archive_entry_new();
 		if (ae == NULL)
-			goto nomem;
-		archive_entry_set_pathname(ae, v[i].path);
-		archive_entry_set_filetype(ae, v[i].dir ? AE_IFDIR : AE_IFREG);
-		archive_entry_set_perm(ae, v[i].dir ? 0755 : 0644);
-		archive_entry_set_size(ae, v[i].dir ? 0 : (la_int64_t)v[i].size);
-		archive_entry_set_mtime(ae, (time_t)o->mtime, 0);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		archive_entry_set_pathname(ae, v->path);
+		archive_entry_set_filetype(ae, v->dir ? AE_IFDIR : AE_IFREG);
+		archive_entry_set_perm(ae, v->dir ? 0755 : 0644);
+		archive_entry_set_size(ae, v->dir ? 0 : (la_int64_t)v->size);
+		archive_entry_set_mtime(ae, (time_t)b->o->mtime, 0);
 		archive_entry_set_uid(ae, 0);
 		archive_entry_set_gid(ae, 0);
 		if (archive_write_header(a, ae) != ARCHIVE_OK) {
 			err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
 			archive_entry_free(ae);
-			goto done;
+			return -1;
 		}
 		archive_entry_free(ae);
-		if (!v[i].dir && write_data(a, &v[i], e) < 0)
-			goto done;
+		if (!v->dir && write_data(a, v, e) < 0)
+			return -1;
 	}
-	if (archive_write_close(a) != ARCHIVE_OK) {
-		err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
+	if (archive_write_close(a) != ARCHIVE_OK)
+		return err_set(e, ERR_IO, "%s: %s", io_name(path), archive_error_string(a));
+	return 0;
+}
+
+/* The ring's slots and its hasher; -1 when out of memory (the ring is
+ * then still released by ring_release). */
+static int
+ring_init(struct ring *r)
+{
+	memset(r, 0, sizeof *r);
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	r->h = hash_new();
+	for (int i = 0; i < RING_SLOTS; i++)
+		if ((r->slot[i] = malloc(RING_SLOT)) == NULL)
+			return -1;
+	return r->h != NULL ? 0 : -1;
+}
+
+static void
+ring_release(struct ring *r)
+{
+	hash_free(r->h);
+	for (int i = 0; i < RING_SLOTS; i++)
+		free(r->slot[i]);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+}
+
+int
+bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, const char *path,
+    uint8_t id[HASH_LEN], struct err *e)
+{
+	struct bagw b = { o, NULL, n, BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, 0 };
+	struct outfile out = OUTFILE_INIT;
+	struct wout w = { -1, NULL, 0, 0, 0 };
+	struct ring ring;
+	struct pool_thread hasher = POOL_THREAD_INIT;
+	struct archive *a = NULL;
+	int rc = -1;
+
+	if (bagw_payload(&b, files, e) < 0 || bagw_tags(&b, e) < 0 || bagw_entries(&b, e) < 0 ||
+	    outfile_open(&out, path, e) < 0) {
+		bagw_release(&b);
+		return -1;
+	}
+	/* the archive's digest taken by the hasher as the archive is written */
+	w.fd = fileno(out.fp);
+	w.ring = &ring;
+	if (ring_init(&ring) < 0) {
+		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	pthread_mutex_lock(&ring.mu);
-	ring.done = 1;
-	pthread_cond_broadcast(&ring.cv);
-	pthread_mutex_unlock(&ring.mu);
-	pthread_join(hasher, NULL);
-	hashing = 0;
+	ring.direct = !pool_spawn(&hasher, ring_hasher, &ring);
+	if ((a = archive_start(o, &w, path, e)) == NULL || archive_put(a, &b, path, e) < 0)
+		goto done;
+	ring_end(&ring, &hasher);
 	hash_final(ring.h, id);
 	if (outfile_commit(&out, e) < 0)
 		goto done;
 	rc = 0;
-	goto done;
-nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
 done:
 	if (rc < 0)
 		outfile_abort(&out);
 	archive_write_free(a);
-	if (hashing) {
-		pthread_mutex_lock(&ring.mu);
-		ring.done = 1;
-		pthread_cond_broadcast(&ring.cv);
-		pthread_mutex_unlock(&ring.mu);
-		pthread_join(hasher, NULL);
-	}
-	if (w.ring) {
-		hash_free(ring.h);
-		for (int i = 0; i < RING_SLOTS; i++)
-			free(ring.slot[i]);
-		pthread_mutex_destroy(&ring.mu);
-		pthread_cond_destroy(&ring.cv);
-	}
-	for (size_t i = 0; i < nv; i++)
-		free(v[i].path);
-	free(v);
-	free(sorted);
-	buf_release(&manifest);
-	buf_release(&info);
-	buf_release(&tagm);
-	buf_release(&full);
+	ring_end(&ring, &hasher);
+	ring_release(&ring);
+	bagw_release(&b);
 	return rc;
 }
 
@@ -703,13 +787,104 @@ write_fd(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* An entry's name, made safe and relative (rel), or an error. */
+static const char *
+entry_name(const struct bag *b, struct archive_entry *ae, size_t count, char rel[BAG_MAX_NAME + 1],
+    struct err *e)
+{
+	const char *name = archive_entry_pathname_utf8(ae), *why;
+
+	if (name == NULL)
+		name = archive_entry_pathname(ae);
+	if (name == NULL) {
+		err_set(e, ERR_INPUT, "%s: entry %zu has no readable name", b->path, count);
+		return NULL;
+	}
+	if (safe_name(name, rel, BAG_MAX_NAME + 1, &why) < 0) {
+		err_set(e, ERR_INPUT, "%s: entry \"%s\": %s", b->path, name, why);
+		return NULL;
+	}
+	return name;
+}
+
+/* A regular entry's bytes into a new file at path. */
+static int
+extract_file(struct bag *b, struct archive *a, const char *name, const char *path,
+    la_int64_t size, char *buf, struct err *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	la_ssize_t k;
+	la_int64_t got = 0;
+
+	if (fd < 0)
+		return err_set(e, errno == EEXIST ? ERR_INPUT : ERR_IO, "%s: entry \"%s\": %s",
+		    b->path, name, errno == EEXIST ? "appears twice" : strerror(errno));
+	while ((k = archive_read_data(a, buf, 1 << 16)) > 0) {
+		got += k;
+		if (write_fd(fd, buf, (size_t)k) < 0) {
+			close(fd);
+			return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		}
+	}
+	close(fd);
+	if (k < 0 || got != size)
+		return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
+		    k < 0 ? archive_error_string(a) : "short entry");
+	return 0;
+}
+
+/* One entry of the archive: a folder made, a file written, or a big file
+ * noted and skipped (read from the archive when it is hashed). */
+static int
+extract_entry(struct bag *b, struct archive *a, struct archive_entry *ae, size_t count, char *buf,
+    struct err *e)
+{
+	char rel[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
+	const char *name = entry_name(b, ae, count, rel, e);
+	mode_t type = archive_entry_filetype(ae);
+	la_int64_t size;
+	struct stat st;
+
+	if (name == NULL)
+		return -1;
+	if (archive_entry_hardlink(ae) != NULL || archive_entry_symlink(ae) != NULL ||
+	    (type != AE_IFREG && type != AE_IFDIR))
+		return err_set(e, ERR_INPUT, "%s: entry \"%s\": %s not allowed in a bag", b->path,
+		    name, type == AE_IFLNK || archive_entry_symlink(ae) ? "symbolic link" :
+		    archive_entry_hardlink(ae) ? "hard link" : "special file");
+	if (make_parents(b->tmp, rel, e) < 0)
+		return err_prefix(e, "%s: entry \"%s\"", b->path, name);
+	snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
+	if (type == AE_IFDIR) {
+		if (mkdir(path, 0700) != 0 && (errno != EEXIST || lstat(path, &st) != 0 ||
+		                                   !S_ISDIR(st.st_mode)))
+			return err_set(e, ERR_INPUT, "%s: entry \"%s\": cannot be a folder here",
+			    b->path, name);
+		return 0;
+	}
+	size = archive_entry_size(ae);
+	if (size < 0 || (uint64_t)size > BAG_MAX_ENTRY)
+		return err_set(e, ERR_INPUT, "%s: entry \"%s\": size out of bounds", b->path, name);
+	for (size_t i = 0; i < b->nbig; i++)
+		if (strcmp(b->big[i].name, rel) == 0)
+			return err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
+	if ((uint64_t)size <= BAG_EXTRACT_MAX)
+		return extract_file(b, a, name, path, size, buf, e);
+	if (lstat(path, &st) == 0)
+		return err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
+	if (push_entry(&b->big, &b->nbig, &b->cbig, rel, (uint64_t)size) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (archive_read_data_skip(a) != ARCHIVE_OK)
+		return corrupt(b, a, e);
+	return 0;
+}
+
+/* Every entry of the archive into b->tmp. */
 static int
 extract(struct bag *b, struct err *e)
 {
 	struct archive *a;
 	struct archive_entry *ae;
-	char rel[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
-	const char *why;
 	size_t count = 0;
 	int r, rc = -1;
 	char *buf = malloc(1 << 16);
@@ -722,10 +897,6 @@ extract(struct bag *b, struct err *e)
 		return -1;
 	}
 	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
-		const char *name;
-		mode_t type;
-		la_int64_t size;
-
 		if (r < ARCHIVE_WARN) {
 			corrupt(b, a, e);
 			goto done;
@@ -734,87 +905,8 @@ extract(struct bag *b, struct err *e)
 			err_set(e, ERR_INPUT, "%s: more than %d entries", b->path, BAG_MAX_ENTRIES);
 			goto done;
 		}
-		name = archive_entry_pathname_utf8(ae);
-		if (name == NULL)
-			name = archive_entry_pathname(ae);
-		if (name == NULL) {
-			err_set(e, ERR_INPUT, "%s: entry %zu has no readable name", b->path, count);
+		if (extract_entry(b, a, ae, count, buf, e) < 0)
 			goto done;
-		}
-		if (safe_name(name, rel, sizeof rel, &why) < 0) {
-			err_set(e, ERR_INPUT, "%s: entry \"%s\": %s", b->path, name, why);
-			goto done;
-		}
-		type = archive_entry_filetype(ae);
-		if (archive_entry_hardlink(ae) != NULL || archive_entry_symlink(ae) != NULL ||
-		    (type != AE_IFREG && type != AE_IFDIR)) {
-			err_set(e, ERR_INPUT, "%s: entry \"%s\": %s not allowed in a bag", b->path, name,
-			    type == AE_IFLNK || archive_entry_symlink(ae) ? "symbolic link" :
-			    archive_entry_hardlink(ae) ? "hard link" : "special file");
-			goto done;
-		}
-		if (make_parents(b->tmp, rel, e) < 0) {
-			err_prefix(e, "%s: entry \"%s\"", b->path, name);
-			goto done;
-		}
-		snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
-		if (type == AE_IFDIR) {
-			struct stat st;
-			if (mkdir(path, 0700) != 0 && (errno != EEXIST || lstat(path, &st) != 0 ||
-			                                   !S_ISDIR(st.st_mode))) {
-				err_set(e, ERR_INPUT, "%s: entry \"%s\": cannot be a folder here", b->path, name);
-				goto done;
-			}
-			continue;
-		}
-		size = archive_entry_size(ae);
-		if (size < 0 || (uint64_t)size > BAG_MAX_ENTRY) {
-			err_set(e, ERR_INPUT, "%s: entry \"%s\": size out of bounds", b->path, name);
-			goto done;
-		}
-		for (size_t i = 0; i < b->nbig; i++)
-			if (strcmp(b->big[i].name, rel) == 0) {
-				err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
-				goto done;
-			}
-		if ((uint64_t)size > BAG_EXTRACT_MAX) {
-			struct stat st;
-			if (lstat(path, &st) == 0) {
-				err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
-				goto done;
-			}
-			if (push_entry(&b->big, &b->nbig, &b->cbig, rel, (uint64_t)size) == NULL) {
-				err_set(e, ERR_NOMEM, "out of memory");
-				goto done;
-			}
-			if (archive_read_data_skip(a) != ARCHIVE_OK) {
-				corrupt(b, a, e);
-				goto done;
-			}
-			continue;
-		}
-		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-		if (fd < 0) {
-			err_set(e, errno == EEXIST ? ERR_INPUT : ERR_IO, "%s: entry \"%s\": %s", b->path,
-			    name, errno == EEXIST ? "appears twice" : strerror(errno));
-			goto done;
-		}
-		la_ssize_t k;
-		la_int64_t got = 0;
-		while ((k = archive_read_data(a, buf, 1 << 16)) > 0) {
-			got += k;
-			if (write_fd(fd, buf, (size_t)k) < 0) {
-				close(fd);
-				err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-				goto done;
-			}
-		}
-		close(fd);
-		if (k < 0 || got != size) {
-			err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-			    k < 0 ? archive_error_string(a) : "short entry");
-			goto done;
-		}
 	}
 	if (archive_filter_count(a) <= 1 ? tar_end_check(b->path, e) < 0 :
 	    stream_end_check(b->path, e) < 0)
@@ -883,13 +975,146 @@ find_entry(const struct bag *b, const char *name)
 	return b->nent ? bsearch(&key, b->ent, b->nent, sizeof *b->ent, bentry_cmp) : NULL;
 }
 
+/* The bag inside the extracted archive: its top, or its one top folder
+ * holding bagit.txt (anything beside that folder is outside the bag).
+ * Sets b->root and *prefix, the bag's folder inside the archive ("" or
+ * "NAME/"); -1 when out of memory. */
+static int
+find_root(struct bag *b, char **prefix)
+{
+	struct stat st;
+	char *probe;
+
+	if (asprintf(&probe, "%s/bagit.txt", b->tmp) < 0)
+		return -1;
+	if (lstat(probe, &st) == 0) {
+		free(probe);
+		b->root = strdup(b->tmp);
+		*prefix = strdup("");
+		return b->root && *prefix ? 0 : -1;
+	}
+	free(probe);
+	DIR *d = opendir(b->tmp);
+	struct dirent *de;
+	char *only = NULL;
+	int bags = 0;
+	while (d && (de = readdir(d)) != NULL) {
+		char *bt;
+		struct stat bs;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (asprintf(&bt, "%s/%s/bagit.txt", b->tmp, de->d_name) < 0)
+			break;
+		if (lstat(bt, &bs) == 0 && S_ISREG(bs.st_mode)) {
+			bags++;
+			free(only);
+			only = strdup(de->d_name);
+		}
+		free(bt);
+	}
+	if (d)
+		rewinddir(d);
+	while (bags == 1 && only && d && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    strcmp(de->d_name, only) == 0)
+			continue;
+		if (b->noutside < sizeof b->outside / sizeof b->outside[0])
+			b->outside[b->noutside++] = strdup(de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (bags == 1 && only) {
+		if (asprintf(&b->root, "%s/%s", b->tmp, only) < 0)
+			b->root = NULL;
+		if (asprintf(prefix, "%s/", only) < 0)
+			*prefix = NULL;
+	} else {
+		b->root = strdup(b->tmp);
+		*prefix = strdup("");
+	}
+	free(only);
+	return b->root && *prefix ? 0 : -1;
+}
+
+/* The archive at path extracted into a temporary folder, its bag found;
+ * its big entries (left in the archive) must lie in the bag's data/ and
+ * become payload entries. */
+static int
+unpack(struct bag *b, const char *path, struct err *e)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *prefix = NULL;
+	int rc = -1;
+
+	b->archive = 1;
+	if (asprintf(&b->tmp, "%s/cohort-bag.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0) {
+		b->tmp = NULL;
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (mkdtemp(b->tmp) == NULL) {
+		err_set(e, ERR_IO, "%s: cannot make a temporary folder: %s", b->tmp, strerror(errno));
+		free(b->tmp);
+		b->tmp = NULL;
+		return -1;
+	}
+	if (extract(b, e) < 0)
+		return -1;
+	if (find_root(b, &prefix) < 0)
+		goto nomem;
+	for (size_t i = 0; i < b->nbig; i++) {
+		const char *n = b->big[i].name;
+		size_t k = strlen(prefix);
+		if (strncmp(n, prefix, k) != 0 || strncmp(n + k, "data/", 5) != 0) {
+			err_set(e, ERR_INPUT, "%s: entry \"%s\": tag file larger than %llu bytes", path, n,
+			    (unsigned long long)BAG_EXTRACT_MAX);
+			goto done;
+		}
+		struct bentry *be = push_entry(&b->ent, &b->nent, &b->cent, n + k, b->big[i].size);
+		if (be == NULL || (be->arcname = strdup(n)) == NULL)
+			goto nomem;
+		be->big = 1;
+	}
+	rc = 0;
+	goto done;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+done:
+	free(prefix);
+	return rc;
+}
+
+/* The payload: every file under the bag's data/, sorted by name, none twice. */
+static int
+read_payload(struct bag *b, const char *path, struct err *e)
+{
+	struct stat st;
+	char *data;
+	int r;
+
+	if (asprintf(&data, "%s/data", b->root) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (lstat(data, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		free(data);
+		return err_set(e, ERR_INPUT, "%s: data is not a folder", path);
+	}
+	r = walk(b, data, "data", e);
+	free(data);
+	if (r < 0)
+		return -1;
+	if (b->nent > 1)
+		qsort(b->ent, b->nent, sizeof *b->ent, bentry_cmp);
+	for (size_t i = 1; i < b->nent; i++)
+		if (strcmp(b->ent[i - 1].name, b->ent[i].name) == 0)
+			return err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", path,
+			    b->ent[i].name);
+	return 0;
+}
+
 int
 bag_open(const char *path, struct bag **out, struct err *e)
 {
 	struct bag *b = calloc(1, sizeof *b);
 	struct stat st;
-	const char *tmpdir = getenv("TMPDIR");
-	char *prefix = NULL;
 
 	*out = NULL;
 	if (b == NULL || (b->path = strdup(path)) == NULL) {
@@ -901,120 +1126,18 @@ bag_open(const char *path, struct bag **out, struct err *e)
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		b->root = strdup(path);
-		if (b->root == NULL)
-			goto nomem;
-	} else {
-		b->archive = 1;
-		if (asprintf(&b->tmp, "%s/cohort-bag.XXXXXX",
-		        tmpdir && *tmpdir ? tmpdir : "/tmp") < 0) {
-			b->tmp = NULL;
-			goto nomem;
-		}
-		if (mkdtemp(b->tmp) == NULL) {
-			err_set(e, ERR_IO, "%s: cannot make a temporary folder: %s", b->tmp, strerror(errno));
-			free(b->tmp);
-			b->tmp = NULL;
+		if ((b->root = strdup(path)) == NULL) {
+			err_set(e, ERR_NOMEM, "out of memory");
 			goto fail;
 		}
-		if (extract(b, e) < 0)
-			goto fail;
-		/* the bag is the archive's top, or its one top folder */
-		char *probe;
-		if (asprintf(&probe, "%s/bagit.txt", b->tmp) < 0)
-			goto nomem;
-		if (lstat(probe, &st) == 0) {
-			b->root = strdup(b->tmp);
-			prefix = strdup("");
-		} else {
-			/* the one top folder holding bagit.txt; anything beside it is
-			 * outside the bag */
-			DIR *d = opendir(b->tmp);
-			struct dirent *de;
-			char *only = NULL;
-			int bags = 0;
-			while (d && (de = readdir(d)) != NULL) {
-				char *bt;
-				struct stat bs;
-				if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-					continue;
-				if (asprintf(&bt, "%s/%s/bagit.txt", b->tmp, de->d_name) < 0)
-					break;
-				if (lstat(bt, &bs) == 0 && S_ISREG(bs.st_mode)) {
-					bags++;
-					free(only);
-					only = strdup(de->d_name);
-				}
-				free(bt);
-			}
-			if (d)
-				rewinddir(d);
-			while (bags == 1 && only && d && (de = readdir(d)) != NULL) {
-				if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-				    strcmp(de->d_name, only) == 0)
-					continue;
-				if (b->noutside < sizeof b->outside / sizeof b->outside[0])
-					b->outside[b->noutside++] = strdup(de->d_name);
-			}
-			if (d)
-				closedir(d);
-			if (bags == 1 && only) {
-				if (asprintf(&b->root, "%s/%s", b->tmp, only) < 0)
-					b->root = NULL;
-				if (asprintf(&prefix, "%s/", only) < 0)
-					prefix = NULL;
-			} else {
-				b->root = strdup(b->tmp);
-				prefix = strdup("");
-			}
-			free(only);
-		}
-		free(probe);
-		if (b->root == NULL || prefix == NULL)
-			goto nomem;
-		/* big entries: inside the bag's data/ only */
-		for (size_t i = 0; i < b->nbig; i++) {
-			const char *n = b->big[i].name;
-			size_t k = strlen(prefix);
-			if (strncmp(n, prefix, k) != 0 || strncmp(n + k, "data/", 5) != 0) {
-				err_set(e, ERR_INPUT, "%s: entry \"%s\": tag file larger than %llu bytes",
-				    path, n, (unsigned long long)BAG_EXTRACT_MAX);
-				goto fail;
-			}
-			struct bentry *be = push_entry(&b->ent, &b->nent, &b->cent, n + k, b->big[i].size);
-			if (be == NULL || (be->arcname = strdup(n)) == NULL)
-				goto nomem;
-			be->big = 1;
-		}
+	} else if (unpack(b, path, e) < 0) {
+		goto fail;
 	}
-	{
-		char *data;
-		if (asprintf(&data, "%s/data", b->root) < 0)
-			goto nomem;
-		if (lstat(data, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			free(data);
-			err_set(e, ERR_INPUT, "%s: data is not a folder", path);
-			goto fail;
-		}
-		int r = walk(b, data, "data", e);
-		free(data);
-		if (r < 0)
-			goto fail;
-	}
-	if (b->nent > 1)
-		qsort(b->ent, b->nent, sizeof *b->ent, bentry_cmp);
-	for (size_t i = 1; i < b->nent; i++)
-		if (strcmp(b->ent[i - 1].name, b->ent[i].name) == 0) {
-			err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", path, b->ent[i].name);
-			goto fail;
-		}
-	free(prefix);
+	if (read_payload(b, path, e) < 0)
+		goto fail;
 	*out = b;
 	return 0;
-nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
 fail:
-	free(prefix);
 	bag_free(b);
 	return -1;
 }
@@ -1348,6 +1471,111 @@ check_bagit_txt(struct bag *b, cJSON *checks, char *enc, size_t encsz, struct er
 }
 
 /* Parse one manifest into (path, hex) pairs; appends findings. */
+/* The hex digits of a digest of ALGS[alg]. */
+static size_t
+digest_hexlen(int alg)
+{
+	struct hash *h = hash_new_alg(ALGS[alg]);
+	uint8_t probe[HASH_MAX_LEN];
+	size_t n = 0;
+
+	hash_final_alg(h, probe, &n);
+	hash_free(h);
+	return 2 * n;
+}
+
+/* A manifest line "DIGEST PATH": the digest in lowercase into hex, *path
+ * where the path starts.  1 (a finding recorded) when the line is not
+ * one. */
+static int
+split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
+    char hex[2 * HASH_MAX_LEN + 1], char **path, cJSON *checks)
+{
+	size_t k = 0;
+
+	while ((line[k] >= '0' && line[k] <= '9') || (line[k] >= 'a' && line[k] <= 'f') ||
+	    (line[k] >= 'A' && line[k] <= 'F'))
+		k++;
+	if (k != hexlen || (line[k] != ' ' && line[k] != '\t'))
+		return !bag_check_add(checks, "manifest", m->name, 0,
+		    "line %ld: expected a %s digest, white space and a path", lineno, ALGS[m->alg]);
+	for (size_t i = 0; i < k; i++)
+		hex[i] = (char)(line[i] >= 'A' && line[i] <= 'F' ? line[i] + 32 : line[i]);
+	hex[k] = '\0';
+	*path = line + k;
+	while (**path == ' ' || **path == '\t')
+		(*path)++;
+	if (**path == '*')
+		(*path)++; /* md5sum's binary mode marker */
+	return 0;
+}
+
+static int
+listed_before(char *const *seen, size_t nseen, const char *rel)
+{
+	for (size_t i = 0; i < nseen; i++)
+		if (strcmp(seen[i], rel) == 0)
+			return 1;
+	return 0;
+}
+
+/* The digest dig of rel against the one m lists (hex): 1 (a finding
+ * recorded under check) when they differ. */
+static int
+compare_digest(cJSON *checks, const char *check, const struct manifest *m, const char *rel,
+    const uint8_t *dig, size_t hexlen, const char *hex)
+{
+	char want[2 * HASH_MAX_LEN + 1];
+
+	for (size_t i = 0; i < hexlen / 2; i++)
+		snprintf(want + 2 * i, 3, "%02x", dig[i]);
+	if (strcmp(want, hex) == 0)
+		return 0;
+	return !bag_check_add(checks, check, rel, 0, "%s is %s, %s says %s", ALGS[m->alg], want,
+	    m->name, hex);
+}
+
+/* A tag file listed in a tag manifest: there, with the digest listed.
+ * The findings (0 or 1), or -1 when it cannot be read. */
+static int
+check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t hexlen,
+    const char *hex, cJSON *checks, struct err *e)
+{
+	uint8_t dig[NALGS][HASH_MAX_LEN];
+	struct stat st;
+	char *full;
+	int r;
+
+	if (asprintf(&full, "%s/%s", b->root, rel) < 0)
+		return 0;
+	if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+		r = !bag_check_add(checks, "tagmanifest", rel, 0, "listed in %s but missing from the bag",
+		    m->name);
+	else if (hash_path(full, 1u << m->alg, dig, e) < 0)
+		r = -1;
+	else
+		r = compare_digest(checks, "tagmanifest", m, rel, dig[m->alg], hexlen, hex);
+	free(full);
+	return r;
+}
+
+/* A payload file listed in payload manifest mi: there, with the digest
+ * listed.  The findings (0 or 1). */
+static int
+check_payload_file(struct bag *b, const struct manifest *m, int mi, const char *rel,
+    size_t hexlen, const char *hex, cJSON *checks)
+{
+	struct bentry *be = find_entry(b, rel);
+
+	if (be == NULL)
+		return !bag_check_add(checks, "payload", rel, 0, "listed in %s but missing from the bag",
+		    m->name);
+	be->listed |= 1u << mi;
+	return compare_digest(checks, "payload", m, rel, be->dig[m->alg], hexlen, hex);
+}
+
+/* Every line of manifest m (payload manifest number mi), each file it
+ * lists checked against it.  The findings, or -1 with e set. */
 static int
 check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
     cJSON *checks, struct err *e)
@@ -1356,17 +1584,10 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
 	char *cur, *line;
 	long lineno = 0, listed = 0;
 	int findings = 0, r;
-	size_t hexlen = 0;
-	uint8_t probe[HASH_MAX_LEN];
+	size_t hexlen = digest_hexlen(m->alg);
 	char **seen = NULL;
 	size_t nseen = 0;
 
-	{
-		struct hash *h = hash_new_alg(ALGS[m->alg]);
-		hash_final_alg(h, probe, &hexlen);
-		hash_free(h);
-		hexlen *= 2;
-	}
 	r = read_tag(b, m->name, &raw, e);
 	if (r != 0) {
 		buf_release(&raw);
@@ -1379,29 +1600,16 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
 	}
 	cur = txt.p;
 	while ((line = next_line(&cur)) != NULL) {
-		char rel[BAG_MAX_NAME + 1], hex[2 * HASH_MAX_LEN + 1], want[2 * HASH_MAX_LEN + 1];
+		char rel[BAG_MAX_NAME + 1], hex[2 * HASH_MAX_LEN + 1], *path = NULL;
 		const char *why;
-		size_t k = 0;
 
 		lineno++;
 		if (*line == '\0')
 			continue;
-		while ((line[k] >= '0' && line[k] <= '9') || (line[k] >= 'a' && line[k] <= 'f') ||
-		    (line[k] >= 'A' && line[k] <= 'F'))
-			k++;
-		if (k != hexlen || (line[k] != ' ' && line[k] != '\t')) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0,
-			    "line %ld: expected a %s digest, white space and a path", lineno, ALGS[m->alg]);
+		if (split_line(m, line, lineno, hexlen, hex, &path, checks)) {
+			findings++;
 			continue;
 		}
-		for (size_t i = 0; i < k; i++)
-			hex[i] = (char)(line[i] >= 'A' && line[i] <= 'F' ? line[i] + 32 : line[i]);
-		hex[k] = '\0';
-		char *path = line + k;
-		while (*path == ' ' || *path == '\t')
-			path++;
-		if (*path == '*')
-			path++; /* md5sum's binary mode marker */
 		if (manifest_path(path, rel, sizeof rel, &why) < 0) {
 			findings += !bag_check_add(checks, "manifest", m->name, 0, "line %ld: \"%s\": %s",
 			    lineno, path, why);
@@ -1412,12 +1620,11 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
 			    "line %ld: \"%s\" is outside the payload folder data/", lineno, rel);
 			continue;
 		}
-		for (size_t i = 0; i < nseen; i++)
-			if (strcmp(seen[i], rel) == 0) {
-				findings += !bag_check_add(checks, "manifest", m->name, 0,
-				    "line %ld: \"%s\" is listed twice", lineno, rel);
-				goto next;
-			}
+		if (listed_before(seen, nseen, rel)) {
+			findings += !bag_check_add(checks, "manifest", m->name, 0,
+			    "line %ld: \"%s\" is listed twice", lineno, rel);
+			continue;
+		}
 		seen = realloc(seen, (nseen + 1) * sizeof *seen);
 		if (seen == NULL || (seen[nseen] = strdup(rel)) == NULL) {
 			err_set(e, ERR_NOMEM, "out of memory");
@@ -1426,42 +1633,13 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
 		}
 		nseen++;
 		listed++;
-		if (m->tag) {
-			char *full;
-			struct stat st;
-			uint8_t dig[NALGS][HASH_MAX_LEN];
-			if (asprintf(&full, "%s/%s", b->root, rel) < 0)
-				continue;
-			if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode)) {
-				findings += !bag_check_add(checks, "tagmanifest", rel, 0,
-				    "listed in %s but missing from the bag", m->name);
-			} else if (hash_path(full, 1u << m->alg, dig, e) < 0) {
-				free(full);
-				findings = -1;
-				break;
-			} else {
-				for (size_t i = 0; i < hexlen / 2; i++)
-					snprintf(want + 2 * i, 3, "%02x", dig[m->alg][i]);
-				if (strcmp(want, hex) != 0)
-					findings += !bag_check_add(checks, "tagmanifest", rel, 0,
-					    "%s is %s, %s says %s", ALGS[m->alg], want, m->name, hex);
-			}
-			free(full);
-		} else {
-			struct bentry *be = find_entry(b, rel);
-			if (be == NULL) {
-				findings += !bag_check_add(checks, "payload", rel, 0,
-				    "listed in %s but missing from the bag", m->name);
-				continue;
-			}
-			be->listed |= 1u << mi;
-			for (size_t i = 0; i < hexlen / 2; i++)
-				snprintf(want + 2 * i, 3, "%02x", be->dig[m->alg][i]);
-			if (strcmp(want, hex) != 0)
-				findings += !bag_check_add(checks, "payload", rel, 0,
-				    "%s is %s, %s says %s", ALGS[m->alg], want, m->name, hex);
+		r = m->tag ? check_tag_file(b, m, rel, hexlen, hex, checks, e) :
+		    check_payload_file(b, m, mi, rel, hexlen, hex, checks);
+		if (r < 0) {
+			findings = -1;
+			break;
 		}
-next:;
+		findings += r;
 	}
 	for (size_t i = 0; i < nseen; i++)
 		free(seen[i]);
@@ -1567,6 +1745,106 @@ check_fetch(struct bag *b, const char *enc, cJSON *checks, struct err *e)
 	return findings;
 }
 
+/* The manifests present in the bag's top folder, into m[0..*nm): each
+ * payload manifest's algorithm is added to *mask.  The findings (an
+ * algorithm not supported). */
+static int
+find_manifests(struct bag *b, struct manifest m[2 * NALGS], int *nm, int *npayload,
+    unsigned *mask, cJSON *checks)
+{
+	DIR *d = opendir(b->root);
+	struct dirent *de;
+	int findings = 0;
+
+	while (d && (de = readdir(d)) != NULL) {
+		const char *n = de->d_name;
+		int tag = strncmp(n, "tagmanifest-", 12) == 0;
+		size_t k = strlen(n);
+		if (!tag && strncmp(n, "manifest-", 9) != 0)
+			continue;
+		if (k < 4 || strcmp(n + k - 4, ".txt") != 0)
+			continue;
+		char alg[32];
+		const char *a = n + (tag ? 12 : 9);
+		size_t ak = (size_t)(n + k - 4 - a);
+		if (ak == 0 || ak >= sizeof alg)
+			continue;
+		memcpy(alg, a, ak);
+		alg[ak] = '\0';
+		int ai = alg_index(alg);
+		if (ai < 0) {
+			findings += !bag_check_add(checks, "manifest", n, 0,
+			    "digest algorithm \"%s\" is not supported", alg);
+			continue;
+		}
+		if (*nm < 2 * NALGS) {
+			snprintf(m[*nm].name, sizeof m[*nm].name, "%s", n);
+			m[*nm].alg = ai;
+			m[*nm].tag = tag;
+			if (!tag)
+				*mask |= 1u << ai, (*npayload)++;
+			(*nm)++;
+		}
+	}
+	if (d)
+		closedir(d);
+	return findings;
+}
+
+/* Every payload file digested once, with every algorithm in mask. */
+static int
+digest_payload(struct bag *b, unsigned mask, struct err *e)
+{
+	for (size_t i = 0; i < b->nent; i++) {
+		char *full;
+		int r;
+		if (b->ent[i].big)
+			continue;
+		if (asprintf(&full, "%s/%s", b->root, b->ent[i].name) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		r = hash_path(full, mask, b->ent[i].dig, e);
+		free(full);
+		if (r < 0)
+			return -1;
+		b->ent[i].have = mask;
+	}
+	return b->nbig > 0 ? hash_big(b, mask, e) : 0;
+}
+
+/* Payload manifests first (they mark what they list), then tag ones;
+ * then every payload file must be listed in every payload manifest.
+ * The findings, or -1. */
+static int
+check_manifests(struct bag *b, const struct manifest *m, int nm, const char *enc, cJSON *checks,
+    struct err *e)
+{
+	int findings = 0, mi = 0, r;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < nm; i++) {
+			if (m[i].tag != pass)
+				continue;
+			r = check_manifest(b, &m[i], pass ? 0 : mi, enc, checks, e);
+			if (r < 0)
+				return -1;
+			findings += r;
+			if (!pass)
+				mi++;
+		}
+	for (size_t i = 0; i < b->nent; i++) {
+		int k = 0;
+		for (int j = 0; j < nm; j++) {
+			if (m[j].tag)
+				continue;
+			if (!(b->ent[i].listed & (1u << k)))
+				findings += !bag_check_add(checks, "payload", b->ent[i].name, 0,
+				    "in the payload but not listed in %s", m[j].name);
+			k++;
+		}
+	}
+	return findings;
+}
+
 int
 bag_check(struct bag *b, cJSON *checks, struct err *e)
 {
@@ -1601,83 +1879,13 @@ bag_check(struct bag *b, cJSON *checks, struct err *e)
 		}
 		buf_release(&out);
 	}
-	/* the manifests present */
-	DIR *d = opendir(b->root);
-	struct dirent *de;
-	while (d && (de = readdir(d)) != NULL) {
-		const char *n = de->d_name;
-		int tag = strncmp(n, "tagmanifest-", 12) == 0;
-		size_t k = strlen(n);
-		if (!tag && strncmp(n, "manifest-", 9) != 0)
-			continue;
-		if (k < 4 || strcmp(n + k - 4, ".txt") != 0)
-			continue;
-		char alg[32];
-		const char *a = n + (tag ? 12 : 9);
-		size_t ak = (size_t)(n + k - 4 - a);
-		if (ak == 0 || ak >= sizeof alg)
-			continue;
-		memcpy(alg, a, ak);
-		alg[ak] = '\0';
-		int ai = alg_index(alg);
-		if (ai < 0) {
-			findings += !bag_check_add(checks, "manifest", n, 0,
-			    "digest algorithm \"%s\" is not supported", alg);
-			continue;
-		}
-		if (nm < 2 * NALGS) {
-			snprintf(m[nm].name, sizeof m[nm].name, "%s", n);
-			m[nm].alg = ai;
-			m[nm].tag = tag;
-			if (!tag)
-				mask |= 1u << ai, npayload++;
-			nm++;
-		}
-	}
-	if (d)
-		closedir(d);
+	findings += find_manifests(b, m, &nm, &npayload, &mask, checks);
 	if (npayload == 0)
 		findings += !bag_check_add(checks, "manifest", "manifest-*.txt", 0,
 		    "the bag has no payload manifest");
-	/* digest every payload file once, with every algorithm needed */
-	for (size_t i = 0; i < b->nent; i++) {
-		char *full;
-		if (b->ent[i].big)
-			continue;
-		if (asprintf(&full, "%s/%s", b->root, b->ent[i].name) < 0)
-			return err_set(e, ERR_NOMEM, "out of memory");
-		r = hash_path(full, mask, b->ent[i].dig, e);
-		free(full);
-		if (r < 0)
-			return -1;
-		b->ent[i].have = mask;
-	}
-	if (b->nbig > 0 && hash_big(b, mask, e) < 0)
+	if (digest_payload(b, mask, e) < 0 || (r = check_manifests(b, m, nm, enc, checks, e)) < 0)
 		return -1;
-	/* payload manifests first (they mark what they list), then tag ones */
-	int mi = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (int i = 0; i < nm; i++) {
-			if (m[i].tag != pass)
-				continue;
-			r = check_manifest(b, &m[i], pass ? 0 : mi, enc, checks, e);
-			if (r < 0)
-				return -1;
-			findings += r;
-			if (!pass)
-				mi++;
-		}
-	for (size_t i = 0; i < b->nent; i++) {
-		int k = 0;
-		for (int j = 0; j < nm; j++) {
-			if (m[j].tag)
-				continue;
-			if (!(b->ent[i].listed & (1u << k)))
-				findings += !bag_check_add(checks, "payload", b->ent[i].name, 0,
-				    "in the payload but not listed in %s", m[j].name);
-			k++;
-		}
-	}
+	findings += r;
 	r = check_oxum(b, enc, checks, e);
 	if (r < 0)
 		return -1;

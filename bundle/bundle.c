@@ -18,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <git2.h>
-#include <pthread.h>
-
 #include "../common/io.h"
+#include "../common/pool.h"
+#include "../common/repo.h"
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
@@ -71,6 +70,7 @@ struct ctx {
 	size_t nf, cf;
 	cJSON *findings;
 	cJSON *checks;             /* names of the checks that ran */
+	struct secret_rules *rules;
 	struct err *e;
 };
 
@@ -276,13 +276,12 @@ file_cmp(const void *a, const void *b)
 	return strcmp(((const struct file *)a)->rel, ((const struct file *)b)->rel);
 }
 
+/* The spec's own fields: kind, name, as_of, require; *items its items. */
 static int
-read_spec(struct ctx *c)
+read_head(struct ctx *c, const cJSON **items)
 {
-	const cJSON *items = NULL, *req = NULL, *v;
+	const cJSON *req = NULL, *v, *r2;
 	const char *kind;
-	char *slash;
-	long i = 0;
 
 	c->spec = json_parse_file(c->spec_path, c->e);
 	if (c->spec == NULL)
@@ -293,7 +292,7 @@ read_spec(struct ctx *c)
 	    json_get_string(c->spec, "name", 1, &c->name, c->e) < 0 ||
 	    json_get_string(c->spec, "as_of", 1, &c->as_of, c->e) < 0 ||
 	    json_get_array(c->spec, "require", 0, &req, c->e) < 0 ||
-	    json_get_array(c->spec, "items", 1, &items, c->e) < 0)
+	    json_get_array(c->spec, "items", 1, items, c->e) < 0)
 		return err_prefix(c->e, "%s", c->spec_path);
 	if (strcmp(kind, "cohort.bundle-spec/1") != 0)
 		return spec_err(c, -1, "kind", "expected cohort.bundle-spec/1, not %s", kind);
@@ -304,25 +303,26 @@ read_spec(struct ctx *c)
 		                               "bag's folder)");
 	if (parse_time(c->as_of, &c->mtime, c->date) < 0)
 		return spec_err(c, -1, "as_of", "expected an RFC 3339 time such as 2026-07-20T00:00:00Z");
-	if (req != NULL) {
-		const cJSON *r2;
-		cJSON_ArrayForEach(v, req) {
-			if (!cJSON_IsString(v))
-				return spec_err(c, -1, "require", "expected an array of role names");
-			cJSON_ArrayForEach(r2, req) {
-				if (r2 == v)
-					break;
-				if (strcmp(r2->valuestring, v->valuestring) == 0)
-					return spec_err(c, -1, "require", "role \"%s\" is named twice",
-					    v->valuestring);
-			}
+	cJSON_ArrayForEach(v, req) {
+		if (!cJSON_IsString(v))
+			return spec_err(c, -1, "require", "expected an array of role names");
+		cJSON_ArrayForEach(r2, req) {
+			if (r2 == v)
+				break;
+			if (strcmp(r2->valuestring, v->valuestring) == 0)
+				return spec_err(c, -1, "require", "role \"%s\" is named twice",
+				    v->valuestring);
 		}
 	}
-	c->n = (size_t)cJSON_GetArraySize(items);
-	c->it = calloc(c->n ? c->n : 1, sizeof *c->it);
-	if (c->it == NULL)
-		return err_set(c->e, ERR_NOMEM, "out of memory");
-	/* the spec's folder */
+	return 0;
+}
+
+/* c->dir: the folder of the spec, which every path is relative to. */
+static int
+spec_folder(struct ctx *c)
+{
+	char *slash;
+
 	c->dir = strdup(c->spec_path);
 	if (c->dir == NULL)
 		return err_set(c->e, ERR_NOMEM, "out of memory");
@@ -335,96 +335,117 @@ read_spec(struct ctx *c)
 	} else {
 		*slash = '\0';
 	}
-	cJSON_ArrayForEach(v, items) {
-		struct item *it = &c->it[i];
-		const cJSON *store;
-		struct stat st;
-		int r;
+	return 0;
+}
 
-		it->spec = v;
-		it->index = i;
-		if (!cJSON_IsObject(v))
-			return spec_err(c, i, "items", "expected an object");
-		if (json_get_string(v, "role", 1, &it->role, c->e) < 0 ||
-		    json_get_string(v, "path", 1, &it->path, c->e) < 0 ||
-		    json_get_array(v, "derived_from", 0, &it->derived, c->e) < 0 ||
-		    json_get_object(v, "git", 0, &it->git, c->e) < 0)
-			return err_prefix(c->e, "%s: items[%ld]", c->spec_path, i);
-		store = json_get(v, "store");
-		if (store != NULL && !cJSON_IsString(store))
-			return spec_err(c, i, "store", "expected a folder path");
-		it->store = store ? store->valuestring : NULL;
-		if (*it->role == '\0')
-			return spec_err(c, i, "role", "empty role");
-		for (long j = 0; j < i; j++)
-			if (strcmp(c->it[j].role, it->role) == 0)
-				return spec_err(c, i, "role", "role \"%s\" is named twice (also items[%ld])",
-				    it->role, j);
-		if (it->derived) {
-			const cJSON *d;
-			cJSON_ArrayForEach(d, it->derived)
-				if (!cJSON_IsString(d))
-					return spec_err(c, i, "derived_from", "expected an array of roles");
-		}
-		if (it->git) {
-			const char *s;
-			if (json_get_string(it->git, "repo", 1, &s, c->e) < 0 ||
-			    json_get_string(it->git, "commit", 1, &s, c->e) < 0 ||
-			    json_get_string(it->git, "path", 1, &s, c->e) < 0)
-				return err_prefix(c->e, "%s: items[%ld]: \"git\"", c->spec_path, i);
-			json_get_string(it->git, "commit", 1, &s, c->e);
-			if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
-				return spec_err(c, i, "git", "\"commit\": expected 40 lowercase hex digits");
-			json_get_string(it->git, "repo", 1, &s, c->e);
-			if (check_rel(c, i, "git", s) < 0)
-				return -1;
-		}
-		if (check_rel(c, i, "path", it->path) < 0)
+/* An item's fields: role (once in the spec), path, derived_from, git,
+ * store. */
+static int
+item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
+{
+	const cJSON *store, *d;
+	const char *s;
+
+	if (!cJSON_IsObject(v))
+		return spec_err(c, i, "items", "expected an object");
+	if (json_get_string(v, "role", 1, &it->role, c->e) < 0 ||
+	    json_get_string(v, "path", 1, &it->path, c->e) < 0 ||
+	    json_get_array(v, "derived_from", 0, &it->derived, c->e) < 0 ||
+	    json_get_object(v, "git", 0, &it->git, c->e) < 0)
+		return err_prefix(c->e, "%s: items[%ld]", c->spec_path, i);
+	store = json_get(v, "store");
+	if (store != NULL && !cJSON_IsString(store))
+		return spec_err(c, i, "store", "expected a folder path");
+	it->store = store ? store->valuestring : NULL;
+	if (*it->role == '\0')
+		return spec_err(c, i, "role", "empty role");
+	for (long j = 0; j < i; j++)
+		if (strcmp(c->it[j].role, it->role) == 0)
+			return spec_err(c, i, "role", "role \"%s\" is named twice (also items[%ld])",
+			    it->role, j);
+	cJSON_ArrayForEach(d, it->derived)
+		if (!cJSON_IsString(d))
+			return spec_err(c, i, "derived_from", "expected an array of roles");
+	if (it->git) {
+		if (json_get_string(it->git, "repo", 1, &s, c->e) < 0 ||
+		    json_get_string(it->git, "commit", 1, &s, c->e) < 0 ||
+		    json_get_string(it->git, "path", 1, &s, c->e) < 0)
+			return err_prefix(c->e, "%s: items[%ld]: \"git\"", c->spec_path, i);
+		json_get_string(it->git, "commit", 1, &s, c->e);
+		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
+			return spec_err(c, i, "git", "\"commit\": expected 40 lowercase hex digits");
+		json_get_string(it->git, "repo", 1, &s, c->e);
+		if (check_rel(c, i, "git", s) < 0)
 			return -1;
-		if (strcmp(it->path, "bundle.json") == 0)
-			return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
-			                              "rename the file");
-		r = resolve(c, i, "path", it->path, &st);
-		if (r < 0)
-			return -1;
-		if (r == 0) {
-			int fd;
-			if (!S_ISREG(st.st_mode))
-				return spec_err(c, i, "path", "%s is not a regular file", it->path);
-			char *abs;
-			if (asprintf(&abs, "%s/%s", c->dir, it->path) < 0)
-				return err_set(c->e, ERR_NOMEM, "out of memory");
-			fd = open(abs, O_RDONLY | O_NOFOLLOW);
-			if (fd < 0) {
-				int saved = errno;
-				free(abs);
-				return spec_err(c, i, "path", "%s: cannot read: %s", it->path, strerror(saved));
-			}
-			close(fd);
-			free(abs);
-			it->exists = 1;
-			if (add_file(c, it->path, (int)i, (uint64_t)st.st_size) == NULL)
-				return err_set(c->e, ERR_NOMEM, "out of memory");
-		}
-		if (it->store) {
-			if (check_rel(c, i, "store", it->store) < 0)
-				return -1;
-			r = resolve(c, i, "store", it->store, &st);
-			if (r < 0)
-				return -1;
-			if (r == 0 && !S_ISDIR(st.st_mode))
-				return spec_err(c, i, "store", "%s is not a folder", it->store);
-			if (r == 0 && walk_store(c, i, it->store, (int)i) < 0)
-				return -1;
-			it->store_exists = r == 0;
-			if (r == 1)
-				finding(c, "missing", it, it->store, 0,
-				    "freeze again with --store so the records exist, or fix \"store\" in the "
-				    "bundle spec", "the object store %s does not exist", it->store);
-		}
-		i++;
 	}
-	/* one file, one name in the bag */
+	if (check_rel(c, i, "path", it->path) < 0)
+		return -1;
+	if (strcmp(it->path, "bundle.json") == 0)
+		return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
+		                              "rename the file");
+	return 0;
+}
+
+/* The item's own file, when it exists: a regular file that can be read. */
+static int
+item_file(struct ctx *c, struct item *it, long i)
+{
+	struct stat st;
+	char *abs;
+	int r = resolve(c, i, "path", it->path, &st), fd;
+
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	if (!S_ISREG(st.st_mode))
+		return spec_err(c, i, "path", "%s is not a regular file", it->path);
+	if (asprintf(&abs, "%s/%s", c->dir, it->path) < 0)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	fd = open(abs, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0) {
+		int saved = errno;
+		free(abs);
+		return spec_err(c, i, "path", "%s: cannot read: %s", it->path, strerror(saved));
+	}
+	close(fd);
+	free(abs);
+	it->exists = 1;
+	if (add_file(c, it->path, (int)i, (uint64_t)st.st_size) == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* The item's object store, when it names one: every file in it, or a
+ * finding when it does not exist. */
+static int
+item_store(struct ctx *c, struct item *it, long i)
+{
+	struct stat st;
+	int r;
+
+	if (it->store == NULL)
+		return 0;
+	if (check_rel(c, i, "store", it->store) < 0)
+		return -1;
+	r = resolve(c, i, "store", it->store, &st);
+	if (r < 0)
+		return -1;
+	if (r == 0 && !S_ISDIR(st.st_mode))
+		return spec_err(c, i, "store", "%s is not a folder", it->store);
+	if (r == 0 && walk_store(c, i, it->store, (int)i) < 0)
+		return -1;
+	it->store_exists = r == 0;
+	if (r == 1)
+		finding(c, "missing", it, it->store, 0,
+		    "freeze again with --store so the records exist, or fix \"store\" in the "
+		    "bundle spec", "the object store %s does not exist", it->store);
+	return 0;
+}
+
+/* One file, one name in the bag; and not the same file under two names
+ * (hard links, case). */
+static int
+check_names(struct ctx *c)
+{
 	qsort(c->f, c->nf, sizeof *c->f, file_cmp);
 	for (size_t k = 1; k < c->nf; k++)
 		if (strcmp(c->f[k - 1].rel, c->f[k].rel) == 0)
@@ -433,7 +454,6 @@ read_spec(struct ctx *c)
 	for (size_t k = 0; k < c->nf; k++)
 		if (c->it[c->f[k].item].exists && strcmp(c->it[c->f[k].item].path, c->f[k].rel) == 0)
 			c->it[c->f[k].item].file = &c->f[k];
-	/* and the same file under two names (hard links, case) */
 	for (size_t k = 0; k < c->n; k++)
 		for (size_t j = 0; j < k; j++) {
 			struct stat a, b;
@@ -445,24 +465,84 @@ read_spec(struct ctx *c)
 	return 0;
 }
 
+/* The bundle spec read and checked, every item's file and store found. */
+static int
+read_spec(struct ctx *c)
+{
+	const cJSON *items = NULL, *v;
+	long i = 0;
+
+	if (read_head(c, &items) < 0)
+		return -1;
+	c->n = (size_t)cJSON_GetArraySize(items);
+	c->it = calloc(c->n ? c->n : 1, sizeof *c->it);
+	if (c->it == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	if (spec_folder(c) < 0)
+		return -1;
+	cJSON_ArrayForEach(v, items) {
+		struct item *it = &c->it[i];
+		it->spec = v;
+		it->index = i;
+		if (item_fields(c, it, v, i) < 0 || item_file(c, it, i) < 0 || item_store(c, it, i) < 0)
+			return -1;
+		i++;
+	}
+	return check_names(c);
+}
+
 /* ------------------------------------------------------ reading files */
 
 struct scan_ctx {
 	struct ctx *c;
 	const struct item *it;
 	const char *path;
+	cJSON **last;              /* [rules]: the last finding of each rule in this file */
 };
+
+/* 1234567 as "1,234,567" */
+static void
+thousands(char *out, size_t n, long v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof d, "%ld", v), k = 0;
+	size_t o = 0;
+
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		out[o++] = d[i];
+		k = len - 1 - i;
+		if (k > 0 && k % 3 == 0 && d[i] != '-')
+			out[o++] = ',';
+	}
+	out[o] = '\0';
+}
 
 static int
 on_secret(void *p, const struct secret_hit *h)
 {
 	struct scan_ctx *s = p;
-	cJSON *f = finding(s->c, "secret", s->it, s->path, h->line, h->action,
-	    "%s: a credential (%s) is in this file", h->rule, h->masked);
+	cJSON *f, *detail;
 
+	if (h->more > 0) {
+		/* past the cap: the last finding of the rule says how many more */
+		char more[32], text[1024];
+		if ((f = s->last[h->rule_index]) == NULL)
+			return 0;
+		detail = cJSON_GetObjectItemCaseSensitive(f, "detail");
+		thousands(more, sizeof more, h->more);
+		snprintf(text, sizeof text, "%s; and %s more of rule %s in %s", detail->valuestring, more,
+		    h->rule, s->path);
+		cJSON_ReplaceItemInObjectCaseSensitive(f, "detail", cJSON_CreateString(text));
+		json_add_number(f, "more", (double)h->more);
+		return 0;
+	}
+	f = finding(s->c, "secret", s->it, s->path, h->line, h->action,
+	    "%s: a credential (%s) is in this file%s%s%s", h->rule, h->masked, h->where[0] ? " (" : "",
+	    h->where, h->where[0] ? ")" : "");
 	if (f) {
 		json_add_string(f, "rule", h->rule);
 		json_add_string(f, "value", h->masked);
+		s->last[h->rule_index] = f;
 	}
 	return 0;
 }
@@ -474,164 +554,125 @@ struct hash_job {
 	uint8_t *out;
 };
 
-static void *
+static void
 hash_job_run(void *arg)
 {
 	struct hash_job *j = arg;
 
 	hash_bytes(j->p, j->n, j->out);
-	return NULL;
 }
 
-/* The second half of a large file is scanned on its own thread; its hits
- * are kept and reported after the first half's, with their lines shifted. */
-struct scan_half {
-	const char *p;
-	size_t n;
-	struct secret_hit *hits;
-	size_t nhits, cap;
-	int oom;
-};
-
-static int
-keep_hit(void *arg, const struct secret_hit *h)
-{
-	struct scan_half *j = arg;
-
-	if (j->nhits == j->cap) {
-		size_t nc = j->cap ? 2 * j->cap : 16;
-		struct secret_hit *nv = realloc(j->hits, nc * sizeof *nv);
-		if (nv == NULL) {
-			j->oom = 1;
-			return 1;
-		}
-		j->hits = nv;
-		j->cap = nc;
-	}
-	j->hits[j->nhits++] = *h;
-	return 0;
-}
-
-static void *
-scan_half_run(void *arg)
-{
-	struct scan_half *j = arg;
-
-	secret_scan(j->p, j->n, keep_hit, j);
-	return NULL;
-}
-
-/* Scan p..p+n, reporting through sc: large buffers in two halves split at a
- * line end, one on another thread. */
+/* Scan p..p+n for credentials, at most SECRET_CAP findings a rule, a large
+ * text in two halves at once. */
 static int
 scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 {
-	const char *mid = n >= ((size_t)4 << 20) ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
-	struct scan_half half = { 0 };
-	pthread_t th;
-	long lines = 0;
+	struct secret_opts so = { SECRET_CAP, 2 };
+	cJSON **last = calloc(secret_rules_count(sc->c->rules) + 1, sizeof *last);
+	long r;
 
-	if (mid == NULL) {
-		secret_scan(p, n, on_secret, sc);
-		return 0;
-	}
-	mid++;
-	half.p = mid;
-	half.n = (size_t)(p + n - mid);
-	if (pthread_create(&th, NULL, scan_half_run, &half) != 0) {
-		secret_scan(p, n, on_secret, sc);
-		return 0;
-	}
-	secret_scan(p, (size_t)(mid - p), on_secret, sc);
-	for (const char *q = p; q < mid && (q = memchr(q, '\n', (size_t)(mid - q))) != NULL; q++)
-		lines++;
-	pthread_join(th, NULL);
-	for (size_t i = 0; i < half.nhits; i++) {
-		half.hits[i].line += lines;
-		on_secret(sc, &half.hits[i]);
-	}
-	free(half.hits);
-	return half.oom ? err_set(sc->c->e, ERR_NOMEM, "out of memory") : 0;
+	if (last == NULL)
+		return err_set(sc->c->e, ERR_NOMEM, "out of memory");
+	sc->last = last;
+	r = secret_scan(sc->c->rules, &so, sc->path, p, n, on_secret, sc, sc->c->e);
+	free(last);
+	return r < 0 ? -1 : 0;
 }
 
-/* Digest and scan each file in one mapping; parse the cohort documents. */
+/* f mapped whole (*m NULL when empty), its size taken from the open file. */
+static int
+map_file(struct ctx *c, struct file *f, void **m)
+{
+	struct stat st;
+	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW);
+
+	*m = NULL;
+	if (fd < 0)
+		return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
+	}
+	f->size = (uint64_t)st.st_size;
+	if (st.st_size > 0) {
+		*m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (*m == MAP_FAILED) {
+			*m = NULL;
+			close(fd);
+			return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
+		}
+		madvise(*m, (size_t)st.st_size, MADV_SEQUENTIAL);
+	}
+	close(fd);
+	return 0;
+}
+
+/* An item's own file, when it holds a JSON object: parsed, with its kind
+ * and canonical identity.  A .json file that is not JSON is a finding. */
+static void
+parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
+{
+	size_t pl = strlen(it->path), i = 0;
+	int json_name = pl > 5 && strcmp(it->path + pl - 5, ".json") == 0;
+
+	while (i < n && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
+		i++;
+	if (i < n && (q[i] == '{' || q[i] == '[') && n <= IO_MAX_DOCUMENT) {
+		struct err pe = ERR_INIT;
+		it->doc = json_parse(q, n, it->path, 1, &pe);
+		if (it->doc == NULL && json_name)
+			finding(c, "invalid", it, it->path, 0,
+			    "replace the file with the document the tool wrote", "not valid JSON: %s",
+			    pe.msg);
+	} else if (json_name) {
+		finding(c, "invalid", it, it->path, 0,
+		    "replace the file with the document the tool wrote", "not a JSON document");
+	}
+	if (it->doc && !cJSON_IsObject(it->doc)) {
+		cJSON_Delete(it->doc); /* JSON, but not one of our documents */
+		it->doc = NULL;
+	}
+	if (it->doc) {
+		const cJSON *k2 = json_get(it->doc, "kind");
+		struct err ie = ERR_INIT;
+		if (cJSON_IsString(k2))
+			it->kind = k2->valuestring;
+		if (canon_id(it->doc, it->doc_id, &ie) < 0)
+			it->doc_id[0] = '\0';
+	}
+}
+
+/* Digest and scan each file in one mapping (the digest on a second
+ * thread for a large one); parse the cohort documents. */
 static int
 read_files(struct ctx *c)
 {
 	for (size_t k = 0; k < c->nf; k++) {
 		struct file *f = &c->f[k];
 		struct item *it = &c->it[f->item];
-		struct scan_ctx sc = { c, it, f->rel };
-		struct stat st;
+		struct scan_ctx sc = { c, it, f->rel, NULL };
+		struct pool_thread th = POOL_THREAD_INIT;
 		void *m = NULL;
-		int fd = open(f->abs, O_RDONLY | O_NOFOLLOW);
+		int r;
 
-		if (fd < 0)
-			return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
-		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-			close(fd);
-			return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
-		}
-		f->size = (uint64_t)st.st_size;
-		if (st.st_size > 0) {
-			m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (m == MAP_FAILED) {
-				close(fd);
-				return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
-			}
-			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-		}
-		close(fd);
-		{
-			struct hash_job job = { m ? m : "", f->size, f->sha };
-			pthread_t th;
-			int threaded = f->size >= ((size_t)1 << 20) &&
-			    pthread_create(&th, NULL, hash_job_run, &job) == 0;
-			if (!threaded)
-				hash_job_run(&job);
-			int r = scan_bytes(m ? m : "", f->size, &sc);
-			if (threaded)
-				pthread_join(th, NULL);
-			if (r < 0) {
-				if (m)
-					munmap(m, (size_t)st.st_size);
-				return -1;
-			}
-		}
-		hash_id_format(f->sha, f->id);
-		if (it->file == f) {
-			size_t pl = strlen(it->path);
-			const char *q = m;
-			size_t i = 0;
-			while (i < f->size && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
-				i++;
-			if (i < f->size && (q[i] == '{' || q[i] == '[') && f->size <= IO_MAX_DOCUMENT) {
-				struct err pe = ERR_INIT;
-				it->doc = json_parse(q, f->size, it->path, 1, &pe);
-				if (it->doc == NULL && pl > 5 && strcmp(it->path + pl - 5, ".json") == 0)
-					finding(c, "invalid", it, it->path, 0,
-					    "replace the file with the document the tool wrote",
-					    "not valid JSON: %s", pe.msg);
-			} else if (pl > 5 && strcmp(it->path + pl - 5, ".json") == 0) {
-				finding(c, "invalid", it, it->path, 0,
-				    "replace the file with the document the tool wrote",
-				    "not a JSON document");
-			}
-			if (it->doc && !cJSON_IsObject(it->doc)) {
-				cJSON_Delete(it->doc); /* JSON, but not one of our documents */
-				it->doc = NULL;
-			}
-			if (it->doc) {
-				const cJSON *k2 = json_get(it->doc, "kind");
-				struct err ie = ERR_INIT;
-				if (cJSON_IsString(k2))
-					it->kind = k2->valuestring;
-				if (canon_id(it->doc, it->doc_id, &ie) < 0)
-					it->doc_id[0] = '\0';
-			}
+		if (map_file(c, f, &m) < 0)
+			return -1;
+		struct hash_job job = { m ? m : "", f->size, f->sha };
+		if (f->size >= ((size_t)1 << 20))
+			pool_spawn(&th, hash_job_run, &job);
+		else
+			hash_job_run(&job);
+		r = scan_bytes(m ? m : "", f->size, &sc);
+		pool_join(&th);
+		if (r == 0) {
+			hash_id_format(f->sha, f->id);
+			if (it->file == f)
+				parse_doc(c, it, m, f->size);
 		}
 		if (m)
-			munmap(m, (size_t)st.st_size);
+			munmap(m, (size_t)f->size);
+		if (r < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -929,7 +970,12 @@ check_refits(struct ctx *c)
 		if (src == NULL || src->doc == NULL)
 			continue; /* reported as missing or stale already */
 		scratch = cJSON_CreateArray();
-		r = derive_check(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		char *sdir = NULL;
+		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
+			sdir = NULL;
+		struct derive_env env = { sdir };
+		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
+		free(sdir);
 		if (r < 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
@@ -962,7 +1008,7 @@ check_stores(struct ctx *c)
 		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
 			return err_set(c->e, ERR_NOMEM, "out of memory");
 		checks = cJSON_CreateArray();
-		r = verify_freeze(it->doc, dir, checks, &ve);
+		r = verify_freeze(it->doc, dir, 0, checks, &ve);
 		free(dir);
 		cJSON_ArrayForEach(x, checks)
 			if (cJSON_IsFalse(json_get(x, "ok"))) {
@@ -989,23 +1035,16 @@ check_stores(struct ctx *c)
 static void
 check_git(struct ctx *c)
 {
-	int any = 0;
+	struct buf blob = BUF_INIT;
 
-	for (size_t i = 0; i < c->n; i++)
-		any |= c->it[i].git != NULL && c->it[i].file != NULL;
-	if (!any)
-		return;
-	git_libgit2_init();
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i];
 		const char *repo_rel, *commit, *gpath;
-		git_repository *repo = NULL;
-		git_commit *cm = NULL;
-		git_tree *tree = NULL;
-		git_tree_entry *te = NULL;
-		git_blob *blob = NULL;
-		git_oid oid;
+		struct repo *repo = NULL;
+		struct err ge = ERR_INIT;
 		char *repo_path = NULL;
+		uint8_t d[HASH_LEN];
+		int r;
 
 		if (it->git == NULL || it->file == NULL)
 			continue;
@@ -1014,39 +1053,31 @@ check_git(struct ctx *c)
 		json_get_string(it->git, "path", 1, &gpath, NULL);
 		if (asprintf(&repo_path, "%s/%s", c->dir, repo_rel) < 0)
 			continue;
-		if (git_repository_open_ext(&repo, repo_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
+		buf_reset(&blob);
+		if (repo_open(repo_path, &repo, &ge) < 0)
 			finding(c, "missing", it, it->path, 0,
 			    "put the repository beside the spec (or correct \"git\".\"repo\")",
 			    "git repository %s cannot be opened", repo_rel);
-		} else if (git_oid_fromstr(&oid, commit) != 0 ||
-		    git_commit_lookup(&cm, repo, &oid) != 0) {
+		else if ((r = repo_blob(repo, commit, gpath, &blob, &ge)) == REPO_NO_COMMIT)
 			finding(c, "stale", it, it->path, 0,
 			    "name a commit that exists in the repository (push or fetch it), and bundle again",
 			    "commit %s does not exist in %s", commit, repo_rel);
-		} else if (git_commit_tree(&tree, cm) != 0 ||
-		    git_tree_entry_bypath(&te, tree, gpath) != 0 ||
-		    git_tree_entry_type(te) != GIT_OBJECT_BLOB ||
-		    git_blob_lookup(&blob, repo, git_tree_entry_id(te)) != 0) {
+		else if (r == REPO_NO_FILE)
 			finding(c, "stale", it, it->path, 0,
 			    "commit the file, or correct \"git\".\"path\", and bundle again",
 			    "%s is not a file in commit %.12s", gpath, commit);
-		} else {
-			uint8_t d[HASH_LEN];
-			hash_bytes(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), d);
+		else if (r == REPO_FOUND) {
+			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
 				finding(c, "stale", it, it->path, 0,
-				    "commit the file as it is and name the new commit, or restore the committed "
-				    "bytes; then bundle again",
+				    "commit the file as it is and name the new commit, or restore the "
+				    "committed bytes; then bundle again",
 				    "differs from %s at commit %.12s", gpath, commit);
 		}
-		git_blob_free(blob);
-		git_tree_entry_free(te);
-		git_tree_free(tree);
-		git_commit_free(cm);
-		git_repository_free(repo);
+		repo_free(repo);
 		free(repo_path);
 	}
-	git_libgit2_shutdown();
+	buf_release(&blob);
 }
 
 /* ------------------------------------------------------- the documents */
@@ -1112,7 +1143,10 @@ make_refusal(struct ctx *c)
 		long n = 0;
 		const cJSON *f;
 		cJSON_ArrayForEach(f, c->findings)
-			n += strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0;
+			if (strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0) {
+				const cJSON *more = cJSON_GetObjectItemCaseSensitive(f, "more");
+				n += 1 + (cJSON_IsNumber(more) ? (long)more->valuedouble : 0);
+			}
 		json_add_number(counts, kinds[k], (double)n);
 	}
 	cJSON_AddItemToObject(doc, "counts", counts);
@@ -1143,6 +1177,7 @@ ctx_release(struct ctx *c)
 	cJSON_Delete(c->spec);
 	cJSON_Delete(c->findings);
 	cJSON_Delete(c->checks);
+	secret_rules_free(c->rules);
 }
 
 static int
@@ -1208,6 +1243,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
+	if ((c.rules = secret_rules_new(o->rules, e)) == NULL)
+		goto done;
 	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0)
 		goto done;
 	check_missing(&c);
@@ -1305,147 +1342,196 @@ on_bag_live(void *p, const char *what, const char *action)
 	bag_check_add(l->checks, "live", l->subject, 0, "%s", what);
 }
 
+/* An item of bundle.json: its bytes in the bag must be those its identity
+ * names; then its identities go into ids.  0 when they are, 1 after
+ * recording a finding.  *name is its payload path, *extracted whether its
+ * bytes are on disk. */
 static int
-verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+item_identity(struct bag *b, const cJSON *x, cJSON *ids, char name[BAG_MAX_NAME + 8],
+    int *extracted, cJSON *checks)
 {
-	const cJSON *items = json_get(doc, "items"), *x;
+	const cJSON *path = json_get(x, "path"), *id = json_get(x, "id"), *role = json_get(x, "role");
+	const cJSON *dd = json_get(x, "document");
+	const char *subject = cJSON_IsString(path) ? path->valuestring : "?";
+	char have[HASH_ID_LEN + 1];
+	uint8_t d[HASH_LEN];
+
+	if (!cJSON_IsString(path) || !cJSON_IsString(id) || !cJSON_IsString(role)) {
+		bag_check_add(checks, "bundle", "data/bundle.json", 0,
+		    "an item lacks \"role\", \"path\" or \"id\"");
+		return 1;
+	}
+	snprintf(name, BAG_MAX_NAME + 8, "data/%s", path->valuestring);
+	if (strstr(path->valuestring, "..") || bag_payload_sha256(b, name, d, extracted) < 0) {
+		bag_check_add(checks, "identity", subject, 0,
+		    "role \"%s\": listed in bundle.json but not in the bag", role->valuestring);
+		return 1;
+	}
+	hash_id_format(d, have);
+	if (strcmp(have, id->valuestring) != 0) {
+		bag_check_add(checks, "identity", subject, 0,
+		    "role \"%s\": bundle.json says %s, the bytes are %s", role->valuestring,
+		    id->valuestring, have);
+		return 1;
+	}
+	bag_check_add(checks, "identity", subject, 1, "role \"%s\" is %s", role->valuestring, have);
+	cJSON_AddItemToArray(ids, cJSON_CreateString(have));
+	if (cJSON_IsString(dd))
+		cJSON_AddItemToArray(ids, cJSON_CreateString(dd->valuestring));
+	return 0;
+}
+
+/* A document of the bundle (an item with a kind), at payload path name:
+ * on disk with a freeze's store, it must read, hold nothing live, and a
+ * freeze must verify against its store.  The findings, or -1. */
+static int
+item_document(struct bag *b, const cJSON *x, const char *name, int extracted, cJSON *checks,
+    struct err *e)
+{
+	const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path");
+	const cJSON *sp = json_get(json_get(x, "store"), "path");
+	const char *subject = path->valuestring;
+	char prefix[BAG_MAX_NAME + 8], *full;
+	struct err pe = ERR_INIT;
 	int findings = 0;
-	cJSON *ids = cJSON_CreateArray();
+	cJSON *sub;
 
-	if (!cJSON_IsArray(items)) {
-		cJSON_Delete(ids);
-		return !bag_check_add(checks, "bundle", "data/bundle.json", 0, "no \"items\" array");
-	}
-	/* every item's bytes are those its identity names */
-	cJSON_ArrayForEach(x, items) {
-		const cJSON *path = json_get(x, "path"), *id = json_get(x, "id"), *role = json_get(x, "role");
-		const char *subject = cJSON_IsString(path) ? path->valuestring : "?";
-		char name[BAG_MAX_NAME + 8], have[HASH_ID_LEN + 1];
-		uint8_t d[HASH_LEN];
-		int extracted = 0;
-
-		if (!cJSON_IsString(path) || !cJSON_IsString(id) || !cJSON_IsString(role)) {
-			findings += !bag_check_add(checks, "bundle", "data/bundle.json", 0,
-			    "an item lacks \"role\", \"path\" or \"id\"");
-			continue;
-		}
-		snprintf(name, sizeof name, "data/%s", path->valuestring);
-		if (strstr(path->valuestring, "..") || bag_payload_sha256(b, name, d, &extracted) < 0) {
-			findings += !bag_check_add(checks, "identity", subject, 0,
-			    "role \"%s\": listed in bundle.json but not in the bag", role->valuestring);
-			continue;
-		}
-		hash_id_format(d, have);
-		if (strcmp(have, id->valuestring) != 0) {
-			findings += !bag_check_add(checks, "identity", subject, 0,
-			    "role \"%s\": bundle.json says %s, the bytes are %s", role->valuestring,
-			    id->valuestring, have);
-			continue;
-		}
-		bag_check_add(checks, "identity", subject, 1, "role \"%s\" is %s", role->valuestring, have);
-		cJSON_AddItemToArray(ids, cJSON_CreateString(have));
-		const cJSON *dd = json_get(x, "document");
-		if (cJSON_IsString(dd))
-			cJSON_AddItemToArray(ids, cJSON_CreateString(dd->valuestring));
-		if (!cJSON_IsString(json_get(x, "kind")))
-			continue; /* only documents are read further */
-		/* a large document, and a freeze's store, must be on disk */
-		const cJSON *sp = json_get(json_get(x, "store"), "path");
-		char prefix[BAG_MAX_NAME + 8];
-		if ((!extracted && bag_extract(b, name, e) < 0) ||
-		    (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
-		        snprintf(prefix, sizeof prefix, "data/%s/", sp->valuestring) > 0 &&
-		        bag_extract(b, prefix, e) < 0)) {
-			cJSON_Delete(ids);
-			return -1;
-		}
-		/* the documents themselves */
-		char *full;
-		cJSON *sub;
-		struct err pe = ERR_INIT;
-		if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
-			continue;
-		const cJSON *kind = json_get(x, "kind");
-		sub = cJSON_IsString(kind) ? json_parse_file(full, &pe) : NULL;
-		if (cJSON_IsString(kind) && sub == NULL)
-			findings += !bag_check_add(checks, "document", subject, 0, "%s", pe.msg);
-		if (sub != NULL) {
-			struct bag_live bl = { checks, subject };
-			findings += (int)freeze_live(sub, on_bag_live, &bl);
-		}
-		if (sub && strcmp(kind->valuestring, "cohort.freeze/1") == 0) {
-			const cJSON *store = json_get(json_get(x, "store"), "path");
-			if (cJSON_IsString(store)) {
-				char *sdir;
-				if (asprintf(&sdir, "%s/data/%s", bag_root(b), store->valuestring) >= 0) {
-					int r = verify_freeze(sub, sdir, checks, e);
-					free(sdir);
-					if (r < 0) {
-						cJSON_Delete(sub);
-						free(full);
-						cJSON_Delete(ids);
-						return -1;
-					}
-					findings += r > 0;
-				}
+	/* a large document, and a freeze's store, must be on disk */
+	if ((!extracted && bag_extract(b, name, e) < 0) ||
+	    (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+	        snprintf(prefix, sizeof prefix, "data/%s/", sp->valuestring) > 0 &&
+	        bag_extract(b, prefix, e) < 0))
+		return -1;
+	if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+		return 0;
+	sub = json_parse_file(full, &pe);
+	free(full);
+	if (sub == NULL)
+		return !bag_check_add(checks, "document", subject, 0, "%s", pe.msg);
+	struct bag_live bl = { checks, subject };
+	findings += (int)freeze_live(sub, on_bag_live, &bl);
+	if (strcmp(kind->valuestring, "cohort.freeze/1") == 0 && cJSON_IsString(sp)) {
+		char *sdir;
+		if (asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) >= 0) {
+			int r = verify_freeze(sub, sdir, 0, checks, e);
+			free(sdir);
+			if (r < 0) {
+				cJSON_Delete(sub);
+				return -1;
 			}
+			findings += r > 0;
 		}
-		cJSON_Delete(sub);
-		free(full);
 	}
-	/* every fit and bound is what computing it again from its bundled input
-	 * gives */
-	cJSON_ArrayForEach(x, items) {
-		const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
-		const cJSON *in = json_get(x, "inputs");
-		char *fp = NULL, *ip = NULL;
-		cJSON *doc = NULL, *input = NULL;
-		struct err fe = ERR_INIT;
+	cJSON_Delete(sub);
+	return findings;
+}
 
-		if (!cJSON_IsString(kind) || !derive_known(kind->valuestring) ||
-		    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
-			continue;
-		in = cJSON_GetArrayItem(in, 0);
-		cJSON_ArrayForEach(y, items) {
-			const cJSON *yid = json_get(y, "id"), *ydoc = json_get(y, "document");
-			if ((cJSON_IsString(yid) && strcmp(yid->valuestring, in->valuestring) == 0) ||
-			    (cJSON_IsString(ydoc) && strcmp(ydoc->valuestring, in->valuestring) == 0))
-				break;
-		}
-		if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
-		    !cJSON_IsString(json_get(y, "kind")) || strstr(path->valuestring, "..") ||
-		    strstr(json_get(y, "path")->valuestring, ".."))
-			continue; /* reported by the inputs check below */
-		if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
-		    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
-			doc = json_parse_file(fp, &fe);
-			input = doc ? json_parse_file(ip, &fe) : NULL;
-			if (doc == NULL || input == NULL) {
-				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
-			} else {
-				int r = derive_check(kind->valuestring, doc, input, path->valuestring,
-				    checks, &fe);
-				if (r < 0)
-					findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
-					    fe.msg);
-				else
-					findings += r > 0;
-			}
-		}
-		cJSON_Delete(doc);
-		cJSON_Delete(input);
-		free(fp);
-		free(ip);
+/* A derived document of the bundle (a fit, a bound): what computing it
+ * again from its bundled input gives.  The findings. */
+static int
+item_refit(struct bag *b, const cJSON *items, const cJSON *x, cJSON *checks)
+{
+	const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
+	const cJSON *in = json_get(x, "inputs");
+	char *fp = NULL, *ip = NULL;
+	cJSON *doc = NULL, *input = NULL;
+	struct err fe = ERR_INIT;
+	int findings = 0;
+
+	if (!cJSON_IsString(kind) || !derive_known(kind->valuestring) ||
+	    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
+		return 0;
+	in = cJSON_GetArrayItem(in, 0);
+	cJSON_ArrayForEach(y, items) {
+		const cJSON *yid = json_get(y, "id"), *ydoc = json_get(y, "document");
+		if ((cJSON_IsString(yid) && strcmp(yid->valuestring, in->valuestring) == 0) ||
+		    (cJSON_IsString(ydoc) && strcmp(ydoc->valuestring, in->valuestring) == 0))
+			break;
 	}
-	/* every input a document records is in the bag */
+	if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
+	    !cJSON_IsString(json_get(y, "kind")) || strstr(path->valuestring, "..") ||
+	    strstr(json_get(y, "path")->valuestring, ".."))
+		return 0; /* reported by the inputs check */
+	if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
+	    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
+		doc = json_parse_file(fp, &fe);
+		input = doc ? json_parse_file(ip, &fe) : NULL;
+		if (doc == NULL || input == NULL) {
+			findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
+		} else {
+			const cJSON *sp = json_get(json_get(y, "store"), "path");
+			char *sdir = NULL;
+			if (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+			    asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) < 0)
+				sdir = NULL;
+			struct derive_env env = { sdir };
+			int r = derive_check(kind->valuestring, doc, input, path->valuestring, &env,
+			    checks, &fe);
+			free(sdir);
+			if (r < 0)
+				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
+				    fe.msg);
+			else
+				findings += r > 0;
+		}
+	}
+	cJSON_Delete(doc);
+	cJSON_Delete(input);
+	free(fp);
+	free(ip);
+	return findings;
+}
+
+/* Every input a document records is in the bag (its identity in ids).
+ * The findings. */
+static int
+bag_inputs(const cJSON *items, const cJSON *ids, cJSON *checks)
+{
+	const cJSON *x, *in;
+	int findings = 0;
+
 	cJSON_ArrayForEach(x, items) {
-		const cJSON *in, *path = json_get(x, "path");
+		const cJSON *path = json_get(x, "path");
 		cJSON_ArrayForEach(in, json_get(x, "inputs"))
 			if (cJSON_IsString(in) && !in_list(ids, in->valuestring))
 				findings += !bag_check_add(checks, "inputs",
 				    cJSON_IsString(path) ? path->valuestring : "?", 0,
 				    "records input %s, which is not in the bag", in->valuestring);
 	}
+	return findings;
+}
+
+/* bundle.json of a bag against the bag: every item's identity, every
+ * document, every refit, every input.  The findings, or -1. */
+static int
+verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+{
+	const cJSON *items = json_get(doc, "items"), *x;
+	int findings = 0, r;
+	cJSON *ids = cJSON_CreateArray();
+
+	if (!cJSON_IsArray(items)) {
+		cJSON_Delete(ids);
+		return !bag_check_add(checks, "bundle", "data/bundle.json", 0, "no \"items\" array");
+	}
+	cJSON_ArrayForEach(x, items) {
+		char name[BAG_MAX_NAME + 8];
+		int extracted = 0;
+		if (item_identity(b, x, ids, name, &extracted, checks) != 0) {
+			findings++;
+			continue;
+		}
+		if (!cJSON_IsString(json_get(x, "kind")))
+			continue; /* only documents are read further */
+		if ((r = item_document(b, x, name, extracted, checks, e)) < 0) {
+			cJSON_Delete(ids);
+			return -1;
+		}
+		findings += r;
+	}
+	cJSON_ArrayForEach(x, items)
+		findings += item_refit(b, items, x, checks);
+	findings += bag_inputs(items, ids, checks);
 	cJSON_Delete(ids);
 	return findings;
 }

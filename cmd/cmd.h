@@ -22,5 +22,8 @@ int cmd_paired(int argc, char **argv);
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */
 int cmd_fail(const char *name, const struct err *e);
+/* The threads COHORT_JOBS asks for (1 to 256), or 0 (unset or anything
+ * else): one per online processor.  Only the shells read the environment. */
+int cmd_jobs(void);
 
 #endif

@@ -61,6 +61,7 @@ cmd_freeze(int argc, char **argv)
 	fo.nledgers = (size_t)nops;
 	fo.decisions = decisions.v;
 	fo.ndecisions = decisions.n;
+	fo.jobs = cmd_jobs();
 	if (decisions.n > 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "--decisions needs --candidates");
 	if (nops == 0 && fo.candidates == NULL)

@@ -1,5 +1,6 @@
 /* main.c: the cohort program: dispatches to one command shell. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_errno.h>
@@ -88,6 +89,19 @@ help(const struct opt_cmd *top, int argc, char **argv)
 	args[2] = nops == 2 ? "--help" : NULL;
 	args[3] = NULL;
 	return fn(nops + 1, args);
+}
+
+int
+cmd_jobs(void)
+{
+	const char *s = getenv("COHORT_JOBS");
+	char *end;
+	long n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	n = strtol(s, &end, 10);
+	return *end == '\0' && n >= 1 && n <= 256 ? (int)n : 0;
 }
 
 int

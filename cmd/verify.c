@@ -46,6 +46,7 @@ cmd_verify(int argc, char **argv)
 		return opt_usage_error(&c, "only one input can be standard input");
 	vo.files = (const char **)ops;
 	vo.nfiles = (size_t)nops;
+	vo.jobs = cmd_jobs();
 	if ((rc = review_files(&vo, &report, &e)) >= 0 && opt_emit(report, tab, table, out, &e) < 0)
 		rc = -1;
 	cJSON_Delete(report);

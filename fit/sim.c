@@ -4,19 +4,19 @@
 #include "sim.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
 #include "../common/io.h"
+#include "../common/pool.h"
 #include "../json/json.h"
 #include "bound.h"
 #include "../protocol/ladder.h"
@@ -312,9 +312,8 @@ struct sim_ctx {
 	long chunk;      /* replicates per chunk */
 	size_t nchunk;   /* chunks per cell */
 	struct acc *acc; /* [start][truth][chunk] */
-	pthread_mutex_t mu;
-	size_t next; /* next work unit, under mu */
-	int failed;  /* a solver failed, under mu */
+	struct sim_work *work; /* each worker's */
+	atomic_int failed;     /* a solver failed, or memory ran out */
 };
 
 static uint64_t
@@ -483,47 +482,40 @@ replicate(const struct sim_ctx *c, gsl_rng *r, double start, double truth, long 
 	return 0;
 }
 
-static void *
-worker(void *arg)
+/* A worker's generator and room for a replicate's blocks. */
+struct sim_work {
+	gsl_rng *r;
+	struct ladder_block *blk;
+	struct sim_obs *obs;
+};
+
+/* Work unit u: one chunk of one cell's replicates, into c->acc[u]. */
+static void
+unit_run(void *arg, size_t u, int worker)
 {
 	struct sim_ctx *c = arg;
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
-	struct sim_obs *obs = malloc(SIM_MAX_BLOCKS * sizeof *obs);
-	size_t units = c->o->nstarts * c->ntruth * c->nchunk;
+	struct sim_work *w = &c->work[worker];
+	size_t ck = u % c->nchunk, tj = u / c->nchunk % c->ntruth, si = u / c->nchunk / c->ntruth;
 
-	if (r == NULL || blk == NULL || obs == NULL) {
-		pthread_mutex_lock(&c->mu);
-		c->failed = 1;
-		pthread_mutex_unlock(&c->mu);
-	}
-	for (;;) {
-		size_t u, si, tj, ck;
-		int stop;
-		pthread_mutex_lock(&c->mu);
-		u = c->next++;
-		stop = c->failed || u >= units;
-		pthread_mutex_unlock(&c->mu);
-		if (stop)
-			break;
-		ck = u % c->nchunk;
-		tj = u / c->nchunk % c->ntruth;
-		si = u / c->nchunk / c->ntruth;
-		for (long rep = (long)ck * c->chunk;
-		     rep < c->o->reps && rep < (long)(ck + 1) * c->chunk; rep++) {
-			if (replicate(c, r, c->o->starts[si], truth_at(c->o, tj), rep + 1,
-			              &c->acc[u], blk, obs) < 0) {
-				pthread_mutex_lock(&c->mu);
-				c->failed = 1;
-				pthread_mutex_unlock(&c->mu);
-				break;
-			}
+	if (c->failed)
+		return;
+	if (w->r == NULL) {
+		w->r = gsl_rng_alloc(gsl_rng_mt19937);
+		w->blk = malloc(SIM_MAX_BLOCKS * sizeof *w->blk);
+		w->obs = malloc(SIM_MAX_BLOCKS * sizeof *w->obs);
+		if (w->r == NULL || w->blk == NULL || w->obs == NULL) {
+			c->failed = 1;
+			return;
 		}
 	}
-	gsl_rng_free(r);
-	free(blk);
-	free(obs);
-	return NULL;
+	for (long rep = (long)ck * c->chunk; rep < c->o->reps && rep < (long)(ck + 1) * c->chunk;
+	     rep++) {
+		if (replicate(c, w->r, c->o->starts[si], truth_at(c->o, tj), rep + 1, &c->acc[u],
+		        w->blk, w->obs) < 0) {
+			c->failed = 1;
+			return;
+		}
+	}
 }
 
 /* Sum a cell's chunks in order into *a (so the bytes do not depend on the
@@ -832,138 +824,194 @@ fmt_time_ms(long long ms, char out[40])
 	snprintf(out + n, 40 - n, ".%03dZ", (int)(ms % 1000));
 }
 
-/* One game: its record, and one request per model move.  Distributions
- * (m = plies / 2 model moves, at least one):
- * plies: decisive 20 + 2 Poisson(25) (+1 when White mates), capped at 199;
- * draws 200 (ply limit) with probability 1/4, else 40 + 2 Poisson(30);
- * per request: input 1200 + Poisson(600) tokens, output Poisson(60),
- * reasoning round(Gamma(2, 400)), cached floor(input U(0.4, 0.7)),
- * latency Gamma(2, 6) s; the engine's reply 0.2 s after each request; the
- * game's tokens and wall time are the sums; the next game starts 30 s
- * after the end.  Billing: $1.25 per million uncached input tokens, $0.125
- * cached, $10 output and reasoning. */
+/* A game's plies and termination: decisive 20 + 2 Poisson(25) (+1 when
+ * White mates), capped at 199; draws 200 (ply limit) with probability
+ * 1/4, else 40 + 2 Poisson(30). */
 static int
-emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
-          int black, long block, int k, int result, long long *clock, struct err *e)
+game_plies(gsl_rng *r, int result, const char **term)
 {
-	static const char *const res[3] = {"win", "draw", "loss"};
-	char id[160], ts[32], te[32];
-	int plies, m;
-	long long ms = *clock * 1000, tok[4] = {0, 0, 0, 0};
-	double wall = 0;
-	const char *term;
-	cJSON *g = cJSON_CreateObject(), *x, *req = NULL, *rq = NULL;
+	int plies;
 
-	snprintf(id, sizeof id, "%s-b%ld-g%d", cond, block, k);
 	if (result == 1) {
 		int lim = gsl_rng_uniform(r) < 0.25;
 		plies = lim ? 200 : 40 + 2 * (int)gsl_ran_poisson(r, 30);
 		if (plies > 200)
 			plies = 200;
-		term = lim                        ? "ply_limit"
-		       : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition"
-		                                  : "stalemate";
+		*term = lim                        ? "ply_limit"
+		        : gsl_rng_uniform(r) < 0.7 ? "threefold_repetition"
+		                                   : "stalemate";
 	} else {
 		plies = 20 + 2 * (int)gsl_ran_poisson(r, 25) + (result == 2);
 		if (plies > 199)
 			plies = 199;
-		term = gsl_rng_uniform(r) < 0.8 ? "checkmate" : "resignation";
+		*term = gsl_rng_uniform(r) < 0.8 ? "checkmate" : "resignation";
 	}
-	m = plies / 2 > 0 ? plies / 2 : 1;
-	if (g == NULL || !(req = cJSON_CreateArray()))
-		goto nomem;
+	return plies;
+}
+
+/* One simulated request. */
+struct sim_request {
+	const char *id, *ts, *game;
+	long long in, out, rs, ca, lat; /* tokens by class, latency in ms */
+};
+
+/* The request log's record of one request. */
+static int
+emit_request(struct emit *em, const struct sim_request *q, struct err *e)
+{
+	cJSON *rq = cJSON_CreateObject(), *x;
+	int rc;
+
+	if (!rq || !json_add_number(rq, "attempt", 1) || !json_add_string(rq, "game_id", q->game) ||
+	    !json_add_number(rq, "latency_ms", (double)q->lat) ||
+	    !(x = cJSON_AddObjectToObject(rq, "model")) ||
+	    !json_add_string(x, "requested", "sim-davidson-1") ||
+	    !json_add_string(x, "returned", "sim-davidson-1") ||
+	    !json_add_string(rq, "request_id", q->id) || !json_add_string(rq, "status", "ok") ||
+	    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
+	    !json_add_number(x, "input", (double)q->in) ||
+	    !json_add_number(x, "output", (double)q->out) ||
+	    !json_add_number(x, "reasoning", (double)q->rs) ||
+	    !json_add_number(x, "cached", (double)q->ca) || !json_add_string(rq, "ts", q->ts)) {
+		cJSON_Delete(rq);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	rc = emit_json(&em->requests, &em->line, rq, e);
+	cJSON_Delete(rq);
+	return rc;
+}
+
+/* The billing export's row of one request: $1.25 per million uncached
+ * input tokens, $0.125 cached, $10 output and reasoning. */
+static int
+emit_bill(struct emit *em, const struct sim_request *q, struct err *e)
+{
+	double cost = (double)(q->in - q->ca) * 1.25e-6 + (double)q->ca * 0.125e-6 +
+	              (double)(q->out + q->rs) * 10e-6;
+
+	buf_reset(&em->line);
+	if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n", q->id, q->ts,
+	               q->in, q->out, q->rs, q->ca, cost) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return outfile_write(&em->billing, em->line.p, em->line.len, e);
+}
+
+/* Game id's m requests, one per model move, from *ms on: input 1200 +
+ * Poisson(600) tokens, output Poisson(60), reasoning round(Gamma(2, 400)),
+ * cached floor(input U(0.4, 0.7)), latency Gamma(2, 6) s; the engine's
+ * reply 0.2 s after each request.  Their tokens and wall time are added to
+ * tok and *wall, their ids to req. */
+static int
+emit_requests(struct emit *em, gsl_rng *r, const char *id, int m, long long *ms,
+              long long tok[4], double *wall, cJSON *req, struct err *e)
+{
 	for (int i = 1; i <= m; i++) {
 		char rid[200], rts[40];
-		long long in = 1200 + (long long)gsl_ran_poisson(r, 600);
-		long long out = (long long)gsl_ran_poisson(r, 60);
-		long long rs = llround(gsl_ran_gamma(r, 2, 400));
-		long long ca = (long long)floor((double)in * (0.4 + 0.3 * gsl_rng_uniform(r)));
-		long long lat = llround(gsl_ran_gamma(r, 2, 6) * 1000);
+		struct sim_request q = { rid, rts, id, 0, 0, 0, 0, 0 };
+		q.in = 1200 + (long long)gsl_ran_poisson(r, 600);
+		q.out = (long long)gsl_ran_poisson(r, 60);
+		q.rs = llround(gsl_ran_gamma(r, 2, 400));
+		q.ca = (long long)floor((double)q.in * (0.4 + 0.3 * gsl_rng_uniform(r)));
+		q.lat = llround(gsl_ran_gamma(r, 2, 6) * 1000);
 
 		snprintf(rid, sizeof rid, "%s-r%d", id, i);
-		fmt_time_ms(ms, rts);
-		tok[0] += in, tok[1] += out, tok[2] += rs, tok[3] += ca;
-		wall += lat / 1000.0 + 0.2;
-		ms += lat + 200;
+		fmt_time_ms(*ms, rts);
+		tok[0] += q.in, tok[1] += q.out, tok[2] += q.rs, tok[3] += q.ca;
+		*wall += q.lat / 1000.0 + 0.2;
+		*ms += q.lat + 200;
 		if (!cJSON_AddItemToArray(req, cJSON_CreateString(rid)))
-			goto nomem;
-		if (em->requests.fp) {
-			if (!(rq = cJSON_CreateObject()) || !json_add_number(rq, "attempt", 1) ||
-			    !json_add_string(rq, "game_id", id) ||
-			    !json_add_number(rq, "latency_ms", (double)lat) ||
-			    !(x = cJSON_AddObjectToObject(rq, "model")) ||
-			    !json_add_string(x, "requested", "sim-davidson-1") ||
-			    !json_add_string(x, "returned", "sim-davidson-1") ||
-			    !json_add_string(rq, "request_id", rid) ||
-			    !json_add_string(rq, "status", "ok") ||
-			    !(x = cJSON_AddObjectToObject(rq, "tokens")) ||
-			    !json_add_number(x, "input", (double)in) ||
-			    !json_add_number(x, "output", (double)out) ||
-			    !json_add_number(x, "reasoning", (double)rs) ||
-			    !json_add_number(x, "cached", (double)ca) ||
-			    !json_add_string(rq, "ts", rts))
-				goto nomem;
-			if (emit_json(&em->requests, &em->line, rq, e) < 0)
-				goto fail;
-			cJSON_Delete(rq);
-			rq = NULL;
-		}
-		if (em->billing.fp) {
-			double cost = (double)(in - ca) * 1.25e-6 + (double)ca * 0.125e-6 +
-			              (double)(out + rs) * 10e-6;
-			buf_reset(&em->line);
-			if (buf_printf(&em->line, "%s,%s,sim-davidson-1,%lld,%lld,%lld,%lld,%.6f\n",
-			               rid, rts, in, out, rs, ca, cost) < 0)
-				goto nomem;
-			if (outfile_write(&em->billing, em->line.p, em->line.len, e) < 0)
-				goto fail;
-		}
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (em->requests.fp && emit_request(em, &q, e) < 0)
+			return -1;
+		if (em->billing.fp && emit_bill(em, &q, e) < 0)
+			return -1;
 	}
-	wall = json_round(wall + 0.1 * (plies - m), 1e-3);
-	fmt_time(*clock, ts);
-	fmt_time(*clock + (long long)ceil(wall), te);
-	*clock += (long long)ceil(wall) + 30;
-	if (!em->ledger.fp) {
-		cJSON_Delete(req);
-		cJSON_Delete(g);
-		return 0;
-	}
-	if (!json_add_string(g, "game_id", id) || !json_add_string(g, "family", family) ||
+	return 0;
+}
+
+/* A simulated game as the ledger records it. */
+struct sim_game {
+	const char *id, *family, *cond, *term, *ts, *te;
+	double anchor, wall;
+	int black, result, plies;
+	long block;
+	const long long *tok;
+};
+
+/* The game's ledger record, taking over req; NULL when out of memory. */
+static cJSON *
+game_record(const struct sim_game *s, cJSON *req)
+{
+	static const char *const res[3] = {"win", "draw", "loss"};
+	cJSON *g = cJSON_CreateObject(), *x;
+
+	if (!g || !json_add_string(g, "game_id", s->id) || !json_add_string(g, "family", s->family) ||
 	    !(x = cJSON_AddObjectToObject(g, "model")) ||
 	    !json_add_string(x, "requested", "sim-davidson-1") ||
 	    !json_add_string(x, "returned", "sim-davidson-1") ||
-	    !json_add_string(g, "condition", cond) ||
-	    !json_add_string(g, "color", black ? "black" : "white") ||
+	    !json_add_string(g, "condition", s->cond) ||
+	    !json_add_string(g, "color", s->black ? "black" : "white") ||
 	    !(x = cJSON_AddObjectToObject(g, "anchor")) ||
 	    !json_add_string(x, "engine", "stockfish") ||
-	    !json_add_number(x, "elo", json_round(anchor, 0.01)) ||
+	    !json_add_number(x, "elo", json_round(s->anchor, 0.01)) ||
 	    !json_add_string(x, "limiter", "UCI_LimitStrength") ||
 	    !json_add_number(x, "time_s", 0.1) || !json_add_string(g, "opening", "startpos") ||
-	    !json_add_number(g, "block", (double)block) ||
+	    !json_add_number(g, "block", (double)s->block) ||
 	    !json_add_string(g, "status", "terminal") ||
-	    !json_add_string(g, "result", res[result]) ||
-	    !json_add_string(g, "termination", term) || !json_add_number(g, "plies", plies) ||
-	    !json_add_string(g, "started_at", ts) || !json_add_string(g, "ended_at", te) ||
+	    !json_add_string(g, "result", res[s->result]) ||
+	    !json_add_string(g, "termination", s->term) || !json_add_number(g, "plies", s->plies) ||
+	    !json_add_string(g, "started_at", s->ts) || !json_add_string(g, "ended_at", s->te) ||
 	    !(x = cJSON_AddObjectToObject(g, "tokens")) ||
-	    !json_add_number(x, "input", (double)tok[0]) ||
-	    !json_add_number(x, "output", (double)tok[1]) ||
-	    !json_add_number(x, "reasoning", (double)tok[2]) ||
-	    !json_add_number(x, "cached", (double)tok[3]) || !json_add_number(g, "wall_s", wall) ||
-	    !json_add_number(g, "worker_hours", json_round(wall / 3600, 1e-6)) ||
-	    !cJSON_AddItemToObject(g, "requests", req))
-		goto nomem;
-	req = NULL;
-	if (emit_json(&em->ledger, &em->line, g, e) < 0)
-		goto fail;
+	    !json_add_number(x, "input", (double)s->tok[0]) ||
+	    !json_add_number(x, "output", (double)s->tok[1]) ||
+	    !json_add_number(x, "reasoning", (double)s->tok[2]) ||
+	    !json_add_number(x, "cached", (double)s->tok[3]) ||
+	    !json_add_number(g, "wall_s", s->wall) ||
+	    !json_add_number(g, "worker_hours", json_round(s->wall / 3600, 1e-6)) ||
+	    !cJSON_AddItemToObject(g, "requests", req)) {
+		cJSON_Delete(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* One game: its record, and one request per model move (m = plies / 2
+ * model moves, at least one).  The game's tokens and wall time are the
+ * sums of its requests'; the next game starts 30 s after the end. */
+static int
+emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, double anchor,
+          int black, long block, int k, int result, long long *clock, struct err *e)
+{
+	char id[160], ts[32], te[32];
+	long long ms = *clock * 1000, tok[4] = {0, 0, 0, 0};
+	struct sim_game s = {id, family, cond, NULL, ts, te, anchor, 0, black, result, 0, block, tok};
+	cJSON *req = cJSON_CreateArray(), *g;
+	int m, rc;
+
+	snprintf(id, sizeof id, "%s-b%ld-g%d", cond, block, k);
+	s.plies = game_plies(r, result, &s.term);
+	m = s.plies / 2 > 0 ? s.plies / 2 : 1;
+	if (req == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (emit_requests(em, r, id, m, &ms, tok, &s.wall, req, e) < 0) {
+		cJSON_Delete(req);
+		return -1;
+	}
+	s.wall = json_round(s.wall + 0.1 * (s.plies - m), 1e-3);
+	fmt_time(*clock, ts);
+	fmt_time(*clock + (long long)ceil(s.wall), te);
+	*clock += (long long)ceil(s.wall) + 30;
+	if (!em->ledger.fp) {
+		cJSON_Delete(req);
+		return 0;
+	}
+	if ((g = game_record(&s, req)) == NULL) {
+		cJSON_Delete(req);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	rc = emit_json(&em->ledger, &em->line, g, e);
 	cJSON_Delete(g);
-	return 0;
-nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
-fail:
-	cJSON_Delete(rq);
-	cJSON_Delete(req);
-	cJSON_Delete(g);
-	return -1;
+	return rc;
 }
 
 static int
@@ -1126,22 +1174,14 @@ read_spec(struct sim_ctx *c, const cJSON *spec, struct err *e)
 	return 0;
 }
 
-static int
-online_cores(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
-
 int
 sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 {
 	struct sim_ctx c;
 	cJSON *spec, *doc = NULL;
 	char spec_id[HASH_ID_LEN + 1];
-	pthread_t th[256];
-	int jobs, started = 0, rc = -1;
+	struct pool *pool = NULL;
+	int jobs, rc = -1;
 	size_t units;
 
 	*out = NULL;
@@ -1161,25 +1201,18 @@ sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 		c.chunk = SIM_CHUNK;
 	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
 	units = o->nstarts * c.ntruth * c.nchunk;
+	jobs = o->jobs > 0 ? o->jobs : pool_cpus();
+	if ((size_t)jobs > units)
+		jobs = (int)units;
 	c.acc = calloc(units, sizeof *c.acc);
-	if (c.acc == NULL) {
+	/* jobs threads, this one among them */
+	pool = pool_new(jobs - 1);
+	c.work = pool ? calloc((size_t)pool_workers(pool), sizeof *c.work) : NULL;
+	if (c.acc == NULL || c.work == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	pthread_mutex_init(&c.mu, NULL);
-	jobs = o->jobs > 0 ? o->jobs : online_cores();
-	if (jobs > 256)
-		jobs = 256;
-	if ((size_t)jobs > units)
-		jobs = (int)units;
-	for (; started < jobs; started++)
-		if (pthread_create(&th[started], NULL, worker, &c) != 0)
-			break;
-	if (started == 0)
-		worker(&c);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&c.mu);
+	pool_run(pool, units, unit_run, &c);
 	if (c.failed) {
 		err_set(e, ERR_NUMERIC, "a simulated fit did not converge");
 		goto done;
@@ -1196,6 +1229,13 @@ sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 	doc = NULL;
 	rc = 0;
 done:
+	for (int w = 0; c.work != NULL && w < pool_workers(pool); w++) {
+		gsl_rng_free(c.work[w].r);
+		free(c.work[w].blk);
+		free(c.work[w].obs);
+	}
+	free(c.work);
+	pool_free(pool);
 	free(c.acc);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec);

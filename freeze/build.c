@@ -5,7 +5,6 @@
 
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "../common/buf.h"
 #include "../common/io.h"
 #include "../common/mem.h"
+#include "../common/pool.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
 #include "../protocol/spec.h"
@@ -174,7 +174,7 @@ struct finish {
 	int rc;
 };
 
-static void *
+static void
 finish_thread(void *arg)
 {
 	struct finish *f = arg;
@@ -182,7 +182,6 @@ finish_thread(void *arg)
 	f->rc = f->store != NULL ? cas_commit(f->store, &f->e) : 0;
 	cas_free(f->store);
 	freeze_acc_free(f->acc);
-	return NULL;
 }
 
 int
@@ -190,10 +189,10 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 {
 	struct build_ctx b = { 0 };
 	struct finish f = { NULL, NULL, ERR_INIT, 0 };
-	pthread_t th;
+	struct pool_thread th = POOL_THREAD_INIT;
 	cJSON *repo = NULL;
 	size_t start = manifest->len;
-	int rc = -1, threaded;
+	int rc = -1, threaded = 0;
 
 	b.o = o;
 	b.acc = freeze_acc_new(o->spec, e);
@@ -204,7 +203,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
 		goto done;
 	struct ledger_par par = { slot_work, slot_done, slot_release, scratch_new, scratch_free,
-		sizeof(struct slot), &b, 0 };
+		sizeof(struct slot), &b, o->jobs };
 	for (size_t i = 0; i < o->nledgers; i++)
 		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;
@@ -218,14 +217,14 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	f = (struct finish){ b.store, b.acc, ERR_INIT, 0 };
 	b.store = NULL; /* f's now */
 	b.acc = NULL;
-	threaded = o->out != NULL && pthread_create(&th, NULL, finish_thread, &f) == 0;
-	if (!threaded)
+	if (o->out == NULL)
 		finish_thread(&f);
+	else if (!(threaded = pool_spawn(&th, finish_thread, &f)))
+		pool_join(&th);
 	/* (f.rc is read only once no thread writes it) */
 	rc = o->out != NULL && (threaded || f.rc == 0) ?
 	    outfile_write(o->out, manifest->p + start, manifest->len - start, e) : 0;
-	if (threaded)
-		pthread_join(th, NULL);
+	pool_join(&th);
 	if (f.rc < 0) {
 		*e = f.e;
 		rc = -1;

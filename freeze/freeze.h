@@ -37,6 +37,7 @@ struct freeze_opts {
 	const char **decisions; /* decision logs (JSON Lines, or SQLite with a
 	                         * table "decisions"); they need candidates */
 	size_t ndecisions;
+	int jobs;               /* threads reading ledgers; 0: one per online processor */
 	/* called every 65536 records when set (progress on a terminal) */
 	void (*progress)(void *ctx, uint64_t records);
 	void *progress_ctx;

@@ -6,7 +6,6 @@
 
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "../common/buf.h"
 #include "../common/io.h"
 #include "../common/mem.h"
+#include "../common/pool.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
 #include "../protocol/spec.h"
@@ -589,7 +589,7 @@ write_entries(const struct cstrs *cs, struct freeze_item *const *games, size_t l
 	return 0;
 }
 
-static void *
+static void
 entries_thread(void *arg)
 {
 	struct entries *w = arg;
@@ -598,7 +598,6 @@ entries_thread(void *arg)
 	w->rc = write_entries(w->cs, w->games, w->lo, w->n, 1, &w->b, d, &w->m, &w->err);
 	if (w->rc == 0 && d != NULL && flush(d, &w->b, 1) < 0)
 		w->rc = -2;
-	return NULL;
 }
 
 int
@@ -627,7 +626,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	struct buf wb = BUF_INIT, *out = &wb;
 	struct entries later = { 0 };
 	struct dest to = { k, 0, 0, 0, 0 };
-	pthread_t th;
+	struct pool_thread th = POOL_THREAD_INIT;
 	int threaded = 0;
 	size_t ninc = 0, nexcl = 0, room = 0;
 	uint8_t sd[HASH_LEN];
@@ -646,10 +645,10 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 		goto done;
 	/* Many games, streamed: the entries of the later ones are written on a
 	 * thread of their own while this one derives the blocks and conditions
-	 * and writes the earlier ones; they follow those.  (Into a buffer
-	 * made ready for the whole, as freeze_acc_write does, the second
-	 * thread's bytes would be copied once more and cost more than they
-	 * save.) */
+	 * and writes the earlier ones; they follow those.  (With no second
+	 * thread they are written where it is joined.  Into a buffer made
+	 * ready for the whole, as freeze_acc_write does, the second thread's
+	 * bytes would be copied once more and cost more than they save.) */
 	later = (struct entries){ &cs, ord, a->n, a->n, BUF_INIT, { k, 0, 0, 1, 0 }, 0, ERR_INIT,
 		0 };
 	if (a->n >= ENTRIES_SPLIT && reserve == NULL) {
@@ -663,9 +662,9 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 			goto nomem;
 		later.lo = lo;
 		later.to.hint = k->nexpect / a->n * lo;
-		threaded = lo < a->n && pthread_create(&th, NULL, entries_thread, &later) == 0;
-		if (!threaded)
-			later.lo = a->n;
+		threaded = lo < a->n;
+		if (threaded)
+			pool_spawn(&th, entries_thread, &later);
 	}
 	inc = malloc((a->n + 1) * sizeof *inc);
 	if (inc == NULL)
@@ -739,7 +738,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (wr < 0)
 		goto done;
 	if (threaded) {
-		pthread_join(th, NULL);
+		pool_join(&th);
 		threaded = 0;
 		if (later.rc == -2)
 			goto sunk;
@@ -775,8 +774,7 @@ sunk:
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
 done:
-	if (threaded)
-		pthread_join(th, NULL);
+	pool_join(&th);
 	buf_release(&later.b);
 	buf_release(&wb);
 	cJSON_Delete(tot);

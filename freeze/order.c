@@ -4,7 +4,6 @@
 
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "../common/buf.h"
 #include "../common/io.h"
 #include "../common/mem.h"
+#include "../common/pool.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
 #include "../protocol/spec.h"
@@ -182,7 +182,7 @@ struct half {
 };
 
 /* Keys of games g[first..first+n) made and sorted. */
-static void *
+static void
 sort_half(void *arg)
 {
 	struct half *h = arg;
@@ -202,7 +202,7 @@ sort_half(void *arg)
 		for (size_t i = 0; i < h->n; i++)
 			h->tmp[at[h->pile[i]]++] = h->key[i];
 		h->out = merge_runs(h->tmp, h->key, h->runs, np, h->n, h->g);
-		return NULL;
+		return;
 	}
 	/* Blocks of keys that fit in the processor's cache are sorted first,
 	 * each alone; then only their merges pass over the whole array (a
@@ -214,7 +214,6 @@ sort_half(void *arg)
 			memcpy(h->key + b, o, m * sizeof *o);
 	}
 	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
-	return NULL;
 }
 
 /* Whether key t, next in order after last (NULL: none), repeats its id:
@@ -247,7 +246,7 @@ freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, str
 	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
 	uint8_t *pile = NULL;
-	pthread_t th;
+	struct pool_thread th = POOL_THREAD_INIT;
 	int rc = 0;
 
 	*out = NULL;
@@ -288,12 +287,9 @@ freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, str
 		 * into pointers in order, a repeat looked for on the way */
 		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, pile + h1 };
 		struct half ha = { key, tmp, NULL, runs, h1, 0, g, pile };
-		int threaded = pthread_create(&th, NULL, sort_half, &hb) == 0;
+		pool_spawn(&th, sort_half, &hb);
 		sort_half(&ha);
-		if (threaded)
-			pthread_join(th, NULL);
-		else
-			sort_half(&hb);
+		pool_join(&th);
 		const struct gkey *s1 = ha.out, *e1 = s1 + h1, *s2 = hb.out, *e2 = s2 + (n - h1);
 		const struct gkey *last = NULL, *t;
 		for (size_t o = 0; o < n; o++, last = t) {

@@ -443,8 +443,8 @@ close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, ui
 	return REC_OK;
 }
 
-/* Tokens of the one object in p[0..n), in one loop without recursion:
- * every token costs a few stores, no call. */
+/* Tokens of the one object in p[0..n), in one loop without recursion.
+ * Long on purpose: every token costs a few stores, no call. */
 static int
 read_all(struct rec_scan *s, const char *text, size_t len, int check)
 {

@@ -1,8 +1,14 @@
 #!/bin/sh
 # deps.sh: make sure the build and test dependencies are here.  As root it
-# installs what is missing from Debian; otherwise it prints the one apt-get
-# line and fails.  Usage: mk/deps.sh [build|test|bench|fuzz]
+# installs what is missing from Debian; otherwise, or with --check, it
+# prints the one apt-get line and fails.
+# Usage: mk/deps.sh [--check] [build|test|bench|fuzz]
 set -u
+install=1
+if [ "${1:-}" = --check ]; then
+	install=0
+	shift
+fi
 want=${1:-build}
 pkgs=
 missing() { pkgs="$pkgs $1"; }
@@ -39,13 +45,17 @@ if [ "$want" = fuzz ]; then
 		missing libclang-rt-14-dev
 fi
 [ -z "$pkgs" ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ "$install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "cohort: installing:$pkgs" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2 && exit 0
 	echo "cohort: apt-get failed" >&2
 	exit 1
 fi
-echo "cohort: missing packages; run as root:" >&2
+if [ "$install" = 1 ]; then
+	echo "cohort: missing packages; run as root:" >&2
+else
+	echo "cohort: missing packages; run \`make deps' as root, or:" >&2
+fi
 echo "  apt-get install -y$pkgs" >&2
 exit 1

@@ -4,14 +4,13 @@
  * output byte, does not depend on the number of threads. */
 #define _GNU_SOURCE /* memrchr */
 #include <errno.h>
-#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../common/pool.h"
 #include "../json/json.h"
 #include "ledger.h"
 
@@ -31,32 +30,27 @@ struct chunk {
 	size_t nok;          /* records worked on without error, from the start */
 	int failed;          /* record nok failed with err */
 	struct err err;
-	int state;           /* 0 free, 1 queued, 2 taken, 3 done */
-	unsigned long seq;
 };
 
-struct pool {
+struct reader {
 	const struct ledger_par *p;
 	const char *map;         /* the whole ledger when it is a mapped file */
 	size_t maplen, mapoff;
 	const char *name;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct chunk *ring;
+	struct chunk *ring;      /* chunk i in ring[i % nring] */
 	size_t nring;
-	unsigned long next_work; /* seq of the next chunk to work on */
-	int stop;
+	void **scratch;          /* each worker's, made by it when it first works */
 };
 
 static void
-work_chunk(struct pool *pl, struct chunk *c, void *scratch)
+work_chunk(struct reader *rd, struct chunk *c, void *scratch)
 {
-	struct ledger_loc loc = { pl->name, 0, 0 };
+	struct ledger_loc loc = { rd->name, 0, 0 };
 
 	for (size_t i = 0; i < c->nlines; i++) {
 		loc.line = c->lines[i];
-		if (pl->p->work(pl->p->ctx, scratch, c->text + c->off[i], c->lens[i], NULL, &loc,
-		    c->slots + i * pl->p->slot_size, &c->keep, &c->err) < 0) {
+		if (rd->p->work(rd->p->ctx, scratch, c->text + c->off[i], c->lens[i], NULL, &loc,
+		    c->slots + i * rd->p->slot_size, &c->keep, &c->err) < 0) {
 			c->failed = 1;
 			return;
 		}
@@ -64,49 +58,29 @@ work_chunk(struct pool *pl, struct chunk *c, void *scratch)
 	}
 }
 
-static void *
-worker(void *arg)
+/* Job i of the pool: chunk i, worked on with worker w's scratch. */
+static void
+work_job(void *arg, size_t i, int w)
 {
-	struct pool *pl = arg;
-	void *scratch = pl->p->scratch_new ? pl->p->scratch_new(pl->p->ctx) : NULL;
+	struct reader *rd = arg;
+	struct chunk *c = &rd->ring[i % rd->nring];
 
-	pthread_mutex_lock(&pl->mu);
-	for (;;) {
-		struct chunk *c = NULL;
-		while (!pl->stop) {
-			c = &pl->ring[pl->next_work % pl->nring];
-			if (c->state == 1 && c->seq == pl->next_work)
-				break;
-			c = NULL;
-			pthread_cond_wait(&pl->cv, &pl->mu);
-		}
-		if (c == NULL)
-			break;
-		c->state = 2;
-		pl->next_work++;
-		pthread_mutex_unlock(&pl->mu);
-		if (scratch == NULL && pl->p->scratch_new) {
-			err_set(&c->err, ERR_NOMEM, "out of memory");
-			c->failed = 1;
-		} else {
-			work_chunk(pl, c, scratch);
-		}
-		pthread_mutex_lock(&pl->mu);
-		c->state = 3;
-		pthread_cond_broadcast(&pl->cv);
+	if (rd->scratch[w] == NULL && rd->p->scratch_new)
+		rd->scratch[w] = rd->p->scratch_new(rd->p->ctx);
+	if (rd->scratch[w] == NULL && rd->p->scratch_new) {
+		err_set(&c->err, ERR_NOMEM, "out of memory");
+		c->failed = 1;
+		return;
 	}
-	pthread_mutex_unlock(&pl->mu);
-	if (pl->p->scratch_free)
-		pl->p->scratch_free(scratch);
-	return NULL;
+	work_chunk(rd, c, rd->scratch[w]);
 }
 
 static void
-chunk_clear(struct pool *pl, struct chunk *c, size_t from)
+chunk_clear(struct reader *rd, struct chunk *c, size_t from)
 {
-	if (pl->p->release && c->slots)
+	if (rd->p->release && c->slots)
 		for (size_t i = from; i < c->nok; i++)
-			pl->p->release(c->slots + i * pl->p->slot_size);
+			rd->p->release(c->slots + i * rd->p->slot_size);
 	free(c->owned);
 	buf_release(&c->keep);
 	free(c->off);
@@ -121,7 +95,7 @@ chunk_clear(struct pool *pl, struct chunk *c, size_t from)
  * An over-long line fails the chunk from there, in its turn; -1 only when
  * out of memory. */
 static int
-split(struct pool *pl, struct chunk *c, long *line, struct err *e)
+split(struct reader *rd, struct chunk *c, long *line, struct err *e)
 {
 	size_t cap = 1024, pos = 0;
 
@@ -135,7 +109,7 @@ split(struct pool *pl, struct chunk *c, long *line, struct err *e)
 		const char *nl = memchr(c->text + pos, '\n', c->len - pos);
 		size_t end = nl ? (size_t)(nl - c->text) : c->len, n = end - pos;
 		if (n + 1 > LEDGER_MAX_LINE && !c->failed) {
-			err_set(&c->err, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, *line,
+			err_set(&c->err, ERR_INPUT, "%s:%ld: line longer than %zu bytes", rd->name, *line,
 			    LEDGER_MAX_LINE);
 			c->failed = 1;
 		}
@@ -162,13 +136,13 @@ split(struct pool *pl, struct chunk *c, long *line, struct err *e)
 		(*line)++;
 		pos = end + 1;
 	}
-	c->slots = calloc(c->nlines ? c->nlines : 1, pl->p->slot_size);
+	c->slots = calloc(c->nlines ? c->nlines : 1, rd->p->slot_size);
 	return c->slots ? 0 : err_set(e, ERR_NOMEM, "out of memory");
 }
 
 /* Read the next chunk of whole lines; *carry holds a partial last line. */
 static int
-read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *ncarry, long *line,
+read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *ncarry, long *line,
     int *eof, struct err *e)
 {
 	size_t cap = CHUNK_BYTES + *ncarry + 1, n;
@@ -181,7 +155,7 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 	n = fread(t + *ncarry, 1, CHUNK_BYTES, fp);
 	if (ferror(fp)) {
 		free(t);
-		return err_set(e, ERR_IO, "%s: read error: %s", pl->name, strerror(errno));
+		return err_set(e, ERR_IO, "%s: read error: %s", rd->name, strerror(errno));
 	}
 	n += *ncarry;
 	*eof = feof(fp);
@@ -198,7 +172,7 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 		/* No newline in the buffer: the line is longer than a chunk. */
 		if (n > LEDGER_MAX_LINE) {
 			free(t);
-			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", pl->name, *line,
+			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", rd->name, *line,
 			    LEDGER_MAX_LINE);
 		}
 		*carry = t;
@@ -221,16 +195,16 @@ read_chunk(struct pool *pl, FILE *fp, struct chunk *c, char **carry, size_t *nca
 	c->text = c->owned = t;
 	c->len = n;
 	c->first_line = *line;
-	return split(pl, c, line, e);
+	return split(rd, c, line, e);
 }
 
-/* The next chunk of a mapped ledger: whole lines from pl->mapoff, split
+/* The next chunk of a mapped ledger: whole lines from rd->mapoff, split
  * here where they lie. */
 static int
-map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof, struct err *e)
+map_chunk(struct reader *rd, struct chunk *c, long *line, int *eof, struct err *e)
 {
-	const char *p = pl->map + pl->mapoff, *nl;
-	size_t left = pl->maplen - pl->mapoff, n = left;
+	const char *p = rd->map + rd->mapoff, *nl;
+	size_t left = rd->maplen - rd->mapoff, n = left;
 
 	if (left > CHUNK_BYTES) {
 		nl = memrchr(p, '\n', CHUNK_BYTES);
@@ -242,112 +216,94 @@ map_chunk(struct pool *pl, struct chunk *c, long *line, int *eof, struct err *e)
 	c->text = p;
 	c->len = n;
 	c->first_line = *line;
-	pl->mapoff += n;
-	*eof = pl->mapoff == pl->maplen;
-	return split(pl, c, line, e);
+	rd->mapoff += n;
+	*eof = rd->mapoff == rd->maplen;
+	return split(rd, c, line, e);
 }
 
 static int
 jobs_of(const struct ledger_par *p)
 {
-	long n = p->jobs > 0 ? p->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int n = p->jobs > 0 ? p->jobs : pool_cpus();
 
-	return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (int)n;
+	return n > MAX_JOBS ? MAX_JOBS : n;
 }
 
-/* Hand the done chunk at seq to done(), in order. */
+/* Hand a chunk whose job has run to done(), record by record. */
 static int
-finish_chunk(struct pool *pl, struct chunk *c, struct err *e)
+finish_chunk(struct reader *rd, struct chunk *c, struct err *e)
 {
 	size_t i;
 
 	for (i = 0; i < c->nok; i++)
-		if (pl->p->done(pl->p->ctx, c->slots + i * pl->p->slot_size, &c->keep, e) < 0) {
-			chunk_clear(pl, c, i + 1);
+		if (rd->p->done(rd->p->ctx, c->slots + i * rd->p->slot_size, &c->keep, e) < 0) {
+			chunk_clear(rd, c, i + 1);
 			return -1;
 		}
 	if (c->failed) {
 		*e = c->err;
-		chunk_clear(pl, c, i);
+		chunk_clear(rd, c, i);
 		return -1;
 	}
-	chunk_clear(pl, c, i);
+	chunk_clear(rd, c, i);
 	return 0;
 }
 
+/* The calling thread reads chunks into the ring and hands each to the
+ * pool; once the ring is full or the input read, it takes the oldest back
+ * when its job has run, and hands its records to done() in order. */
 static int
-run(struct pool *pl, FILE *fp, struct err *e)
+run(struct reader *rd, FILE *fp, struct err *e)
 {
-	int jobs = jobs_of(pl->p), eof = 0, rc = 0;
-	pthread_t th[MAX_JOBS];
-	unsigned long next_read = 0, next_done = 0;
+	int jobs = jobs_of(rd->p), eof = 0, rc = 0;
+	size_t next_read = 0, next_done = 0;
+	struct pool *pool = NULL;
 	char *carry = NULL;
 	size_t ncarry = 0;
 	long line = 1;
-	int started = 0;
 
-	pl->nring = (size_t)jobs * 2 + 1;
-	pl->ring = calloc(pl->nring, sizeof *pl->ring);
-	if (pl->ring == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	pthread_mutex_init(&pl->mu, NULL);
-	pthread_cond_init(&pl->cv, NULL);
-	for (; started < jobs; started++)
-		if (pthread_create(&th[started], NULL, worker, pl) != 0)
-			break;
-	if (started == 0) {
-		rc = err_set(e, ERR_IO, "cannot start a thread");
+	rd->nring = (size_t)jobs * 2 + 1;
+	rd->ring = calloc(rd->nring, sizeof *rd->ring);
+	rd->scratch = calloc((size_t)jobs + 1, sizeof *rd->scratch);
+	if (rd->ring == NULL || rd->scratch == NULL || (pool = pool_new(jobs)) == NULL) {
+		rc = err_set(e, ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	pool_start(pool, work_job, rd);
 	while (rc == 0 && (!eof || next_done < next_read)) {
-		struct chunk *c = &pl->ring[next_read % pl->nring];
-		if (!eof && c->state == 0) {
+		if (!eof && next_read - next_done < rd->nring) {
 			struct chunk fresh = { 0 };
-			if (pl->map != NULL)
-				rc = map_chunk(pl, &fresh, &line, &eof, e);
+			if (rd->map != NULL)
+				rc = map_chunk(rd, &fresh, &line, &eof, e);
 			else
-				rc = read_chunk(pl, fp, &fresh, &carry, &ncarry, &line, &eof, e);
+				rc = read_chunk(rd, fp, &fresh, &carry, &ncarry, &line, &eof, e);
 			if (rc < 0) {
-				chunk_clear(pl, &fresh, 0);
+				chunk_clear(rd, &fresh, 0);
 				break;
 			}
 			if (fresh.text == NULL)
 				continue;
-			pthread_mutex_lock(&pl->mu);
-			*c = fresh;
-			c->seq = next_read++;
-			c->state = 1;
-			pthread_cond_broadcast(&pl->cv);
-			pthread_mutex_unlock(&pl->mu);
+			rd->ring[next_read % rd->nring] = fresh;
+			pool_post(pool, ++next_read);
 			continue;
 		}
 		/* The ring is full or the input is read: wait for the oldest. */
-		c = &pl->ring[next_done % pl->nring];
-		pthread_mutex_lock(&pl->mu);
-		while (c->state != 3)
-			pthread_cond_wait(&pl->cv, &pl->mu);
-		pthread_mutex_unlock(&pl->mu);
-		rc = finish_chunk(pl, c, e);
-		pthread_mutex_lock(&pl->mu);
-		c->state = 0;
-		pthread_mutex_unlock(&pl->mu);
+		pool_wait(pool, next_done + 1);
+		rc = finish_chunk(rd, &rd->ring[next_done % rd->nring], e);
 		next_done++;
 	}
 out:
-	pthread_mutex_lock(&pl->mu);
-	pl->stop = 1;
-	pthread_cond_broadcast(&pl->cv);
-	pthread_mutex_unlock(&pl->mu);
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	for (size_t i = 0; i < pl->nring; i++) {
-		/* Chunks never handed over: their slots were never taken. */
-		chunk_clear(pl, &pl->ring[i], 0);
-	}
+	/* Chunks not begun are not worked on; those worked on and never
+	 * handed to done() release their slots. */
+	pool_free(pool);
+	for (size_t i = 0; rd->ring != NULL && i < rd->nring; i++)
+		chunk_clear(rd, &rd->ring[i], 0);
+	for (int w = 0; rd->scratch != NULL && w <= jobs; w++)
+		if (rd->scratch[w] != NULL && rd->p->scratch_free)
+			rd->p->scratch_free(rd->scratch[w]);
+	free(rd->scratch);
 	free(carry);
-	free(pl->ring);
-	pthread_cond_destroy(&pl->cv);
-	pthread_mutex_destroy(&pl->mu);
+	free(rd->ring);
 	return rc;
 }
 
@@ -372,15 +328,15 @@ seq_record(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
 int
 ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 {
-	struct pool pl = { 0 };
+	struct reader rd = { 0 };
 	char magic[16];
 	FILE *fp = stdin;
 	int rc;
 
-	pl.p = p;
-	pl.name = "<stdin>";
+	rd.p = p;
+	rd.name = "<stdin>";
 	if (path != NULL && strcmp(path, "-") != 0) {
-		pl.name = path;
+		rd.name = path;
 		fp = fopen(path, "rb");
 		if (fp == NULL)
 			return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -404,14 +360,14 @@ ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
 			if (m != MAP_FAILED) {
 				madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-				pl.map = m;
-				pl.maplen = (size_t)st.st_size;
+				rd.map = m;
+				rd.maplen = (size_t)st.st_size;
 			}
 		}
 	}
-	rc = run(&pl, fp, e);
-	if (pl.map != NULL)
-		munmap((void *)pl.map, pl.maplen);
+	rc = run(&rd, fp, e);
+	if (rd.map != NULL)
+		munmap((void *)rd.map, rd.maplen);
 	if (fp != stdin)
 		fclose(fp);
 	return rc;

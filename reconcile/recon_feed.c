@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../common/buf.h"
+#include "../common/pool.h"
 
 #define FEED_RING 4       /* batches in flight */
 #define FEED_ROWS 2048    /* rows a batch */
@@ -43,7 +44,29 @@ struct recon_feed {
 	struct err err;            /* producer's error */
 	recon_produce_fn fn;
 	void *ctx;
+	int direct;                /* no producer thread: feed_flush inserts */
+	sqlite3 *db;               /* for direct */
+	sqlite3_stmt *st;
+	struct err *e;             /* the caller's, for the database's error */
 };
+
+static int insert_batch(sqlite3 *db, sqlite3_stmt *st, struct batch *b, struct err *e);
+
+/* On the calling thread, with no producer thread: insert the batch
+ * filled, and start the next. */
+static int
+feed_insert(struct recon_feed *f)
+{
+	struct batch *b = f->ring[f->pi];
+
+	if (!f->stop && insert_batch(f->db, f->st, b, f->e) < 0)
+		f->stop = 1;
+	b->nrows = 0;
+	buf_reset(&b->arena);
+	f->row = -1;
+	f->stopped = f->stop;
+	return f->stopped ? -1 : 0;
+}
 
 /* Hand the current batch over and wait for the next one to be free. */
 static int
@@ -51,6 +74,8 @@ feed_flush(struct recon_feed *f)
 {
 	struct batch *b = f->ring[f->pi];
 
+	if (f->direct)
+		return feed_insert(f);
 	pthread_mutex_lock(&f->mu);
 	b->full = 1;
 	f->pi = (f->pi + 1) % FEED_RING;
@@ -128,7 +153,7 @@ recon_put_text(struct recon_feed *f, const char *s, size_t n)
 	return 0;
 }
 
-static void *
+static void
 producer(void *arg)
 {
 	struct recon_feed *f = arg;
@@ -146,7 +171,6 @@ producer(void *arg)
 	f->done = 1;
 	pthread_cond_broadcast(&f->cv);
 	pthread_mutex_unlock(&f->mu);
-	return NULL;
 }
 
 static int
@@ -180,8 +204,8 @@ int
 recon_feed_run(sqlite3 *db, sqlite3_stmt *st, recon_produce_fn fn, void *ctx, struct err *e)
 {
 	struct recon_feed *f = calloc(1, sizeof *f);
-	pthread_t th;
-	int rc = 0, started = 0;
+	struct pool_thread th = POOL_THREAD_INIT;
+	int rc = 0, sync = 0, started = 0;
 
 	if (f == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -193,11 +217,17 @@ recon_feed_run(sqlite3 *db, sqlite3_stmt *st, recon_produce_fn fn, void *ctx, st
 		if (f->ring[i] == NULL)
 			rc = err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if (rc == 0 && (pthread_mutex_init(&f->mu, NULL) != 0 ||
-	    pthread_cond_init(&f->cv, NULL) != 0 || pthread_create(&th, NULL, producer, f) != 0))
-		rc = err_set(e, ERR_NOMEM, "cannot start a thread");
+	f->db = db;
+	f->st = st;
+	f->e = e;
+	if (rc == 0 && (pthread_mutex_init(&f->mu, NULL) != 0 || pthread_cond_init(&f->cv, NULL) != 0))
+		rc = err_set(e, ERR_NOMEM, "out of memory");
 	else if (rc == 0)
-		started = 1;
+		sync = 1;
+	/* no thread: the producer runs in pool_join, inserting as it goes */
+	if (sync)
+		started = pool_spawn(&th, producer, f);
+	f->direct = sync && !started;
 	while (started) {
 		struct batch *b = f->ring[f->ci];
 		pthread_mutex_lock(&f->mu);
@@ -218,8 +248,15 @@ recon_feed_run(sqlite3 *db, sqlite3_stmt *st, recon_produce_fn fn, void *ctx, st
 		pthread_cond_broadcast(&f->cv);
 		pthread_mutex_unlock(&f->mu);
 	}
-	if (started) {
-		pthread_join(th, NULL);
+	if (sync) {
+		pool_join(&th);
+		if (f->direct) {
+			struct batch *b = f->ring[f->pi];
+			if (f->stop)
+				rc = -1;
+			else if (b->full && insert_batch(db, st, b, e) < 0)
+				rc = -1;
+		}
 		if (rc == 0 && f->rc < 0) {
 			*e = f->err;
 			rc = -1;
@@ -230,7 +267,7 @@ recon_feed_run(sqlite3 *db, sqlite3_stmt *st, recon_produce_fn fn, void *ctx, st
 			buf_release(&f->ring[i]->arena);
 		free(f->ring[i]);
 	}
-	if (started) {
+	if (sync) {
 		pthread_mutex_destroy(&f->mu);
 		pthread_cond_destroy(&f->cv);
 	}

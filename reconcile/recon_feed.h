@@ -4,7 +4,9 @@
  * of values (recon_put_*), in batches, while the calling thread binds each
  * row to a prepared INSERT statement and steps it.  Parsing and SQLite
  * work then overlap on two cores.  Nothing is shared but the batches, which
- * pass through a small ring guarded by one mutex.
+ * pass through a small ring guarded by one mutex.  When no thread can
+ * start, the producer runs on the calling thread and inserts each batch
+ * as it fills.
  *
  * Ownership: the feed owns its batches; a text value is copied into the
  * batch, so the producer may free its source right after recon_put_text.

@@ -110,7 +110,8 @@ try_fast_bytes(const struct review_opts *o, struct doc *d, const char *p, size_t
 
 	d->held = cJSON_CreateArray();
 	if (d->held != NULL && (o->store_dir || store))
-		rc = verify_freeze_fast(p, n, o->store_dir ? o->store_dir : store, d->held, d->id, e);
+		rc = verify_freeze_fast(p, n, o->store_dir ? o->store_dir : store, o->jobs, d->held,
+		    d->id, e);
 	if (rc != 0) {
 		cJSON_Delete(d->held);
 		d->held = NULL;
@@ -178,7 +179,7 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		return err_prefix(e, "%s", d->path);
 	if (strcmp(kind, "cohort.freeze/1") == 0) {
 		char *store = o->store_dir ? NULL : store_beside(d->path);
-		int rc = verify_freeze(d->json, o->store_dir ? o->store_dir : store, checks, e);
+		int rc = verify_freeze(d->json, o->store_dir ? o->store_dir : store, o->jobs, checks, e);
 		free(store);
 		if (rc < 0)
 			err_prefix(e, "%s", d->path);
@@ -204,7 +205,16 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		return 1;
 	}
 	verify_check_add(checks, "input-present", d->name, 1, want);
-	return derive_check(kind, d->json, in, d->name, checks, e);
+	/* the input's store: given, or beside the input's file */
+	const char *inpath = NULL;
+	for (size_t k = 0; k < o->nfiles && inpath == NULL; k++)
+		if (!docs[k].archive && strcmp(docs[k].id, want) == 0)
+			inpath = docs[k].path;
+	char *store = o->store_dir || inpath == NULL ? NULL : store_beside(inpath);
+	struct derive_env env = { o->store_dir ? o->store_dir : store };
+	int rc = derive_check(kind, d->json, in, d->name, &env, checks, e);
+	free(store);
+	return rc;
 }
 
 int

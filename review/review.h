@@ -20,6 +20,7 @@ struct review_opts {
 	                          a document on standard input (once at most) */
 	size_t nfiles;
 	const char *store_dir; /* store of the freezes; NULL: "store" beside each */
+	int jobs;              /* threads checking a freeze; 0: one per online processor */
 };
 
 /* Verify every file and build a cohort.verify/1 report.  A derived

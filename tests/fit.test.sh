@@ -1,18 +1,8 @@
-# fit.test.sh: cohort fit: golden outputs, schemas, published figures,
-# closed forms, sensitivity, re-fit, and bad input.
+# fit.test.sh: cohort fit: schemas, published figures, closed forms,
+# sensitivity, re-fit, and bad input (its golden outputs: golden.test.sh).
 D=$ROOT/tests/data/fit
 PY=/usr/bin/python3
 LUNA=$D/luna-blocks.json
-
-# Golden cases: golden/fit-*/cmd holds the arguments (paths relative to the
-# project), stdout the exact bytes, status the exit status.
-for g in "$ROOT"/golden/fit-*/; do
-	name=$(basename "$g")
-	(cd "$ROOT" && $COHORT $(cat "$g/cmd") >"$TMP/$name.out" 2>"$TMP/$name.err")
-	echo $? >"$TMP/$name.status"
-	same_bytes "golden $name: stdout" "$TMP/$name.out" "$g/stdout"
-	same_bytes "golden $name: status" "$TMP/$name.status" "$g/status"
-done
 
 # Every output validates, and so does every blocks document we ship.
 $COHORT fit -o luna.json "$LUNA"

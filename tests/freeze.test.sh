@@ -210,13 +210,6 @@ expect_fail2 "missing ledger file" 'nope.jsonl: cannot open' "$COHORT" freeze --
 printf 'SQLite format 3\000garbage' >fake.sqlite
 expect_fail2 "a damaged SQLite ledger" 'fake.sqlite: sqlite:' "$COHORT" freeze --spec luna/spec.json fake.sqlite
 
-# Golden bytes: the example freezes and the DeepSeek table.
-same_bytes "luna freeze: golden bytes" luna3.json "$ROOT/golden/freeze-luna/freeze.json"
-"$COHORT" freeze --spec deepseek/spec.json deepseek/ledger.jsonl >ds2.json
-same_bytes "deepseek freeze: golden bytes" ds2.json "$ROOT/golden/freeze-deepseek/freeze.json"
-"$COHORT" freeze --spec deepseek/spec.json --format table deepseek/ledger.jsonl >ds-table.txt
-same_bytes "deepseek freeze table: golden bytes" ds-table.txt "$ROOT/golden/freeze-deepseek/table.txt"
-
 # A damaged store is a finding, not an unreadable input.
 cp -r luna/store dmg1 && printf 'XXXX' | dd of="$(ls dmg1/pack/*.idx)" conv=notrunc 2>/dev/null
 expect_status "a damaged index: exit 1" 1 "$COHORT" verify --store dmg1 luna.json

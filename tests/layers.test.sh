@@ -34,3 +34,12 @@ expect_caught "layers: a folder the table does not place is caught" '^newlayer/:
 plant
 printf '#include "../../etc/passwd"\n' >>"$TMP/tree/json/json.c"
 expect_caught "layers: an include outside the project is caught" 'outside the project'
+
+# One adapter per foreign library where it has one file: libgit2's header
+# in common/repo.c only, OpenSSL's in common/hash.c only.
+for pair in 'git2.h:common/repo.c' 'openssl/:common/hash.c'; do
+	got=$(cd "$ROOT" && grep -rl --include='*.[ch]' "#include <${pair%%:*}" . | sed 's|^\./||' |
+		grep -v '^build/' | sort | tr '\n' ' ')
+	if [ "$got" = "${pair#*:} " ]; then ok "adapters: only ${pair#*:} includes <${pair%%:*}>"
+	else notok "adapters: only ${pair#*:} includes <${pair%%:*}>" "found in: $got"; fi
+done

@@ -94,10 +94,6 @@ else
 	notok "all kinds together" "exit $rc/$crc $(diff p_all.want p_all.got | head -6) $(cat p_all.err)"
 fi
 check "report with findings matches the schema" /usr/bin/python3 "$ROOT/tests/validate.py" "$SCHEMA" p_all.json
-/usr/bin/python3 -c 'import json; print(json.dumps(json.load(open("p_all.json"))["findings"], indent=1, sort_keys=True))' >p_all.findings
-same_bytes "golden: the findings of all planted kinds" p_all.findings "$ROOT/golden/reconcile-planted/findings.json"
-rec p_all --billing p_all/billing.csv --format table >p_all.table
-same_bytes "golden: the table of all planted kinds, findings counted by kind" p_all.table "$ROOT/golden/reconcile-planted/table.txt"
 grep -q '"file":"billing.csv","found":2,"game_id":"g3","kind":"duplicate_billing","line":11' p_duplicate_billing.json &&
 	ok "a billing finding names the billing file and line" || notok "billing file:line" "$(grep -o '.\{80\}duplicate_billing.\{60\}' p_duplicate_billing.json)"
 
@@ -361,7 +357,6 @@ if [ -f "$E/requests.jsonl" ]; then
 		--billing "$E/billing.csv" --format table >ds.table
 	rc=$?
 	[ $rc = 0 ] && ok "DeepSeek example reconciles" || notok "DeepSeek example reconciles" "exit $rc"
-	same_bytes "golden: DeepSeek efficiency table" ds.table "$ROOT/golden/reconcile-deepseek/table.txt"
 	grep -q '^43 clean games, 0 provider-error games, 24,431,157 recorded tokens, 157.55 worker-hours$' ds.table &&
 		ok "DeepSeek: 43 clean games, 24,431,157 tokens, 157.55 worker-hours (the published figures)" ||
 		notok "DeepSeek seed figures" "$(tail -3 ds.table)"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# run.sh BUILD: run every tests/*.test.sh and every golden/ case against
-# BUILD/cohort; print "N passed, N failed" and exit non-zero on a failure.
+# run.sh BUILD: run every tests/*.test.sh (golden.test.sh runs every
+# golden/ case) against BUILD/cohort; print "N passed, N failed" and exit
+# non-zero on a failure.
 set -u
 LC_ALL=C
 TZ=UTC

@@ -3,13 +3,12 @@
  * compared section by section. */
 #include "verify.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../common/buf.h"
+#include "../common/pool.h"
 #include "../store/cas.h"
 #include "../freeze/freeze.h"
 #include "../common/hash.h"
@@ -61,11 +60,12 @@ struct vitem {
 	char *check[2], *detail[2]; /* findings (owned) */
 };
 
+/* The records split into nrange ranges, one job each. */
 struct vjob {
 	struct cas *store;
 	const struct freeze_acc *acc;
 	struct vitem *items;
-	size_t from, to;
+	size_t n, nrange;
 };
 
 static void
@@ -128,16 +128,15 @@ check_one(struct vjob *j, struct vitem *it, struct buf *canon)
 	cJSON_Delete(rec);
 }
 
-static void *
-check_range(void *arg)
+static void
+check_range(void *arg, size_t r, int worker)
 {
 	struct vjob *j = arg;
 	struct buf canon = BUF_INIT;
 
-	for (size_t i = j->from; i < j->to; i++)
+	for (size_t i = j->n * r / j->nrange; i < j->n * (r + 1) / j->nrange; i++)
 		check_one(j, &j->items[i], &canon);
 	buf_release(&canon);
-	return NULL;
 }
 
 #define VERIFY_MAX_JOBS 16
@@ -146,15 +145,13 @@ check_range(void *arg)
  * re-summarized on all processors, then taken into acc in manifest order. */
 static int
 check_records(struct vctx *v, const cJSON *manifest, struct cas *store, struct freeze_acc *acc,
-    uint64_t *nrec, struct err *e)
+    int jobs, uint64_t *nrec, struct err *e)
 {
 	static const char *const lists[] = { "games", "excluded" };
-	struct vjob jobs[VERIFY_MAX_JOBS];
-	pthread_t th[VERIFY_MAX_JOBS];
+	struct pool *pool;
 	struct vitem *items;
-	size_t n = 0, k = 0;
-	long njobs = sysconf(_SC_NPROCESSORS_ONLN);
-	int started = 0, rc = 0;
+	size_t n = 0, k = 0, njobs = (size_t)(jobs > 0 ? jobs : pool_cpus());
+	int rc = 0;
 
 	for (int l = 0; l < 2; l++)
 		n += (size_t)cJSON_GetArraySize(json_get(manifest, lists[l]));
@@ -179,21 +176,17 @@ check_records(struct vctx *v, const cJSON *manifest, struct cas *store, struct f
 			k++;
 		}
 	}
-	if (njobs < 1)
-		njobs = 1;
 	if (njobs > VERIFY_MAX_JOBS)
 		njobs = VERIFY_MAX_JOBS;
-	if ((size_t)njobs > n / 256 + 1)
-		njobs = (long)(n / 256 + 1);
-	for (long i = 0; i < njobs; i++) {
-		jobs[i] = (struct vjob){ store, acc, items, n * i / njobs, n * (i + 1) / njobs };
-		if (i == njobs - 1 || pthread_create(&th[i], NULL, check_range, &jobs[i]) != 0)
-			check_range(&jobs[i]);
-		else
-			started++;
+	if (njobs > n / 256 + 1)
+		njobs = n / 256 + 1;
+	/* this thread one of them */
+	if ((pool = pool_new((int)njobs - 1)) == NULL) {
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
 	}
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	pool_run(pool, njobs, check_range, &(struct vjob){ store, acc, items, n, njobs });
+	pool_free(pool);
 	for (size_t i = 0; i < n; i++) {
 		for (int f = 0; f < 2; f++)
 			if (items[i].check[f])
@@ -476,7 +469,7 @@ done:
 }
 
 int
-verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct err *e)
+verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *checks, struct err *e)
 {
 	static const char *const all[] = { "spec_id", "as_of", "games", "excluded", "blocks",
 		"conditions", "totals", "decisions" };
@@ -512,7 +505,7 @@ verify_freeze(const cJSON *freeze, const char *store_dir, cJSON *checks, struct 
 	size_t ndamage = cas_damage(store, &damage);
 	for (size_t i = 0; i < ndamage; i++)
 		finding(&v, "store-damaged", store_dir, damage[i]);
-	if (check_records(&v, freeze, store, acc, &nrec, e) < 0 ||
+	if (check_records(&v, freeze, store, acc, jobs, &nrec, e) < 0 ||
 	    check_decisions(&v, freeze, store, acc, &nrec, e) < 0)
 		goto done;
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",

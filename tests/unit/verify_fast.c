@@ -30,7 +30,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "verify_fast: %s\n", e.msg);
 		return 2;
 	}
-	rc = verify_freeze_fast(text.p, text.len, argv[2], fast, id, &e);
+	rc = verify_freeze_fast(text.p, text.len, argv[2], 0, fast, id, &e);
 	if (strcmp(argv[3], "declines") == 0) {
 		cJSON_Delete(fast);
 		cJSON_Delete(slow);
@@ -46,7 +46,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	doc = json_parse(text.p, text.len, argv[1], 1, &e);
-	if (doc == NULL || verify_freeze(doc, argv[2], slow, &e) != 0 || canon_id(doc, want, &e) < 0) {
+	if (doc == NULL || verify_freeze(doc, argv[2], 0, slow, &e) != 0 || canon_id(doc, want, &e) < 0) {
 		fprintf(stderr, "verify_fast: the thorough check does not agree: %s\n", e.msg);
 		return 1;
 	}

@@ -1,0 +1,174 @@
+/* table.c: the efficiency table of a report, for people. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../json/json.h"
+
+/* 1234567 -> "1,234,567". */
+static void
+thousands(long long v, char out[32])
+{
+	char t[32];
+	int n, j = 0;
+
+	n = snprintf(t, sizeof t, "%lld", v < 0 ? -v : v);
+	if (v < 0)
+		out[j++] = '-';
+	for (int i = 0; i < n; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			out[j++] = ',';
+		out[j++] = t[i];
+	}
+	out[j] = '\0';
+}
+
+static double
+num(const cJSON *o, const char *key)
+{
+	const cJSON *v = json_get(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+/* "1320 block complete", or "1320 complete; 1720 active": runs of blocks at
+ * one anchor in one state are merged ("1320 complete x3"). */
+static void
+state_text(const cJSON *c, struct buf *b)
+{
+	const cJSON *blocks = json_get(c, "blocks"), *v, *st = json_get(c, "state");
+	int n = cJSON_GetArraySize(blocks), first = 1;
+	char prev[32] = "";
+	int prev_done = -1, run = 0;
+
+	if (n == 0) {
+		buf_adds(b, cJSON_IsString(st) ? st->valuestring : "-");
+		return;
+	}
+	for (v = blocks->child;; v = v->next) {
+		char an[32];
+		int done = 0;
+		if (v != NULL) {
+			const cJSON *a = json_get(v, "anchor");
+			if (cJSON_IsNumber(a))
+				canon_number(a->valuedouble, an);
+			else
+				strcpy(an, "?");
+			done = cJSON_IsTrue(json_get(v, "complete"));
+			if (run > 0 && strcmp(an, prev) == 0 && done == prev_done) {
+				run++;
+				continue;
+			}
+		}
+		if (run > 0) {
+			buf_printf(b, "%s%s%s %s", first ? "" : "; ", prev, n == 1 ? " block" : "",
+			    prev_done ? "complete" : "active");
+			if (run > 1)
+				buf_printf(b, " x%d", run);
+			first = 0;
+		}
+		if (v == NULL)
+			break;
+		strcpy(prev, an);
+		prev_done = done;
+		run = 1;
+	}
+}
+
+int
+recon_table(const cJSON *report, struct buf *out, struct err *e)
+{
+	static const char *const head[5] = { "condition", "clean games", "raw W-D-L",
+		"recorded tokens / clean game", "state" };
+	const cJSON *conds = json_get(report, "conditions"), *tot = json_get(report, "totals");
+	const cJSON *c, *f;
+	int rows = cJSON_GetArraySize(conds) + 2, r = 1;
+	size_t w[5];
+	char *cell[64][5];
+	struct buf b = BUF_INIT;
+
+	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot) || rows > 64)
+		return err_set(e, ERR_INPUT, "not a cohort.reconcile/1 report");
+	memset(cell, 0, sizeof cell);
+	for (int j = 0; j < 5; j++)
+		cell[0][j] = strdup(head[j]);
+	for (c = conds->child;; c = c->next) {
+		const cJSON *o = c != NULL ? c : tot;
+		char t[32];
+		double games = num(o, "clean_games");
+		const cJSON *per = json_get(o, "tokens_per_clean_game");
+
+		cell[r][0] = strdup(c != NULL ? json_get(o, "condition")->valuestring : "total");
+		snprintf(t, sizeof t, "%.0f", games);
+		cell[r][1] = strdup(t);
+		snprintf(t, sizeof t, "%.0f-%.0f-%.0f", num(o, "w"), num(o, "d"), num(o, "l"));
+		cell[r][2] = strdup(t);
+		if (cJSON_IsNumber(per))
+			thousands((long long)llround(per->valuedouble), t);
+		else
+			strcpy(t, "-");
+		cell[r][3] = strdup(t);
+		buf_reset(&b);
+		if (c != NULL)
+			state_text(o, &b);
+		cell[r][4] = strdup(b.p ? b.p : "");
+		r++;
+		if (c == NULL)
+			break;
+	}
+	for (int j = 0; j < 5; j++) {
+		w[j] = 0;
+		for (int i = 0; i < rows; i++)
+			if (cell[i][j] != NULL && strlen(cell[i][j]) > w[j])
+				w[j] = strlen(cell[i][j]);
+	}
+	for (int i = 0; i < rows; i++) {
+		for (int j = 0; j < 5; j++) {
+			const char *s = cell[i][j] ? cell[i][j] : "";
+			int right = i > 0 && (j == 1 || j == 3);
+			if (j == 4)
+				buf_printf(out, "%s", s);
+			else
+				buf_printf(out, right ? "%*s  " : "%-*s  ", (int)w[j], s);
+		}
+		while (out->len > 0 && out->p[out->len - 1] == ' ')
+			out->p[--out->len] = '\0';
+		buf_addc(out, '\n');
+	}
+	for (int i = 0; i < rows; i++)
+		for (int j = 0; j < 5; j++)
+			free(cell[i][j]);
+	{
+		const cJSON *rec = json_get(json_get(tot, "tokens"), "recorded");
+		char tk[32], rq[32], bl[32];
+		thousands((long long)num(rec, "total"), tk);
+		thousands((long long)num(tot, "requests_logged"), rq);
+		thousands((long long)num(tot, "billing_rows"), bl);
+		buf_printf(out, "%.0f clean games, %.0f provider-error games, %s recorded tokens,"
+		    " %.2f worker-hours\n", num(tot, "clean_games"), num(tot, "provider_error_games"),
+		    tk, num(tot, "worker_hours"));
+		buf_printf(out, "%s requests logged, %s billing rows, %.0f retries, %.0f failed"
+		    " requests\n", rq, bl, num(tot, "retries"), num(tot, "failed_requests"));
+	}
+	{
+		const cJSON *fc = json_get(tot, "findings");
+		double n = 0;
+		cJSON_ArrayForEach(f, fc)
+			n += f->valuedouble;
+		buf_printf(out, "%s: %.0f finding%s", cJSON_IsTrue(json_get(report, "reconciled"))
+		    ? "reconciled" : "not reconciled", n, n == 1 ? "" : "s");
+		int first = 1;
+		for (size_t k = 0; k < NKIND; k++) {
+			double m = num(fc, kinds[k]);
+			if (m > 0) {
+				buf_printf(out, "%s%s %.0f", first ? " (" : ", ", kinds[k], m);
+				first = 0;
+			}
+		}
+		buf_adds(out, first ? "\n" : ")\n");
+	}
+	buf_release(&b);
+	return 0;
+}
