@@ -143,4 +143,19 @@ EOF
 		"$COHORT" candidates verify --engine "$SF" -o cv-engine.json few.jsonl
 	grep -q '"ok":false' cv-engine.json && notok "engine-panel: the rebuild's checks all hold" "$(head -c 400 cv-engine.json)" ||
 		ok "engine-panel: the rebuild's checks all hold"
+	# the same comparison can fail: one centipawn off in the first of them
+	$PY - few.jsonl off.jsonl <<'EOF'
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+d = json.loads(lines[1])
+c = next(c for c in d["candidates"] if "cp" in c)
+c["cp"] += 1
+out = [lines[0], json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)]
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(out) + "\n")
+EOF
+	expect_status "engine-panel: a manifest line one centipawn off is a finding of the rebuild" 1 \
+		"$COHORT" candidates verify --engine "$SF" -o cv-off.json off.jsonl
+	grep -q '"check":"analysis","detail":"[^"]*","ok":false' cv-off.json &&
+		ok "engine-panel: the finding is the analysis's" ||
+		notok "engine-panel: the finding is the analysis's" "$(head -c 400 cv-off.json)"
 fi
