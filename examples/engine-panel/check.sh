@@ -2,7 +2,9 @@
 # check.sh: is the engine panel example consistent?  Needs no engine: cc,
 # python3 and cohort built from this tree.
 #
-#   sh examples/engine-panel/check.sh
+#   [COHORT=PATH] sh examples/engine-panel/check.sh
+#
+# (COHORT: another build of cohort than build/release's.)
 #
 # For each replication: freeze the ledger, fit it, ask ladder next for every
 # (family, condition) and require "terminal", replay every game, reconcile
@@ -13,7 +15,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-COHORT=$ROOT/build/release/cohort
+COHORT=${COHORT:-$ROOT/build/release/cohort}
 WORK=$ROOT/build/engine-panel/check
 PANEL=$ROOT/build/engine-panel/panel
 LC_ALL=C
