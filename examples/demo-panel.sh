@@ -9,6 +9,7 @@ rm -rf "$P"
 mkdir -p "$P"
 cp "$E"/*.json "$E"/*.jsonl "$P/"
 for r in r1 r2; do
+	gzip -dc "$E/ledger-$r.jsonl.gz" >"$P/ledger-$r.jsonl"
 	gzip -dc "$E/decisions-$r.jsonl.gz" >"$P/decisions-$r.jsonl"
 done
 cd "$P"

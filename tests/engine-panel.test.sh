@@ -8,6 +8,7 @@ PY=/usr/bin/python3
 E=$ROOT/examples/engine-panel
 SF=$(command -v stockfish 2>/dev/null || echo /usr/games/stockfish)
 for r in r1 r2; do
+	gzip -dc "$E/ledger-$r.jsonl.gz" >ledger-$r.jsonl
 	gzip -dc "$E/decisions-$r.jsonl.gz" >decisions-$r.jsonl
 done
 
@@ -20,7 +21,7 @@ MID=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["subject"][0][
 for r in r1 r2; do
 	expect_status "engine-panel $r: freeze --candidates --decisions" 0 \
 		"$COHORT" freeze --spec "$E/spec-$r.json" --candidates "$E/candidates.jsonl" \
-		--decisions decisions-$r.jsonl --store st-$r -o f-$r.json "$E/ledger-$r.jsonl"
+		--decisions decisions-$r.jsonl --store st-$r -o f-$r.json ledger-$r.jsonl
 	check "engine-panel $r: every decision included, none excluded, the manifest by identity" \
 		$PY - f-$r.json decisions-$r.jsonl "$MID" <<'EOF'
 import json, sys
@@ -72,7 +73,7 @@ EOF
 
 # ---- the preregistration, read on its own ----
 check "engine-panel: prereg.json has the contract's shape, names the manifest, precedes every game and decision" \
-	$PY - "$E/prereg.json" "$MID" "$E/positions.jsonl" "$E/ledger-r1.jsonl" "$E/ledger-r2.jsonl" \
+	$PY - "$E/prereg.json" "$MID" "$E/positions.jsonl" ledger-r1.jsonl ledger-r2.jsonl \
 	decisions-r1.jsonl decisions-r2.jsonl <<'EOF'
 import collections, datetime, json, sys
 raw = open(sys.argv[1], encoding="utf-8").read()

@@ -36,7 +36,7 @@ def sizes():
     rows = ["| file | bytes | lines |", "| --- | ---: | ---: |"]
     total = 0
     for name in sorted(os.listdir(".")):
-        if not os.path.isfile(name) or name.endswith(".tmp"):
+        if not os.path.isfile(name) or name.endswith(".tmp") or name == "README.md":
             continue
         size = os.path.getsize(name)
         total += size
@@ -140,10 +140,19 @@ def check():
                    "its last lines:")
         out.append("")
         out.extend("    " + l for l in open(p, encoding="utf-8").read().rstrip("\n").split("\n")[-3:])
-    log = open("run-log.txt", encoding="utf-8").read()
-    m = re.findall(r"check: (everything holds|FAILED)", log)
+    log = open("run-log.txt", encoding="utf-8").read().splitlines()
+    runs = [l for l in log if "check.sh" in l and " $ " in l]
+    last = runs[-1] if runs else ""
+    m = re.search(r"exit (\d+)", last)
+    if m:
+        verdict = "exit %s" % m.group(1)
+    elif runs and any("generate.sh done" in l for l in log[log.index(last):]):
+        verdict = "exit 0 (generate.sh stops at a check that fails)"
+    else:
+        verdict = "not run"
     out.append("")
-    out.append("The last run of check.sh: %s." % (m[-1] if m else "see run-log.txt"))
+    out.append("The last run of check.sh (run-log.txt): %s%s." % (
+        verdict, ", everything holds" if verdict.startswith("exit 0") else ""))
     return "\n".join(out).strip()
 
 

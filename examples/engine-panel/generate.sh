@@ -7,8 +7,9 @@
 # root when missing), cc, python3, and cohort built from this tree (with
 # `cohort candidates build`).  Rewrites positions*.jsonl, openings.jsonl,
 # candidates.jsonl, prereg.json, spec-r?.json, ledger-r?.jsonl,
-# decisions-r?.jsonl, requests-r?.jsonl, billing-r?.csv and run-log.txt,
-# then runs check.sh.  Scratch files go to build/engine-panel.  The two
+# decisions-r?.jsonl, requests-r?.jsonl, billing-r?.csv (these five kept
+# gzipped) and run-log.txt, then runs check.sh and figures.py (README.md's
+# figures).  Scratch files go to build/engine-panel.  The two
 # replications run side by side, one process each.
 #
 # --resume continues a run that was stopped, on the same machine (it needs
@@ -47,7 +48,12 @@ R1="16 1,2,3 0"
 R2="64 4,5,6 5"
 
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
-log() { printf '%s %s\n' "$(now)" "$*" >>"$LOG"; printf '%s\n' "$*" >&2; }
+# log MESSAGE: paths inside this tree written from its top
+log() {
+	m=$(printf '%s' "$*" | sed "s|$ROOT/||g")
+	printf '%s %s\n' "$(now)" "$m" >>"$LOG"
+	printf '%s\n' "$m" >&2
+}
 # run CMD...: logged with its wall time
 run() {
 	log "\$ $*"
@@ -301,11 +307,12 @@ times >"$WORK/times.txt"
 log "CPU time (the shell, then its children: user, system): $(tr '\n' ' ' <"$WORK/times.txt")"
 
 # ---- 5. the large files gzipped (gzip -9n: the same bytes, the same archive) ----
-for f in decisions-r1.jsonl decisions-r2.jsonl requests-r1.jsonl requests-r2.jsonl \
-	billing-r1.csv billing-r2.csv; do
+for f in ledger-r1.jsonl ledger-r2.jsonl decisions-r1.jsonl decisions-r2.jsonl \
+	requests-r1.jsonl requests-r2.jsonl billing-r1.csv billing-r2.csv; do
 	gzip -9nf $f
 done
 
 # ---- 6. the check ----
 run sh "$HERE/check.sh"
+python3 "$HERE/figures.py" README.md
 log "generate.sh done in $(($(date +%s) - T0)) s"
