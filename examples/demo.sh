@@ -1,7 +1,7 @@
 #!/bin/sh
 # demo.sh COHORT: the whole pipeline on the example cohorts: freeze, verify,
 # then each stage's fragment (examples/demo-*.sh: fit, ladder, reconcile,
-# bundle) with $COHORT and $DEMO, a scratch copy of the examples.
+# bundle, panel) with $COHORT and $DEMO, a scratch copy of the examples.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 COHORT=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -23,7 +23,7 @@ for c in luna deepseek; do
 	"$COHORT" verify --store $c/store --format table $c/freeze.json | tail -n 1
 done
 
-for stage in fit ladder reconcile bundle; do
+for stage in fit ladder reconcile bundle panel; do
 	f=$ROOT/examples/demo-$stage.sh
 	if [ -f "$f" ]; then
 		cd "$DEMO"

@@ -115,6 +115,7 @@ cell_of(struct paired_data *r, const struct decision *d, struct err *e)
 	c->cond = c->rep + strlen(c->rep) + 1;
 	c->budget = d->budget ? c->cond + strlen(c->cond) + 1 : NULL;
 	c->dc = d->cond;
+	c->first = r->ncells;
 	r->ncells++;
 	return c;
 nomem:

@@ -56,6 +56,7 @@ struct paired_cell {
 	size_t nregrets, cregrets;
 	struct paired_ord *ord;     /* (private to collect.c) */
 	size_t nord, cord;
+	size_t first;               /* its number as first met: the bootstrap's stream */
 };
 
 struct paired_data {

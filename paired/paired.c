@@ -96,7 +96,9 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 	}
 	nb = blocks_of(r, c, blk);
 	for (long b = 0; nb >= 2 && b < r->o->replicates; b++) {
-		struct rng g = rng_stream(r->o->seed, ci, (uint64_t)b);
+		/* the cell's number as first met, not its place in the
+		 * document's order: the streams do not move with the sort */
+		struct rng g = rng_stream(r->o->seed, c->first, (uint64_t)b);
 		struct paired_sums t = { 0 };
 		for (size_t i = 0; i < nb; i++)
 			paired_sums_add(&t, &c->by_open[blk[rng_below(&g, (uint32_t)nb)]]);
