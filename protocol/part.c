@@ -193,8 +193,8 @@ gather_units(struct part_read *const *by, long nshards, size_t total, const cJSO
 		const cJSON *it;
 		part_slice(total, &s, &lo, &hi);
 		if ((size_t)cJSON_GetArraySize(r->units) != hi - lo)
-			return err_set(e, ERR_INPUT, "%s: \"units\": expected %zu (units %zu to %zu), got %d",
-			    r->name, hi - lo, lo, hi, cJSON_GetArraySize(r->units));
+			return err_set(e, ERR_INPUT, "%s: \"units\": expected %zu (from unit %zu), got %d",
+			    r->name, hi - lo, lo, cJSON_GetArraySize(r->units));
 		u = lo;
 		cJSON_ArrayForEach(it, r->units) {
 			const cJSON *x = json_get(it, "unit");
