@@ -25,6 +25,7 @@ static const char commands_text[] =
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
+"  simulate   paired-position data with known truth, to check the tools against\n"
 "  merge      combine the partial documents of a sharded run into the whole\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
@@ -46,6 +47,7 @@ static const struct {
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
 	{ "merge", cmd_merge },
+	{ "simulate", cmd_simulate },
 };
 
 int

@@ -24,7 +24,6 @@
 #include "../protocol/spec.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
-#define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
 #define SIM_MAX_VISITS 64        /* distinct anchors tallied per cell */
 #define SIM_CHUNK 250            /* least replicates per work unit */
 #define SIM_MAX_CHUNKS 64        /* most work units per cell */
@@ -349,17 +348,16 @@ truth_at(const struct sim_options *o, size_t j)
 	return o->lo + (double)j * o->step;
 }
 
-/* Run one ladder; returns the number of blocks. */
-static size_t
-run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
-           struct ladder_block *blk)
+size_t
+sim_ladder_play(const struct ladder_policy *p, double corr, double nu, double start, double truth,
+                gsl_rng *r, struct ladder_block *blk)
 {
 	double anchor = start, next;
 	int repeats = 0;
 	size_t nb = 0;
 
 	while (nb < SIM_MAX_BLOCKS) {
-		double u = (truth - anchor - c->corr) / E_NAT, m = fmax(u, 0), nu = c->o->nu;
+		double u = (truth - anchor - corr) / E_NAT, m = fmax(u, 0);
 		double ew = exp(u - m), el = exp(-m), ed = nu * exp(u / 2 - m), dd = ew + el + ed;
 		double pw = ew / dd, pwd = (ew + ed) / dd;
 		struct ladder_block *b = &blk[nb++];
@@ -367,7 +365,7 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 
 		b->anchor = anchor;
 		b->w = b->d = b->l = 0;
-		for (int k = 0; k < c->p.block_games; k++) {
+		for (int k = 0; k < p->block_games; k++) {
 			double x = gsl_rng_uniform(r);
 			if (x < pw)
 				b->w++;
@@ -376,7 +374,7 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 			else
 				b->l++;
 		}
-		rule = ladder_step(&c->p, anchor, ladder_score(b), repeats, &next);
+		rule = ladder_step(p, anchor, ladder_score(b), repeats, &next);
 		if (rule == LADDER_PROMOTE) {
 			anchor = next;
 			repeats = 0;
@@ -387,6 +385,14 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 		}
 	}
 	return nb;
+}
+
+/* Run one ladder; returns the number of blocks. */
+static size_t
+run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
+           struct ladder_block *blk)
+{
+	return sim_ladder_play(&c->p, c->corr, c->o->nu, start, truth, r, blk);
 }
 
 static void

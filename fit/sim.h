@@ -22,9 +22,11 @@
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
+#include <gsl/gsl_rng.h>
 
 #include "../common/buf.h"
 #include "../common/err.h"
+#include "../protocol/ladder.h"
 #include "../protocol/part.h"
 
 /* One block as the solver sees it. */
@@ -69,6 +71,17 @@ double sim_profile(const struct sim_obs *o, size_t n, double s, double *t, doubl
  * its supremum. */
 int sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
                          double *lo, double *hi);
+
+#define SIM_MAX_BLOCKS 1024 /* longest ladder a policy may run */
+
+/* One ladder of policy p for a player of true rating truth (Elo) starting
+ * at start: each block's block_games games drawn from the Davidson model
+ * with draw parameter nu and colour correction corr (P(win) = x / D,
+ * x = 10^((truth - corr - anchor) / 400)), one uniform of r per game, the
+ * transitions of ladder_step.  The blocks go to blk (room for
+ * SIM_MAX_BLOCKS); returns how many. */
+size_t sim_ladder_play(const struct ladder_policy *p, double corr, double nu, double start,
+    double truth, gsl_rng *r, struct ladder_block *blk);
 
 struct sim_options {
 	const char *spec_path; /* cohort.spec/1 */
