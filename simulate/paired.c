@@ -30,7 +30,7 @@
 
 struct sp_pos {
 	char id[24], opening[16], fen[CHESS_FEN_MAX];
-	char uci[DESIGN_MAX_MULTIPV][CHESS_UCI_MAX];
+	char uci[DESIGN_MAX_MULTIPV][CHESS_UCI_MAX], san[DESIGN_MAX_MULTIPV][CHESS_SAN_MAX];
 	int ply, split;
 };
 
@@ -105,8 +105,10 @@ take_position(const struct design *d, const struct chess_pos *p, int ply, struct
 		ms[i] = ms[j], ms[j] = t;
 	}
 	chess_fen_write(p, x->fen);
-	for (long j = 0; j < d->multipv; j++)
+	for (long j = 0; j < d->multipv; j++) {
 		chess_uci_write(ms[j], x->uci[j]);
+		chess_san_write(p, ms[j], x->san[j]);
+	}
 	x->ply = ply;
 	return 1;
 }
@@ -211,7 +213,7 @@ manifest_line(const struct design *d, const struct sp_pos *x)
 	for (long j = 0; j < d->multipv; j++) {
 		cJSON *c = cJSON_CreateObject(), *pv;
 		if (c == NULL || !cJSON_AddItemToArray(cs, c) || !json_add_string(c, "uci", x->uci[j]) ||
-		    !json_add_number(c, "cp", cand_cp(d, j)) ||
+		    !json_add_string(c, "san", x->san[j]) || !json_add_number(c, "cp", cand_cp(d, j)) ||
 		    !(pv = cJSON_AddArrayToObject(c, "pv")) ||
 		    !cJSON_AddItemToArray(pv, cJSON_CreateString(x->uci[j])))
 			goto fail;
