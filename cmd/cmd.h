@@ -18,6 +18,9 @@ int cmd_bundle(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
+int cmd_prereg(int argc, char **argv);
+int cmd_fingerprint(int argc, char **argv);
+int cmd_distance(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 

@@ -25,6 +25,9 @@ static const char commands_text[] =
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
+"  prereg     check a preregistration and print its identity\n"
+"  fingerprint the registered features of each family, with bootstrap covariance\n"
+"  distance   uncertainty-aware distances between fingerprints\n"
 "  simulate   paired-position data with known truth, to check the tools against\n"
 "  merge      combine the partial documents of a sharded run into the whole\n"
 "  help       print a command's help, as COMMAND --help does\n"
@@ -46,6 +49,9 @@ static const struct {
 	{ "ladder", cmd_ladder },
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
+	{ "prereg", cmd_prereg },
+	{ "fingerprint", cmd_fingerprint },
+	{ "distance", cmd_distance },
 	{ "merge", cmd_merge },
 	{ "simulate", cmd_simulate },
 };

@@ -38,4 +38,21 @@ struct derive_env {
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
     const struct derive_env *env, cJSON *checks, struct err *e);
 
+/* Kinds computed from several documents named by identity (a
+ * fingerprint: its prereg, then its freezes; a distance: its fingerprints)
+ * rather than one "input": 1 when kind is one. */
+int derive_multi(const char *kind);
+
+/* The identities doc (of a multi kind) rests on, in order, into ids (at
+ * most max; strings borrowed from doc).  The count, or -1 with e set when
+ * doc does not name them. */
+long derive_inputs(const char *kind, const cJSON *doc, const char **ids, size_t max,
+    struct err *e);
+
+/* Compute doc again from in[0..n) (the documents of derive_inputs' ids,
+ * stores[i] the object store beside in[i] or NULL) and append a "refit"
+ * check; as derive_check. */
+int derive_check_inputs(const char *kind, const cJSON *doc, const cJSON *const *in,
+    const char *const *stores, size_t n, const char *name, cJSON *checks, struct err *e);
+
 #endif

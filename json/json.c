@@ -19,6 +19,9 @@ struct parser {
 	int depth;
 	struct err *e;
 	struct buf scratch; /* string being decoded */
+	struct json_lines *lines;      /* where each value begins, or NULL */
+	const unsigned char *line_at;  /* the lines are counted up to here */
+	long line;                     /* the line of line_at */
 };
 
 static int
@@ -460,8 +463,56 @@ bad:
 	return NULL;
 }
 
+/* The line ps->p is on: value starts only move forward, so the count
+ * goes on from the last one. */
+static long
+line_here(struct parser *ps)
+{
+	for (; ps->line_at < ps->p; ps->line_at++)
+		if (*ps->line_at == '\n')
+			ps->line++;
+	return ps->line;
+}
+
+static int
+lines_add(struct parser *ps, const cJSON *v, long line)
+{
+	struct json_lines *l = ps->lines;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct json_line *g = realloc(l->at, cap * sizeof *g);
+		if (g == NULL)
+			return err_set(ps->e, ERR_NOMEM, "%s: out of memory", ps->name);
+		l->at = g;
+		l->cap = cap;
+	}
+	l->at[l->n].node = v;
+	l->at[l->n++].line = line;
+	return 0;
+}
+
+static cJSON *parse_value_at(struct parser *ps);
+
 static cJSON *
 parse_value(struct parser *ps)
+{
+	long line;
+	cJSON *v;
+
+	if (ps->lines == NULL)
+		return parse_value_at(ps);
+	line = line_here(ps);
+	v = parse_value_at(ps);
+	if (v != NULL && lines_add(ps, v, line) < 0) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	return v;
+}
+
+static cJSON *
+parse_value_at(struct parser *ps)
 {
 	cJSON *v = NULL;
 
@@ -522,9 +573,21 @@ parse_value(struct parser *ps)
 cJSON *
 json_parse(const char *p, size_t len, const char *name, long first_line, struct err *e)
 {
+	return json_parse_lines(p, len, name, first_line, NULL, e);
+}
+
+cJSON *
+json_parse_lines(const char *p, size_t len, const char *name, long first_line,
+    struct json_lines *lines, struct err *e)
+{
 	struct parser ps = { 0 };
 	cJSON *v;
 
+	ps.lines = lines;
+	ps.line_at = (const unsigned char *)p;
+	ps.line = first_line;
+	if (lines != NULL)
+		lines->n = 0;
 	ps.start = ps.p = (const unsigned char *)p;
 	ps.end = ps.start + len;
 	ps.name = name ? name : "<input>";
@@ -551,11 +614,17 @@ json_parse(const char *p, size_t len, const char *name, long first_line, struct 
 cJSON *
 json_parse_file(const char *path, struct err *e)
 {
+	return json_parse_file_lines(path, NULL, e);
+}
+
+cJSON *
+json_parse_file_lines(const char *path, struct json_lines *lines, struct err *e)
+{
 	struct buf b = BUF_INIT;
 	cJSON *v = NULL;
 
 	if (io_read_all(path, &b, IO_MAX_DOCUMENT, e) == 0)
-		v = json_parse(b.p ? b.p : "", b.len, io_name(path), 1, e);
+		v = json_parse_lines(b.p ? b.p : "", b.len, io_name(path), 1, lines, e);
 	buf_release(&b);
 	return v;
 }
@@ -721,4 +790,23 @@ json_emit(const cJSON *doc, const char *path, struct err *e)
 		rc = io_write_all(path, b.p ? b.p : "", b.len, e);
 	buf_release(&b);
 	return rc;
+}
+
+long
+json_line(const struct json_lines *l, const cJSON *v)
+{
+	for (size_t i = 0; l != NULL && i < l->n; i++)
+		if (l->at[i].node == v)
+			return l->at[i].line;
+	return 0;
+}
+
+void
+json_lines_release(struct json_lines *l)
+{
+	if (l == NULL)
+		return;
+	free(l->at);
+	l->at = NULL;
+	l->n = l->cap = 0;
 }

@@ -34,6 +34,27 @@ cJSON *json_parse(const char *p, size_t len, const char *name, long first_line,
 /* Read and parse a whole file ("-" for stdin). */
 cJSON *json_parse_file(const char *path, struct err *e);
 
+/* Where each value of a parsed tree begins, so that a reader that checks
+ * what the values mean can still name the line ("prereg.json:7: ...").
+ * The nodes are borrowed from the tree, which must outlive the map. */
+struct json_line {
+	const cJSON *node;
+	long line;
+};
+struct json_lines {
+	struct json_line *at; /* one per value, in document order */
+	size_t n, cap;
+};
+#define JSON_LINES_INIT { NULL, 0, 0 }
+
+/* json_parse and json_parse_file, also filling *lines (emptied first). */
+cJSON *json_parse_lines(const char *p, size_t len, const char *name, long first_line,
+    struct json_lines *lines, struct err *e);
+cJSON *json_parse_file_lines(const char *path, struct json_lines *lines, struct err *e);
+/* The line v begins on, or 0 when the map does not hold it (l may be NULL). */
+long json_line(const struct json_lines *l, const cJSON *v);
+void json_lines_release(struct json_lines *l);
+
 /* Append the canonical bytes of v.  Fails on a non-finite number, a
  * duplicate key or a string that is not UTF-8. */
 int canon_write(const cJSON *v, struct buf *out, struct err *e);

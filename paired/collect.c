@@ -62,13 +62,19 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 static int
-openings(struct paired_data *r, struct err *e)
+openings(struct paired_data *r, int by_position, struct err *e)
 {
 	r->open = calloc(r->cand.n + 1, sizeof *r->open);
 	r->open_of = calloc(r->cand.n + 1, sizeof *r->open_of);
 	if (r->open == NULL || r->open_of == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < r->cand.n; i++) {
+	for (size_t i = 0; by_position && i < r->cand.n; i++) {
+		r->open[i] = r->cand.p[i].id;
+		r->open_of[i] = i;
+	}
+	if (by_position)
+		r->nopen = r->cand.n;
+	for (size_t i = 0; !by_position && i < r->cand.n; i++) {
 		size_t k;
 		for (k = 0; k < r->nopen && strcmp(r->open[k], r->cand.p[i].opening) != 0; k++)
 			;
@@ -231,6 +237,7 @@ add_decision(struct paired_data *r, const struct decision *d, size_t pi, double 
 	if (d->failure != DF_NONE)
 		s->failures[d->failure]++;
 	s->tok += (double)(d->tok[0] + d->tok[1] + d->tok[2]);
+	s->ctok += (double)(d->tok[1] + d->tok[2]);
 	s->lat += d->latency_ms;
 	s->retries += (double)d->retries;
 	if (p->ncand > 0 && m.have_chosen) {
@@ -336,7 +343,7 @@ read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const
 /* The freeze's spec, its decisions section and candidate manifest. */
 static int
 read_inputs(struct paired_data *r, const cJSON *freeze, struct cas *store, const char *name,
-    const char *store_dir, const cJSON **sec, struct err *e)
+    const char *store_dir, int by_position, const cJSON **sec, struct err *e)
 {
 	const char *cid, *p;
 	uint8_t d[HASH_LEN];
@@ -358,12 +365,19 @@ read_inputs(struct paired_data *r, const cJSON *freeze, struct cas *store, const
 		return -1;
 	if (strcmp(r->cand.id, cid) != 0)
 		return err_set(e, ERR_INPUT, "%s: the stored candidate manifest is not %s", name, cid);
-	return openings(r, e);
+	return openings(r, by_position, e);
 }
 
 int
 paired_collect(const cJSON *freeze, const char *store_dir, const char *name, double blunder_cp,
     struct paired_data *out, struct err *e)
+{
+	return paired_collect_by(freeze, store_dir, name, blunder_cp, 0, out, e);
+}
+
+int
+paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name, double blunder_cp,
+    int by_position, struct paired_data *out, struct err *e)
 {
 	struct cas *store = NULL;
 	const cJSON *sec = NULL;
@@ -372,7 +386,7 @@ paired_collect(const cJSON *freeze, const char *store_dir, const char *name, dou
 	paired_data_release(out);
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		return -1;
-	if (read_inputs(out, freeze, store, name, store_dir, &sec, e) == 0 &&
+	if (read_inputs(out, freeze, store, name, store_dir, by_position, &sec, e) == 0 &&
 	    read_decisions(out, sec, store, name, store_dir, blunder_cp, e) == 0) {
 		for (size_t i = 0; i < out->ncells; i++)
 			order_stats(out, &out->cells[i]);

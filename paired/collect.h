@@ -37,6 +37,7 @@ struct paired_sums {
 	double status[3];           /* ok, illegal, tool_error */
 	double failures[DF_N];
 	double tok, lat, retries;   /* sums per decision */
+	double ctok;                /* completion tokens: output + reasoning */
 	double ctx_n[2], ctx_reg[2];/* exact regrets by context: fresh, history */
 	double blunder_n[3], blunder_k[3]; /* by phase */
 	double pairs, differ;       /* order-seed pairs, those whose moves differ */
@@ -61,8 +62,9 @@ struct paired_data {
 	struct spec sp;
 	struct candidates cand;
 	size_t nopen;
-	const char **open;          /* the manifest's openings, as first met */
-	size_t *open_of;            /* per position of the manifest */
+	const char **open;          /* the blocks: the manifest's openings, as first met
+	                             * (or its positions, when collected by position) */
+	size_t *open_of;            /* per position of the manifest: its block */
 	struct paired_cell *cells;  /* as first met in the freeze's decision order */
 	size_t ncells, ccells;
 };
@@ -73,6 +75,10 @@ struct paired_data {
  * the store at store_dir (name: the freeze's name in messages). */
 int paired_collect(const cJSON *freeze, const char *store_dir, const char *name,
     double blunder_cp, struct paired_data *out, struct err *e);
+/* The same with each position its own block (by_position 1), for a
+ * bootstrap whose unit is the position; by_position 0 is paired_collect. */
+int paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, struct paired_data *out, struct err *e);
 void paired_data_release(struct paired_data *d);
 
 /* t += s. */

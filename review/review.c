@@ -161,6 +161,52 @@ read_stdin(const struct review_opts *o, struct doc *d, struct err *e)
 	return doc_json(d, e) == NULL || canon_id(d->json, d->id, e) < 0 ? -1 : 0;
 }
 
+#define MAX_INPUTS 256
+
+/* A document computed from several named inputs (a fingerprint, a
+ * distance): each must be among the files; stores are found beside them. */
+static int
+verify_multi(const struct review_opts *o, struct doc *docs, struct doc *d, const char *kind,
+    cJSON *checks, struct err *e)
+{
+	const char *ids[MAX_INPUTS];
+	const cJSON *in[MAX_INPUTS];
+	char *stores[MAX_INPUTS] = { NULL };
+	long n = derive_inputs(kind, d->json, ids, MAX_INPUTS, e);
+	int rc = 0, missing = 0;
+
+	if (n < 0)
+		return err_prefix(e, "%s", d->path);
+	for (long i = 0; i < n && rc == 0; i++) {
+		size_t k;
+		for (k = 0; k < o->nfiles; k++)
+			if (!docs[k].archive && strcmp(docs[k].id, ids[i]) == 0)
+				break;
+		if (k == o->nfiles) {
+			char detail[256];
+			snprintf(detail, sizeof detail, "input %s is not among the files given", ids[i]);
+			verify_check_add(checks, "input-present", d->name, 0, detail);
+			missing = 1;
+			continue;
+		}
+		if ((in[i] = doc_json(&docs[k], e)) == NULL)
+			rc = err_prefix(e, "%s", docs[k].path);
+		else if ((stores[i] = o->store_dir ? strdup(o->store_dir) : store_beside(docs[k].path)) ==
+		    NULL)
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		else
+			verify_check_add(checks, "input-present", d->name, 1, ids[i]);
+	}
+	if (rc == 0 && missing)
+		rc = 1;
+	else if (rc == 0)
+		rc = derive_check_inputs(kind, d->json, in, (const char *const *)stores, (size_t)n,
+		    d->name, checks, e);
+	for (long i = 0; i < n; i++)
+		free(stores[i]);
+	return rc;
+}
+
 static int
 verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *checks, struct err *e)
 {
@@ -187,6 +233,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	}
 	if (derive_is_input(kind))
 		return derive_input_check(kind, d->json, d->name, checks, e);
+	if (derive_multi(kind))
+		return verify_multi(o, docs, d, kind, checks, e);
 	/* A derived document: find the input it names among the files. */
 	const cJSON *in = NULL;
 	const char *want = NULL;

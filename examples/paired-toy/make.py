@@ -91,3 +91,23 @@ i += 1; out.append(dec(i, "alpha", "r1", "top2", "low", "o1-p1", 6, ["e2e4", "d2
 i += 1; out.append(dec(i, "beta", "r1", "none", "low", "o1-p1", 0, [], "a2a3"))
 i += 1; out.append(dec(i, "beta", "r1", "none", "low", "o1-p1", 0, [], "b2b3"))
 open("decisions.jsonl", "w").write("".join(canon(d) + "\n" for d in out))
+
+# the preregistration of the toy analysis, dated before its first decision
+import hashlib
+prereg = {"kind": "cohort.prereg/1", "name": "paired-fixture",
+          "registered_at": "2026-07-25T00:00:00Z",
+          "candidates": "sha256:" + hashlib.sha256(open("candidates.jsonl", "rb").read()).hexdigest(),
+          "widths": [0, 2, 5],
+          "allocation": {"splits": {"explore": 2, "heldout": 2}, "order_seeds": 3,
+                         "budgets": ["high", "low"]},
+          "exclusions": ["family", "after_cut", "provider_error", "invalid"],
+          "features": ["unaided", "delta_r", "k_star", "coverage", "order_change", "tokens_per_decision"],
+          "distance": {"lambda": 0.1, "population": "panel"},
+          "bootstrap": {"replicates": 200, "unit": "opening", "seed": 1},
+          "blunder_cp": 300,
+          "predictions": [
+              {"id": "assist-5", "kind": "heldout_assistance", "target": "delta_r[5]",
+               "predictors": ["delta_r[2]", "order_change"], "baseline": ["unaided"]},
+              {"id": "beta-gains-more", "kind": "architectural", "family": "beta",
+               "feature": "delta_r[5]", "relation": ">", "family2": "alpha"}]}
+open("prereg.json", "w").write(json.dumps(prereg, indent=1) + "\n")

@@ -1,0 +1,49 @@
+/* distance.c: `cohort distance`: the distances between fingerprints. */
+#include <stdlib.h>
+
+#include "../fingerprint/fp.h"
+#include "../json/json.h"
+#include "cmd.h"
+#include "opt.h"
+
+static const char usage[] =
+    "usage: cohort distance [--format json|table] [-o FILE] FINGERPRINT...\n";
+
+int
+cmd_distance(int argc, char **argv)
+{
+	const char *format = NULL, *out = NULL;
+	const struct opt table[] = {
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "cohort.distance/1 (default) or the d2 matrix as a table" },
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write to FILE atomically, not standard output" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "distance", .usage = usage, .table = table,
+		.operand = "FINGERPRINT", .min = 1, .max = -1 };
+	struct fp_dist_opts o = { cmd_jobs() };
+	struct err e = ERR_INIT;
+	cJSON **docs, *doc = NULL;
+	char **ops;
+	int nops, rc, tab, i;
+
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
+	if ((docs = calloc((size_t)nops, sizeof *docs)) == NULL) {
+		err_set(&e, ERR_NOMEM, "out of memory");
+		return cmd_fail("distance", &e);
+	}
+	for (i = 0; i < nops; i++)
+		if ((docs[i] = json_parse_file(ops[i], &e)) == NULL)
+			break;
+	rc = i < nops || fp_distance((const cJSON *const *)docs, (size_t)nops, &o, &doc, &e) < 0 ||
+	    opt_emit(doc, tab, fp_distance_table, out, &e) < 0;
+	for (i = 0; i < nops; i++)
+		cJSON_Delete(docs[i]);
+	free(docs);
+	cJSON_Delete(doc);
+	return rc ? cmd_fail("distance", &e) : EXIT_HOLDS;
+}

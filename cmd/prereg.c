@@ -1,0 +1,35 @@
+/* prereg.c: `cohort prereg`: check a preregistration and print its
+ * identity. */
+#include "../json/json.h"
+#include "../protocol/prereg.h"
+#include "cmd.h"
+#include "opt.h"
+
+static const char usage[] =
+"usage: cohort prereg [-o FILE] FILE\n";
+
+int
+cmd_prereg(int argc, char **argv)
+{
+	const char *out = NULL;
+	const struct opt table[] = {
+		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		    .help = "write to FILE atomically, not standard output" },
+		{ .name = NULL },
+	};
+	const struct opt_cmd c = { .name = "prereg", .usage = usage, .table = table,
+		.operand = "FILE", .min = 1, .max = 1 };
+	struct prereg p = PREREG_INIT;
+	struct err e = ERR_INIT;
+	cJSON *doc = NULL;
+	char **ops;
+	int nops, rc;
+
+	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
+		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	rc = prereg_read(ops[0], &p, &e) < 0 || (doc = prereg_check_doc(&p, &e)) == NULL ||
+	    json_emit(doc, out, &e) < 0;
+	cJSON_Delete(doc);
+	prereg_release(&p);
+	return rc ? cmd_fail("prereg", &e) : EXIT_HOLDS;
+}

@@ -1,0 +1,898 @@
+/* distance.c: cohort.distance/1, the uncertainty-aware standardized
+ * distance between fingerprints (cohort-distance(1)):
+ *   d2 = (zi - zj)' [Spop + Si + Sj + lambda I]^-1 (zi - zj)
+ * on features divided by their scale, with its bootstrap interval from the
+ * fingerprints' replicate rows paired by replicate, the component
+ * distances, test-retest and separation.  GSL does the linear algebra
+ * (the one file of the fingerprint that includes it). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+
+#include "../common/pool.h"
+#include "../json/json.h"
+#include "../protocol/decision.h"
+#include "internal.h"
+
+enum { C_KCURVE, C_JS, C_ORDER, C_TOKENS, C_LATENCY, C_PS, NCOMP };
+static const char *const comp_names[NCOMP] = { "k_curve", "failure_js", "order", "log_tokens",
+	"log_latency", "proposal_selection" };
+static const double comp_step[NCOMP] = { 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 0.01 };
+
+/* One fingerprint of the panel. */
+struct dfp {
+	const cJSON *fp;
+	const char *family, *replication;
+	double *z, *S;      /* standardized estimates; covariance (F x F) */
+	double *zr;         /* R x F standardized rows, NAN where missing */
+	double *cx, *cse;   /* component features: estimate, se */
+	double *cr;         /* R x NX */
+};
+
+struct pair_out {
+	size_t a, b;
+	double d2, null_mean, lo, hi;
+	double *d2r;        /* per replicate, NAN where undefined */
+	size_t n;
+	double comp[NCOMP], clo[NCOMP], chi[NCOMP];
+	const char *why[NCOMP];
+	int failed;         /* 1 out of memory, 2 not positive definite */
+};
+
+struct dist {
+	size_t nfp, F, R, nw, NX;
+	struct dfp *fp;
+	char **feat;        /* the distance's features (borrowed names) */
+	double *scale, *Spop, lambda;
+	int *widths;        /* nonzero widths of the k curve */
+	char cname[64][48]; /* component features' names, NX of them */
+	struct pair_out *pairs;
+	size_t npairs;
+	cJSON *dropped;
+};
+
+static long
+name_index(const cJSON *names, const char *name)
+{
+	long i = 0;
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, names) {
+		if (cJSON_IsString(x) && strcmp(x->valuestring, name) == 0)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static const cJSON *
+feature_of(const cJSON *fp, const char *name)
+{
+	const cJSON *ft;
+
+	cJSON_ArrayForEach(ft, json_get(fp, "features"))
+		if (cJSON_IsString(json_get(ft, "name")) &&
+		    strcmp(json_get(ft, "name")->valuestring, name) == 0)
+			return ft;
+	return NULL;
+}
+
+static double
+numv(const cJSON *v)
+{
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* The panel's fingerprints, in the documents' order; every document of
+ * one prereg, lambda, population, replicate count and widths. */
+static int
+panel(struct dist *d, const cJSON *const *docs, size_t n, struct err *e)
+{
+	const cJSON *p0 = json_get(docs[0], "prereg"), *fp;
+	double reps = numv(json_get(json_get(docs[0], "bootstrap"), "replicates"));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *kind = cJSON_GetStringValue(json_get(docs[i], "kind"));
+		if (kind == NULL || strcmp(kind, "cohort.fingerprint/1") != 0)
+			return err_set(e, ERR_INPUT, "input %zu: not a cohort.fingerprint/1 document", i + 1);
+		if (!cJSON_Compare(p0, json_get(docs[i], "prereg"), 1) ||
+		    !cJSON_Compare(json_get(docs[0], "distance"), json_get(docs[i], "distance"), 1) ||
+		    !cJSON_Compare(json_get(docs[0], "widths"), json_get(docs[i], "widths"), 1))
+			return err_set(e, ERR_INPUT, "input %zu: another prereg, distance setting or "
+			    "widths than input 1's", i + 1);
+		if (numv(json_get(json_get(docs[i], "bootstrap"), "replicates")) != reps)
+			return err_set(e, ERR_INPUT, "input %zu: \"bootstrap\": \"replicates\": not input "
+			    "1's number", i + 1);
+		d->nfp += (size_t)cJSON_GetArraySize(json_get(docs[i], "fingerprints"));
+	}
+	if (d->nfp == 0)
+		return err_set(e, ERR_INPUT, "no fingerprint in the inputs");
+	d->R = reps > 0 ? (size_t)reps : 0;
+	if ((d->fp = calloc(d->nfp, sizeof *d->fp)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		cJSON_ArrayForEach(fp, json_get(docs[i], "fingerprints")) {
+			struct dfp *x = &d->fp[k++];
+			x->fp = fp;
+			x->family = cJSON_GetStringValue(json_get(fp, "family"));
+			x->replication = cJSON_GetStringValue(json_get(fp, "replication"));
+			if (x->family == NULL || x->replication == NULL)
+				return err_set(e, ERR_INPUT, "input %zu: a fingerprint without family or "
+				    "replication", i + 1);
+			for (size_t j = 0; j + 1 < k; j++)
+				if (strcmp(d->fp[j].family, x->family) == 0 &&
+				    strcmp(d->fp[j].replication, x->replication) == 0)
+					return err_set(e, ERR_INPUT, "fingerprint %s/%s given twice", x->family,
+					    x->replication);
+		}
+	return 0;
+}
+
+/* The features every fingerprint has a covariance for; the others are
+ * dropped with the fingerprint that lacks them. */
+static int
+features(struct dist *d, struct err *e)
+{
+	const cJSON *names = json_get(json_get(d->fp[0].fp, "covariance"), "names"), *x;
+	size_t cap = (size_t)cJSON_GetArraySize(names) + 1;
+
+	for (size_t i = 0; i < d->nfp; i++) {
+		const cJSON *cov = json_get(d->fp[i].fp, "covariance");
+		if (numv(json_get(cov, "complete")) < 2)
+			return err_set(e, ERR_INPUT, "fingerprint %s/%s: fewer than two complete bootstrap "
+			    "replicates, so no covariance", d->fp[i].family, d->fp[i].replication);
+	}
+	d->feat = calloc(cap, sizeof *d->feat);
+	d->dropped = cJSON_CreateArray();
+	if (d->feat == NULL || d->dropped == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < d->nfp; i++)
+		cJSON_ArrayForEach(x, json_get(json_get(d->fp[i].fp, "covariance"), "names")) {
+			size_t lack = d->nfp;
+			for (size_t j = 0; j < d->nfp && lack == d->nfp; j++)
+				if (name_index(json_get(json_get(d->fp[j].fp, "covariance"), "names"),
+				    x->valuestring) < 0)
+					lack = j;
+			if (lack == d->nfp && i == 0) {
+				d->feat[d->F++] = x->valuestring;
+			} else if (lack < d->nfp && name_index(d->dropped, x->valuestring) < 0) {
+				char why[160];
+				cJSON *o = cJSON_CreateObject();
+				snprintf(why, sizeof why, "no estimate for %.60s/%.60s", d->fp[lack].family,
+				    d->fp[lack].replication);
+				if (o == NULL || !json_add_string(o, "name", x->valuestring) ||
+				    !json_add_string(o, "reason", why) || !cJSON_AddItemToArray(d->dropped, o))
+					return cJSON_Delete(o), err_set(e, ERR_NOMEM, "out of memory");
+			}
+		}
+	if (d->F == 0)
+		return err_set(e, ERR_INPUT, "no feature is estimated in every fingerprint");
+	return 0;
+}
+
+/* Column j's values of a fingerprint's rows into out (stride F), NAN
+ * where missing or where the row is short. */
+static void
+rows_of(const struct dist *d, const cJSON *fp, const char *name, double *out, size_t stride)
+{
+	const cJSON *rep = json_get(fp, "replicates"), *row;
+	long j = name_index(json_get(rep, "names"), name);
+	size_t r = 0;
+
+	for (size_t i = 0; i < d->R; i++)
+		out[i * stride] = NAN;
+	cJSON_ArrayForEach(row, json_get(rep, "rows")) {
+		if (r >= d->R)
+			break;
+		out[r++ * stride] = j < 0 ? NAN : numv(cJSON_GetArrayItem(row, (int)j));
+	}
+}
+
+static int
+extract(struct dist *d, struct err *e)
+{
+	size_t F = d->F;
+
+	for (size_t i = 0; i < d->nfp; i++) {
+		struct dfp *x = &d->fp[i];
+		const cJSON *cov = json_get(x->fp, "covariance"), *cn = json_get(cov, "names");
+		x->z = calloc(F, sizeof *x->z);
+		x->S = calloc(F * F, sizeof *x->S);
+		x->zr = calloc(d->R * F + 1, sizeof *x->zr);
+		if (x->z == NULL || x->S == NULL || x->zr == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		for (size_t a = 0; a < F; a++) {
+			long ia = name_index(cn, d->feat[a]);
+			x->z[a] = numv(json_get(feature_of(x->fp, d->feat[a]), "estimate"));
+			if (isnan(x->z[a]))
+				return err_set(e, ERR_INPUT, "fingerprint %s/%s: %s: a covariance without an "
+				    "estimate", x->family, x->replication, d->feat[a]);
+			for (size_t b = 0; b < F; b++) {
+				long ib = name_index(cn, d->feat[b]);
+				x->S[a * F + b] = numv(cJSON_GetArrayItem(cJSON_GetArrayItem(json_get(cov,
+				    "matrix"), (int)ia), (int)ib));
+				if (isnan(x->S[a * F + b]))
+					return err_set(e, ERR_INPUT, "fingerprint %s/%s: \"covariance\": not a %zu "
+					    "by %zu matrix of numbers", x->family, x->replication,
+					    (size_t)cJSON_GetArraySize(cn), (size_t)cJSON_GetArraySize(cn));
+			}
+			rows_of(d, x->fp, d->feat[a], &x->zr[a], F);
+		}
+	}
+	return 0;
+}
+
+/* Each feature's scale: its spread across the panel (population "panel"),
+ * else (or where the panel does not vary) its root mean bootstrap
+ * variance, else 1; rounded to six digits, as written. */
+static int
+scales(struct dist *d, const char *population, struct err *e)
+{
+	size_t F = d->F, n = d->nfp;
+
+	if ((d->scale = calloc(F, sizeof *d->scale)) == NULL ||
+	    (d->Spop = calloc(F * F, sizeof *d->Spop)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t a = 0; a < F; a++) {
+		double m = 0, q = 0, v = 0, s = 0;
+		for (size_t i = 0; i < n; i++) {
+			m += d->fp[i].z[a] / (double)n;
+			v += d->fp[i].S[a * F + a] / (double)n;
+		}
+		for (size_t i = 0; i < n; i++)
+			q += (d->fp[i].z[a] - m) * (d->fp[i].z[a] - m);
+		if (strcmp(population, "panel") == 0 && n >= 2)
+			s = sqrt(q / (double)(n - 1));
+		if (!(s > 0))
+			s = sqrt(v);
+		d->scale[a] = s > 0 ? fp_round_sig(s) : 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct dfp *x = &d->fp[i];
+		for (size_t a = 0; a < F; a++) {
+			x->z[a] /= d->scale[a];
+			for (size_t r = 0; r < d->R; r++)
+				x->zr[r * F + a] /= d->scale[a];
+			for (size_t b = 0; b < F; b++)
+				x->S[a * F + b] /= d->scale[a] * d->scale[b];
+		}
+	}
+	if (strcmp(population, "panel") != 0 || n < 2)
+		return 0;
+	for (size_t a = 0; a < F; a++)
+		for (size_t b = 0; b < F; b++) {
+			double ma = 0, mb = 0, s = 0;
+			for (size_t i = 0; i < n; i++) {
+				ma += d->fp[i].z[a] / (double)n;
+				mb += d->fp[i].z[b] / (double)n;
+			}
+			for (size_t i = 0; i < n; i++)
+				s += (d->fp[i].z[a] - ma) * (d->fp[i].z[b] - mb);
+			d->Spop[a * F + b] = s / (double)(n - 1);
+		}
+	return 0;
+}
+
+/* The component features: the k curve's lifts, the failure labels, order
+ * change, tokens and latency per decision, engine-selects. */
+static int
+components_in(struct dist *d, struct err *e)
+{
+	size_t NX = 0;
+
+	d->widths = calloc((size_t)cJSON_GetArraySize(json_get(d->fp[0].fp, "features")) + 64,
+	    sizeof *d->widths);
+	if (d->widths == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (const cJSON *x = json_get(d->fp[0].fp, "features")->child; x; x = x->next) {
+		const char *n = cJSON_GetStringValue(json_get(x, "name"));
+		if (n && strncmp(n, "delta_r[", 8) == 0 && NX < 40) {
+			d->widths[d->nw++] = atoi(n + 8);
+			snprintf(d->cname[NX++], sizeof d->cname[0], "%s", n);
+		}
+	}
+	for (int l = 0; l < DF_N; l++)
+		snprintf(d->cname[NX++], sizeof d->cname[0], "failure_labels[%s]",
+		    decision_failure_names[l]);
+	snprintf(d->cname[NX++], sizeof d->cname[0], "order_change");
+	snprintf(d->cname[NX++], sizeof d->cname[0], "tokens_per_decision");
+	snprintf(d->cname[NX++], sizeof d->cname[0], "latency_per_decision");
+	snprintf(d->cname[NX++], sizeof d->cname[0], "engine_selects");
+	d->NX = NX;
+	for (size_t i = 0; i < d->nfp; i++) {
+		struct dfp *x = &d->fp[i];
+		x->cx = calloc(NX, sizeof *x->cx);
+		x->cse = calloc(NX, sizeof *x->cse);
+		x->cr = calloc(d->R * NX + 1, sizeof *x->cr);
+		if (x->cx == NULL || x->cse == NULL || x->cr == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		for (size_t c = 0; c < NX; c++) {
+			const cJSON *ft = feature_of(x->fp, d->cname[c]);
+			x->cx[c] = numv(json_get(ft, "estimate"));
+			x->cse[c] = numv(json_get(ft, "se"));
+			rows_of(d, x->fp, d->cname[c], &x->cr[c], NX);
+		}
+	}
+	return 0;
+}
+
+/* -------- one pair -------- */
+
+/* Component c of fingerprints x and y from their values a, b (estimate
+ * or one replicate's), NAN when one is missing. */
+static double
+component(const struct dist *d, int c, const struct dfp *x, const struct dfp *y, const double *a,
+    const double *b)
+{
+	size_t nw = d->nw, L = nw;
+	double s = 0, prev_k = 0, prev_s = 0, js = 0;
+
+	switch (c) {
+	case C_KCURVE:
+		/* inverse-variance weighted squared lift differences, integrated
+		 * by trapezoids over the widths from 0 (where both lifts are 0) */
+		if (nw == 0)
+			return NAN;
+		for (size_t i = 0; i < nw; i++) {
+			double v = x->cse[i] * x->cse[i] + y->cse[i] * y->cse[i], t;
+			if (isnan(a[i]) || isnan(b[i]) || !(v > 0))
+				return NAN;
+			t = (a[i] - b[i]) * (a[i] - b[i]) / v;
+			s += (d->widths[i] - prev_k) * (t + prev_s) / 2;
+			prev_k = d->widths[i];
+			prev_s = t;
+		}
+		return prev_k > 0 ? sqrt(s / prev_k) : NAN;
+	case C_JS:
+		for (int l = 0; l < DF_N; l++) {
+			double p = a[L + l], q = b[L + l], m = (p + q) / 2;
+			if (isnan(p) || isnan(q))
+				return NAN;
+			if (p > 0)
+				js += p * log2(p / m) / 2;
+			if (q > 0)
+				js += q * log2(q / m) / 2;
+		}
+		return sqrt(fmax(js, 0));
+	case C_ORDER: return fabs(a[L + DF_N] - b[L + DF_N]);
+	case C_TOKENS:
+	case C_LATENCY:
+		s = a[L + DF_N + c - C_ORDER] / b[L + DF_N + c - C_ORDER];
+		return s > 0 ? fabs(log(s)) : NAN;
+	default: return fabs(a[L + DF_N + 3] - b[L + DF_N + 3]);
+	}
+}
+
+static const char *
+component_why(const struct dist *d, int c)
+{
+	switch (c) {
+	case C_KCURVE: return d->nw ? "a lift or its standard error is missing in one of the two" :
+		"delta_r is not registered";
+	case C_JS: return "failure_labels is missing in one of the two (no labelled failure, or not "
+		"registered)";
+	case C_ORDER: return "order_change is missing in one of the two";
+	case C_TOKENS: return "tokens_per_decision is missing in one of the two";
+	case C_LATENCY: return "latency_per_decision is missing in one of the two";
+	default: return "engine_selects is missing in one of the two";
+	}
+}
+
+static void
+interval(double *v, size_t n, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (n == 0)
+		return;
+	qsort(v, n, sizeof *v, fp_cmp_double);
+	*lo = fp_quantile(v, n, (1 - FP_LEVEL) / 2);
+	*hi = fp_quantile(v, n, (1 + FP_LEVEL) / 2);
+}
+
+static int
+pair_components(const struct dist *d, struct pair_out *p, double *tmp)
+{
+	const struct dfp *x = &d->fp[p->a], *y = &d->fp[p->b];
+
+	for (int c = 0; c < NCOMP; c++) {
+		size_t n = 0;
+		p->comp[c] = component(d, c, x, y, x->cx, y->cx);
+		p->why[c] = isnan(p->comp[c]) ? component_why(d, c) : NULL;
+		for (size_t r = 0; r < d->R && !isnan(p->comp[c]); r++) {
+			double v = component(d, c, x, y, &x->cr[r * d->NX], &y->cr[r * d->NX]);
+			if (!isnan(v))
+				tmp[n++] = v;
+		}
+		interval(tmp, n, &p->clo[c], &p->chi[c]);
+	}
+	return 0;
+}
+
+/* The pair's d2, its replicates, its null mean tr(M^-1 (Si + Sj)). */
+static void
+pair_one(void *arg, size_t k, int worker)
+{
+	struct dist *d = arg;
+	struct pair_out *p = &d->pairs[k];
+	const struct dfp *x = &d->fp[p->a], *y = &d->fp[p->b];
+	size_t F = d->F;
+	gsl_matrix *M = gsl_matrix_alloc(F, F), *Mi = gsl_matrix_alloc(F, F);
+	double *dz = malloc(F * sizeof *dz), *tmp = malloc((d->R + 1) * sizeof *tmp);
+
+	p->d2r = malloc((d->R + 1) * sizeof *p->d2r);
+	if (M == NULL || Mi == NULL || dz == NULL || tmp == NULL || p->d2r == NULL) {
+		p->failed = 1;
+		goto done;
+	}
+	for (size_t a = 0; a < F; a++)
+		for (size_t b = 0; b < F; b++)
+			gsl_matrix_set(M, a, b, d->Spop[a * F + b] + x->S[a * F + b] + y->S[a * F + b] +
+			    (a == b ? d->lambda : 0));
+	if (gsl_linalg_cholesky_decomp1(M) != GSL_SUCCESS) {
+		p->failed = 2;
+		goto done;
+	}
+	gsl_matrix_memcpy(Mi, M);
+	gsl_linalg_cholesky_invert(Mi);
+	p->null_mean = 0;
+	for (size_t a = 0; a < F; a++)
+		for (size_t b = 0; b < F; b++)
+			p->null_mean += gsl_matrix_get(Mi, a, b) * (x->S[b * F + a] + y->S[b * F + a]);
+	p->n = 0;
+	for (long r = -1; r < (long)d->R; r++) {
+		const double *u = r < 0 ? x->z : &x->zr[(size_t)r * F];
+		const double *v = r < 0 ? y->z : &y->zr[(size_t)r * F];
+		double s = 0;
+		size_t a;
+		/* forward substitution: L w = u - v, d2 = |w|^2 */
+		for (a = 0; a < F; a++) {
+			double t = u[a] - v[a];
+			if (isnan(t))
+				break;
+			for (size_t b = 0; b < a; b++)
+				t -= gsl_matrix_get(M, a, b) * dz[b];
+			dz[a] = t / gsl_matrix_get(M, a, a);
+			s += dz[a] * dz[a];
+		}
+		if (r < 0)
+			p->d2 = s;
+		else if ((p->d2r[r] = a == F ? s : NAN), a == F)
+			tmp[p->n++] = s;
+	}
+	interval(tmp, p->n, &p->lo, &p->hi);
+	pair_components(d, p, tmp);
+done:
+	gsl_matrix_free(M);
+	gsl_matrix_free(Mi);
+	free(dz);
+	free(tmp);
+}
+
+static int
+all_pairs(struct dist *d, const struct fp_dist_opts *o, struct err *e)
+{
+	int threads = (o && o->jobs > 0 ? o->jobs : pool_cpus()) - 1;
+	struct pool *pl;
+
+	d->npairs = d->nfp * (d->nfp - 1) / 2;
+	if ((d->pairs = calloc(d->npairs + 1, sizeof *d->pairs)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0, k = 0; i < d->nfp; i++)
+		for (size_t j = i + 1; j < d->nfp; j++, k++) {
+			d->pairs[k].a = i;
+			d->pairs[k].b = j;
+		}
+	if ((pl = pool_new(threads < 0 ? 0 : threads)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	pool_run(pl, d->npairs, pair_one, d);
+	pool_free(pl);
+	for (size_t k = 0; k < d->npairs; k++) {
+		const struct pair_out *p = &d->pairs[k];
+		if (p->failed == 1)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (p->failed == 2)
+			return err_set(e, ERR_INPUT, "fingerprints %s/%s and %s/%s: Spop + Si + Sj + "
+			    "lambda I is not positive definite (lambda %g): register a larger lambda",
+			    d->fp[p->a].family, d->fp[p->a].replication, d->fp[p->b].family,
+			    d->fp[p->b].replication, d->lambda);
+	}
+	return 0;
+}
+
+/* -------- test-retest and separation -------- */
+
+static const struct pair_out *
+pair_of(const struct dist *d, size_t i, size_t j)
+{
+	size_t a = i < j ? i : j, b = i < j ? j : i;
+
+	return &d->pairs[a * d->nfp - a * (a + 1) / 2 + (b - a - 1)];
+}
+
+/* The mean d2 over the pairs of fingerprints of families fa and fb
+ * (fa == fb: its replications among themselves), for the estimate
+ * (r < 0) or replicate r; NAN when there is no pair or one is undefined. */
+static double
+mean_d2(const struct dist *d, const char *fa, const char *fb, long r, size_t *npairs)
+{
+	double s = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nfp; i++)
+		for (size_t j = i + 1; j < d->nfp; j++) {
+			const char *x = d->fp[i].family, *y = d->fp[j].family;
+			if (!((strcmp(x, fa) == 0 && strcmp(y, fb) == 0) ||
+			    (strcmp(x, fb) == 0 && strcmp(y, fa) == 0)))
+				continue;
+			const struct pair_out *p = pair_of(d, i, j);
+			s += r < 0 ? p->d2 : p->d2r[r];
+			n++;
+		}
+	if (npairs)
+		*npairs = n;
+	return n ? s / (double)n : NAN;
+}
+
+struct bld {
+	int oom;
+};
+
+static void
+put(struct bld *k, cJSON *o, const char *key, cJSON *v)
+{
+	if (v == NULL || !cJSON_AddItemToObjectCS(o, key, v)) {
+		cJSON_Delete(v);
+		k->oom = 1;
+	}
+}
+
+static void
+push(struct bld *k, cJSON *a, cJSON *v)
+{
+	if (v == NULL || !cJSON_AddItemToArray(a, v)) {
+		cJSON_Delete(v);
+		k->oom = 1;
+	}
+}
+
+static cJSON *
+rnum(double x, double step)
+{
+	return isfinite(x) ? cJSON_CreateNumber(json_round(x, step)) : cJSON_CreateNull();
+}
+
+/* The families, as first met in the panel. */
+static size_t
+families(const struct dist *d, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nfp; i++) {
+		size_t j;
+		for (j = 0; j < n && strcmp(out[j], d->fp[i].family) != 0; j++)
+			;
+		if (j == n)
+			out[n++] = d->fp[i].family;
+	}
+	return n;
+}
+
+static size_t
+replications(const struct dist *d, const char *fam)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nfp; i++)
+		n += strcmp(d->fp[i].family, fam) == 0;
+	return n;
+}
+
+static cJSON *
+retest_json(struct bld *k, const struct dist *d, const char *fam, double *tmp)
+{
+	cJSON *o = cJSON_CreateObject();
+	size_t nrep = replications(d, fam), n = 0;
+	double lo, hi;
+
+	if (o == NULL)
+		return NULL;
+	put(k, o, "family", cJSON_CreateString(fam));
+	put(k, o, "replications", cJSON_CreateNumber((double)nrep));
+	for (size_t r = 0; nrep >= 2 && r < d->R; r++) {
+		double v = mean_d2(d, fam, fam, (long)r, NULL);
+		if (!isnan(v))
+			tmp[n++] = v;
+	}
+	interval(tmp, n, &lo, &hi);
+	put(k, o, "d2", rnum(mean_d2(d, fam, fam, -1, NULL), 1e-6));
+	put(k, o, "lo", rnum(lo, 1e-6));
+	put(k, o, "hi", rnum(hi, 1e-6));
+	if (nrep < 2)
+		put(k, o, "reason", cJSON_CreateString("one replication: no test-retest distance"));
+	return o;
+}
+
+static cJSON *
+separation_json(struct bld *k, const struct dist *d, const char *fa, const char *fb)
+{
+	cJSON *o = cJSON_CreateObject();
+	double wa = mean_d2(d, fa, fa, -1, NULL), wb = mean_d2(d, fb, fb, -1, NULL);
+	double bt = mean_d2(d, fa, fb, -1, NULL), p = NAN;
+	size_t n = 0, le = 0;
+
+	if (o == NULL)
+		return NULL;
+	for (size_t r = 0; !isnan(wa) && !isnan(wb) && r < d->R; r++) {
+		double b = mean_d2(d, fa, fb, (long)r, NULL), x = mean_d2(d, fa, fa, (long)r, NULL);
+		double y = mean_d2(d, fb, fb, (long)r, NULL);
+		if (isnan(b) || isnan(x) || isnan(y))
+			continue;
+		n++;
+		le += b <= fmax(x, y);
+	}
+	if (n > 0)
+		p = (double)le / (double)n;
+	put(k, o, "a", cJSON_CreateString(fa));
+	put(k, o, "b", cJSON_CreateString(fb));
+	put(k, o, "between", rnum(bt, 1e-6));
+	put(k, o, "within_a", rnum(wa, 1e-6));
+	put(k, o, "within_b", rnum(wb, 1e-6));
+	put(k, o, "p", rnum(p, 1e-6));
+	if (isnan(p)) {
+		put(k, o, "exceeds", cJSON_CreateNull());
+		put(k, o, "reason", cJSON_CreateString(isnan(wa) || isnan(wb) ?
+		    "a family with one replication: no within-family distance" :
+		    "no bootstrap replicate where all three distances are defined"));
+	} else {
+		put(k, o, "exceeds", cJSON_CreateBool(bt > fmax(wa, wb) && p < 1 - FP_LEVEL));
+	}
+	return o;
+}
+
+static cJSON *
+who(const struct dfp *x)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (o != NULL && (!json_add_string(o, "family", x->family) ||
+	    !json_add_string(o, "replication", x->replication))) {
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+static cJSON *
+pair_json(struct bld *k, const struct dist *d, const struct pair_out *p)
+{
+	cJSON *o = cJSON_CreateObject(), *c = cJSON_CreateObject();
+
+	put(k, o, "a", who(&d->fp[p->a]));
+	put(k, o, "b", who(&d->fp[p->b]));
+	put(k, o, "d2", rnum(p->d2, 1e-6));
+	put(k, o, "lo", rnum(p->lo, 1e-6));
+	put(k, o, "hi", rnum(p->hi, 1e-6));
+	put(k, o, "null_mean", rnum(p->null_mean, 1e-6));
+	put(k, o, "replicates", cJSON_CreateNumber((double)p->n));
+	put(k, o, "components", c);
+	for (int i = 0; c != NULL && i < NCOMP; i++) {
+		cJSON *x = cJSON_CreateObject();
+		put(k, c, comp_names[i], x);
+		if (x == NULL)
+			break;
+		put(k, x, "estimate", rnum(p->comp[i], comp_step[i]));
+		put(k, x, "lo", rnum(p->clo[i], comp_step[i]));
+		put(k, x, "hi", rnum(p->chi[i], comp_step[i]));
+		if (p->why[i] != NULL)
+			put(k, x, "reason", cJSON_CreateString(p->why[i]));
+	}
+	return o;
+}
+
+static int
+build(struct bld *k, struct dist *d, const cJSON *const *docs, size_t ndocs, cJSON *doc,
+    struct err *e)
+{
+	const cJSON *ds = json_get(docs[0], "distance");
+	cJSON *a;
+	const char **fam = calloc(d->nfp + 1, sizeof *fam);
+	double *tmp = malloc((d->R + 1) * sizeof *tmp);
+	size_t nf;
+	char id[HASH_ID_LEN + 1];
+
+	if (fam == NULL || tmp == NULL) {
+		free(fam);
+		free(tmp);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	nf = families(d, fam);
+	put(k, doc, "kind", cJSON_CreateString("cohort.distance/1"));
+	put(k, doc, "prereg", cJSON_Duplicate(json_get(docs[0], "prereg"), 1));
+	put(k, doc, "inputs", a = cJSON_CreateObject());
+	if (a != NULL) {
+		cJSON *ids = cJSON_CreateArray();
+		put(k, a, "fingerprints", ids);
+		for (size_t i = 0; ids != NULL && i < ndocs; i++)
+			push(k, ids, canon_id(docs[i], id, e) < 0 ? NULL : cJSON_CreateString(id));
+	}
+	put(k, doc, "lambda", cJSON_Duplicate(json_get(ds, "lambda"), 1));
+	put(k, doc, "population", cJSON_Duplicate(json_get(ds, "population"), 1));
+	put(k, doc, "level", cJSON_CreateNumber(FP_LEVEL));
+	put(k, doc, "features", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < d->F; i++)
+		push(k, a, cJSON_CreateString(d->feat[i]));
+	put(k, doc, "scales", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < d->F; i++)
+		push(k, a, cJSON_CreateNumber(d->scale[i]));
+	put(k, doc, "dropped", d->dropped);
+	d->dropped = NULL;
+	put(k, doc, "fingerprints", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < d->nfp; i++)
+		push(k, a, who(&d->fp[i]));
+	put(k, doc, "pairs", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < d->npairs && !k->oom; i++)
+		push(k, a, pair_json(k, d, &d->pairs[i]));
+	put(k, doc, "test_retest", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < nf; i++)
+		push(k, a, retest_json(k, d, fam[i], tmp));
+	put(k, doc, "separation", a = cJSON_CreateArray());
+	for (size_t i = 0; a != NULL && i < nf; i++)
+		for (size_t j = i + 1; j < nf; j++)
+			push(k, a, separation_json(k, d, fam[i], fam[j]));
+	put(k, doc, "deviations", cJSON_CreateArray());
+	free(fam);
+	free(tmp);
+	return k->oom ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
+
+static void
+dist_release(struct dist *d)
+{
+	for (size_t i = 0; d->fp && i < d->nfp; i++) {
+		free(d->fp[i].z);
+		free(d->fp[i].S);
+		free(d->fp[i].zr);
+		free(d->fp[i].cx);
+		free(d->fp[i].cse);
+		free(d->fp[i].cr);
+	}
+	for (size_t k = 0; d->pairs && k < d->npairs; k++)
+		free(d->pairs[k].d2r);
+	free(d->fp);
+	free(d->feat);
+	free(d->scale);
+	free(d->Spop);
+	free(d->widths);
+	free(d->pairs);
+	cJSON_Delete(d->dropped);
+}
+
+int
+fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o, cJSON **out,
+    struct err *e)
+{
+	struct dist d;
+	struct bld k = { 0 };
+	cJSON *doc = NULL;
+	const char *pop;
+	int rc = -1;
+
+	*out = NULL;
+	memset(&d, 0, sizeof d);
+	if (ndocs == 0)
+		return err_set(e, ERR_USAGE, "no fingerprint document given");
+	pop = cJSON_GetStringValue(json_get(json_get(docs[0], "distance"), "population"));
+	d.lambda = numv(json_get(json_get(docs[0], "distance"), "lambda"));
+	if (pop == NULL || !(d.lambda >= 0))
+		return err_set(e, ERR_INPUT, "input 1: \"distance\": expected lambda and population");
+	if (panel(&d, docs, ndocs, e) == 0 && features(&d, e) == 0 && extract(&d, e) == 0 &&
+	    scales(&d, pop, e) == 0 && components_in(&d, e) == 0 && all_pairs(&d, o, e) == 0 &&
+	    (doc = cJSON_CreateObject()) != NULL && build(&k, &d, docs, ndocs, doc, e) == 0)
+		rc = 0;
+	if (rc == 0)
+		*out = doc;
+	else
+		cJSON_Delete(doc);
+	dist_release(&d);
+	return rc;
+}
+
+/* -------- table and re-computation -------- */
+
+static void
+label(char *s, size_t n, const cJSON *w)
+{
+	snprintf(s, n, "%s/%s", cJSON_GetStringValue(json_get(w, "family")),
+	    cJSON_GetStringValue(json_get(w, "replication")));
+}
+
+static void
+cell(char *s, size_t n, const cJSON *v)
+{
+	if (cJSON_IsNumber(v))
+		snprintf(s, n, "%.2f", v->valuedouble);
+	else
+		snprintf(s, n, "-");
+}
+
+int
+fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
+{
+	const cJSON *fps = json_get(doc, "fingerprints"), *p, *x;
+	int n = cJSON_GetArraySize(fps);
+	char a[64], b[64], c[32], lo[32], hi[32];
+
+	buf_printf(out, "d2 %-14s", "");
+	for (int j = 0; j < n; j++) {
+		label(a, sizeof a, cJSON_GetArrayItem(fps, j));
+		buf_printf(out, " %12.12s", a);
+	}
+	buf_printf(out, "\n");
+	for (int i = 0; i < n; i++) {
+		label(a, sizeof a, cJSON_GetArrayItem(fps, i));
+		buf_printf(out, "%-17.17s", a);
+		for (int j = 0; j < n; j++) {
+			snprintf(c, sizeof c, "%s", i == j ? "0" : "-");
+			cJSON_ArrayForEach(p, json_get(doc, "pairs")) {
+				int ai = -1, bi = -1, k = 0;
+				cJSON_ArrayForEach(x, fps) {
+					if (cJSON_Compare(x, json_get(p, "a"), 1))
+						ai = k;
+					if (cJSON_Compare(x, json_get(p, "b"), 1))
+						bi = k;
+					k++;
+				}
+				if ((ai == i && bi == j) || (ai == j && bi == i))
+					cell(c, sizeof c, json_get(p, "d2"));
+			}
+			buf_printf(out, " %12s", c);
+		}
+		buf_printf(out, "\n");
+	}
+	buf_printf(out, "\ntest-retest          d2   95%% interval\n");
+	cJSON_ArrayForEach(p, json_get(doc, "test_retest")) {
+		cell(c, sizeof c, json_get(p, "d2"));
+		cell(lo, sizeof lo, json_get(p, "lo"));
+		cell(hi, sizeof hi, json_get(p, "hi"));
+		buf_printf(out, "%-12.12s %9s   %s .. %s\n", cJSON_GetStringValue(json_get(p, "family")), c,
+		    lo, hi);
+	}
+	buf_printf(out, "\nseparation                 between  within a  within b        p  exceeds\n");
+	cJSON_ArrayForEach(p, json_get(doc, "separation")) {
+		const cJSON *ex = json_get(p, "exceeds");
+		snprintf(a, sizeof a, "%s ~ %s", cJSON_GetStringValue(json_get(p, "a")),
+		    cJSON_GetStringValue(json_get(p, "b")));
+		cell(c, sizeof c, json_get(p, "between"));
+		cell(lo, sizeof lo, json_get(p, "within_a"));
+		cell(hi, sizeof hi, json_get(p, "within_b"));
+		cell(b, sizeof b, json_get(p, "p"));
+		buf_printf(out, "%-25.25s %9s %9s %9s %8s  %s\n", a, c, lo, hi, b,
+		    cJSON_IsBool(ex) ? (cJSON_IsTrue(ex) ? "yes" : "no") : "-");
+	}
+	return out->p == NULL ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}
+
+int
+fp_distance_refit_check(const cJSON *doc, const cJSON *const *docs, size_t ndocs, int *same,
+    struct err *e)
+{
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	cJSON *again = NULL;
+	int rc = -1;
+
+	*same = 0;
+	if (fp_distance(docs, ndocs, NULL, &again, e) == 0 && canon_write(doc, &x, e) == 0 &&
+	    canon_write(again, &y, e) == 0) {
+		*same = x.len == y.len && memcmp(x.p, y.p, x.len) == 0;
+		rc = 0;
+	}
+	cJSON_Delete(again);
+	buf_release(&x);
+	buf_release(&y);
+	return rc;
+}

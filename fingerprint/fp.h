@@ -1,0 +1,102 @@
+/* fp.h: model fingerprints (cohort.fingerprint/1) and the distances
+ * between them (cohort.distance/1), the first seed's response profiles.
+ *
+ * A fingerprint is one family and replication's vector of the features a
+ * preregistration registers (cohort-fingerprint(1) defines each one):
+ * strength response from the joint Davidson fit of its games per width,
+ * proposal and selection, stability and failure from its decisions
+ * (paired/collect.h), compute response from both.  Each feature carries
+ * its bootstrap standard error and interval, and the features their
+ * bootstrap covariance.  The bootstrap resamples the prereg's unit
+ * (openings, or positions and games) with replacement; replicate r of a
+ * fingerprint draws from stream r of common/rng.h for that fingerprint, so
+ * a range of replicates [r0, r1) can be computed anywhere and the rows
+ * put together again (fp_run_document, fp_summarize).
+ *
+ * The document keeps every replicate's row: the summary figures (errors,
+ * intervals, covariance) are computed from the rows as written, and the
+ * distance's bootstrap interval pairs the rows of two fingerprints.
+ *
+ * Ownership: inputs are borrowed; documents returned through cJSON ** and
+ * a struct fp_run are the caller's (cJSON_Delete, fp_run_free).
+ */
+#ifndef COHORT_FP_H
+#define COHORT_FP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/buf.h"
+#include "../common/err.h"
+#include "../protocol/prereg.h"
+
+#define FP_LEVEL 0.95 /* every interval's level */
+
+/* One freeze: its tree, its object store, its name in messages. */
+struct fp_input {
+	const cJSON *freeze;
+	const char *store_dir;
+	const char *name;
+};
+
+struct fp_opts {
+	const struct prereg *pr; /* the preregistration (borrowed) */
+	long replicates;         /* -1: the prereg's; another number is a deviation */
+	int have_seed;           /* seed given here (a deviation when it differs) */
+	uint64_t seed;
+	int jobs;                /* threads: 0 one per processor */
+};
+
+void fp_opts_init(struct fp_opts *o);
+
+struct fp_run;
+
+/* Read the freezes' decisions and games and make the estimates. */
+int fp_run_new(const struct fp_input *in, size_t nin, const struct fp_opts *o,
+    struct fp_run **out, struct err *e);
+void fp_run_free(struct fp_run *r);
+/* The replicates the run is to draw. */
+long fp_run_replicates(const struct fp_run *r);
+
+/* The document with the rows of replicates [r0, r1) (0 <= r0 <= r1 <=
+ * replicates); its summary figures are computed when the range is the
+ * whole, else left as they are before fp_summarize. */
+int fp_run_document(struct fp_run *r, long r0, long r1, cJSON **out, struct err *e);
+
+/* Compute every figure of doc that comes from its replicate rows (each
+ * fingerprint's "replicates"): standard errors, intervals, finite counts,
+ * P(k* = k), the covariance and bootstrap.complete. */
+int fp_summarize(cJSON *doc, struct err *e);
+
+/* The whole document in one step. */
+int fp_document(const struct fp_input *in, size_t nin, const struct fp_opts *o, cJSON **out,
+    struct err *e);
+
+/* Features by fingerprint, as a table. */
+int fp_table(const cJSON *doc, struct buf *out, struct err *e);
+
+/* Compute doc again from the prereg and freezes with the settings it
+ * records; *same is 1 when the bytes are doc's. */
+int fp_refit_check(const cJSON *doc, const struct prereg *pr, const struct fp_input *in,
+    size_t nin, int *same, struct err *e);
+
+/* The rounding step of a feature's figures, from its name (0.01 for
+ * ratings, 1e-6 for shares, ...); 0 for a name the table does not know. */
+double fp_feature_step(const char *name);
+
+/* cohort.distance/1 of the fingerprints of docs (all under one prereg). */
+struct fp_dist_opts {
+	int jobs; /* threads: 0 one per processor */
+};
+
+int fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,
+    cJSON **out, struct err *e);
+/* The d2 matrix, test-retest and separation, as a table. */
+int fp_distance_table(const cJSON *doc, struct buf *out, struct err *e);
+/* Compute a distance document again from its fingerprint documents. */
+int fp_distance_refit_check(const cJSON *doc, const cJSON *const *docs, size_t ndocs, int *same,
+    struct err *e);
+
+#endif

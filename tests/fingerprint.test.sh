@@ -1,0 +1,92 @@
+# fingerprint.test.sh: cohort fingerprint: every figure computed again by an
+# independent implementation (tests/fp_check.py: sums, draws, the joint
+# fit, features, rows, errors, intervals, covariance), closed forms on a
+# constructed family, the schema, the same bytes on any number of threads,
+# deviations, verify's refit, and refusals.
+PY=/usr/bin/python3
+$PY "$ROOT/tests/fp_make.py" . 60
+"$COHORT" freeze --spec spec.json --candidates candidates.jsonl --decisions decisions.jsonl --store st \
+	-o f.json games.jsonl
+"$COHORT" fingerprint --prereg prereg.json --store st -o fp.json f.json
+check "fingerprint: every figure, as an independent implementation gives it" \
+	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg.json fp.json
+check "fingerprint: the document validates against schemas/fingerprint.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/fingerprint.schema.json" fp.json
+$PY - fp.json <<'P' && ok "fingerprint: closed forms of a family without draws at one anchor" ||
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+g = {x["name"]: x for f in d["fingerprints"] if f["family"] == "gamma" for x in f["features"]}
+# White only at 1500 with the Black penalty 35: R = 1465 + 400 log10(w / l)
+R0, R2, R5 = 1465, 1465 + 400 * math.log10(3), 1465 + 400 * math.log10(6 / 14)
+for n, want in (("unaided", R0), ("r_k[2]", R2), ("r_k[5]", R5), ("delta_r[2]", R2 - R0),
+                ("delta_r[5]", R5 - R0), ("slope[2]", (R2 - R0) / 2)):
+    assert abs(g[n]["estimate"] - want) <= 0.006, (n, g[n], want)
+# width 10: all ten won: no number, the exact one-sided bound: P(win)^10 = 0.025
+p = 0.025 ** 0.1
+b = 1465 + 400 * math.log10(p / (1 - p))
+for n, shift in (("r_k[10]", 0), ("delta_r[10]", R0)):
+    x = g[n]
+    assert x["estimate"] is None and "won" in x["reason"], x
+    assert x["bound"]["side"] == "lower" and abs(x["bound"]["value"] - (b - shift)) <= 0.006, (x, b - shift)
+for n in ("k_star", "overload_2_10", "reversals", "auc"):
+    assert g[n]["estimate"] is None and g[n]["reason"], g[n]
+# no decisions: every decision feature null with its reason
+assert g["order_change"]["estimate"] is None and g["order_change"]["reason"], g["order_change"]
+assert g["calibration"]["estimate"] is None
+# P(k* = k) sums to one where it is defined
+for f in d["fingerprints"]:
+    p = [x["estimate"] for x in f["features"] if x["name"].startswith("p_k_star[")]
+    assert None in p or abs(sum(p) - 1) < 1e-5, (f["family"], p)
+P
+	notok "fingerprint: closed forms" "$(head -c 300 "$TMP/err" 2>/dev/null)"
+COHORT_JOBS=1 "$COHORT" fingerprint --prereg prereg.json --store st -o fp1.json f.json
+COHORT_JOBS=3 "$COHORT" fingerprint --prereg prereg.json --store st -o fp3.json f.json
+same_bytes "fingerprint: the same bytes on one thread" fp.json fp1.json
+same_bytes "fingerprint: the same bytes on three threads" fp.json fp3.json
+"$COHORT" fingerprint --prereg prereg.json --store st --replicates 40 --seed 9 -o fpd.json f.json
+check "fingerprint: other replicates and seed, listed as deviations, the same agreement" \
+	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg.json fpd.json
+grep -q '"deviations":\[{"registered":"60","setting":"bootstrap.replicates","used":"40"},{"registered":"5","setting":"bootstrap.seed","used":"9"}\]' fpd.json &&
+	ok "fingerprint: the deviations name the settings" || notok "fingerprint: deviations" "$(grep -o '"deviations":[^]]*]' fpd.json)"
+"$COHORT" fingerprint --prereg prereg.json --store st --replicates 25 -o fp25.json f.json
+$PY - fp.json fp25.json <<'P' && ok "fingerprint: the first rows of a longer run are a shorter run's rows" ||
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for x, y in zip(a["fingerprints"], b["fingerprints"]):
+    assert x["replicates"]["rows"][:25] == y["replicates"]["rows"], x["family"]
+P
+	notok "fingerprint: replicate ranges" "rows differ"
+# the bootstrap unit: positions (and games one by one)
+sed 's/"unit":"opening"/"unit":"position"/' prereg.json >prereg-pos.json
+"$COHORT" fingerprint --prereg prereg-pos.json --store st -o fpp.json f.json
+check "fingerprint: position blocks, the same agreement" \
+	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg-pos.json fpp.json
+# the paired toy: decisions only
+T=$ROOT/examples/paired-toy
+"$COHORT" freeze --spec "$T/spec.json" --candidates "$T/candidates.jsonl" --decisions "$T/decisions.jsonl" \
+	--store tst -o tf.json
+"$COHORT" fingerprint --prereg "$T/prereg.json" --store tst -o tfp.json tf.json
+: >nogames.jsonl
+check "fingerprint: the paired toy, every figure again" \
+	$PY "$ROOT/tests/fp_check.py" "$T/candidates.jsonl" "$T/decisions.jsonl" nogames.jsonl tf.json "$T/prereg.json" tfp.json
+expect_status "verify recomputes the fingerprint from its prereg and freeze" 0 \
+	"$COHORT" verify --store st prereg.json f.json fp.json
+grep -q '"check":"refit","detail":"computed again from its inputs: the same bytes","ok":true,"subject":"fp.json"' "$TMP/out" &&
+	ok "verify: the fingerprint refit holds" || notok "verify: the fingerprint refit" "$(head -c 300 "$TMP/out")"
+sed 's/"estimate":1465,/"estimate":1466,/' fp.json >fpx.json
+expect_status "verify: an edited estimate is a finding" 1 "$COHORT" verify --store st prereg.json f.json fpx.json
+expect_status "verify: a fingerprint without its prereg among the files is a finding" 1 \
+	"$COHORT" verify --store st f.json fp.json
+"$COHORT" fingerprint --prereg prereg.json --store st --format table f.json >tab.txt
+grep -Eq '^gamma +r1 +delta_r\[2\] +190\.85 ' tab.txt && ok "fingerprint --format table" ||
+	notok "fingerprint --format table" "$(head -3 tab.txt)"
+# refusals: exit 2, nothing written
+expect_fail2 "fingerprint: --prereg is required" "--prereg is required" "$COHORT" fingerprint f.json
+expect_fail2 "fingerprint: a bad --replicates" "--replicates: expected" \
+	"$COHORT" fingerprint --prereg prereg.json --replicates x f.json
+expect_fail2 "fingerprint: a freeze whose store is missing" "store" \
+	"$COHORT" fingerprint --prereg prereg.json --store nowhere -o out.json f.json
+[ ! -e out.json ] && ok "fingerprint: no output on error" || notok "fingerprint: no output on error" "out.json written"
+sed 's/"delta_r"/"delta_rr"/' prereg.json >bad-prereg.json
+expect_fail2 "fingerprint: an unknown feature in the prereg" "delta_rr" \
+	"$COHORT" fingerprint --prereg bad-prereg.json --store st f.json
