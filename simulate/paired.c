@@ -444,17 +444,19 @@ cell_decisions(struct sp_run *s, struct outfile *out, struct sp_dec *x, struct e
 	return 0;
 }
 
+/* Replication rep's decisions: every family's, width by width. */
 static int
-write_decisions(struct sp_run *s, struct outfile *out, struct err *e)
+write_decisions(struct sp_run *s, long rep, struct outfile *out, long long *n, struct err *e)
 {
 	struct sp_dec x;
 
 	memset(&x, 0, sizeof x);
+	x.rep = rep, x.n = *n;
 	for (x.f = 0; x.f < s->d.nfam; x.f++)
-		for (x.rep = 1; x.rep <= s->d.replications; x.rep++)
-			for (x.w = 0; x.w < s->d.nwidths; x.w++)
-				if (cell_decisions(s, out, &x, e) < 0)
-					return -1;
+		for (x.w = 0; x.w < s->d.nwidths; x.w++)
+			if (cell_decisions(s, out, &x, e) < 0)
+				return -1;
+	*n = x.n;
 	if (SP_EPOCH + x.n > s->last_ts)
 		s->last_ts = SP_EPOCH + x.n;
 	return 0;
@@ -651,7 +653,7 @@ add_features(cJSON *arr, const struct design *d, const struct design_family *fa)
 
 	if (z && !add_feature(arr, "unaided", fa->rating[0]))
 		return 0;
-	for (size_t w = 0; w < d->nwidths; w++) {
+	for (size_t w = z; w < d->nwidths; w++) {
 		snprintf(name, sizeof name, "r_k[%d]", d->widths[w]);
 		if (!add_feature(arr, name, fa->rating[w]))
 			return 0;
@@ -701,12 +703,14 @@ fail:
 
 /* ---- the run ------------------------------------------------------ */
 
-/* Every file but the spec, each through its outfile (committed later). */
+/* Every file but the spec, each through its outfile (committed later):
+ * of[0] the manifest, then each replication's decisions and ledger. */
 static int
 write_data(struct sp_run *s, struct outfile *of, struct err *e)
 {
 	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	long long n = 0;
 	char name[64];
 	int rc = -1;
 
@@ -714,12 +718,15 @@ write_data(struct sp_run *s, struct outfile *of, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (open_in(s, &of[0], "candidates.jsonl", e) < 0 || write_manifest(s, &of[0], e) < 0 ||
-	    open_in(s, &of[1], "decisions.jsonl", e) < 0 || write_decisions(s, &of[1], e) < 0)
+	if (open_in(s, &of[0], "candidates.jsonl", e) < 0 || write_manifest(s, &of[0], e) < 0)
 		goto done;
 	for (long rep = 1; rep <= s->d.replications; rep++) {
+		struct outfile *dec = &of[2 * rep - 1], *led = &of[2 * rep];
+		snprintf(name, sizeof name, "decisions-r%ld.jsonl", rep);
+		if (open_in(s, dec, name, e) < 0 || write_decisions(s, rep, dec, &n, e) < 0)
+			goto done;
 		snprintf(name, sizeof name, "ledger-r%ld.jsonl", rep);
-		if (open_in(s, &of[1 + rep], name, e) < 0 || write_games(s, rep, &of[1 + rep], blk, r, e) < 0)
+		if (open_in(s, led, name, e) < 0 || write_games(s, rep, led, blk, r, e) < 0)
 			goto done;
 	}
 	rc = 0;
@@ -749,7 +756,7 @@ write_spec(struct sp_run *s, struct outfile *f, struct err *e)
 static int
 run(struct sp_run *s, const char *design_id, cJSON **truth, struct err *e)
 {
-	size_t nf = (size_t)s->d.replications + 3;
+	size_t nf = 2 * (size_t)s->d.replications + 2;
 	struct outfile *of = calloc(nf, sizeof *of);
 	int rc = -1;
 

@@ -9,10 +9,11 @@
  *                     (random playouts from the start), each with multipv
  *                     candidates scored 50 - gap j centipawns at rank j;
  *   spec.json         the cohort.spec/1 of those families and conditions;
- *   decisions.jsonl   every family's decisions, for every replication,
- *                     width, position and order seed;
- *   ledger-<r>.jsonl  each replication's games: per family and width one
+ *   decisions-r<r>.jsonl  replication r's decisions: every family's, for
+ *                     every width, position and order seed;
+ *   ledger-r<r>.jsonl replication r's games: per family and width one
  *                     ladder of the spec's policy at the true R(k);
+ * (a replication is a run of its own: one freeze each);
  * and returns the truth (cohort.sim-truth/1): every figure's exact
  * expectation under the design.
  *

@@ -12,12 +12,12 @@ mkdir a b c
 "$COHORT" simulate paired --seed 1 --emit b -o b.truth.json "$EX/two-families.json"
 "$COHORT" simulate paired --seed 2 --emit c -o c.truth.json "$EX/two-families.json"
 same=1
-for f in candidates.jsonl decisions.jsonl spec.json ledger-r1.jsonl ledger-r2.jsonl; do
+for f in candidates.jsonl decisions-r1.jsonl decisions-r2.jsonl spec.json ledger-r1.jsonl ledger-r2.jsonl; do
 	cmp -s a/$f b/$f || same=0
 done
 [ $same = 1 ] && cmp -s a.truth.json b.truth.json && ok "the same seed: the same bytes" ||
 	notok "the same seed: the same bytes" "a and b differ"
-cmp -s a/decisions.jsonl c/decisions.jsonl && notok "another seed: other decisions" "same bytes" ||
+cmp -s a/decisions-r1.jsonl c/decisions-r1.jsonl && notok "another seed: other decisions" "same bytes" ||
 	ok "another seed: other decisions"
 check "the manifest validates against schemas/candidates.schema.json" \
 	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/candidates.schema.json" a/candidates.jsonl
@@ -29,7 +29,7 @@ check "the truth validates against schemas/sim-truth.schema.json" \
 check "candidates verify accepts the simulated manifest" \
 	"$COHORT" candidates verify a/candidates.jsonl
 expect_status "freeze takes the decisions and replication 1's games" 0 \
-	"$COHORT" freeze --spec a/spec.json --candidates a/candidates.jsonl --decisions a/decisions.jsonl \
+	"$COHORT" freeze --spec a/spec.json --candidates a/candidates.jsonl --decisions a/decisions-r1.jsonl \
 	--store a/store -o a/freeze.json a/ledger-r1.jsonl
 [ "$(sha256sum a/candidates.jsonl | cut -c1-64)" = "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["candidates"][7:])' a.truth.json)" ] &&
 	ok "the truth names the manifest by its identity" || notok "the truth names the manifest by its identity" "differs"
@@ -57,7 +57,7 @@ for fa, ft in zip(d["families"], t["families"]):
             if abs(ct[key] - v) > 1e-8: bad.append("%s %s %s: %s != %s" % (fa["name"], ct["condition"], key, ct[key], v))
     feats = {f["name"]: f["value"] for f in ft["features"]}
     for w, k in enumerate(d["widths"]):
-        if abs(feats["r_k[%d]" % k] - fa["rating"][w]) > 1e-9: bad.append("r_k[%d]" % k)
+        if k and abs(feats["r_k[%d]" % k] - fa["rating"][w]) > 1e-9: bad.append("r_k[%d]" % k)
         if k and abs(feats["delta_r[%d]" % k] - (fa["rating"][w] - fa["rating"][0])) > 1e-9: bad.append("delta_r[%d]" % k)
 print("ok" if not bad else "; ".join(bad[:4]))
 PYEOF
@@ -75,7 +75,8 @@ cat >cov.json <<'JEOF'
 JEOF
 mkdir cov
 "$COHORT" simulate paired --seed 7 --emit cov -o cov.truth.json cov.json &&
-	"$COHORT" freeze --spec cov/spec.json --candidates cov/candidates.jsonl --decisions cov/decisions.jsonl \
+	"$COHORT" freeze --spec cov/spec.json --candidates cov/candidates.jsonl \
+	$(for r in $(seq 1 200); do printf ' --decisions cov/decisions-r%d.jsonl' $r; done) \
 	--store cov/store -o cov/freeze.json &&
 	"$COHORT" paired --store cov/store --replicates 1000 -o cov/paired.json cov/freeze.json ||
 	notok "the coverage run" "failed"
