@@ -467,7 +467,7 @@ write_decisions(struct sp_run *s, long rep, struct outfile *out, long long *n, s
 struct sp_game {
 	const struct design_family *fa;
 	const char *cond;
-	long rep, block;
+	long rep, block, opening;
 	int k, result;
 	double anchor;
 	long long *clock;
@@ -477,10 +477,11 @@ static cJSON *
 game_json(const struct sp_game *g)
 {
 	static const char *const res[3] = { "win", "draw", "loss" };
-	char id[160], rep[24], ts[32], te[32];
+	char id[160], rep[24], ts[32], te[32], op[16];
 	cJSON *x = cJSON_CreateObject(), *m, *a, *t;
 
 	snprintf(rep, sizeof rep, "r%ld", g->rep);
+	snprintf(op, sizeof op, "o%06d", (int)(g->opening % 1000000));
 	snprintf(id, sizeof id, "%s-%s-%s-b%ld-g%d", g->fa->name, rep, g->cond, g->block, g->k);
 	fmt_time(*g->clock, ts);
 	fmt_time(*g->clock + 300, te);
@@ -491,7 +492,7 @@ game_json(const struct sp_game *g)
 	    !json_add_string(x, "condition", g->cond) || !json_add_string(x, "color", "black") ||
 	    !(a = cJSON_AddObjectToObject(x, "anchor")) || !json_add_string(a, "engine", "stockfish") ||
 	    !json_add_number(a, "elo", g->anchor) || !json_add_string(a, "limiter", "UCI_LimitStrength") ||
-	    !json_add_number(a, "time_s", 0.1) || !json_add_string(x, "opening", "startpos") ||
+	    !json_add_number(a, "time_s", 0.1) || !json_add_string(x, "opening", op) ||
 	    !json_add_number(x, "block", (double)g->block) || !json_add_string(x, "status", "terminal") ||
 	    !json_add_string(x, "result", res[g->result]) ||
 	    !json_add_string(x, "termination", g->result == 1 ? "repetition" : "checkmate") ||
@@ -520,6 +521,9 @@ block_games(struct sp_run *s, struct outfile *out, struct sp_game *g,
 		cJSON *v;
 		g->result = u < left[0] ? 0 : u < left[0] + left[1] ? 1 : 2;
 		left[g->result]--;
+		/* played from one of the positions' openings: a bootstrap by
+		 * opening draws a game with that opening's decisions */
+		g->opening = 1 + (long)gsl_rng_uniform_int(r, (unsigned long)s->d.openings);
 		if ((v = game_json(g)) == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		rc = emit_line(s, out, v, NULL, e);
@@ -542,7 +546,7 @@ write_games(struct sp_run *s, long rep, struct outfile *out, struct ladder_block
 	for (size_t f = 0; f < s->d.nfam; f++)
 		for (size_t w = 0; w < s->d.nwidths; w++) {
 			struct rng st = rng_stream(s->o->seed, what(f, rep, SK_GAMES) ^ (w << 4), 0);
-			struct sp_game g = { &s->d.fam[f], cond, rep, 0, 0, 0, 0, &clock };
+			struct sp_game g = { &s->d.fam[f], cond, rep, 0, 0, 0, 0, 0, &clock };
 			size_t nb;
 			uint64_t z = rng_next(&st);
 			gsl_rng_set(r, (unsigned long)((z ^ (z >> 32)) & 0xffffffffULL));
