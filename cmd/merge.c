@@ -2,6 +2,7 @@
  * into the bytes one machine would have written. */
 #include <stdlib.h>
 
+#include "../fingerprint/fppart.h"
 #include "../fit/sim.h"
 #include "../json/json.h"
 #include "../protocol/part.h"
@@ -13,6 +14,7 @@ static const char usage[] = "usage: cohort merge [-o FILE] PART...\n";
 /* The kinds a run can be sharded into: a new kind is one line here. */
 static const struct part_kind kinds[] = {
 	{ "cohort.ladder-audit/1", sim_part_total, sim_part_merge },
+	{ "cohort.fingerprint/1", fp_part_total, fp_part_merge },
 };
 
 int

@@ -98,3 +98,39 @@ expect_fail2 "--shard 0/4 is a usage error" '--shard: expected I/N with 1 <= I <
 expect_fail2 "--shard 5/4 is a usage error" '--shard: expected I/N' "$COHORT" ladder simulate $RUN --shard 5/4
 expect_fail2 "--shard with --emit-ledger is refused" '--shard and --emit-ledger cannot go together|--emit-ledger and --shard cannot go together' \
 	"$COHORT" ladder simulate $RUN --shard 1/4 --emit-ledger l.jsonl
+
+# The fingerprint of simulated data, its replicates cut into 4 shards.
+mkdir fp
+"$COHORT" simulate paired --seed 5 --emit fp -o fp/truth.json "$ROOT/examples/simulate/two-families.json"
+CID=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["candidates"])' fp/truth.json)
+cat >fp/prereg.json <<JEOF
+{"kind": "cohort.prereg/1", "name": "sim", "registered_at": "2026-01-15T00:00:00Z",
+ "candidates": "$CID", "widths": [0, 2, 5],
+ "allocation": {"splits": {"explore": 40, "confirm": 20, "heldout": 20}, "order_seeds": 2, "budgets": []},
+ "exclusions": ["provider_error", "after_cut"],
+ "features": ["unaided", "r_k", "delta_r", "recall_unaided", "order_change", "illegal_rate", "latency_per_decision"],
+ "distance": {"lambda": 0.1, "population": "panel"},
+ "bootstrap": {"replicates": 150, "unit": "opening", "seed": 1},
+ "blunder_cp": 300, "predictions": []}
+JEOF
+for r in 1 2; do
+	"$COHORT" freeze --spec fp/spec.json --candidates fp/candidates.jsonl --decisions fp/decisions-r$r.jsonl \
+		--store fp/store -o fp/f$r.json fp/ledger-r$r.jsonl
+done
+FPRUN="--prereg fp/prereg.json --store fp/store fp/f1.json fp/f2.json"
+COHORT_JOBS=2 "$COHORT" fingerprint $FPRUN -o fp/whole.json
+for i in $(printf '1\n2\n3\n4\n' | shuf); do
+	COHORT_JOBS=$((i % 2 + 1)) "$COHORT" fingerprint $FPRUN --shard $i/4 -o fp/part$i.json &
+done
+wait
+"$COHORT" merge -o fp/merged.json $(printf 'fp/part1.json\nfp/part2.json\nfp/part3.json\nfp/part4.json\n' | shuf)
+same_bytes "fingerprint: 4 shards of replicates merged in a random order: the bytes of one run" fp/whole.json fp/merged.json
+check "fingerprint parts validate against schemas/part.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/part.schema.json" fp/part1.json fp/part2.json fp/part3.json fp/part4.json
+"$COHORT" fingerprint --prereg fp/prereg.json --store fp/store --replicates 149 --shard 2/4 fp/f1.json fp/f2.json \
+	-o fp/other2.json
+expect_fail2 "fingerprint: a part of another run (other replicates) is refused" \
+	'fp/other2.json: "key": a part of another run than fp/part1.json' \
+	"$COHORT" merge fp/part1.json fp/other2.json fp/part3.json fp/part4.json
+expect_fail2 "fingerprint and ladder parts do not mix" '"of": "cohort.ladder-audit/1", but fp/part1.json is "cohort.fingerprint/1"' \
+	"$COHORT" merge fp/part1.json part2.json
