@@ -101,13 +101,13 @@ cmd_fingerprint(int argc, char **argv)
 	const char *out = NULL, *shard = NULL;
 	const struct opt table[] = {
 		{ .name = "prereg", .arg = "P", .value = &prereg, .required = 1,
-		    .help = "the cohort.prereg/1 that fixes the features and bootstrap" },
+		    .help = "the cohort.prereg/1 fixing the features and bootstrap" },
 		{ .name = "store", .arg = "DIR", .value = &store,
 		    .help = "the freezes' object store (default: store beside each)" },
 		{ .name = "replicates", .arg = "N", .value = &reps,
-		    .help = "bootstrap replicates (default the prereg's; else a deviation)" },
+		    .help = "bootstrap replicates (default: the prereg's)" },
 		{ .name = "seed", .arg = "S", .value = &seed,
-		    .help = "the bootstrap's seed (default the prereg's; else a deviation)" },
+		    .help = "the bootstrap's seed (default: the prereg's)" },
 		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
 		    .help = "compute shard I of N of the replicates: a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,

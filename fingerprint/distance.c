@@ -433,9 +433,19 @@ pair_one(void *arg, size_t k, int worker)
 		for (size_t b = 0; b < F; b++)
 			gsl_matrix_set(M, a, b, d->Spop[a * F + b] + x->S[a * F + b] + y->S[a * F + b] +
 			    (a == b ? d->lambda : 0));
+	for (size_t a = 0; a < F; a++)
+		dz[a] = gsl_matrix_get(M, a, a);
 	if (gsl_linalg_cholesky_decomp1(M) != GSL_SUCCESS) {
 		p->failed = 2;
 		goto done;
+	}
+	/* a pivot lost to rounding is singular too: GSL stops only below 0 */
+	for (size_t a = 0; a < F; a++) {
+		double l = gsl_matrix_get(M, a, a);
+		if (!(l * l > 1e-12 * dz[a])) {
+			p->failed = 2;
+			goto done;
+		}
 	}
 	gsl_matrix_memcpy(Mi, M);
 	gsl_linalg_cholesky_invert(Mi);
@@ -786,6 +796,11 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 	memset(&d, 0, sizeof d);
 	if (ndocs == 0)
 		return err_set(e, ERR_USAGE, "no fingerprint document given");
+	for (size_t i = 0; i < ndocs; i++) {
+		const char *kind = cJSON_GetStringValue(json_get(docs[i], "kind"));
+		if (kind == NULL || strcmp(kind, "cohort.fingerprint/1") != 0)
+			return err_set(e, ERR_INPUT, "input %zu: not a cohort.fingerprint/1 document", i + 1);
+	}
 	pop = cJSON_GetStringValue(json_get(json_get(docs[0], "distance"), "population"));
 	d.lambda = numv(json_get(json_get(docs[0], "distance"), "lambda"));
 	if (pop == NULL || !(d.lambda >= 0))

@@ -1,6 +1,7 @@
 /* features.c: one fingerprint's feature values from (resampled) sums.
  * cohort-fingerprint(1) defines each feature; this file is that list. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,7 @@ const struct fp_def fp_defs[FB_N] = {
 };
 
 /* The decision sums of one fingerprint, pooled by what the features ask. */
-enum { P_ALL, P_NONE, P_TOP, P_OMIT, P_PROP, P_ENG, NPOOL };
+enum { P_ALL, P_NONE, P_TOP, P_OMIT, P_PROPOSE_, P_ENG, NPOOL };
 
 struct pools {
 	struct paired_sums p[NPOOL];
@@ -90,44 +91,163 @@ width_index(const struct fp_run *r, int k)
 	return -1;
 }
 
-/* Sum the fingerprint's cells over its units, m[u] times each. */
+/* Add one block's sums of the fingerprint's cells into their pools. */
 static void
-pool_sums(const struct fp_run *r, const struct fp_fam *f, const uint32_t *m, struct pools *P)
+pool_block(const struct fp_run *r, const struct fp_fam *f, long block, struct pools *P)
 {
 	const struct paired_data *d = &r->pd[f->in];
 
 	for (size_t c = 0; c < f->ncells; c++) {
 		const struct paired_cell *cell = &d->cells[f->cells[c]];
-		struct paired_sums t = { 0 };
-		for (size_t u = 0; u < f->nunits; u++)
-			if (m[u] != 0 && f->dblock[u] >= 0) {
-				const double *s = (const double *)&cell->by_open[f->dblock[u]];
-				double *a = (double *)&t, k = (double)m[u];
-				for (size_t i = 0; i < sizeof t / sizeof(double); i++)
-					a[i] += k * s[i];
-			}
+		const struct paired_sums *t = &cell->by_open[block];
 		long b = budget_index(r->pr, cell->budget), w;
-		paired_sums_add(&P->p[P_ALL], &t);
+		paired_sums_add(&P->p[P_ALL], t);
 		if (b >= 0)
-			paired_sums_add(&P->b_all[b], &t);
+			paired_sums_add(&P->b_all[b], t);
 		switch (cell->dc.kind) {
 		case DK_NONE:
-			paired_sums_add(&P->p[P_NONE], &t);
+			paired_sums_add(&P->p[P_NONE], t);
 			if (b >= 0)
-				paired_sums_add(&P->b_none[b], &t);
+				paired_sums_add(&P->b_none[b], t);
 			break;
 		case DK_TOP:
-			paired_sums_add(&P->p[P_TOP], &t);
+			paired_sums_add(&P->p[P_TOP], t);
 			if ((w = width_index(r, cell->dc.k)) >= 0)
-				paired_sums_add(&P->topk[w], &t);
+				paired_sums_add(&P->topk[w], t);
 			if (b >= 0)
-				paired_sums_add(&P->b_top[b], &t);
+				paired_sums_add(&P->b_top[b], t);
 			break;
-		case DK_OMIT_BEST: paired_sums_add(&P->p[P_OMIT], &t); break;
-		case DK_PROPOSE: paired_sums_add(&P->p[P_PROP], &t); break;
-		case DK_ENGINE_SELECTS: paired_sums_add(&P->p[P_ENG], &t); break;
+		case DK_OMIT_BEST: paired_sums_add(&P->p[P_OMIT], t); break;
+		case DK_PROPOSE: paired_sums_add(&P->p[P_PROPOSE_], t); break;
+		case DK_ENGINE_SELECTS: paired_sums_add(&P->p[P_ENG], t); break;
 		}
 	}
+}
+
+/* The sums the features read, and only those: a unit's pools packed
+ * into a short vector, so that a replicate adds a few dozen numbers a
+ * unit rather than every field of every cell. */
+#define F(x) offsetof(struct paired_sums, x) / sizeof(double)
+static const size_t f_all[] = { F(n), F(status[0]), F(status[1]), F(status[2]), F(failures[0]),
+	F(failures[1]), F(failures[2]), F(failures[3]), F(failures[4]), F(failures[5]), F(tok),
+	F(lat), F(retries), F(ctx_n[0]), F(ctx_n[1]), F(ctx_reg[0]), F(ctx_reg[1]),
+	F(blunder_n[0]), F(blunder_n[1]), F(blunder_n[2]), F(blunder_k[0]), F(blunder_k[1]),
+	F(blunder_k[2]), F(pairs), F(differ), F(var), F(nvar) };
+static const size_t f_none[] = { F(n), F(recall), F(reg_nomate), F(nomate) };
+static const size_t f_top[] = { F(nrank), F(rank), F(nvl), F(vl), F(reg_nomate), F(nomate) };
+static const size_t f_reg[] = { F(reg_nomate), F(nomate) };
+static const size_t f_prop[] = { F(ncov), F(cov) };
+static const size_t f_budget[] = { F(n), F(ctok), F(reg_nomate), F(nomate) };
+#undef F
+#define N(a) (sizeof a / sizeof a[0])
+
+/* Call fn(k, category sums, field) for each packed number k. */
+static size_t
+packing(const struct fp_run *r, struct pools *P, void (*fn)(double *, double *, void *), double *v,
+    void *arg)
+{
+	size_t k = 0, nw = r->nwidths, nb = r->pr->nbudgets;
+	const struct {
+		struct paired_sums *s;
+		const size_t *f;
+		size_t n;
+	} cat[] = { { &P->p[P_ALL], f_all, N(f_all) }, { &P->p[P_NONE], f_none, N(f_none) },
+		{ &P->p[P_TOP], f_top, N(f_top) }, { &P->p[P_OMIT], f_reg, N(f_reg) },
+		{ &P->p[P_ENG], f_reg, N(f_reg) }, { &P->p[P_PROPOSE_], f_prop, N(f_prop) } };
+
+	for (size_t c = 0; c < N(cat); c++)
+		for (size_t i = 0; i < cat[c].n; i++, k++)
+			if (fn)
+				fn(&((double *)cat[c].s)[cat[c].f[i]], v ? &v[k] : NULL, arg);
+	for (size_t w = 0; w < nw; w++)
+		for (size_t i = 0; i < N(f_reg); i++, k++)
+			if (fn)
+				fn(&((double *)&P->topk[w])[f_reg[i]], v ? &v[k] : NULL, arg);
+	for (size_t b = 0; b < nb; b++) {
+		for (size_t i = 0; i < N(f_budget); i++, k++)
+			if (fn)
+				fn(&((double *)&P->b_all[b])[f_budget[i]], v ? &v[k] : NULL, arg);
+		for (size_t i = 0; i < N(f_reg); i++, k += 2)
+			if (fn) {
+				fn(&((double *)&P->b_top[b])[f_reg[i]], v ? &v[k] : NULL, arg);
+				fn(&((double *)&P->b_none[b])[f_reg[i]], v ? &v[k + 1] : NULL, arg);
+			}
+	}
+	return k;
+}
+#undef N
+
+static void
+to_vec(double *field, double *v, void *arg)
+{
+	*v = *field;
+}
+
+static void
+from_vec(double *field, double *v, void *arg)
+{
+	*field = *v;
+}
+
+/* The pools of the drawn units: their packed sums, m[u] times each. */
+static void
+pool_sums(const struct fp_run *r, const struct fp_fam *f, const uint32_t *m, struct pools *P,
+    double *v)
+{
+	size_t k = f->npack;
+
+	memset(v, 0, k * sizeof *v);
+	for (size_t u = 0; u < f->nunits; u++)
+		if (m[u] != 0 && f->dblock[u] >= 0) {
+			const double *x = &f->pack[u * k];
+			double c = (double)m[u];
+			for (size_t i = 0; i < k; i++)
+				v[i] += c * x[i];
+		}
+	packing(r, P, from_vec, v, NULL);
+}
+
+static int
+pools_alloc(const struct fp_run *r, struct pools *P, struct paired_sums **ps)
+{
+	size_t nw = r->nwidths, nb = r->pr->nbudgets;
+
+	memset(P, 0, sizeof *P);
+	if ((*ps = calloc(nw + 3 * nb + 1, sizeof **ps)) == NULL)
+		return -1;
+	P->topk = *ps;
+	P->b_all = *ps + nw;
+	P->b_top = P->b_all + nb;
+	P->b_none = P->b_top + nb;
+	return 0;
+}
+
+int
+fp_pack_units(const struct fp_run *r, struct fp_fam *f, struct err *e)
+{
+	struct pools P;
+	struct paired_sums *ps;
+	size_t k;
+
+	if (pools_alloc(r, &P, &ps) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	k = f->npack = packing(r, &P, NULL, NULL, NULL);
+	if ((f->pack = calloc(f->nunits * k + 1, sizeof *f->pack)) == NULL) {
+		free(ps);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	for (size_t u = 0; u < f->nunits; u++) {
+		if (f->dblock[u] < 0)
+			continue;
+		struct paired_sums *keep = ps;
+		memset(P.p, 0, sizeof P.p);
+		memset(ps, 0, (r->nwidths + 3 * r->pr->nbudgets + 1) * sizeof *ps);
+		P.topk = keep;
+		pool_block(r, f, f->dblock[u], &P);
+		packing(r, &P, to_vec, &f->pack[u * k], NULL);
+	}
+	free(ps);
+	return 0;
 }
 
 /* The joint Davidson fit of the games drawn; R per width in Elo. */
@@ -440,7 +560,7 @@ decision_value(const struct fp_run *r, const struct pools *P, const struct stren
 
 	switch (ft->base) {
 	case FB_RECALL: return ratio(P->p[P_NONE].recall, P->p[P_NONE].n);
-	case FB_COVERAGE: return ratio(P->p[P_PROP].cov, P->p[P_PROP].ncov);
+	case FB_COVERAGE: return ratio(P->p[P_PROPOSE_].cov, P->p[P_PROPOSE_].ncov);
 	case FB_ORACLE: return regret(&P->topk[ft->idx]);
 	case FB_RANK: return ratio(P->p[P_TOP].rank, P->p[P_TOP].nrank);
 	case FB_VALUE_LOSS: return ratio(P->p[P_TOP].vl, P->p[P_TOP].nvl);
@@ -482,27 +602,23 @@ fp_values(const struct fp_run *r, size_t fi, const uint32_t *m, double *v, struc
     struct err *e)
 {
 	const struct fp_fam *f = &r->fam[fi];
-	size_t nw = r->nwidths, nb = r->pr->nbudgets;
+	size_t nw = r->nwidths;
 	struct pools P;
 	struct strength S = { 0 };
 	double *mem = calloc(4 * (nw + 1) + 1, sizeof *mem);
+	double *pv = calloc(f->npack + 1, sizeof *pv);
 	int *sat = calloc(nw + 1, sizeof *sat);
-	struct paired_sums *ps = calloc(nw + 3 * nb + 1, sizeof *ps);
+	struct paired_sums *ps = NULL;
 	int rc = -1;
 
-	memset(&P, 0, sizeof P);
-	if (mem == NULL || sat == NULL || ps == NULL) {
+	if (mem == NULL || sat == NULL || pv == NULL || pools_alloc(r, &P, &ps) < 0) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
 	S = (struct strength){ mem, mem + nw + 1, sat, mem + 2 * (nw + 1), mem + 3 * (nw + 1), 0, 0,
 		NULL };
-	P.topk = ps;
-	P.b_all = ps + nw;
-	P.b_top = P.b_all + nb;
-	P.b_none = P.b_top + nb;
-	if (r->pd[f->in].ncells > 0)
-		pool_sums(r, f, m, &P);
+	if (f->pack != NULL)
+		pool_sums(r, f, m, &P, pv);
 	game_sums(r, f, m, &S);
 	if (fit_games(r, f, m, why != NULL, &S, e) < 0)
 		goto done;
@@ -520,6 +636,7 @@ fp_values(const struct fp_run *r, size_t fi, const uint32_t *m, double *v, struc
 done:
 	free(mem);
 	free(sat);
+	free(pv);
 	free(ps);
 	return rc;
 }

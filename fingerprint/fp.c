@@ -378,6 +378,7 @@ fam_release(struct fp_fam *f)
 	free(f->cells);
 	free(f->gk);
 	free(f->gw);
+	free(f->pack);
 	free(f->kwidth);
 	free(f->kblack);
 	free(f->kanchor);
@@ -394,6 +395,7 @@ fp_run_free(struct fp_run *r)
 		fam_release(&r->fam[i]);
 	free(r->pd);
 	free(r->has_dec);
+	free(r->ids);
 	free(r->fam);
 	free(r->feat);
 	free(r->est);
@@ -479,6 +481,9 @@ read_all(struct fp_run *r, struct err *e)
 		qsort(r->fam, r->nfam, sizeof *r->fam, cmp_fam);
 		rc = penalties(r, e);
 	}
+	for (size_t f = 0; rc == 0 && f < r->nfam; f++)
+		if (r->has_dec[r->fam[f].in])
+			rc = fp_pack_units(r, &r->fam[f], e);
 	return rc;
 }
 
@@ -502,10 +507,16 @@ fp_run_new(const struct fp_input *in, size_t nin, const struct fp_opts *o, struc
 	r->nwidths = o->pr->nwidths;
 	r->pd = calloc(nin + 1, sizeof *r->pd);
 	r->has_dec = calloc(nin + 1, sizeof *r->has_dec);
-	if (r->pd == NULL || r->has_dec == NULL) {
+	r->ids = calloc(nin + 1, sizeof *r->ids);
+	if (r->pd == NULL || r->has_dec == NULL || r->ids == NULL) {
 		fp_run_free(r);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	for (size_t i = 0; i < nin; i++)
+		if (canon_id(in[i].freeze, r->ids[i], e) < 0) {
+			fp_run_free(r);
+			return -1;
+		}
 	if (nin == 0 || r->replicates > 1000000 || expand(r, e) < 0 || read_all(r, e) < 0 ||
 	    estimates(r, e) < 0) {
 		if (nin == 0)

@@ -147,10 +147,9 @@ fingerprint_json(struct bld *k, const struct fp_run *r, size_t f)
 {
 	const struct fp_fam *fm = &r->fam[f];
 	cJSON *o = cJSON_CreateObject(), *feats = cJSON_CreateArray(), *cov = cJSON_CreateObject();
-	char id[HASH_ID_LEN + 1];
-	struct err e = ERR_INIT;
+	const char *id = r->ids[fm->in];
 
-	if (o == NULL || canon_id(r->in[fm->in].freeze, id, &e) < 0) {
+	if (o == NULL) {
 		cJSON_Delete(o);
 		cJSON_Delete(feats);
 		cJSON_Delete(cov);
@@ -208,18 +207,12 @@ static cJSON *
 inputs_json(struct bld *k, const struct fp_run *r)
 {
 	cJSON *o = cJSON_CreateObject(), *fz = cJSON_CreateArray(), *cand = cJSON_CreateArray();
-	char id[HASH_ID_LEN + 1];
-	struct err e = ERR_INIT;
 
 	put(k, o, "freezes", fz);
 	put(k, o, "candidates", cand);
 	for (size_t i = 0; fz != NULL && cand != NULL && i < r->nin; i++) {
 		int seen = 0;
-		if (canon_id(r->in[i].freeze, id, &e) < 0) {
-			k->oom = 1;
-			break;
-		}
-		push(k, fz, cJSON_CreateString(id));
+		push(k, fz, cJSON_CreateString(r->ids[i]));
 		for (size_t j = 0; j < i && r->has_dec[i]; j++)
 			seen |= r->has_dec[j] && strcmp(r->pd[j].cand.id, r->pd[i].cand.id) == 0;
 		if (r->has_dec[i] && !seen)

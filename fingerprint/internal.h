@@ -58,6 +58,8 @@ struct fp_fam {
 	double *kanchor;
 	double penalty;            /* the spec's Black penalty, Elo */
 	long ndec, ngames;
+	size_t npack;              /* numbers a unit's decisions pack to */
+	double *pack;              /* per unit: npack (fp_pack_units) */
 };
 
 struct fp_run {
@@ -67,6 +69,7 @@ struct fp_run {
 	size_t nin;
 	struct paired_data *pd;    /* per input (empty without decisions) */
 	int *has_dec;
+	char (*ids)[HASH_ID_LEN + 1]; /* per input: the freeze's identity */
 	struct fp_fam *fam;
 	size_t nfam, cfam;
 	struct fp_feat *feat;
@@ -86,6 +89,9 @@ struct fp_run {
  * for the estimate); why (may be NULL) gets the reasons of NaN values. */
 int fp_values(const struct fp_run *r, size_t f, const uint32_t *m, double *v, struct fp_why *why,
     struct err *e);
+
+/* Pack each unit's decision sums (after the units are known). */
+int fp_pack_units(const struct fp_run *r, struct fp_fam *f, struct err *e);
 
 /* Replicates [r0, r1) into r->rows. */
 int fp_run_replicate(struct fp_run *r, long r0, long r1, struct err *e);
