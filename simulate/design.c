@@ -2,6 +2,7 @@
 #include "design.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../json/json.h"
@@ -133,6 +134,8 @@ read_families(const cJSON *doc, struct design *d, struct err *e)
 		return -1;
 	if (cJSON_GetArraySize(a) < 1 || cJSON_GetArraySize(a) > DESIGN_MAX_FAMILIES)
 		return err_set(e, ERR_INPUT, "\"families\": expected 1 to %d", DESIGN_MAX_FAMILIES);
+	if ((d->fam = calloc((size_t)cJSON_GetArraySize(a), sizeof *d->fam)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	cJSON_ArrayForEach(it, a) {
 		struct design_family *x = &d->fam[d->nfam];
 		if (read_family(it, d, x, e) < 0)
@@ -184,4 +187,6 @@ design_release(struct design *d)
 {
 	cJSON_Delete(d->ladder);
 	d->ladder = NULL;
+	free(d->fam);
+	d->fam = NULL;
 }

@@ -13,7 +13,8 @@
  * refused (a misspelt parameter would silently take its default).
  *
  * Ownership: a design borrows strings from the tree it was read from,
- * which the caller keeps until design_release.
+ * which the caller keeps until design_release; its families and ladder
+ * are its own.
  */
 #ifndef COHORT_SIMULATE_DESIGN_H
 #define COHORT_SIMULATE_DESIGN_H
@@ -25,7 +26,7 @@
 #include "../common/err.h"
 
 #define DESIGN_MAX_WIDTHS 16
-#define DESIGN_MAX_FAMILIES 64
+#define DESIGN_MAX_FAMILIES 1000
 #define DESIGN_MAX_MULTIPV 32
 
 struct design_family {
@@ -41,7 +42,7 @@ struct design {
 	int widths[DESIGN_MAX_WIDTHS];
 	size_t nwidths;
 	cJSON *ladder; /* owned: the design's, or the default */
-	struct design_family fam[DESIGN_MAX_FAMILIES];
+	struct design_family *fam; /* owned */
 	size_t nfam;
 };
 
