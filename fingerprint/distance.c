@@ -175,22 +175,39 @@ features(struct dist *d, struct err *e)
 	return 0;
 }
 
-/* Column j's values of a fingerprint's rows into out (stride F), NAN
- * where missing or where the row is short. */
-static void
-rows_of(const struct dist *d, const cJSON *fp, const char *name, double *out, size_t stride)
+/* The columns names[0..n) of a fingerprint's rows into out (R x n), NAN
+ * where missing: each row is walked once. */
+static int
+rows_of(const struct dist *d, const cJSON *fp, const char *const *names, size_t n, double *out)
 {
-	const cJSON *rep = json_get(fp, "replicates"), *row;
-	long j = name_index(json_get(rep, "names"), name);
-	size_t r = 0;
+	const cJSON *rep = json_get(fp, "replicates"), *rn = json_get(rep, "names"), *row, *x;
+	size_t nc = (size_t)cJSON_GetArraySize(rn), r = 0;
+	long *to = malloc((nc + 1) * sizeof *to);
 
-	for (size_t i = 0; i < d->R; i++)
-		out[i * stride] = NAN;
+	if (to == NULL)
+		return -1;
+	for (size_t j = 0; j < nc; j++)
+		to[j] = -1;
+	for (size_t a = 0; a < n; a++) {
+		long j = name_index(rn, names[a]);
+		if (j >= 0)
+			to[j] = (long)a;
+	}
+	for (size_t i = 0; i < d->R * n; i++)
+		out[i] = NAN;
 	cJSON_ArrayForEach(row, json_get(rep, "rows")) {
+		size_t j = 0;
 		if (r >= d->R)
 			break;
-		out[r++ * stride] = j < 0 ? NAN : numv(cJSON_GetArrayItem(row, (int)j));
+		cJSON_ArrayForEach(x, row) {
+			if (j < nc && to[j] >= 0)
+				out[r * n + (size_t)to[j]] = numv(x);
+			j++;
+		}
+		r++;
 	}
+	free(to);
+	return 0;
 }
 
 static int
@@ -221,8 +238,9 @@ extract(struct dist *d, struct err *e)
 					    "by %zu matrix of numbers", x->family, x->replication,
 					    (size_t)cJSON_GetArraySize(cn), (size_t)cJSON_GetArraySize(cn));
 			}
-			rows_of(d, x->fp, d->feat[a], &x->zr[a], F);
 		}
+		if (rows_of(d, x->fp, (const char *const *)d->feat, F, x->zr) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -315,8 +333,12 @@ components_in(struct dist *d, struct err *e)
 			const cJSON *ft = feature_of(x->fp, d->cname[c]);
 			x->cx[c] = numv(json_get(ft, "estimate"));
 			x->cse[c] = numv(json_get(ft, "se"));
-			rows_of(d, x->fp, d->cname[c], &x->cr[c], NX);
 		}
+		const char *cn[64];
+		for (size_t c = 0; c < NX; c++)
+			cn[c] = d->cname[c];
+		if (rows_of(d, x->fp, cn, NX, x->cr) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -413,6 +435,57 @@ pair_components(const struct dist *d, struct pair_out *p, double *tmp)
 	return 0;
 }
 
+/* |w|^2 for L w = u - v (L lower triangular, F x F, row-major), by
+ * forward substitution; NAN when a difference is missing.  y is scratch
+ * of F. */
+static double
+quad(const double *L, size_t F, const double *u, const double *v, size_t stride, double *y)
+{
+	double s = 0;
+
+	for (size_t a = 0; a < F; a++) {
+		double t = u[a * stride] - v[a * stride];
+		if (isnan(t))
+			return NAN;
+		for (size_t b = 0; b < a; b++)
+			t -= L[a * F + b] * y[b];
+		y[a] = t / L[a * F + a];
+		s += y[a] * y[a];
+	}
+	return s;
+}
+
+/* The same for QB replicates at once (rows of F in u and v), each in the
+ * order quad takes, so the results are quad's to the bit; the inner loop
+ * runs across replicates, which the compiler can vectorize. */
+#define QB 8
+static void
+quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq, double *out,
+    double *y)
+{
+	double s[QB] = { 0 }, t[QB];
+	int bad[QB] = { 0 };
+
+	for (size_t q = 0; q < nq; q++)
+		for (size_t a = 0; a < F; a++)
+			bad[q] |= isnan(u[q * F + a] - v[q * F + a]);
+	for (size_t a = 0; a < F; a++) {
+		for (size_t q = 0; q < QB; q++)
+			t[q] = q < nq && !bad[q] ? u[q * F + a] - v[q * F + a] : 0;
+		for (size_t b = 0; b < a; b++) {
+			double l = L[a * F + b];
+			for (size_t q = 0; q < QB; q++)
+				t[q] -= l * y[b * QB + q];
+		}
+		for (size_t q = 0; q < QB; q++) {
+			y[a * QB + q] = t[q] / L[a * F + a];
+			s[q] += y[a * QB + q] * y[a * QB + q];
+		}
+	}
+	for (size_t q = 0; q < nq; q++)
+		out[q] = bad[q] ? NAN : s[q];
+}
+
 /* The pair's d2, its replicates, its null mean tr(M^-1 (Si + Sj)). */
 static void
 pair_one(void *arg, size_t k, int worker)
@@ -422,10 +495,11 @@ pair_one(void *arg, size_t k, int worker)
 	const struct dfp *x = &d->fp[p->a], *y = &d->fp[p->b];
 	size_t F = d->F;
 	gsl_matrix *M = gsl_matrix_alloc(F, F), *Mi = gsl_matrix_alloc(F, F);
-	double *dz = malloc(F * sizeof *dz), *tmp = malloc((d->R + 1) * sizeof *tmp);
+	double *dz = malloc(F * QB * sizeof *dz), *tmp = malloc((d->R + 1) * sizeof *tmp);
+	double *Lw = calloc(F * F, sizeof *Lw);
 
 	p->d2r = malloc((d->R + 1) * sizeof *p->d2r);
-	if (M == NULL || Mi == NULL || dz == NULL || tmp == NULL || p->d2r == NULL) {
+	if (M == NULL || Mi == NULL || dz == NULL || tmp == NULL || p->d2r == NULL || Lw == NULL) {
 		p->failed = 1;
 		goto done;
 	}
@@ -454,25 +528,16 @@ pair_one(void *arg, size_t k, int worker)
 		for (size_t b = 0; b < F; b++)
 			p->null_mean += gsl_matrix_get(Mi, a, b) * (x->S[b * F + a] + y->S[b * F + a]);
 	p->n = 0;
-	for (long r = -1; r < (long)d->R; r++) {
-		const double *u = r < 0 ? x->z : &x->zr[(size_t)r * F];
-		const double *v = r < 0 ? y->z : &y->zr[(size_t)r * F];
-		double s = 0;
-		size_t a;
-		/* forward substitution: L w = u - v, d2 = |w|^2 */
-		for (a = 0; a < F; a++) {
-			double t = u[a] - v[a];
-			if (isnan(t))
-				break;
-			for (size_t b = 0; b < a; b++)
-				t -= gsl_matrix_get(M, a, b) * dz[b];
-			dz[a] = t / gsl_matrix_get(M, a, a);
-			s += dz[a] * dz[a];
-		}
-		if (r < 0)
-			p->d2 = s;
-		else if ((p->d2r[r] = a == F ? s : NAN), a == F)
-			tmp[p->n++] = s;
+	for (size_t a = 0; a < F; a++)
+		for (size_t b = 0; b <= a; b++)
+			Lw[a * F + b] = gsl_matrix_get(M, a, b);
+	p->d2 = quad(Lw, F, x->z, y->z, 1, dz);
+	for (size_t r = 0; r < d->R; r += QB) {
+		size_t nq = d->R - r < QB ? d->R - r : QB;
+		quad_block(Lw, F, &x->zr[r * F], &y->zr[r * F], nq, &p->d2r[r], dz);
+		for (size_t q = 0; q < nq; q++)
+			if (!isnan(p->d2r[r + q]))
+				tmp[p->n++] = p->d2r[r + q];
 	}
 	interval(tmp, p->n, &p->lo, &p->hi);
 	pair_components(d, p, tmp);
@@ -481,6 +546,7 @@ done:
 	gsl_matrix_free(Mi);
 	free(dz);
 	free(tmp);
+	free(Lw);
 }
 
 static int

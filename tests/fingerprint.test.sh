@@ -56,6 +56,8 @@ for x, y in zip(a["fingerprints"], b["fingerprints"]):
     assert x["replicates"]["rows"][:25] == y["replicates"]["rows"], x["family"]
 P
 	notok "fingerprint: replicate ranges" "rows differ"
+check "fingerprint: replicate ranges computed apart, rows put together, the same bytes (tests/unit/fp_ranges.c)" \
+	"$BUILD/tests/unit/fp_ranges" prereg.json st f.json
 # the bootstrap unit: positions (and games one by one)
 sed 's/"unit":"opening"/"unit":"position"/' prereg.json >prereg-pos.json
 "$COHORT" fingerprint --prereg prereg-pos.json --store st -o fpp.json f.json
