@@ -15,6 +15,7 @@ static const char usage[] = "usage: cohort merge [-o FILE] PART...\n";
 static const struct part_kind kinds[] = {
 	{ "cohort.ladder-audit/1", sim_part_total, sim_part_merge },
 	{ "cohort.fingerprint/1", fp_part_total, fp_part_merge },
+	{ "cohort.distance/1", fp_distance_part_total, fp_distance_part_merge },
 };
 
 int

@@ -134,3 +134,21 @@ expect_fail2 "fingerprint: a part of another run (other replicates) is refused" 
 	"$COHORT" merge fp/part1.json fp/other2.json fp/part3.json fp/part4.json
 expect_fail2 "fingerprint and ladder parts do not mix" '"of": "cohort.ladder-audit/1", but fp/part1.json is "cohort.fingerprint/1"' \
 	"$COHORT" merge fp/part1.json part2.json
+
+# The distance of those fingerprints, its pairs cut into 3 shards.
+"$COHORT" distance -o fp/dist.json fp/whole.json
+for i in $(printf '1\n2\n3\n' | shuf); do
+	COHORT_JOBS=$((i % 2 + 1)) "$COHORT" distance --shard $i/3 -o fp/dpart$i.json fp/whole.json &
+done
+wait
+"$COHORT" merge -o fp/dmerged.json $(printf 'fp/dpart1.json\nfp/dpart2.json\nfp/dpart3.json\n' | shuf)
+same_bytes "distance: 3 shards of pairs merged in a random order: the bytes of one run" fp/dist.json fp/dmerged.json
+$PY -c '
+import json, sys
+d = json.load(open("fp/dpart2.json")); d["units"][0]["d2r"] = d["units"][0]["d2r"][:-1]
+sys.stdout.write(json.dumps(d, sort_keys=True, separators=(",", ":")))' >fp/dshort2.json
+expect_fail2 "distance: a pair without every replicate is refused, naming the file" \
+	'fp/dshort2.json: "units": unit [0-9]+: expected d2r' \
+	"$COHORT" merge fp/dpart1.json fp/dshort2.json fp/dpart3.json
+expect_fail2 "distance: a missing shard is refused" 'shard 2/3 of its run is missing' \
+	"$COHORT" merge fp/dpart1.json fp/dpart3.json
