@@ -8,7 +8,8 @@
 #include "opt.h"
 
 static const char usage[] =
-    "usage: cohort distance [--shard I/N] [--format json|table] [-o FILE] FINGERPRINT...\n";
+    "usage: cohort distance [--shard I/N] [--format json|table] [-o FILE]\n"
+    "                       FINGERPRINT...\n";
 
 /* The whole document, or with shard set, shard's cohort.part/1. */
 static int
@@ -26,7 +27,7 @@ cmd_distance(int argc, char **argv)
 	const char *format = NULL, *out = NULL, *shard = NULL;
 	const struct opt table[] = {
 		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
-		    .help = "compute shard I of N of the pairs: a part for cohort merge" },
+		    .help = "shard I of N of the pairs, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.distance/1 (default) or the d2 matrix as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,

@@ -17,7 +17,8 @@
 
 static const char usage[] =
     "usage: cohort fingerprint --prereg P [--store DIR] [--replicates N] [--seed S]\n"
-    "                          [--shard I/N] [--format json|table] [-o FILE] FREEZE...\n";
+    "                          [--shard I/N] [--format json|table] [-o FILE]\n"
+    "                          FREEZE...\n";
 
 static int
 whole(const char *s, long long lo, long long hi, long long *out)
@@ -109,7 +110,7 @@ cmd_fingerprint(int argc, char **argv)
 		{ .name = "seed", .arg = "S", .value = &seed,
 		    .help = "the bootstrap's seed (default: the prereg's)" },
 		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
-		    .help = "compute shard I of N of the replicates: a part for cohort merge" },
+		    .help = "shard I of N of the replicates, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fingerprint/1 (default) or the features as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,

@@ -19,8 +19,8 @@
 #define SIMULATE_SYNOPSIS \
 "cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n" \
 "           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n" \
-"           [--emit-requests FILE] [--emit-billing FILE] [--shard I/N] [--format json|table]\n" \
-"           [-o FILE]\n"
+"           [--emit-requests FILE] [--emit-billing FILE] [--shard I/N]\n" \
+"           [--format json|table] [-o FILE]\n"
 static const char usage[] = "usage: " NEXT_SYNOPSIS "       " SIMULATE_SYNOPSIS;
 static const char next_usage[] = "usage: " NEXT_SYNOPSIS;
 static const char simulate_usage[] = "usage: " SIMULATE_SYNOPSIS;

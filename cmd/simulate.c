@@ -42,7 +42,7 @@ cmd_simulate(int argc, char **argv)
 		{ .name = "seed", .arg = "S", .value = &seed, .required = 1,
 		    .help = "the seed, 0 to 2^64-1" },
 		{ .name = "emit", .arg = "DIR", .value = &dir, .required = 1,
-		    .help = "the folder the candidates, spec, decisions and ledgers go to" },
+		    .help = "the folder for the candidates, spec, decisions and ledgers" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
 		    .help = "write the truth to FILE atomically, not standard output" },
 		{ .name = NULL },
