@@ -22,6 +22,8 @@ int cmd_prereg(int argc, char **argv);
 int cmd_fingerprint(int argc, char **argv);
 int cmd_distance(int argc, char **argv);
 int cmd_gate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */

@@ -2,18 +2,32 @@
 #include <stdlib.h>
 
 #include "../fingerprint/fp.h"
+#include "../fingerprint/fppart.h"
 #include "../json/json.h"
 #include "cmd.h"
 #include "opt.h"
 
 static const char usage[] =
-    "usage: cohort distance [--format json|table] [-o FILE] FINGERPRINT...\n";
+    "usage: cohort distance [--shard I/N] [--format json|table] [-o FILE]\n"
+    "                       FINGERPRINT...\n";
+
+/* The whole document, or with shard set, shard's cohort.part/1. */
+static int
+document(const cJSON *const *docs, size_t n, const struct fp_dist_opts *o,
+    const struct part_shard *shard, cJSON **doc, struct err *e)
+{
+	if (shard->n == 0)
+		return fp_distance(docs, n, o, doc, e);
+	return fp_distance_part(docs, n, o, shard, doc, e);
+}
 
 int
 cmd_distance(int argc, char **argv)
 {
-	const char *format = NULL, *out = NULL;
+	const char *format = NULL, *out = NULL, *shard = NULL;
 	const struct opt table[] = {
+		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
+		    .help = "shard I of N of the pairs, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.distance/1 (default) or the d2 matrix as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -23,6 +37,7 @@ cmd_distance(int argc, char **argv)
 	const struct opt_cmd c = { .name = "distance", .usage = usage, .table = table,
 		.operand = "FINGERPRINT", .min = 1, .max = -1 };
 	struct fp_dist_opts o = { cmd_jobs() };
+	struct part_shard sh = { 0, 0 };
 	struct err e = ERR_INIT;
 	cJSON **docs, *doc = NULL;
 	char **ops;
@@ -32,6 +47,8 @@ cmd_distance(int argc, char **argv)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
 	if ((tab = opt_format(&c, format)) < 0)
 		return EXIT_ERROR;
+	if (shard && part_shard_parse(shard, "--shard", &sh, &e) < 0)
+		return opt_usage_error(&c, "%s", e.msg);
 	if ((docs = calloc((size_t)nops, sizeof *docs)) == NULL) {
 		err_set(&e, ERR_NOMEM, "out of memory");
 		return cmd_fail("distance", &e);
@@ -39,7 +56,7 @@ cmd_distance(int argc, char **argv)
 	for (i = 0; i < nops; i++)
 		if ((docs[i] = json_parse_file(ops[i], &e)) == NULL)
 			break;
-	rc = i < nops || fp_distance((const cJSON *const *)docs, (size_t)nops, &o, &doc, &e) < 0 ||
+	rc = i < nops || document((const cJSON *const *)docs, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, fp_distance_table, out, &e) < 0;
 	for (i = 0; i < nops; i++)
 		cJSON_Delete(docs[i]);

@@ -9,6 +9,7 @@
 
 #include "../common/io.h"
 #include "../fingerprint/fp.h"
+#include "../fingerprint/fppart.h"
 #include "../json/json.h"
 #include "../protocol/prereg.h"
 #include "cmd.h"
@@ -16,7 +17,8 @@
 
 static const char usage[] =
     "usage: cohort fingerprint --prereg P [--store DIR] [--replicates N] [--seed S]\n"
-    "                          [--format json|table] [-o FILE] FREEZE...\n";
+    "                          [--shard I/N] [--format json|table] [-o FILE]\n"
+    "                          FREEZE...\n";
 
 static int
 whole(const char *s, long long lo, long long hi, long long *out)
@@ -76,11 +78,28 @@ inputs(char **ops, int nops, const char *store, struct fp_input *in, cJSON **tre
 	return 0;
 }
 
+/* The whole document, or with shard set, shard's cohort.part/1. */
+static int
+document(const struct fp_input *in, size_t nin, const struct fp_opts *o,
+    const struct part_shard *shard, cJSON **doc, struct err *e)
+{
+	struct fp_run *r;
+	int rc;
+
+	if (shard->n == 0)
+		return fp_document(in, nin, o, doc, e);
+	if (fp_run_new(in, nin, o, &r, e) < 0)
+		return -1;
+	rc = fp_part(r, shard, doc, e);
+	fp_run_free(r);
+	return rc;
+}
+
 int
 cmd_fingerprint(int argc, char **argv)
 {
 	const char *prereg = NULL, *store = NULL, *reps = NULL, *seed = NULL, *format = NULL;
-	const char *out = NULL;
+	const char *out = NULL, *shard = NULL;
 	const struct opt table[] = {
 		{ .name = "prereg", .arg = "P", .value = &prereg, .required = 1,
 		    .help = "the cohort.prereg/1 fixing the features and bootstrap" },
@@ -90,6 +109,8 @@ cmd_fingerprint(int argc, char **argv)
 		    .help = "bootstrap replicates (default: the prereg's)" },
 		{ .name = "seed", .arg = "S", .value = &seed,
 		    .help = "the bootstrap's seed (default: the prereg's)" },
+		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
+		    .help = "shard I of N of the replicates, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fingerprint/1 (default) or the features as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -99,6 +120,7 @@ cmd_fingerprint(int argc, char **argv)
 	const struct opt_cmd c = { .name = "fingerprint", .usage = usage, .table = table,
 		.operand = "FREEZE", .min = 1, .max = -1 };
 	struct prereg pr = PREREG_INIT;
+	struct part_shard sh = { 0, 0 };
 	struct fp_opts o;
 	struct err e = ERR_INIT;
 	struct fp_input *in = NULL;
@@ -113,6 +135,8 @@ cmd_fingerprint(int argc, char **argv)
 	fp_opts_init(&o);
 	if (options(&c, reps, seed, &o) != 0)
 		return EXIT_ERROR;
+	if (shard && part_shard_parse(shard, "--shard", &sh, &e) < 0)
+		return opt_usage_error(&c, "%s", e.msg);
 	o.jobs = cmd_jobs();
 	o.pr = &pr;
 	in = calloc((size_t)nops, sizeof *in);
@@ -123,7 +147,7 @@ cmd_fingerprint(int argc, char **argv)
 	else
 		rc = prereg_read(prereg, &pr, &e) < 0 ||
 		    inputs(ops, nops, store, in, trees, beside, &e) < 0 ||
-		    fp_document(in, (size_t)nops, &o, &doc, &e) < 0 ||
+		    document(in, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 		    opt_emit(doc, tab, fp_table, out, &e) < 0;
 	for (int i = 0; trees && beside && i < nops; i++) {
 		cJSON_Delete(trees[i]);

@@ -19,7 +19,8 @@
 #define SIMULATE_SYNOPSIS \
 "cohort ladder simulate --spec SPEC --truth LO:HI:STEP --starts LIST --reps N --seed S\n" \
 "           [--nu V] [--level P] [--jobs J] [--emit-ledger FILE] [--emit-spec FILE]\n" \
-"           [--emit-requests FILE] [--emit-billing FILE] [--format json|table] [-o FILE]\n"
+"           [--emit-requests FILE] [--emit-billing FILE] [--shard I/N]\n" \
+"           [--format json|table] [-o FILE]\n"
 static const char usage[] = "usage: " NEXT_SYNOPSIS "       " SIMULATE_SYNOPSIS;
 static const char next_usage[] = "usage: " NEXT_SYNOPSIS;
 static const char simulate_usage[] = "usage: " SIMULATE_SYNOPSIS;
@@ -30,7 +31,7 @@ static const char simulate_usage[] = "usage: " SIMULATE_SYNOPSIS;
 /* What the command line gave, as text; the shells below read it. */
 struct args {
 	const char *condition, *family, *spec, *format, *out;
-	const char *truth, *starts, *reps, *seed, *nu, *level, *jobs;
+	const char *truth, *starts, *reps, *seed, *nu, *level, *jobs, *shard;
 	const char *emit[4]; /* ledger, spec, requests, billing */
 };
 
@@ -146,6 +147,8 @@ simulate_options(const struct opt_cmd *c, const struct args *a, struct sim_optio
 	o->emit_spec = a->emit[1];
 	o->requests = a->emit[2];
 	o->billing = a->emit[3];
+	if (a->shard && part_shard_parse(a->shard, "--shard", &o->shard, e) < 0)
+		return opt_usage_error(c, "%s", e->msg);
 	return 0;
 }
 
@@ -207,6 +210,9 @@ cmd_ladder(int argc, char **argv)
 		    .help = "also write its request log" },
 		{ .name = "emit-billing", .arg = "FILE", .value = &a.emit[3],
 		    .help = "also write its billing export (CSV)" },
+		{ .name = "shard", .arg = "I/N", .value = &a.shard,
+		    .excludes = "emit-ledger emit-spec emit-requests emit-billing format",
+		    .help = "compute shard I of N: a cohort.part/1 for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &a.format,
 		    .help = "cohort.ladder-audit/1 (default) or a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,

@@ -29,6 +29,8 @@ static const char commands_text[] =
 "  fingerprint the registered features of each family, with bootstrap covariance\n"
 "  distance   uncertainty-aware distances between fingerprints\n"
 "  gate       judge an analysis gate (A to D) on the documents it rests on\n"
+"  simulate   paired-position data with known truth, to check the tools against\n"
+"  merge      combine the partial documents of a sharded run into the whole\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -52,6 +54,8 @@ static const struct {
 	{ "fingerprint", cmd_fingerprint },
 	{ "distance", cmd_distance },
 	{ "gate", cmd_gate },
+	{ "merge", cmd_merge },
+	{ "simulate", cmd_simulate },
 };
 
 int

@@ -16,6 +16,7 @@
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../protocol/decision.h"
+#include "fppart.h"
 #include "internal.h"
 
 enum { C_KCURVE, C_JS, C_ORDER, C_TOKENS, C_LATENCY, C_PS, NCOMP };
@@ -52,6 +53,7 @@ struct dist {
 	char cname[64][48]; /* component features' names, NX of them */
 	struct pair_out *pairs;
 	size_t npairs;
+	size_t p0, p1;      /* the pairs computed here: [p0, p1) (a shard's) */
 	cJSON *dropped;
 };
 
@@ -606,12 +608,10 @@ done:
 	free(Lw);
 }
 
+/* Room for every pair, i < j in order. */
 static int
-all_pairs(struct dist *d, const struct fp_dist_opts *o, struct err *e)
+pairs_new(struct dist *d, struct err *e)
 {
-	int threads = (o && o->jobs > 0 ? o->jobs : pool_cpus()) - 1;
-	struct pool *pl;
-
 	d->npairs = d->nfp * (d->nfp - 1) / 2;
 	if ((d->pairs = calloc(d->npairs + 1, sizeof *d->pairs)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -620,11 +620,33 @@ all_pairs(struct dist *d, const struct fp_dist_opts *o, struct err *e)
 			d->pairs[k].a = i;
 			d->pairs[k].b = j;
 		}
+	return 0;
+}
+
+/* Pair p0 + k: a shard computes its own range. */
+static void
+pair_in_range(void *arg, size_t k, int worker)
+{
+	struct dist *d = arg;
+
+	pair_one(d, d->p0 + k, worker);
+}
+
+static int
+all_pairs(struct dist *d, const struct fp_dist_opts *o, struct err *e)
+{
+	int threads = (o && o->jobs > 0 ? o->jobs : pool_cpus()) - 1;
+	struct pool *pl;
+
+	if (d->pairs == NULL && pairs_new(d, e) < 0)
+		return -1;
+	if (d->p1 == 0)
+		d->p1 = d->npairs;
 	if ((pl = pool_new(threads < 0 ? 0 : threads)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	pool_run(pl, d->npairs, pair_one, d);
+	pool_run(pl, d->p1 - d->p0, pair_in_range, d);
 	pool_free(pl);
-	for (size_t k = 0; k < d->npairs; k++) {
+	for (size_t k = d->p0; k < d->p1; k++) {
 		const struct pair_out *p = &d->pairs[k];
 		if (p->failed == 1)
 			return err_set(e, ERR_NOMEM, "out of memory");
@@ -930,18 +952,13 @@ dist_release(struct dist *d)
 	cJSON_Delete(d->dropped);
 }
 
-int
-fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o, cJSON **out,
-    struct err *e)
+/* The panel of docs up to the pairs: features, scales, components. */
+static int
+dist_setup(struct dist *d, const cJSON *const *docs, size_t ndocs, struct err *e)
 {
-	struct dist d;
-	struct bld k = { 0 };
-	cJSON *doc = NULL;
 	const char *pop;
-	int rc = -1;
 
-	*out = NULL;
-	memset(&d, 0, sizeof d);
+	memset(d, 0, sizeof *d);
 	if (ndocs == 0)
 		return err_set(e, ERR_USAGE, "no fingerprint document given");
 	for (size_t i = 0; i < ndocs; i++) {
@@ -950,17 +967,41 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 			return err_set(e, ERR_INPUT, "input %zu: not a cohort.fingerprint/1 document", i + 1);
 	}
 	pop = cJSON_GetStringValue(json_get(json_get(docs[0], "distance"), "population"));
-	d.lambda = numv(json_get(json_get(docs[0], "distance"), "lambda"));
-	if (pop == NULL || !(d.lambda >= 0))
+	d->lambda = numv(json_get(json_get(docs[0], "distance"), "lambda"));
+	if (pop == NULL || !(d->lambda >= 0))
 		return err_set(e, ERR_INPUT, "input 1: \"distance\": expected lambda and population");
-	if (panel(&d, docs, ndocs, e) == 0 && features(&d, e) == 0 && extract(&d, e) == 0 &&
-	    scales(&d, pop, e) == 0 && components_in(&d, e) == 0 && all_pairs(&d, o, e) == 0 &&
-	    (doc = cJSON_CreateObject()) != NULL && build(&k, &d, docs, ndocs, doc, e) == 0)
-		rc = 0;
-	if (rc == 0)
-		*out = doc;
-	else
+	return panel(d, docs, ndocs, e) == 0 && features(d, e) == 0 && extract(d, e) == 0 &&
+	    scales(d, pop, e) == 0 && components_in(d, e) == 0 ? 0 : -1;
+}
+
+/* The document of d, its pairs computed. */
+static int
+dist_document(struct dist *d, const cJSON *const *docs, size_t ndocs, cJSON **out, struct err *e)
+{
+	struct bld k = { 0 };
+	cJSON *doc = cJSON_CreateObject();
+
+	if (doc == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (build(&k, d, docs, ndocs, doc, e) < 0) {
 		cJSON_Delete(doc);
+		return -1;
+	}
+	*out = doc;
+	return 0;
+}
+
+int
+fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o, cJSON **out,
+    struct err *e)
+{
+	struct dist d;
+	int rc = -1;
+
+	*out = NULL;
+	if (dist_setup(&d, docs, ndocs, e) == 0 && all_pairs(&d, o, e) == 0 &&
+	    dist_document(&d, docs, ndocs, out, e) == 0)
+		rc = 0;
 	dist_release(&d);
 	return rc;
 }
@@ -1057,5 +1098,220 @@ fp_distance_refit_check(const cJSON *doc, const cJSON *const *docs, size_t ndocs
 	cJSON_Delete(again);
 	buf_release(&x);
 	buf_release(&y);
+	return rc;
+}
+
+/* -------- shards of pairs (fppart.h) -------- */
+
+static cJSON *
+num_json(double x)
+{
+	return isfinite(x) ? cJSON_CreateNumber(x) : cJSON_CreateNull();
+}
+
+static int
+add_vec(struct bld *k, cJSON *o, const char *key, const double *x, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	put(k, o, key, a);
+	for (size_t i = 0; a != NULL && i < n; i++)
+		push(k, a, num_json(x[i]));
+	return !k->oom;
+}
+
+/* Pair u's figures, exactly: every double as it is (null when not finite). */
+static cJSON *
+pair_unit(struct bld *k, const struct dist *d, size_t u)
+{
+	const struct pair_out *p = &d->pairs[u];
+	cJSON *o = cJSON_CreateObject(), *w;
+
+	if (o == NULL)
+		return NULL;
+	put(k, o, "unit", cJSON_CreateNumber((double)u));
+	put(k, o, "d2", num_json(p->d2));
+	put(k, o, "null_mean", num_json(p->null_mean));
+	put(k, o, "lo", num_json(p->lo));
+	put(k, o, "hi", num_json(p->hi));
+	put(k, o, "n", cJSON_CreateNumber((double)p->n));
+	add_vec(k, o, "d2r", p->d2r, d->R);
+	add_vec(k, o, "comp", p->comp, NCOMP);
+	add_vec(k, o, "clo", p->clo, NCOMP);
+	add_vec(k, o, "chi", p->chi, NCOMP);
+	put(k, o, "why", w = cJSON_CreateArray());
+	for (int c = 0; w != NULL && c < NCOMP; c++)
+		push(k, w, p->why[c] ? cJSON_CreateString(p->why[c]) : cJSON_CreateNull());
+	return o;
+}
+
+static cJSON *
+dist_settings(const cJSON *const *docs, size_t ndocs)
+{
+	cJSON *s = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(s, "fingerprints");
+
+	for (size_t i = 0; a != NULL && i < ndocs; i++) {
+		cJSON *c = cJSON_Duplicate(docs[i], 1);
+		if (c == NULL || !cJSON_AddItemToArray(a, c)) {
+			cJSON_Delete(c);
+			a = NULL;
+		}
+	}
+	if (a == NULL)
+		cJSON_Delete(s), s = NULL;
+	return s;
+}
+
+int
+fp_distance_part(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,
+    const struct part_shard *s, cJSON **out, struct err *e)
+{
+	struct dist d;
+	struct bld k = { 0 };
+	cJSON *set = NULL, *part = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	if (dist_setup(&d, docs, ndocs, e) < 0 || pairs_new(&d, e) < 0)
+		goto done;
+	part_slice(d.npairs, s, &d.p0, &d.p1);
+	if (d.p1 > d.p0 && all_pairs(&d, o, e) < 0)
+		goto done;
+	if ((set = dist_settings(docs, ndocs)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if ((part = part_new("cohort.distance/1", s, set, e)) == NULL)
+		goto done;
+	for (size_t u = d.p0; u < d.p1 && !k.oom; u++)
+		push(&k, part_units_of(part), pair_unit(&k, &d, u));
+	if (k.oom) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	*out = part;
+	part = NULL;
+	rc = 0;
+done:
+	cJSON_Delete(part);
+	cJSON_Delete(set);
+	dist_release(&d);
+	return rc;
+}
+
+/* The fingerprint documents of a part's settings, borrowed. */
+static const cJSON **
+settings_docs(const cJSON *settings, const char *name, size_t *n, struct err *e)
+{
+	const cJSON *a = json_get(settings, "fingerprints"), *it;
+	const cJSON **docs;
+
+	*n = 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0) {
+		err_set(e, ERR_INPUT, "%s: \"settings\": \"fingerprints\": expected the documents", name);
+		return NULL;
+	}
+	if ((docs = calloc((size_t)cJSON_GetArraySize(a), sizeof *docs)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	cJSON_ArrayForEach(it, a)
+		docs[(*n)++] = it;
+	return docs;
+}
+
+long
+fp_distance_part_total(const cJSON *settings, const char *name, struct err *e)
+{
+	struct dist d;
+	size_t n;
+	const cJSON **docs = settings_docs(settings, name, &n, e);
+	long total = -1;
+
+	memset(&d, 0, sizeof d);
+	if (docs != NULL && dist_setup(&d, docs, n, e) == 0)
+		total = (long)(d.nfp * (d.nfp - 1) / 2);
+	else if (docs != NULL)
+		err_prefix(e, "%s: \"settings\"", name);
+	dist_release(&d);
+	free(docs);
+	return total;
+}
+
+static int
+read_vec(const cJSON *a, double *x, size_t n)
+{
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n)
+		return -1;
+	cJSON_ArrayForEach(it, a) {
+		if (!cJSON_IsNumber(it) && !cJSON_IsNull(it))
+			return -1;
+		x[i++] = cJSON_IsNumber(it) ? it->valuedouble : NAN;
+	}
+	return 0;
+}
+
+/* Unit u back into its pair (the reasons borrowed from the unit). */
+static int
+pair_read(const struct dist *d, const cJSON *u, struct pair_out *p, const char *name, size_t k,
+    struct err *e)
+{
+	double x[5];
+	const char *keys[5] = { "d2", "null_mean", "lo", "hi", "n" };
+	const cJSON *w = json_get(u, "why"), *it;
+	int c = 0;
+
+	for (int i = 0; i < 5; i++) {
+		const cJSON *v = json_get(u, keys[i]);
+		if (!cJSON_IsNumber(v) && !cJSON_IsNull(v))
+			return err_set(e, ERR_INPUT, "%s: \"units\": unit %zu: \"%s\": expected a number",
+			    name, k, keys[i]);
+		x[i] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	}
+	p->d2 = x[0], p->null_mean = x[1], p->lo = x[2], p->hi = x[3];
+	p->n = x[4] >= 0 ? (size_t)x[4] : 0;
+	if ((p->d2r = malloc((d->R + 1) * sizeof *p->d2r)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (read_vec(json_get(u, "d2r"), p->d2r, d->R) < 0 ||
+	    read_vec(json_get(u, "comp"), p->comp, NCOMP) < 0 ||
+	    read_vec(json_get(u, "clo"), p->clo, NCOMP) < 0 ||
+	    read_vec(json_get(u, "chi"), p->chi, NCOMP) < 0 || !cJSON_IsArray(w) ||
+	    cJSON_GetArraySize(w) != NCOMP)
+		return err_set(e, ERR_INPUT, "%s: \"units\": unit %zu: expected d2r (%zu), comp, clo, "
+		    "chi and why (%d each)", name, k, d->R, NCOMP);
+	cJSON_ArrayForEach(it, w)
+		p->why[c++] = cJSON_IsString(it) ? it->valuestring : NULL;
+	return 0;
+}
+
+int
+fp_distance_part_merge(const cJSON *settings, const cJSON *const *units,
+    const char *const *names, size_t total, cJSON **out, struct err *e)
+{
+	struct dist d;
+	size_t n;
+	const char *name = total ? names[0] : "<parts>";
+	const cJSON **docs = settings_docs(settings, name, &n, e);
+	int rc = -1;
+
+	*out = NULL;
+	memset(&d, 0, sizeof d);
+	if (docs == NULL || dist_setup(&d, docs, n, e) < 0 || pairs_new(&d, e) < 0)
+		goto done;
+	if (total != d.npairs) {
+		err_set(e, ERR_INPUT, "%s: \"units\": %zu, but the settings make %zu pairs", name, total,
+		    d.npairs);
+		goto done;
+	}
+	for (size_t u = 0; u < total; u++)
+		if (pair_read(&d, units[u], &d.pairs[u], names[u], u, e) < 0)
+			goto done;
+	rc = dist_document(&d, docs, n, out, e);
+done:
+	dist_release(&d);
+	free(docs);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * transitions of protocol/ladder.h, three estimators, and their errors. */
 #include "sim.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -23,7 +24,6 @@
 #include "../protocol/spec.h"
 
 #define E_NAT BOUND_ELO_PER_NAT
-#define SIM_MAX_BLOCKS 1024      /* longest ladder a policy may run */
 #define SIM_MAX_VISITS 64        /* distinct anchors tallied per cell */
 #define SIM_CHUNK 250            /* least replicates per work unit */
 #define SIM_MAX_CHUNKS 64        /* most work units per cell */
@@ -311,6 +311,8 @@ struct sim_ctx {
 	size_t ntruth;
 	long chunk;      /* replicates per chunk */
 	size_t nchunk;   /* chunks per cell */
+	size_t units;    /* work units of the whole run: starts x truths x chunks */
+	size_t unit0;    /* the first unit this run computes (a shard's slice) */
 	struct acc *acc; /* [start][truth][chunk] */
 	struct sim_work *work; /* each worker's */
 	atomic_int failed;     /* a solver failed, or memory ran out */
@@ -346,17 +348,16 @@ truth_at(const struct sim_options *o, size_t j)
 	return o->lo + (double)j * o->step;
 }
 
-/* Run one ladder; returns the number of blocks. */
-static size_t
-run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
-           struct ladder_block *blk)
+size_t
+sim_ladder_play(const struct ladder_policy *p, double corr, double nu, double start, double truth,
+                gsl_rng *r, struct ladder_block *blk)
 {
 	double anchor = start, next;
 	int repeats = 0;
 	size_t nb = 0;
 
 	while (nb < SIM_MAX_BLOCKS) {
-		double u = (truth - anchor - c->corr) / E_NAT, m = fmax(u, 0), nu = c->o->nu;
+		double u = (truth - anchor - corr) / E_NAT, m = fmax(u, 0);
 		double ew = exp(u - m), el = exp(-m), ed = nu * exp(u / 2 - m), dd = ew + el + ed;
 		double pw = ew / dd, pwd = (ew + ed) / dd;
 		struct ladder_block *b = &blk[nb++];
@@ -364,7 +365,7 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 
 		b->anchor = anchor;
 		b->w = b->d = b->l = 0;
-		for (int k = 0; k < c->p.block_games; k++) {
+		for (int k = 0; k < p->block_games; k++) {
 			double x = gsl_rng_uniform(r);
 			if (x < pw)
 				b->w++;
@@ -373,7 +374,7 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 			else
 				b->l++;
 		}
-		rule = ladder_step(&c->p, anchor, ladder_score(b), repeats, &next);
+		rule = ladder_step(p, anchor, ladder_score(b), repeats, &next);
 		if (rule == LADDER_PROMOTE) {
 			anchor = next;
 			repeats = 0;
@@ -384,6 +385,14 @@ run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
 		}
 	}
 	return nb;
+}
+
+/* Run one ladder; returns the number of blocks. */
+static size_t
+run_ladder(const struct sim_ctx *c, gsl_rng *r, double start, double truth,
+           struct ladder_block *blk)
+{
+	return sim_ladder_play(&c->p, c->corr, c->o->nu, start, truth, r, blk);
 }
 
 static void
@@ -495,7 +504,7 @@ unit_run(void *arg, size_t u, int worker)
 {
 	struct sim_ctx *c = arg;
 	struct sim_work *w = &c->work[worker];
-	size_t ck = u % c->nchunk, tj = u / c->nchunk % c->ntruth, si = u / c->nchunk / c->ntruth;
+	size_t ck = (u += c->unit0) % c->nchunk, tj = u / c->nchunk % c->ntruth, si = u / c->nchunk / c->ntruth;
 
 	if (c->failed)
 		return;
@@ -1115,6 +1124,106 @@ done:
 	return rc;
 }
 
+/* ---- shards -------------------------------------------------------- */
+
+/* The settings of a run: everything its audit depends on, exactly (the
+ * doubles as they are, not rounded), so a merge sets the same run up. */
+static cJSON *
+settings_of(const struct sim_options *o, const cJSON *spec)
+{
+	cJSON *s = cJSON_CreateObject(), *t, *st, *x;
+	char seed[32];
+
+	snprintf(seed, sizeof seed, "%llu", o->seed);
+	if (s == NULL || !(x = cJSON_Duplicate(spec, 1)) || !cJSON_AddItemToObject(s, "spec", x) ||
+	    !(t = cJSON_AddObjectToObject(s, "truth")) || !json_add_number(t, "lo", o->lo) ||
+	    !json_add_number(t, "hi", o->hi) || !json_add_number(t, "step", o->step) ||
+	    !(st = cJSON_AddArrayToObject(s, "starts")) ||
+	    !json_add_number(s, "reps", (double)o->reps) || !json_add_string(s, "seed", seed) ||
+	    !json_add_number(s, "nu", o->nu) || !json_add_number(s, "level", o->level))
+		goto fail;
+	for (size_t i = 0; i < o->nstarts; i++)
+		if (!cJSON_AddItemToArray(st, cJSON_CreateNumber(o->starts[i])))
+			goto fail;
+	return s;
+fail:
+	cJSON_Delete(s);
+	return NULL;
+}
+
+/* n numbers as an array, appended to arr (key NULL) or added to obj as key. */
+static int
+add_nums(cJSON *to, const char *key, const double *x, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	if (a == NULL || !(key ? cJSON_AddItemToObject(to, key, a) : cJSON_AddItemToArray(to, a))) {
+		cJSON_Delete(a);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(x[i])))
+			return 0;
+	return 1;
+}
+
+/* One unit's sums: "sums" games, blocks, anchors, saturated, one-block,
+ * covered; "estimators" each estimator's six (undefined, sum, sum2, ndef,
+ * sumd, sum2d); "visits" [anchor, blocks] as first met. */
+static cJSON *
+unit_json(const struct acc *a, size_t u)
+{
+	double sums[6] = { a->games, a->blocks, a->anchors, a->sat, a->onebl, a->covered };
+	cJSON *it = cJSON_CreateObject(), *est, *vis;
+
+	if (it == NULL || !json_add_number(it, "unit", (double)u) ||
+	    !add_nums(it, "sums", sums, 6) || !(est = cJSON_AddArrayToObject(it, "estimators")) ||
+	    !(vis = cJSON_AddArrayToObject(it, "visits")))
+		goto fail;
+	for (int j = 0; j < NEST; j++) {
+		const struct est_acc *p = &a->est[j];
+		double x[6] = { p->undefined, p->sum, p->sum2, p->ndef, p->sumd, p->sum2d };
+		if (!add_nums(est, NULL, x, 6))
+			goto fail;
+	}
+	for (size_t v = 0; v < a->nvis; v++) {
+		double x[2] = { a->vis_anchor[v], a->vis_blocks[v] };
+		if (!add_nums(vis, NULL, x, 2))
+			goto fail;
+	}
+	return it;
+fail:
+	cJSON_Delete(it);
+	return NULL;
+}
+
+/* Shard's part: the settings and the sums of units [lo, hi). */
+static cJSON *
+part_document(const struct sim_ctx *c, const cJSON *spec, size_t lo, size_t hi, struct err *e)
+{
+	cJSON *set = settings_of(c->o, spec), *p, *units;
+
+	if (set == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	p = part_new("cohort.ladder-audit/1", &c->o->shard, set, e);
+	cJSON_Delete(set);
+	if (p == NULL)
+		return NULL;
+	units = part_units_of(p);
+	for (size_t u = lo; u < hi; u++) {
+		cJSON *it = unit_json(&c->acc[u], u);
+		if (it == NULL || !cJSON_AddItemToArray(units, it)) {
+			cJSON_Delete(it);
+			cJSON_Delete(p);
+			err_set(e, ERR_NOMEM, "out of memory");
+			return NULL;
+		}
+	}
+	return p;
+}
+
 /* ---- the run ------------------------------------------------------- */
 
 static int
@@ -1174,52 +1283,84 @@ read_spec(struct sim_ctx *c, const cJSON *spec, struct err *e)
 	return 0;
 }
 
+/* The run's context: policy, grid and chunks of o under spec, and room
+ * for every unit's sums. */
+static int
+ctx_init(struct sim_ctx *c, const struct sim_options *o, const cJSON *spec, struct err *e)
+{
+	memset(c, 0, sizeof *c);
+	c->o = o;
+	if (read_spec(c, spec, e) < 0 || check_options(c, e) < 0)
+		return -1;
+	c->q = gsl_cdf_chisq_Pinv(o->level, 1);
+	c->ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
+	/* The chunk size depends on --reps only, never on --jobs or --shard. */
+	c->chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
+	if (c->chunk < SIM_CHUNK)
+		c->chunk = SIM_CHUNK;
+	c->nchunk = (size_t)((o->reps + c->chunk - 1) / c->chunk);
+	c->units = o->nstarts * c->ntruth * c->nchunk;
+	if ((c->acc = calloc(c->units, sizeof *c->acc)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* Run units [lo, hi) of c on jobs threads. */
+static int
+ctx_compute(struct sim_ctx *c, size_t lo, size_t hi, struct err *e)
+{
+	int jobs = c->o->jobs > 0 ? c->o->jobs : pool_cpus();
+	struct pool *pool;
+
+	if ((size_t)jobs > hi - lo)
+		jobs = hi > lo ? (int)(hi - lo) : 1;
+	c->unit0 = lo;
+	/* jobs threads, this one among them */
+	pool = pool_new(jobs - 1);
+	c->work = pool ? calloc((size_t)pool_workers(pool), sizeof *c->work) : NULL;
+	if (c->work == NULL) {
+		pool_free(pool);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	pool_run(pool, hi - lo, unit_run, c);
+	for (int w = 0; w < pool_workers(pool); w++) {
+		gsl_rng_free(c->work[w].r);
+		free(c->work[w].blk);
+		free(c->work[w].obs);
+	}
+	free(c->work);
+	c->work = NULL;
+	pool_free(pool);
+	return c->failed ? err_set(e, ERR_NUMERIC, "a simulated fit did not converge") : 0;
+}
+
 int
 sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 {
 	struct sim_ctx c;
 	cJSON *spec, *doc = NULL;
 	char spec_id[HASH_ID_LEN + 1];
-	struct pool *pool = NULL;
-	int jobs, rc = -1;
-	size_t units;
+	size_t lo, hi;
+	int rc = -1;
 
 	*out = NULL;
 	memset(&c, 0, sizeof c);
-	c.o = o;
 	spec = json_parse_file(o->spec_path, e);
 	if (spec == NULL)
 		return -1;
-	if (read_spec(&c, spec, e) < 0 || check_options(&c, e) < 0 ||
-	    canon_id(spec, spec_id, e) < 0)
-		goto done;
-	c.q = gsl_cdf_chisq_Pinv(o->level, 1);
-	c.ntruth = (size_t)floor((o->hi - o->lo) / o->step + 1e-9) + 1;
-	/* The chunk size depends on --reps only, never on --jobs. */
-	c.chunk = (o->reps + SIM_MAX_CHUNKS - 1) / SIM_MAX_CHUNKS;
-	if (c.chunk < SIM_CHUNK)
-		c.chunk = SIM_CHUNK;
-	c.nchunk = (size_t)((o->reps + c.chunk - 1) / c.chunk);
-	units = o->nstarts * c.ntruth * c.nchunk;
-	jobs = o->jobs > 0 ? o->jobs : pool_cpus();
-	if ((size_t)jobs > units)
-		jobs = (int)units;
-	c.acc = calloc(units, sizeof *c.acc);
-	/* jobs threads, this one among them */
-	pool = pool_new(jobs - 1);
-	c.work = pool ? calloc((size_t)pool_workers(pool), sizeof *c.work) : NULL;
-	if (c.acc == NULL || c.work == NULL) {
-		err_set(e, ERR_NOMEM, "out of memory");
+	if (o->shard.n && (o->ledger || o->requests || o->billing || o->emit_spec)) {
+		err_set(e, ERR_USAGE, "--shard: the simulated ledger is written by one run only");
 		goto done;
 	}
-	pool_run(pool, units, unit_run, &c);
-	if (c.failed) {
-		err_set(e, ERR_NUMERIC, "a simulated fit did not converge");
+	if (ctx_init(&c, o, spec, e) < 0 || canon_id(spec, spec_id, e) < 0)
 		goto done;
-	}
-	doc = audit_document(&c, spec_id, spec);
+	part_slice(c.units, &o->shard, &lo, &hi);
+	if (ctx_compute(&c, lo, hi, e) < 0)
+		goto done;
+	doc = o->shard.n ? part_document(&c, spec, lo, hi, e) : audit_document(&c, spec_id, spec);
 	if (doc == NULL) {
-		err_set(e, ERR_NOMEM, "out of memory");
+		if (!o->shard.n)
+			err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
 	if ((o->ledger || o->requests || o->billing || o->emit_spec) &&
@@ -1229,15 +1370,174 @@ sim_run(const struct sim_options *o, cJSON **out, struct err *e)
 	doc = NULL;
 	rc = 0;
 done:
-	for (int w = 0; c.work != NULL && w < pool_workers(pool); w++) {
-		gsl_rng_free(c.work[w].r);
-		free(c.work[w].blk);
-		free(c.work[w].obs);
-	}
-	free(c.work);
-	pool_free(pool);
 	free(c.acc);
 	cJSON_Delete(doc);
 	cJSON_Delete(spec);
+	return rc;
+}
+
+/* ---- the merge ----------------------------------------------------- */
+
+/* n numbers, exactly, from an array; -1 when it is anything else. */
+static int
+read_nums(const cJSON *a, double *x, size_t n)
+{
+	const cJSON *it;
+	size_t k = 0;
+
+	if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n)
+		return -1;
+	cJSON_ArrayForEach(it, a) {
+		if (!cJSON_IsNumber(it))
+			return -1;
+		x[k++] = it->valuedouble;
+	}
+	return 0;
+}
+
+/* The options of a part's settings (starts into the caller's room). */
+static int
+settings_read(const cJSON *st, const char *name, struct sim_options *o, double **starts,
+    const cJSON **spec, struct err *e)
+{
+	const cJSON *t, *sa, *it;
+	const char *seed;
+	long long reps;
+	char *end;
+	size_t k = 0;
+
+	memset(o, 0, sizeof *o);
+	o->spec_path = name;
+	o->jobs = 1;
+	if (json_get_object(st, "spec", 1, spec, e) < 0 ||
+	    json_get_object(st, "truth", 1, &t, e) < 0 ||
+	    json_get_number(t, "lo", 1, &o->lo, e) < 0 ||
+	    json_get_number(t, "hi", 1, &o->hi, e) < 0 ||
+	    json_get_number(t, "step", 1, &o->step, e) < 0 ||
+	    json_get_array(st, "starts", 1, &sa, e) < 0 ||
+	    json_get_int(st, "reps", 1, 1, 100000000, &reps, e) < 0 ||
+	    json_get_string(st, "seed", 1, &seed, e) < 0 ||
+	    json_get_number(st, "nu", 1, &o->nu, e) < 0 ||
+	    json_get_number(st, "level", 1, &o->level, e) < 0)
+		return err_prefix(e, "%s: \"settings\"", name);
+	o->reps = (long)reps;
+	errno = 0;
+	o->seed = strtoull(seed, &end, 10);
+	if (!(seed[0] >= '0' && seed[0] <= '9') || *end || errno)
+		return err_set(e, ERR_INPUT, "%s: \"settings\": \"seed\": expected a whole number",
+		    name);
+	o->nstarts = (size_t)cJSON_GetArraySize(sa);
+	if ((*starts = calloc(o->nstarts ? o->nstarts : 1, sizeof **starts)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	cJSON_ArrayForEach(it, sa) {
+		if (!cJSON_IsNumber(it))
+			return err_set(e, ERR_INPUT, "%s: \"settings\": \"starts\": expected numbers",
+			    name);
+		(*starts)[k++] = it->valuedouble;
+	}
+	o->starts = *starts;
+	return 0;
+}
+
+/* The context a part's settings describe, its options in *o. */
+static int
+merge_ctx(const cJSON *settings, const char *name, struct sim_options *o, double **starts,
+    const cJSON **spec, struct sim_ctx *c, struct err *e)
+{
+	memset(c, 0, sizeof *c);
+	*starts = NULL;
+	if (settings_read(settings, name, o, starts, spec, e) < 0)
+		return -1;
+	if (ctx_init(c, o, *spec, e) < 0)
+		return e->code == ERR_USAGE ? err_prefix(e, "%s: \"settings\"", name) : -1;
+	return 0;
+}
+
+long
+sim_part_total(const cJSON *settings, const char *name, struct err *e)
+{
+	struct sim_options o;
+	const cJSON *spec;
+	double *starts;
+	struct sim_ctx c;
+	long n = -1;
+
+	if (merge_ctx(settings, name, &o, &starts, &spec, &c, e) == 0)
+		n = (long)c.units;
+	free(c.acc);
+	free(starts);
+	return n;
+}
+
+/* One unit's sums back into *a. */
+static int
+unit_read(const cJSON *it, struct acc *a, const char *name, size_t u, struct err *e)
+{
+	double sums[6], x[6];
+	const cJSON *est = json_get(it, "estimators"), *vis = json_get(it, "visits"), *v;
+	int j = 0;
+
+	memset(a, 0, sizeof *a);
+	if (read_nums(json_get(it, "sums"), sums, 6) < 0)
+		return err_set(e, ERR_INPUT, "%s: \"units\": unit %zu: \"sums\": expected 6 numbers",
+		    name, u);
+	a->games = sums[0], a->blocks = sums[1], a->anchors = sums[2];
+	a->sat = sums[3], a->onebl = sums[4], a->covered = sums[5];
+	if (!cJSON_IsArray(est) || cJSON_GetArraySize(est) != NEST)
+		return err_set(e, ERR_INPUT, "%s: \"units\": unit %zu: \"estimators\": expected %d",
+		    name, u, NEST);
+	cJSON_ArrayForEach(v, est) {
+		struct est_acc *p = &a->est[j++];
+		if (read_nums(v, x, 6) < 0)
+			return err_set(e, ERR_INPUT,
+			    "%s: \"units\": unit %zu: \"estimators\": expected 6 numbers each", name, u);
+		p->undefined = x[0], p->sum = x[1], p->sum2 = x[2];
+		p->ndef = x[3], p->sumd = x[4], p->sum2d = x[5];
+	}
+	if (!cJSON_IsArray(vis) || cJSON_GetArraySize(vis) > SIM_MAX_VISITS)
+		return err_set(e, ERR_INPUT, "%s: \"units\": unit %zu: \"visits\": expected at most %d",
+		    name, u, SIM_MAX_VISITS);
+	cJSON_ArrayForEach(v, vis) {
+		if (read_nums(v, x, 2) < 0)
+			return err_set(e, ERR_INPUT,
+			    "%s: \"units\": unit %zu: \"visits\": expected [anchor, blocks]", name, u);
+		a->vis_anchor[a->nvis] = x[0];
+		a->vis_blocks[a->nvis++] = x[1];
+	}
+	return 0;
+}
+
+int
+sim_part_merge(const cJSON *settings, const cJSON *const *units, const char *const *names,
+    size_t total, cJSON **out, struct err *e)
+{
+	struct sim_options o;
+	const cJSON *spec;
+	double *starts;
+	struct sim_ctx c;
+	char spec_id[HASH_ID_LEN + 1];
+	const char *name = total ? names[0] : "<parts>";
+	int rc = -1;
+
+	*out = NULL;
+	if (merge_ctx(settings, name, &o, &starts, &spec, &c, e) < 0 ||
+	    canon_id(spec, spec_id, e) < 0)
+		goto done;
+	if (total != c.units) {
+		err_set(e, ERR_INPUT, "%s: \"units\": %zu, but the settings make %zu", name, total,
+		    c.units);
+		goto done;
+	}
+	for (size_t u = 0; u < total; u++)
+		if (unit_read(units[u], &c.acc[u], names[u], u, e) < 0)
+			goto done;
+	if ((*out = audit_document(&c, spec_id, spec)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(c.acc);
+	free(starts);
 	return rc;
 }

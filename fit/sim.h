@@ -22,9 +22,12 @@
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
+#include <gsl/gsl_rng.h>
 
 #include "../common/buf.h"
 #include "../common/err.h"
+#include "../protocol/ladder.h"
+#include "../protocol/part.h"
 
 /* One block as the solver sees it. */
 struct sim_obs {
@@ -69,6 +72,17 @@ double sim_profile(const struct sim_obs *o, size_t n, double s, double *t, doubl
 int sim_profile_interval(const struct sim_obs *o, size_t n, const struct sim_fit *f, double level,
                          double *lo, double *hi);
 
+#define SIM_MAX_BLOCKS 1024 /* longest ladder a policy may run */
+
+/* One ladder of policy p for a player of true rating truth (Elo) starting
+ * at start: each block's block_games games drawn from the Davidson model
+ * with draw parameter nu and colour correction corr (P(win) = x / D,
+ * x = 10^((truth - corr - anchor) / 400)), one uniform of r per game, the
+ * transitions of ladder_step.  The blocks go to blk (room for
+ * SIM_MAX_BLOCKS); returns how many. */
+size_t sim_ladder_play(const struct ladder_policy *p, double corr, double nu, double start,
+    double truth, gsl_rng *r, struct ladder_block *blk);
+
 struct sim_options {
 	const char *spec_path; /* cohort.spec/1 */
 	double lo, hi, step;   /* true ratings: lo, lo + step, ... <= hi */
@@ -83,6 +97,7 @@ struct sim_options {
 	const char *requests;  /* --emit-requests FILE: the request log */
 	const char *billing;   /* --emit-billing FILE: a billing export (CSV) */
 	const char *emit_spec; /* --emit-spec FILE or NULL */
+	struct part_shard shard; /* --shard I/N; n == 0: the whole run */
 };
 
 /* `cohort ladder simulate`: run the audit and return its
@@ -93,6 +108,18 @@ struct sim_options {
  * have to hold in memory whole.  They are named files, never standard
  * output (the shell refuses "-"), so sim_run prints nothing. */
 int sim_run(const struct sim_options *o, cJSON **out, struct err *e);
+
+/* With o->shard set, sim_run returns shard I's cohort.part/1 instead: the
+ * settings (the spec document and every option but --jobs) and the sums
+ * of its slice of the run's work units (a chunk of at most 250+ ladders of
+ * one cell each, numbered start by start, truth by truth, chunk by
+ * chunk).  The emit options cannot go with it.  sim_part_total and
+ * sim_part_merge are the ladder audit's entry in `cohort merge`'s table:
+ * the audit they build from every unit is the one sim_run gives, byte for
+ * byte, since each cell's chunks are summed in the same order. */
+long sim_part_total(const cJSON *settings, const char *name, struct err *e);
+int sim_part_merge(const cJSON *settings, const cJSON *const *units, const char *const *names,
+    size_t total, cJSON **out, struct err *e);
 
 /* Append the audit as a table (a line per cell, then a line per start) to
  * out. */
