@@ -1232,6 +1232,24 @@ done:
 	return rc;
 }
 
+/* The archive is none of the bundle's files, nor its spec
+ * (io_output_check). */
+static int
+output_check(struct ctx *c, const struct bundle_opts *o)
+{
+	const char **in = malloc((c->nf + 1) * sizeof *in);
+	int rc;
+
+	if (in == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	in[0] = o->spec;
+	for (size_t k = 0; k < c->nf; k++)
+		in[k + 1] = c->f[k].abs;
+	rc = io_output_check(o->out, in, c->nf + 1, c->e);
+	free(in);
+	return rc;
+}
+
 int
 bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e)
 {
@@ -1274,21 +1292,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		goto done;
 	}
 	/* inputs are never modified: the archive may not replace one of them */
-	if (!o->check && o->out && strcmp(o->out, "-") != 0) {
-		struct stat os, is;
-		if (stat(o->out, &os) == 0)
-			for (size_t k = 0; k < c.nf; k++)
-				if (stat(c.f[k].abs, &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino) {
-					err_set(e, ERR_USAGE, "%s: is %s, one of the bundle's own files", o->out,
-					    c.f[k].rel);
-					goto done;
-				}
-		if (stat(o->spec, &is) == 0 && stat(o->out, &os) == 0 && is.st_dev == os.st_dev &&
-		    is.st_ino == os.st_ino) {
-			err_set(e, ERR_USAGE, "%s: is the bundle spec itself", o->out);
-			goto done;
-		}
-	}
+	if (!o->check && output_check(&c, o) < 0)
+		goto done;
 	*doc = make_bundle_doc(&c);
 	if (!o->check && write_archive(&c, o, *doc, id) < 0) {
 		cJSON_Delete(*doc);

@@ -21,6 +21,23 @@ progress(void *ctx, uint64_t n)
 	fprintf(stderr, "\rcohort freeze: %llu records", (unsigned long long)n);
 }
 
+/* -o is none of the spec, ledgers, candidate manifest and decision logs. */
+static int
+output_check(const struct opt_cmd *c, const char *out, const char *spec,
+    const struct freeze_opts *fo)
+{
+	const char *in[2 + 2 * OPT_MAX_LIST];
+	size_t n = 0;
+
+	in[n++] = spec;
+	in[n++] = fo->candidates;
+	for (size_t i = 0; i < fo->nledgers; i++)
+		in[n++] = fo->ledgers[i];
+	for (size_t i = 0; i < fo->ndecisions; i++)
+		in[n++] = fo->decisions[i];
+	return opt_output(c, out, in, n);
+}
+
 int
 cmd_freeze(int argc, char **argv)
 {
@@ -66,6 +83,8 @@ cmd_freeze(int argc, char **argv)
 		return opt_usage_error(&c, "--decisions needs --candidates");
 	if (nops == 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "expected at least one LEDGER");
+	if ((rc = output_check(&c, out, spec_path, &fo)) != 0)
+		return rc;
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	spec = json_parse_file(spec_path, &e);

@@ -279,6 +279,17 @@ opt_format(const struct opt_cmd *c, const char *format)
 }
 
 int
+opt_output(const struct opt_cmd *c, const char *out, const char *const *inputs, size_t n)
+{
+	struct err e = ERR_INIT;
+
+	if (io_output_check(out, inputs, n, &e) == 0)
+		return 0;
+	fprintf(stderr, "cohort %s: %s\n", c->name ? c->name : "", e.msg);
+	return EXIT_ERROR;
+}
+
+int
 opt_emit(const cJSON *doc, int table, int (*render)(const cJSON *, struct buf *, struct err *),
     const char *path, struct err *e)
 {

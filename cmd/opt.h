@@ -93,6 +93,12 @@ int opt_format(const struct opt_cmd *c, const char *format);
 int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Refuse an output that is one of the inputs (io_output_check, common/io.h):
+ * 0, or the message printed to stderr ("cohort NAME: luna/ledger.jsonl: is
+ * an input, ...") and EXIT_ERROR.  Every shell calls it for each file it
+ * writes, with every file and folder it reads. */
+int opt_output(const struct opt_cmd *c, const char *out, const char *const *inputs, size_t n);
+
 /* Write doc to path (NULL or "-": standard output) as canonical JSON, or
  * with table set as the text render() makes of it.  0, or -1 with e set. */
 int opt_emit(const cJSON *doc, int table, int (*render)(const cJSON *, struct buf *, struct err *),

@@ -181,3 +181,25 @@ io_write_all(const char *path, const void *p, size_t n, struct err *e)
 	}
 	return 0;
 }
+
+int
+io_output_check(const char *path, const char *const *inputs, size_t n, struct err *e)
+{
+	struct stat out, in;
+
+	if (is_std(path) || stat(path, &out) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (is_std(inputs[i]) || stat(inputs[i], &in) != 0 || in.st_dev != out.st_dev ||
+		    in.st_ino != out.st_ino)
+			continue;
+		if (strcmp(path, inputs[i]) == 0)
+			return err_set(e, ERR_USAGE,
+			    "%s: is an input, and inputs are never written over: write elsewhere",
+			    path);
+		return err_set(e, ERR_USAGE,
+		    "%s: is the input %s, and inputs are never written over: write elsewhere", path,
+		    inputs[i]);
+	}
+	return 0;
+}

@@ -43,4 +43,13 @@ void outfile_abort(struct outfile *o);
 /* Write n bytes to path (or stdout) atomically. */
 int io_write_all(const char *path, const void *p, size_t n, struct err *e);
 
+/* Inputs are never written over: 0 when the output path (NULL or "-":
+ * standard output) is none of inputs[0..n) (NULL and "-" entries are
+ * skipped), else -1 with e set (ERR_USAGE) naming both.  Files are
+ * compared by device and inode with symbolic links followed, so another
+ * name of an input, a hard link to it or a symbolic link to it is that
+ * input; an output that does not exist yet is none of them.  Every
+ * command checks each output it writes this way before it opens it. */
+int io_output_check(const char *path, const char *const *inputs, size_t n, struct err *e);
+
 #endif

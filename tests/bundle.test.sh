@@ -262,10 +262,10 @@ printf '{"kind":"cohort.bundle-spec/1",\n"items": [1,}' >b/s.json
 bad "malformed JSON names line and column" 'b/s.json:2:' b/s.json
 bad "a missing spec" 'nope.json: cannot open' b/nope.json
 cp luna/freeze.json freeze.keep
-expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is freeze.json, one of the bundle.s own files' \
+expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is an input, and inputs are never written over' \
 	"$COHORT" bundle --spec luna/bundle.json -o luna/freeze.json
 same_bytes "the input it named is untouched" luna/freeze.json freeze.keep
-expect_fail2 "-o naming the spec" 'is the bundle spec itself' "$COHORT" bundle --spec luna/bundle.json -o luna/bundle.json
+expect_fail2 "-o naming the spec" 'luna/bundle.json: is an input' "$COHORT" bundle --spec luna/bundle.json -o luna/bundle.json
 cp a.tar keep.tar
 "$COHORT" bundle --spec b/s.json -o keep.tar >/dev/null 2>&1
 same_bytes "a failed run leaves the old archive" keep.tar a.tar
