@@ -1221,8 +1221,13 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0)
+	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0) {
+		/* a failed write names the archive, whatever failed under it */
+		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
+		if (c->e->code == ERR_IO && strncmp(c->e->msg, name, strlen(name)) != 0)
+			err_prefix(c->e, "%s", name);
 		goto done;
+	}
 	hash_id_format(d, id);
 	rc = 0;
 done:

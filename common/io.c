@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static int
@@ -66,9 +68,49 @@ io_read_all(const char *path, struct buf *b, size_t max, struct err *e)
 }
 
 int
+io_temp_open(const char *target, char **name, struct err *e)
+{
+	static const char letters[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = strlen(target) + 16;
+	char *t = malloc(n);
+	int fd = -1;
+
+	*name = NULL;
+	if (t == NULL)
+		return err_set(e, ERR_NOMEM, "%s: out of memory", target);
+	for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+		unsigned char r[6];
+		char *x;
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			/* no entropy yet (early boot): the clock and the attempt */
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			for (int i = 0; i < 6; i++)
+				r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i * 5) ^
+				    (unsigned)getpid() >> i ^ (unsigned)attempt * 131u);
+		}
+		snprintf(t, n, "%s.tmp.", target);
+		x = t + strlen(t);
+		for (int i = 0; i < 6; i++)
+			x[i] = letters[r[i] % (sizeof letters - 1)];
+		x[6] = '\0';
+		fd = open(t, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int saved = errno;
+		free(t);
+		return err_set(e, ERR_IO, "%s: cannot write: %s", target, strerror(saved));
+	}
+	*name = t;
+	return fd;
+}
+
+int
 outfile_open(struct outfile *o, const char *path, struct err *e)
 {
-	size_t n;
 	int fd;
 
 	memset(o, 0, sizeof *o);
@@ -76,23 +118,15 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		o->fp = stdout;
 		return 0;
 	}
-	n = strlen(path);
 	o->path = strdup(path);
-	o->tmp = malloc(n + 16);
-	if (o->path == NULL || o->tmp == NULL) {
+	if (o->path == NULL) {
 		outfile_abort(o);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	}
-	snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int saved = errno;
-		free(o->tmp);
-		o->tmp = NULL;
+	if ((fd = io_temp_open(path, &o->tmp, e)) < 0) {
 		outfile_abort(o);
-		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(saved));
+		return -1;
 	}
-	fchmod(fd, 0644);
 	o->fp = fdopen(fd, "wb");
 	if (o->fp == NULL) {
 		close(fd);

@@ -34,11 +34,22 @@ struct outfile {
 
 #define OUTFILE_INIT { NULL, NULL, NULL, 0 }
 
+/* Open path for writing (NULL or "-": standard output): its temporary file
+ * (io_temp_open) until outfile_commit. */
 int outfile_open(struct outfile *o, const char *path, struct err *e);
 int outfile_write(struct outfile *o, const void *p, size_t n, struct err *e);
 /* Flush, fsync, rename.  On failure the temporary file is removed. */
 int outfile_commit(struct outfile *o, struct err *e);
 void outfile_abort(struct outfile *o);
+
+/* A new temporary file beside target, to be renamed over it once
+ * complete: target's name with ".tmp." and six random characters
+ * appended, created (O_EXCL) with mode 0666 less the umask, as cp and the
+ * shell create files, so an output has the permissions its user asked
+ * for.  The name goes to *name (the caller frees it); returns the
+ * descriptor, open for writing, or -1 with e set ("TARGET: cannot
+ * write: why"). */
+int io_temp_open(const char *target, char **name, struct err *e);
 
 /* Write n bytes to path (or stdout) atomically. */
 int io_write_all(const char *path, const void *p, size_t n, struct err *e);

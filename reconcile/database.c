@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/io.h"
 #include "../json/json.h"
 
 int
@@ -123,18 +124,9 @@ recon_db_open(struct recon *r)
 	int rc;
 
 	if (r->o->db != NULL) {
-		size_t n = strlen(r->o->db) + 16;
-		int fd;
-		r->dbtmp = malloc(n);
-		if (r->dbtmp == NULL)
-			return err_set(r->e, ERR_NOMEM, "out of memory");
-		snprintf(r->dbtmp, n, "%s.tmp.XXXXXX", r->o->db);
-		fd = mkstemp(r->dbtmp);
-		if (fd < 0) {
-			free(r->dbtmp);
-			r->dbtmp = NULL;
-			return err_set(r->e, ERR_IO, "%s: cannot write: %s", r->o->db, strerror(errno));
-		}
+		int fd = io_temp_open(r->o->db, &r->dbtmp, r->e);
+		if (fd < 0)
+			return -1;
 		close(fd);
 		path = r->dbtmp;
 	}

@@ -45,3 +45,43 @@ luna/spec.json|ladder simulate --spec luna/spec.json --truth 1100:1300:100 --sta
 toy/candidates.jsonl|candidates verify -o @ toy/candidates.jsonl
 toy/decisions.jsonl|freeze --spec toy/spec.json --candidates toy/candidates.jsonl --decisions toy/decisions.jsonl -o @
 EOF
+
+# --- outputs honour the umask ------------------------------------------------
+# Files are created 0666 less the umask and folders 0777 less it, as cp
+# and mkdir do; a store's packs and indexes too.
+for m in 027 022 077 002; do
+	rm -rf um && mkdir um
+	(umask $m &&
+		"$COHORT" canon -o um/c.json luna/spec.json &&
+		"$COHORT" freeze --spec luna/spec.json --store um/store -o um/f.json luna/ledger.jsonl &&
+		"$COHORT" $RECON --db um/r.db -o um/r.json >/dev/null) 2>um.err
+	want=$(printf '%o' $((0666 & ~0$m)))
+	wantd=$(printf '%o' $((0777 & ~0$m)))
+	bad=
+	for f in um/c.json um/f.json um/r.db um/r.json um/store/cohort-store um/store/pack/*; do
+		[ "$(stat -c %a "$f")" = "$want" ] || bad="$bad $f:$(stat -c %a "$f")"
+	done
+	for d in um/store um/store/pack; do
+		[ "$(stat -c %a "$d")" = "$wantd" ] || bad="$bad $d:$(stat -c %a "$d")"
+	done
+	[ -z "$bad" ] && ok "umask $m: files $want, folders $wantd" ||
+		notok "umask $m: files $want, folders $wantd" "$bad $(head -c 200 um.err)"
+done
+
+# --- a full disk -------------------------------------------------------------
+# A write that fails (here: past the file size limit, SIGXFSZ ignored, so
+# write(2) says EFBIG) names the file, exits 2 and leaves nothing behind.
+mkdir -p full
+"$COHORT" fit -o luna/fit.json luna/freeze.json 2>/dev/null
+"$COHORT" bound -o luna/bound.json luna/freeze.json 2>/dev/null
+printf '{"kind":"cohort.bundle-spec/1","name":"l","as_of":"2026-07-20T00:00:00Z","items":[{"role":"ledger","path":"ledger.jsonl"},{"role":"freeze","path":"freeze.json","store":"store"}]}' >luna/b.json
+(trap '' XFSZ; ulimit -f 256; exec "$COHORT" bundle --spec luna/b.json -o full/l.tar) >full.out 2>full.err
+rc=$?
+[ $rc = 2 ] && grep -q '^cohort bundle: full/l.tar: ' full.err && ok "bundle on a full disk names the archive" ||
+	notok "bundle on a full disk names the archive" "exit $rc: $(cat full.err)"
+[ -z "$(ls full)" ] && ok "bundle on a full disk leaves nothing" || notok "bundle on a full disk leaves nothing" "$(ls full)"
+(trap '' XFSZ; ulimit -f 64; exec "$COHORT" freeze --spec luna/spec.json -o full/f.json luna/ledger.jsonl) >full.out 2>full.err
+rc=$?
+[ $rc = 2 ] && grep -q '^cohort freeze: full/f.json: ' full.err && ok "freeze on a full disk names the manifest" ||
+	notok "freeze on a full disk names the manifest" "exit $rc: $(cat full.err)"
+[ -z "$(ls full)" ] && ok "freeze on a full disk leaves nothing" || notok "freeze on a full disk leaves nothing" "$(ls full)"
