@@ -24,6 +24,7 @@
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../verify/verify.h"
 #include "secret.h"
@@ -71,6 +72,7 @@ struct ctx {
 	cJSON *findings;
 	cJSON *checks;             /* names of the checks that ran */
 	struct secret_rules *rules;
+	const struct bundle_opts *o;
 	struct err *e;
 };
 
@@ -217,6 +219,19 @@ add_file(struct ctx *c, const char *rel, int item, uint64_t size)
 	return f;
 }
 
+static void
+skipped(struct ctx *c, const char *rel, const char *name)
+{
+	char msg[1024];
+
+	if (c->o->note == NULL)
+		return;
+	snprintf(msg, sizeof msg, "%s/%s: not bundled: a temporary file of a freeze writing the "
+	    "store, or left by one that was killed (%s)", rel, name, io_temp_name(name) ?
+	    "the next freeze into the store removes it once its writer is gone" : "remove it");
+	c->o->note(c->o->note_ctx, msg);
+}
+
 static int
 walk_store(struct ctx *c, long index, const char *rel, int item)
 {
@@ -238,6 +253,12 @@ walk_store(struct ctx *c, long index, const char *rel, int item)
 		struct stat st;
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		if (cas_temp_name(de->d_name)) {
+			/* a pack being written, or left by a killed freeze: not the
+			 * store's, never published */
+			skipped(c, rel, de->d_name);
+			continue;
+		}
 		if (asprintf(&sub, "%s/%s", rel, de->d_name) < 0) {
 			rc = err_set(c->e, ERR_NOMEM, "out of memory");
 			break;
@@ -1259,6 +1280,7 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	*doc = NULL;
 	id[0] = '\0';
 	c.spec_path = o->spec;
+	c.o = o;
 	c.e = e;
 	c.findings = cJSON_CreateArray();
 	c.checks = cJSON_CreateArray();

@@ -12,10 +12,17 @@ static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
 "                     [--rules FILE] [--format json|table]\n";
 
+static void
+note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "cohort bundle: note: %s\n", msg);
+}
+
 int
 cmd_bundle(int argc, char **argv)
 {
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
+	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL, note, NULL };
 	const char *format = NULL;
 	int gzip = 0, zstd = 0;
 	const struct opt table[] = {

@@ -2,10 +2,13 @@
 #define _GNU_SOURCE /* sync_file_range */
 #include "io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -72,7 +75,7 @@ io_temp_open(const char *target, char **name, struct err *e)
 {
 	static const char letters[] =
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	size_t n = strlen(target) + 16;
+	size_t n = strlen(target) + sizeof IO_TEMP_MARK + 32;
 	char *t = malloc(n);
 	int fd = -1;
 
@@ -88,9 +91,9 @@ io_temp_open(const char *target, char **name, struct err *e)
 			clock_gettime(CLOCK_REALTIME, &ts);
 			for (int i = 0; i < 6; i++)
 				r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i * 5) ^
-				    (unsigned)getpid() >> i ^ (unsigned)attempt * 131u);
+				    (unsigned)attempt * 131u);
 		}
-		snprintf(t, n, "%s.tmp.", target);
+		snprintf(t, n, "%s" IO_TEMP_MARK "%ld.", target, (long)getpid());
 		x = t + strlen(t);
 		for (int i = 0; i < 6; i++)
 			x[i] = letters[r[i] % (sizeof letters - 1)];
@@ -104,8 +107,117 @@ io_temp_open(const char *target, char **name, struct err *e)
 		free(t);
 		return err_set(e, ERR_IO, "%s: cannot write: %s", target, strerror(saved));
 	}
+	/* held while the descriptor is open: a sweep leaves the file alone (a
+	 * file system without flock leaves the process id to tell) */
+	flock(fd, LOCK_EX | LOCK_NB);
 	*name = t;
 	return fd;
+}
+
+/* The process id in a temporary file's name, or -1 when name is none. */
+static long
+temp_pid(const char *name)
+{
+	const char *m = NULL, *p;
+	long pid = 0;
+
+	for (p = name; (p = strstr(p, IO_TEMP_MARK)) != NULL; p++)
+		m = p;
+	if (m == NULL)
+		return -1;
+	p = m + strlen(IO_TEMP_MARK);
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		pid = pid * 10 + (*p - '0');
+		if (pid > 0x7fffffff)
+			return -1;
+	}
+	if (*p++ != '.' || strlen(p) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+		        (p[i] >= '0' && p[i] <= '9')))
+			return -1;
+	return pid;
+}
+
+int
+io_temp_name(const char *name)
+{
+	return temp_pid(name) > 0;
+}
+
+/* 1 when the temporary file name in the folder open as dfd is stale: ours
+ * (a regular file of this user), its process gone or this one, and no
+ * one holding its lock. */
+static int
+temp_stale(int dfd, const char *name, long pid)
+{
+	struct stat st;
+	int fd, stale;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return 0;
+	if (pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return stale;
+}
+
+size_t
+io_temp_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		long pid = temp_pid(de->d_name);
+		if (pid > 0 && temp_stale(dirfd(d), de->d_name, pid) &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The folder of path: "." when it has none. */
+static char *
+folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int
+io_sync_dir(const char *path, struct err *e)
+{
+	char *dir = folder_of(path);
+	int fd, rc = 0;
+
+	if (dir == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL && errno != EROFS))
+		rc = err_set(e, ERR_IO, "%s: cannot sync the folder %s: %s", path, dir,
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return rc;
 }
 
 int
@@ -122,6 +234,12 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 	if (o->path == NULL) {
 		outfile_abort(o);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+	}
+	{
+		char *dir = folder_of(path);
+		if (dir != NULL)
+			io_temp_sweep(dir);
+		free(dir);
 	}
 	if ((fd = io_temp_open(path, &o->tmp, e)) < 0) {
 		outfile_abort(o);
@@ -184,6 +302,8 @@ outfile_commit(struct outfile *o, struct err *e)
 		rc = err_set(e, ERR_IO, "%s: cannot rename into place: %s", name, strerror(errno));
 	if (rc != 0)
 		unlink(o->tmp);
+	else
+		rc = io_sync_dir(o->path, e);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;

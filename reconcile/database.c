@@ -124,10 +124,9 @@ recon_db_open(struct recon *r)
 	int rc;
 
 	if (r->o->db != NULL) {
-		int fd = io_temp_open(r->o->db, &r->dbtmp, r->e);
-		if (fd < 0)
+		/* kept open, so the file's lock lasts as long as this run */
+		if ((r->dblock = io_temp_open(r->o->db, &r->dbtmp, r->e)) < 0)
 			return -1;
-		close(fd);
 		path = r->dbtmp;
 	}
 	/* One thread uses the connection: no mutex on every call. */
@@ -157,8 +156,11 @@ recon_db_close(struct recon *r, int keep)
 		if (keep && rc == 0 && rename(r->dbtmp, r->o->db) != 0)
 			rc = err_set(r->e, ERR_IO, "%s: cannot rename into place: %s", r->o->db,
 			    strerror(errno));
+		else if (keep && rc == 0)
+			rc = io_sync_dir(r->o->db, r->e);
 		if (!keep || rc != 0)
 			unlink(r->dbtmp);
+		close(r->dblock);
 		free(r->dbtmp);
 		r->dbtmp = NULL;
 	}

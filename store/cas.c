@@ -195,9 +195,17 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
 		if (fp) {
 			fputs(MARKER, fp);
+			if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+				fclose(fp);
+				return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+			}
 			if (fclose(fp) != 0)
 				return err_set(e, ERR_IO, "%s: cannot write", path);
 		}
+		/* the new names last a crash: the marker and pack/ in the
+		 * store's folder, the store in its parent */
+		if (io_sync_dir(path, e) < 0 || io_sync_dir(dir, e) < 0)
+			return -1;
 	}
 	c = calloc(1, sizeof *c);
 	if (c == NULL || (c->dir = strdup(dir)) == NULL) {
@@ -205,6 +213,10 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	snprintf(path, sizeof path, "%s/pack", dir);
+	/* a writer clears what killed writers left: packs and indexes that
+	 * were being written */
+	if (create)
+		io_temp_sweep(path);
 	d = opendir(path);
 	if (d == NULL) {
 		cas_free(c);
@@ -683,10 +695,21 @@ cas_commit(struct cas *c, struct err *e)
 	free(tmpidx);
 	tmpidx = NULL;
 	c->nrecs = 0;
+	if (io_sync_dir(path, e) < 0)
+		goto done;
 	rc = load_pack(c, hex, e);
 done:
 	if (tmpidx != NULL)
 		unlink(tmpidx);
 	free(tmpidx);
 	return rc;
+}
+
+int
+cas_temp_name(const char *name)
+{
+	/* ".new-XXXXXX" and ".idx-XXXXXX": the names mkstemp gave before */
+	if (strlen(name) == 11 && (strncmp(name, ".new-", 5) == 0 || strncmp(name, ".idx-", 5) == 0))
+		return 1;
+	return io_temp_name(name);
 }

@@ -92,7 +92,7 @@ check "extracted bag is valid BagIt" "$B" x/luna-publication
 rc=$?
 [ $rc = 0 ] && ok "--check holds (exit 0)" || notok "--check" "exit $rc"
 same_bytes "--check prints the bundle.json the archive holds" check.json x/luna-publication/data/bundle.json
-ls *.tmp.* >/dev/null 2>&1 && notok "no temporary files" "$(ls)" || ok "no temporary files"
+ls *.cohort-tmp.* >/dev/null 2>&1 && notok "no temporary files" "$(ls)" || ok "no temporary files"
 
 # --- findings: each kind, exit 1, no archive ------------------------------
 refused() { # NAME SPEC CHECK PATTERN: exit 1, a finding CHECK matching PATTERN, no archive
@@ -283,7 +283,7 @@ printf '{"kind":"cohort.bundle-spec/1","name":"n","as_of":"2026-07-20T00:00:00+0
 bad() { # NAME PATTERN SPEC
 	rm -f out.tar
 	expect_fail2 "$1" "$2" "$COHORT" bundle --spec "$3" -o out.tar
-	if [ -e out.tar ] || ls out.tar.tmp.* >/dev/null 2>&1; then notok "$1: nothing written" "$(ls)"; fi
+	if [ -e out.tar ] || ls out.tar.cohort-tmp.* >/dev/null 2>&1; then notok "$1: nothing written" "$(ls)"; fi
 }
 mkdir -p b/sub && cp luna/freeze.json luna/spec.json b/ && cp -r luna/store b/store
 spec b '{"role":"a","path":"spec.json"},{"role":"b","path":"spec.json"}'

@@ -23,7 +23,7 @@ left_behind() {
 }
 # no_file NAME FILE: neither FILE nor a temporary file beside it
 no_file() {
-	if [ -e "$2" ] || ls "$2".tmp.* >/dev/null 2>&1; then notok "$1" "$2 (or a temporary file) was left"
+	if [ -e "$2" ] || ls "$2".cohort-tmp.* >/dev/null 2>&1; then notok "$1" "$2 (or a temporary file) was left"
 	else ok "$1"; fi
 }
 # edit IN OUT CODE: rewrite a manifest with Python CODE over `lines`

@@ -85,3 +85,85 @@ rc=$?
 [ $rc = 2 ] && grep -q '^cohort freeze: full/f.json: ' full.err && ok "freeze on a full disk names the manifest" ||
 	notok "freeze on a full disk names the manifest" "exit $rc: $(cat full.err)"
 [ -z "$(ls full)" ] && ok "freeze on a full disk leaves nothing" || notok "freeze on a full disk leaves nothing" "$(ls full)"
+
+# --- temporary files ---------------------------------------------------------
+# A killed freeze leaves its temporary files: the manifest's beside -o and
+# a partial pack in the store.  They are named for their process
+# (NAME.cohort-tmp.PID.XXXXXX), and the next run that writes into the
+# folder removes them once their process is gone and nobody holds their
+# lock; a store's are never bundled.
+dead_pid() { sh -c 'echo $$'; }
+tmps() { find "$@" -name '*.cohort-tmp.*' 2>/dev/null | sort; }
+# a ledger of more chunks than one thread's ring holds (three of 4 MiB),
+# so records reach the store while the rest is still to come
+for i in $(seq 1 30); do sed "s/\"game_id\":\"luna-/\"game_id\":\"c$i-luna-/" luna/ledger.jsonl; done >big.jsonl
+rm -rf k && mkdir -p k/out && mkfifo k/fifo
+sh -c 'cat big.jsonl; exec sleep 60' >k/fifo &
+writer=$!
+COHORT_JOBS=1 "$COHORT" freeze --spec luna/spec.json --store k/store -o k/out/f.json - <k/fifo >/dev/null 2>&1 &
+victim=$!
+i=0
+while [ $i -lt 200 ] && [ -z "$(tmps k/store/pack)" ]; do sleep 0.1; i=$((i + 1)); done
+kill -9 $victim 2>/dev/null
+wait $victim 2>/dev/null
+kill $writer 2>/dev/null
+wait $writer 2>/dev/null
+left=$(tmps k)
+case "$left" in
+*"k/out/f.json.cohort-tmp.$victim."*"k/store/pack/.new.cohort-tmp.$victim."*) ok "a killed freeze leaves temporary files named for its process" ;;
+*) notok "a killed freeze leaves temporary files named for its process" "$left" ;;
+esac
+# beside them: a live process's (the test's own shell, no lock), a dead
+# process's whose lock is held (as by a process of the same id in another
+# container), and a file that only looks like one
+d=$(dead_pid)
+: >"k/out/g.json.cohort-tmp.$$.aaaaaa"
+: >"k/store/pack/.new.cohort-tmp.$d.bbbbbb"
+: >"k/out/notes.cohort-tmp.txt"
+(exec 9>>"k/store/pack/.new.cohort-tmp.$d.bbbbbb" && flock 9 && exec sleep 60) &
+holder=$!
+sleep 0.2
+expect_status "the next freeze into the folders runs" 0 \
+	"$COHORT" freeze --spec luna/spec.json --store k/store -o k/out/f.json luna/ledger.jsonl
+cat >k/want <<TMP
+k/out/g.json.cohort-tmp.$$.aaaaaa
+k/out/notes.cohort-tmp.txt
+k/store/pack/.new.cohort-tmp.$d.bbbbbb
+TMP
+find k -name '*cohort-tmp*' | sort >k/got
+same_bytes "it removes the killed run's files, only those" k/got k/want
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+expect_status "verify holds after the sweep" 0 "$COHORT" verify --store k/store k/out/f.json
+
+# a killed bundle's archive is removed by the next bundle into its folder
+"$COHORT" fit -o luna/fit.json luna/freeze.json 2>/dev/null
+: >"k/out/l.tar.cohort-tmp.$d.cccccc"
+expect_status "bundle into the folder" 0 "$COHORT" bundle --spec luna/b.json -o k/out/l.tar
+[ ! -e "k/out/l.tar.cohort-tmp.$d.cccccc" ] && ok "the next bundle removes a killed bundle's archive" ||
+	notok "the next bundle removes a killed bundle's archive" "$(ls k/out)"
+
+# a store's temporary files are never published, and the gate says so
+cp -r luna pub
+: >"pub/store/pack/.new.cohort-tmp.$$.dddddd"
+: >"pub/store/pack/.new-Ab12Cd"
+: >"pub/store/pack/.idx-Ab12Ce"
+expect_status "bundle of a store holding temporary files" 0 "$COHORT" bundle --spec pub/b.json -o pub.tar
+tar -tf pub.tar | grep -e 'cohort-tmp' -e '\.new-' -e '\.idx-' >pub.bad
+[ ! -s pub.bad ] && ok "the archive holds none of them" || notok "the archive holds none of them" "$(cat pub.bad)"
+n=$(grep -c '^cohort bundle: note: store/pack/\.[a-z]*[-.].*: not bundled: a temporary file' "$TMP/err")
+[ "$n" = 3 ] && ok "the gate notes each one it left out" || notok "the gate notes each one it left out" "$n: $(cat "$TMP/err")"
+
+# every rename into a folder is followed by an fsync of the folder
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+	mkdir -p sy
+	strace -f -e trace=rename,openat,fsync -o trace.txt "$COHORT" freeze --spec luna/spec.json \
+		--store sy/store -o sy/f.json luna/ledger.jsonl >/dev/null 2>&1
+	awk '/rename\(/ { pending++ } /O_DIRECTORY/ && /= [0-9]+$/ { fd = $NF }
+		/fsync\(/ { if (pending && $2 ~ "^fsync\\(" fd "\\)") pending = 0 }
+		END { exit pending != 0 }' trace.txt && grep -q 'rename(' trace.txt &&
+		ok "each rename is followed by an fsync of its folder" ||
+		notok "each rename is followed by an fsync of its folder" "$(grep -e rename -e fsync -e DIRECTORY trace.txt | tail -8)"
+else
+	ok "each rename is followed by an fsync of its folder (skipped: no strace here)"
+fi

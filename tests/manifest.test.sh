@@ -161,7 +161,7 @@ if grep -q 'caf' esc-table.txt; then ok "--format table prints the conditions"; 
 refused() { # NAME PATTERN LEDGER
 	rm -f out.json
 	expect_fail2 "$1" "$2" "$COHORT" freeze --spec esc-spec.json -o out.json "$3"
-	if [ -e out.json ] || ls out.json.tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
+	if [ -e out.json ] || ls out.json.cohort-tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
 }
 refused "a block played at two anchors in one color" \
 	'^cohort freeze: esc-group.jsonl:[0-9]+: "anchor": block 2 of luna t.ab was played at 1520.5 and at 1999$' esc-group.jsonl
