@@ -1,6 +1,7 @@
 # lost.test.sh: nothing lost.  Inputs are never modified, whatever -o
 # names; outputs are written atomically.
 EX=$ROOT/examples
+PY=/usr/bin/python3
 cp -r "$EX/luna" luna
 cp -r "$EX/deepseek" deepseek
 cp -r "$EX/paired-toy" toy
@@ -166,4 +167,85 @@ if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; th
 		notok "each rename is followed by an fsync of its folder" "$(grep -e rename -e fsync -e DIRECTORY trace.txt | tail -8)"
 else
 	ok "each rename is followed by an fsync of its folder (skipped: no strace here)"
+fi
+
+# --- hostile ledgers ---------------------------------------------------------
+# A ledger given as a pipe reads as the file does; a SQLite database given
+# as one is refused (SQLite reads only files).
+"$COHORT" freeze --spec luna/spec.json luna/ledger.jsonl >pipe.want
+rm -f lp && mkfifo lp
+cat luna/ledger.jsonl >lp &
+"$COHORT" freeze --spec luna/spec.json lp >pipe.got 2>pipe.err
+wait
+same_bytes "a ledger given as a named pipe" pipe.want pipe.got
+bash -c '"$1" freeze --spec luna/spec.json <(cat luna/ledger.jsonl)' sh "$COHORT" >pipe.got2 2>pipe.err
+same_bytes "a ledger given as <(...)" pipe.want pipe.got2
+# a pipe shorter than the bytes read to tell its kind
+head -n 1 luna/ledger.jsonl | head -c 9 >short.txt
+expect_fail2 "a pipe of nine bytes is read as they are" '/dev/fd/[0-9]+:1:10: expected' \
+	bash -c '"$1" freeze --spec luna/spec.json <(cat short.txt)' sh "$COHORT"
+$PY - luna/ledger.jsonl games.sqlite <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.execute("CREATE TABLE games (game_id TEXT)")
+db.commit()
+PYEOF
+expect_fail2 "a SQLite ledger given as a pipe" \
+	'^cohort freeze: /dev/fd/[0-9]+: a SQLite database, given as a pipe: SQLite reads only a file' \
+	bash -c '"$1" freeze --spec luna/spec.json <(cat games.sqlite)' sh "$COHORT"
+
+# a games "table" that is a view, a recursive one that never ends, or a
+# virtual table: refused at once
+$PY - rec.sqlite plain-view.sqlite <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("CREATE VIEW games AS WITH RECURSIVE n(rowid, game_id) AS "
+           "(SELECT 1, 'g1' UNION ALL SELECT rowid + 1, 'g' || (rowid + 1) FROM n) "
+           "SELECT rowid, game_id FROM n")
+db.commit()
+db = sqlite3.connect(sys.argv[2])
+db.execute("CREATE TABLE t (game_id TEXT)")
+db.execute("CREATE VIEW games AS SELECT rowid, * FROM t")
+db.commit()
+PYEOF
+expect_fail2 "a recursive view as the games table" \
+	'^cohort freeze: rec\.sqlite: sqlite: "games" is a view, not a table' \
+	timeout 20 "$COHORT" freeze --spec luna/spec.json rec.sqlite
+expect_fail2 "a view as the games table" \
+	'^cohort freeze: plain-view\.sqlite: sqlite: "games" is a view, not a table' \
+	"$COHORT" freeze --spec luna/spec.json plain-view.sqlite
+if sqlite3 :memory: 'CREATE VIRTUAL TABLE x USING fts5(a)' 2>/dev/null; then
+	rm -f virt.sqlite
+	sqlite3 virt.sqlite 'CREATE VIRTUAL TABLE games USING fts5(game_id)'
+	expect_fail2 "a virtual table as the games table" \
+		'^cohort freeze: virt\.sqlite: sqlite: "games" is a virtual table' \
+		"$COHORT" freeze --spec luna/spec.json virt.sqlite
+fi
+
+# a ledger cut while freeze reads it: a message and exit 2, not SIGBUS.
+# freeze holds at most three chunks of 4 MiB ahead of its one worker, so
+# it is still reading when the file is cut.
+for i in 1 2 3 4; do sed "s/\"game_id\":\"c/\"game_id\":\"$i-c/" big.jsonl; done >cut.jsonl
+COHORT_JOBS=1 "$COHORT" freeze --spec luna/spec.json -o cut.json cut.jsonl >cut.out 2>cut.err &
+victim=$!
+i=0
+while [ $i -lt 200 ]; do
+	pos=0
+	for fd in /proc/$victim/fd/*; do
+		case "$(readlink "$fd" 2>/dev/null)" in
+		*/cut.jsonl) pos=$(awk '/^pos:/ { print $2 }' "/proc/$victim/fdinfo/${fd##*/}" 2>/dev/null) ;;
+		esac
+	done
+	[ "${pos:-0}" -gt 0 ] && break
+	sleep 0.05
+	i=$((i + 1))
+done
+truncate -s 100000 cut.jsonl
+wait $victim
+rc=$?
+if [ $rc = 2 ] && grep -q '^cohort freeze: cut\.jsonl: cut short while being read' cut.err &&
+	[ ! -e cut.json ] && ! ls cut.json.cohort-tmp.* >/dev/null 2>&1; then
+	ok "a ledger cut while being read: exit 2, named, nothing written"
+else
+	notok "a ledger cut while being read: exit 2, named, nothing written" "exit $rc: $(head -c 300 cut.err)"
 fi
