@@ -1,4 +1,5 @@
 /* table.c: the efficiency table of a report, for people. */
+#define _GNU_SOURCE /* asprintf */
 #include "internal.h"
 
 #include <math.h>
@@ -77,6 +78,26 @@ state_text(const cJSON *c, struct buf *b)
 	}
 }
 
+/* A cell's label: its condition, or "family/condition" when the report's
+ * cells belong to more than one family (as in fit's tables). */
+static char *
+cell_label(const cJSON *c, const cJSON *conds)
+{
+	const cJSON *fam = json_get(c, "family"), *cond = json_get(c, "condition"), *x;
+	int several = 0;
+	char *out;
+
+	cJSON_ArrayForEach(x, conds) {
+		const cJSON *f = json_get(x, "family");
+		several |= cJSON_IsString(f) && cJSON_IsString(fam) &&
+		    strcmp(f->valuestring, fam->valuestring) != 0;
+	}
+	if (asprintf(&out, "%s%s%s", several ? fam->valuestring : "", several ? "/" : "",
+	        cJSON_IsString(cond) ? cond->valuestring : "?") < 0)
+		return NULL;
+	return out;
+}
+
 int
 recon_table(const cJSON *report, struct buf *out, struct err *e)
 {
@@ -86,12 +107,13 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 	const cJSON *c, *f;
 	int rows = cJSON_GetArraySize(conds) + 2, r = 1;
 	size_t w[5];
-	char *cell[64][5];
+	char *(*cell)[5];
 	struct buf b = BUF_INIT;
 
-	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot) || rows > 64)
+	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot))
 		return err_set(e, ERR_INPUT, "not a cohort.reconcile/1 report");
-	memset(cell, 0, sizeof cell);
+	if ((cell = calloc((size_t)rows, sizeof *cell)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	for (int j = 0; j < 5; j++)
 		cell[0][j] = strdup(head[j]);
 	for (c = conds->child;; c = c->next) {
@@ -100,7 +122,7 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 		double games = num(o, "clean_games");
 		const cJSON *per = json_get(o, "tokens_per_clean_game");
 
-		cell[r][0] = strdup(c != NULL ? json_get(o, "condition")->valuestring : "total");
+		cell[r][0] = c != NULL ? cell_label(o, conds) : strdup("total");
 		snprintf(t, sizeof t, "%.0f", games);
 		cell[r][1] = strdup(t);
 		snprintf(t, sizeof t, "%.0f-%.0f-%.0f", num(o, "w"), num(o, "d"), num(o, "l"));
@@ -140,6 +162,7 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 	for (int i = 0; i < rows; i++)
 		for (int j = 0; j < 5; j++)
 			free(cell[i][j]);
+	free(cell);
 	{
 		const cJSON *rec = json_get(json_get(tot, "tokens"), "recorded");
 		char tk[32], rq[32], bl[32];
