@@ -235,6 +235,28 @@ done:
 	return rc;
 }
 
+/* 1 when the first bytes of a ledger are PGN's, which no JSON line can
+ * start with: a tag pair ("[Event ...", a bracket then a capital) or move
+ * text ("1. e4", a number then a dot and no digit), after blank space or
+ * a byte-order mark. */
+static int
+looks_pgn(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+		i++;
+	if (i + 1 < n && p[i] == '[')
+		return p[i + 1] >= 'A' && p[i + 1] <= 'Z';
+	if (i >= n || p[i] < '0' || p[i] > '9')
+		return 0;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	return i + 1 < n && p[i] == '.' && (p[i + 1] < '0' || p[i + 1] > '9');
+}
+
 int
 ledger_open(const char *path, struct ledger_file *f, struct err *e)
 {
@@ -261,6 +283,14 @@ ledger_open(const char *path, struct ledger_file *f, struct err *e)
 		return err_set(e, ERR_IO, "%s: read error: %s", path, strerror(errno));
 	}
 	f->sqlite = f->npre == sizeof magic && memcmp(f->pre, magic, sizeof magic) == 0;
+	if (!f->sqlite && looks_pgn(f->pre, f->npre)) {
+		ledger_close(f);
+		return err_set(e, ERR_INPUT, "%s:1: this is PGN, not a game ledger: a ledger holds "
+		    "one JSON record a game (JSON Lines or SQLite) with what PGN does not carry "
+		    "(model, condition, anchor, tokens, timing; cohort-freeze(1) lists the "
+		    "fields): give freeze the ledger the harness wrote",
+		    path);
+	}
 	if (f->sqlite && !f->regular) {
 		ledger_close(f);
 		return err_set(e, ERR_INPUT, "%s: a SQLite database, given as a pipe: SQLite reads "

@@ -249,3 +249,15 @@ if [ $rc = 2 ] && grep -q '^cohort freeze: cut\.jsonl: cut short while being rea
 else
 	notok "a ledger cut while being read: exit 2, named, nothing written" "exit $rc: $(head -c 300 cut.err)"
 fi
+
+# a PGN given to freeze says it is PGN and what to give instead
+printf '[Event "casual"]\n[Site "?"]\n\n1. e4 e5 2. Nf3 Nc6 *\n' >games.pgn
+expect_fail2 "a PGN with tags given as a ledger" \
+	'^cohort freeze: games\.pgn:1: this is PGN, not a game ledger: .*give freeze the ledger the harness wrote' \
+	"$COHORT" freeze --spec luna/spec.json games.pgn
+printf '\357\273\277\n1.e4 e5 *\n' >moves.pgn
+expect_fail2 "PGN move text (after a byte-order mark) given as a ledger" \
+	'^cohort freeze: moves\.pgn:1: this is PGN' "$COHORT" freeze --spec luna/spec.json moves.pgn
+printf '[1.5]\n' >array.jsonl
+expect_fail2 "a JSON array line is not taken for PGN" '^cohort freeze: array\.jsonl:1: expected a JSON object' \
+	"$COHORT" freeze --spec luna/spec.json array.jsonl
