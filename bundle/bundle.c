@@ -904,6 +904,122 @@ game_diff(const cJSON *old, const cJSON *now, long *changed, long *added, long *
 	}
 }
 
+/* A freeze cut after the bundle's as_of would publish, as of that date,
+ * games played after it. */
+static void
+check_cuts(struct ctx *c)
+{
+	struct ts bundle, cut;
+
+	if (ts_parse(c->as_of, &bundle) < 0)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const cJSON *as_of = it->doc != NULL ? json_get(it->doc, "as_of") : NULL;
+		if (it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+		    !cJSON_IsString(as_of) || ts_parse(as_of->valuestring, &cut) < 0)
+			continue;
+		if (ts_cmp(cut, bundle) > 0)
+			finding(c, "invalid", it, it->path, 0,
+			    "set the bundle spec's as_of to the freeze's cut or later, or bundle a freeze "
+			    "cut by then", "the freeze's cut (as_of %.40s) is after the bundle's as_of "
+			    "(%.40s): the bundle would date games played after it", as_of->valuestring,
+			    c->as_of);
+	}
+}
+
+/* What an append to a freeze's ledgers may change without moving its
+ * cut: a copy of doc without "repo", without its exclusions of games after
+ * the cut and of live games (counted in *after and *live, the first live
+ * one's game_id copied to first_live), totals.excluded counted down to
+ * match. */
+static cJSON *
+freeze_core(const cJSON *doc, long *after, long *live, char first_live[64])
+{
+	cJSON *core = cJSON_Duplicate(doc, 1), *ex, *x, *next, *tot;
+	long gone = 0;
+
+	*after = *live = 0;
+	if (core == NULL)
+		return NULL;
+	cJSON_DeleteItemFromObjectCaseSensitive(core, "repo");
+	ex = cJSON_GetObjectItemCaseSensitive(core, "excluded");
+	for (x = ex != NULL ? ex->child : NULL; x != NULL; x = next) {
+		const cJSON *r = json_get(x, "reason");
+		next = x->next;
+		if (!cJSON_IsString(r))
+			continue;
+		if (strcmp(r->valuestring, "after_cut") == 0)
+			(*after)++;
+		else if (strcmp(r->valuestring, "live") == 0) {
+			if ((*live)++ == 0 && first_live != NULL && cJSON_IsString(json_get(x, "game_id")))
+				snprintf(first_live, 64, "%s", json_get(x, "game_id")->valuestring);
+		} else
+			continue;
+		cJSON_Delete(cJSON_DetachItemViaPointer(ex, x));
+		gone++;
+	}
+	tot = cJSON_GetObjectItemCaseSensitive(core, "totals");
+	x = tot != NULL ? cJSON_GetObjectItemCaseSensitive(tot, "excluded") : NULL;
+	if (cJSON_IsNumber(x))
+		cJSON_SetNumberValue(x, x->valuedouble - (double)gone);
+	return core;
+}
+
+/* The freeze of it, made again from its ledgers (again, its bytes ab),
+ * against the freeze itself: an append-only ledger may add games after
+ * the cut (counted in a note, never a finding) and live games (live, not
+ * stale); any other difference is stale, with what changed. */
+static void
+compare_refreeze(struct ctx *c, struct item *it, const struct buf *ab, const cJSON *again)
+{
+	long oa, ol, na, nl, changed = 0, added = 0, removed = 0;
+	const char *first = NULL;
+	char first_live[64] = "?";
+	cJSON *old = freeze_core(it->doc, &oa, &ol, NULL);
+	cJSON *now = freeze_core(again, &na, &nl, first_live);
+	struct buf ob = BUF_INIT, nb = BUF_INIT;
+	struct err fe = ERR_INIT;
+	char b[HASH_ID_LEN + 1], msg[512];
+	uint8_t dg[HASH_LEN];
+
+	if (old != NULL && now != NULL && canon_write(old, &ob, &fe) == 0 &&
+	    canon_write(now, &nb, &fe) == 0 && ob.len == nb.len && memcmp(ob.p, nb.p, ob.len) == 0) {
+		if (na > oa && c->o->note != NULL) {
+			snprintf(msg, sizeof msg, "%s: its ledgers hold %ld game%s after its cut (as_of), "
+			    "left out as the freeze left them: for the next freeze", it->path, na - oa,
+			    na - oa == 1 ? "" : "s");
+			c->o->note(c->o->note_ctx, msg);
+		}
+		if (nl > ol)
+			finding(c, "live", it, it->path, 0,
+			    "let the live games finish, freeze again and bundle the new freeze",
+			    "%ld game%s inside the cut %s live in its ledgers now, not in the freeze "
+			    "(first: %s)", nl - ol, nl - ol == 1 ? "" : "s", nl - ol == 1 ? "is" : "are",
+			    first_live);
+	} else {
+		hash_bytes(ab->p, ab->len, dg);
+		hash_id_format(dg, b);
+		game_diff(json_get(it->doc, "games"), json_get(again, "games"), &changed, &added,
+		    &removed, &first);
+		if (added > 0 && changed == 0 && removed == 0)
+			finding(c, "stale", it, it->path, 0,
+			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
+			    "a game inside the cut was added to its ledgers (%ld in all; first: %s): "
+			    "freeze again (freezing them gives %s)", added, first ? first : "?", b);
+		else
+			finding(c, "stale", it, it->path, 0,
+			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
+			    "no longer matches its ledgers: freezing them again gives %s; included games: "
+			    "%ld changed, %ld added, %ld gone%s%s", b, changed, added, removed,
+			    first ? "; first: " : "", first ? first : "");
+	}
+	cJSON_Delete(old);
+	cJSON_Delete(now);
+	buf_release(&ob);
+	buf_release(&nb);
+}
+
 /* Re-derive each freeze from the ledger items it is derived from. */
 static int
 check_freeze_ledgers(struct ctx *c, int *ran)
@@ -916,8 +1032,6 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		size_t nl = 0;
 		cJSON *again = NULL, *old;
 		struct buf ab = BUF_INIT, ob = BUF_INIT;
-		char b[HASH_ID_LEN + 1];
-		uint8_t dg[HASH_LEN];
 		struct err fe = ERR_INIT;
 
 		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
@@ -951,19 +1065,8 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
 		if (old != NULL && canon_write(old, &ob, &fe) == 0 &&
 		    (ob.len != ab.len || memcmp(ob.p, ab.p, ab.len) != 0) &&
-		    (again = json_parse(ab.p, ab.len, "freeze", 1, &fe)) != NULL) {
-			long changed = 0, added = 0, removed = 0;
-			const char *first = NULL;
-			hash_bytes(ab.p, ab.len, dg);
-			hash_id_format(dg, b);
-			game_diff(json_get(old, "games"), json_get(again, "games"), &changed, &added,
-			    &removed, &first);
-			finding(c, "stale", it, it->path, 0,
-			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
-			    "no longer matches its ledgers: freezing them again gives %s; included games: "
-			    "%ld changed, %ld added, %ld gone%s%s", b, changed, added, removed,
-			    first ? "; first: " : "", first ? first : "");
-		}
+		    (again = json_parse(ab.p, ab.len, "freeze", 1, &fe)) != NULL)
+			compare_refreeze(c, it, &ab, again);
 		cJSON_Delete(old);
 		cJSON_Delete(again);
 		buf_release(&ob);
@@ -1295,6 +1398,7 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	check_missing(&c);
 	check_inputs(&c);
 	check_live(&c);
+	check_cuts(&c);
 	if (check_freeze_ledgers(&c, &ran) < 0)
 		goto done;
 	check_git(&c);
