@@ -1443,20 +1443,31 @@ bundle_table(const cJSON *doc, struct buf *out, struct err *e)
 		buf_printf(out, "%-8s %-10s %-34s %s\n", "check", "role", "where", "finding");
 		cJSON_ArrayForEach(x, json_get(doc, "findings")) {
 			const cJSON *role = json_get(x, "role"), *path = json_get(x, "path"),
-			            *line = json_get(x, "line");
-			char where[256];
+			            *line = json_get(x, "line"), *action = json_get(x, "action");
+			struct buf w = BUF_INIT, d = BUF_INIT;
+			/* names are shown escaped: a newline or ESC in one is the
+			 * file's, not the table's */
+			buf_add_shown(&w, path ? path->valuestring : "-");
 			if (path && line)
-				snprintf(where, sizeof where, "%s:%d", path->valuestring, line->valueint);
-			else
-				snprintf(where, sizeof where, "%s", path ? path->valuestring : "-");
+				buf_printf(&w, ":%d", line->valueint);
+			buf_add_shown(&d, json_get(x, "detail")->valuestring);
 			buf_printf(out, "%-8s %-10s %-34s %s\n", json_get(x, "check")->valuestring,
-			    role ? role->valuestring : "-", where, json_get(x, "detail")->valuestring);
+			    role ? role->valuestring : "-", w.p ? w.p : "", d.p ? d.p : "");
+			if (cJSON_IsString(action))
+				buf_printf(out, "%-8s %-10s %-34s to do: %s\n", "", "", "",
+				    action->valuestring);
+			buf_release(&w);
+			buf_release(&d);
 		}
 	} else {
 		buf_printf(out, "%-10s %-34s %s\n", "role", "path", "id");
-		cJSON_ArrayForEach(x, json_get(doc, "items"))
+		cJSON_ArrayForEach(x, json_get(doc, "items")) {
+			struct buf w = BUF_INIT;
+			buf_add_shown(&w, json_get(x, "path")->valuestring);
 			buf_printf(out, "%-10s %-34s %.23s\n", json_get(x, "role")->valuestring,
-			    json_get(x, "path")->valuestring, json_get(x, "id")->valuestring);
+			    w.p ? w.p : "", json_get(x, "id")->valuestring);
+			buf_release(&w);
+		}
 	}
 	if (out->p == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");

@@ -15,8 +15,13 @@ static const char usage[] =
 static void
 note(void *ctx, const char *msg)
 {
+	struct buf b = BUF_INIT;
+
 	(void)ctx;
-	fprintf(stderr, "cohort bundle: note: %s\n", msg);
+	buf_adds(&b, "note: ");
+	buf_adds(&b, msg);
+	opt_say("bundle", b.p != NULL ? b.p : msg);
+	buf_release(&b);
 }
 
 int

@@ -88,6 +88,12 @@ void opt_help(const struct opt_cmd *c);
  * printing a usage error for anything else. */
 int opt_format(const struct opt_cmd *c, const char *format);
 
+/* Print "cohort NAME: msg" (NAME empty: "cohort: msg") and a newline to
+ * stderr, the message's control characters shown escaped (buf_add_shown):
+ * every diagnostic goes through here, so a file name holding a newline or
+ * ESC can neither forge a line nor drive the terminal. */
+void opt_say(const char *name, const char *msg);
+
 /* A usage error in the one form: "cohort NAME: message", then the usage
  * lines, to stderr; returns EXIT_ERROR. */
 int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)

@@ -271,8 +271,9 @@ rm all/b.tmp
 counts=$($PY -c 'import json; c=json.load(open("all.json"))["counts"]; print(" ".join("%s=%d" % (k, c[k]) for k in ("missing","stale","live","secret","invalid")))')
 [ "$counts" = "missing=1 stale=2 live=1 secret=2 invalid=1" ] && ok "all findings at once: $counts" || notok "all findings at once" "$counts: $(cat all.json)"
 "$COHORT" bundle --spec all/bundle.json --check --format table >all.txt 2>/dev/null
-[ "$(grep -c '' all.txt)" = 8 ] && head -1 all.txt | grep -q '^check *role *where *finding' &&
-	ok "--format table: a header and one line a finding" || notok "--format table" "$(cat all.txt)"
+[ "$(grep -c '' all.txt)" = 15 ] && head -1 all.txt | grep -q '^check *role *where *finding' &&
+	[ "$(grep -c '^ *to do: ' all.txt)" = 7 ] && [ "$(sed -n '3p;5p;7p;9p;11p;13p;15p' all.txt | grep -c '^ *to do: ')" = 7 ] &&
+	ok "--format table: a header, one line a finding and its action under it" || notok "--format table" "$(cat all.txt)"
 
 mkdir -p norequire && cp luna/spec.json norequire/
 printf '{"kind":"cohort.bundle-spec/1","name":"n","as_of":"2026-07-20T00:00:00+02:00","items":[{"role":"spec","path":"spec.json"}]}' >norequire/s.json

@@ -261,3 +261,18 @@ expect_fail2 "PGN move text (after a byte-order mark) given as a ledger" \
 printf '[1.5]\n' >array.jsonl
 expect_fail2 "a JSON array line is not taken for PGN" '^cohort freeze: array\.jsonl:1: expected a JSON object' \
 	"$COHORT" freeze --spec luna/spec.json array.jsonl
+
+# a file name holding a newline or ESC is shown escaped in a message: one
+# line, no control character reaches the terminal
+bad=$(printf 'x\033[2Jy\nz.jsonl')
+"$COHORT" freeze --spec luna/spec.json "$bad" >esc.out 2>esc.err
+rc=$?
+if [ $rc = 2 ] && [ "$(grep -c '' esc.err)" = 1 ] && ! LC_ALL=C grep -q "$(printf '\033')" esc.err &&
+	grep -q '^cohort freeze: x\\x1b\[2Jy\\nz\.jsonl: cannot open' esc.err; then
+	ok "a file name with ESC and a newline is shown escaped"
+else
+	notok "a file name with ESC and a newline is shown escaped" "exit $rc: $(od -c esc.err | head -3)"
+fi
+"$COHORT" fit -o "$bad" "$bad" >esc.out 2>esc.err
+[ "$(grep -c '' esc.err)" = 1 ] && ok "a usage error shows the name escaped too" ||
+	notok "a usage error shows the name escaped too" "$(od -c esc.err | head -3)"

@@ -373,3 +373,20 @@ if [ -f "$E/requests.jsonl" ]; then
 		same_bytes "DeepSeek: same table from $(echo "$b" | sed 's|[^ ]*/||g')" ds2.table ds.table
 	done
 fi
+
+# The table lists its findings, one a line, at most 20 of a kind: 30
+# requests without a game (each billed) give 20 lines and "and 10 more".
+fixture many
+for i in $(seq 1 30); do
+	printf '{"request_id":"orphan%d","game_id":null,"ts":"2026-07-20T10:00:00Z","model":{"requested":"fam-1","returned":"fam-1"},"tokens":{"input":1,"output":1,"reasoning":0,"cached":0},"latency_ms":1,"attempt":1,"status":"ok"}\n' $i
+done >>many/requests.jsonl
+for i in $(seq 1 30); do printf 'orphan%d,2026-07-20T10:00:00Z,fam-1,1,1,0,0,0.000001\n' $i; done >>many/billing.csv
+rec many --billing many/billing.csv --format table >many.txt
+rc=$?
+n=$(grep -c '^  request_without_game, request orphan[0-9]*, requests.jsonl:[0-9]*: game_id expected absent, found absent$' many.txt)
+if [ $rc = 1 ] && [ "$n" = 20 ] && grep -q '^  and 10 more request_without_game$' many.txt &&
+	grep -q '^not reconciled: 30 findings (request_without_game 30)$' many.txt; then
+	ok "the reconcile table lists findings, 20 of a kind, and counts the rest"
+else
+	notok "the reconcile table lists findings, 20 of a kind, and counts the rest" "exit $rc, $n listed: $(tail -3 many.txt)"
+fi
