@@ -46,6 +46,7 @@ struct item {
 	const char *path;          /* as written */
 	const cJSON *derived;      /* "derived_from", or NULL */
 	const cJSON *git;          /* "git", or NULL */
+	cJSON *git_out;            /* "git" as recorded: with the commit HEAD gave */
 	const char *store;         /* "store", or NULL */
 	int exists;
 	struct file *file;         /* its own file when it exists */
@@ -130,6 +131,19 @@ parse_time(const char *s, int64_t *out, char date[48])
 		return -1;
 	*out = t.sec;
 	ts_date(t, date);
+	return 0;
+}
+
+/* A git "repo": a relative folder, printable ASCII; "." and ".." may
+ * name the spec's own work tree (check_git keeps it inside). */
+static int
+check_repo_rel(struct ctx *c, long index, const char *p)
+{
+	if (*p == '\0' || *p == '/')
+		return spec_err(c, index, "git", "\"repo\": expected a relative folder, not \"%s\"", p);
+	for (const char *s = p; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return spec_err(c, index, "git", "\"repo\": expected printable ASCII");
 	return 0;
 }
 
@@ -388,15 +402,17 @@ item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
 		if (!cJSON_IsString(d))
 			return spec_err(c, i, "derived_from", "expected an array of roles");
 	if (it->git) {
+		s = NULL;
 		if (json_get_string(it->git, "repo", 1, &s, c->e) < 0 ||
-		    json_get_string(it->git, "commit", 1, &s, c->e) < 0 ||
+		    json_get_string(it->git, "commit", 0, &s, c->e) < 0 ||
 		    json_get_string(it->git, "path", 1, &s, c->e) < 0)
 			return err_prefix(c->e, "%s: items[%ld]: \"git\"", c->spec_path, i);
-		json_get_string(it->git, "commit", 1, &s, c->e);
-		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
+		s = NULL;
+		json_get_string(it->git, "commit", 0, &s, c->e);
+		if (s != NULL && (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40))
 			return spec_err(c, i, "git", "\"commit\": expected 40 lowercase hex digits");
 		json_get_string(it->git, "repo", 1, &s, c->e);
-		if (check_rel(c, i, "git", s) < 0)
+		if (check_repo_rel(c, i, s) < 0)
 			return -1;
 	}
 	if (check_rel(c, i, "path", it->path) < 0)
@@ -1155,34 +1171,125 @@ check_stores(struct ctx *c)
 	return 0;
 }
 
-/* Files with git provenance must equal the blob at the declared commit. */
+/* 1 when path is dir or inside it (both resolved, dir without a
+ * trailing '/' unless it is "/"). */
+static int
+inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* An item's repository: the one holding the folder its "repo" names,
+ * which must be inside the spec's folder or the spec's own work tree.
+ * *sub gets the folder's path inside the work tree ("" or "a/b/").  0, or
+ * 1 after a finding. */
+static int
+git_open(struct ctx *c, const struct item *it, const char *repo_rel, struct repo **repo,
+    char **sub)
+{
+	char *joined = NULL, *folder = NULL, *spec_dir = realpath(c->dir, NULL);
+	struct repo *own = NULL;
+	struct err ge = ERR_INIT;
+	const char *w = NULL;
+	int rc = 1;
+
+	*repo = NULL;
+	*sub = NULL;
+	if (asprintf(&joined, "%s/%s", c->dir, repo_rel) >= 0)
+		folder = realpath(joined, NULL);
+	if (folder == NULL || spec_dir == NULL || repo_discover(folder, repo, &ge) < 0 ||
+	    (w = repo_workdir(*repo)) == NULL)
+		finding(c, "missing", it, it->path, 0,
+		    "put the repository beside the spec, or name a folder of the spec's own work "
+		    "tree (correct \"git\".\"repo\")", "git repository %s cannot be opened", repo_rel);
+	else if (!inside(folder, spec_dir) &&
+	    !(repo_discover(spec_dir, &own, &ge) == 0 && repo_workdir(own) != NULL &&
+	        strcmp(repo_workdir(own), w) == 0 && inside(spec_dir, w)))
+		finding(c, "missing", it, it->path, 0,
+		    "name a folder inside the spec's folder or its work tree (correct \"git\".\"repo\")",
+		    "git repository folder %s is outside the spec's folder and its work tree", repo_rel);
+	else {
+		/* w ends with '/', folder does not: "" at the top, else "a/b/" */
+		size_t n = strlen(w);
+		const char *rest = strlen(folder) < n ? "" : folder + n;
+		if (asprintf(sub, "%s%s", rest, *rest ? "/" : "") >= 0)
+			rc = 0;
+	}
+	if (rc != 0) {
+		repo_free(*repo);
+		*repo = NULL;
+	}
+	repo_free(own);
+	free(joined);
+	free(folder);
+	free(spec_dir);
+	return rc;
+}
+
+/* The file differs from its blob: stale, with git's count of the lines. */
+static void
+git_differs(struct ctx *c, const struct item *it, const struct buf *blob, const char *gpath,
+    const char *commit)
+{
+	struct buf now = BUF_INIT;
+	struct err ge = ERR_INIT;
+	size_t add = 0, del = 0;
+	char stat[96] = "";
+
+	if (io_read_all(it->file->abs, &now, IO_MAX_DOCUMENT, &ge) == 0 &&
+	    repo_diff_stat(blob->p ? blob->p : "", blob->len, now.p ? now.p : "", now.len, &add, &del,
+	        &ge) == 0)
+		snprintf(stat, sizeof stat, ": %zu line%s added, %zu removed", add, add == 1 ? "" : "s",
+		    del);
+	finding(c, "stale", it, it->path, 0,
+	    "commit the file as it is and name the new commit, or restore the committed bytes; then "
+	    "bundle again", "differs from %s at commit %.12s%s", gpath, commit, stat);
+	buf_release(&now);
+}
+
+/* Files with git provenance must equal the blob at the declared commit
+ * (HEAD's when none is declared; the commit is recorded either way). */
 static void
 check_git(struct ctx *c)
 {
 	struct buf blob = BUF_INIT;
 
 	for (size_t i = 0; i < c->n; i++) {
-		const struct item *it = &c->it[i];
-		const char *repo_rel, *commit, *gpath;
+		struct item *it = &c->it[i];
+		const char *repo_rel, *commit = NULL, *gpath;
 		struct repo *repo = NULL;
 		struct err ge = ERR_INIT;
-		char *repo_path = NULL;
+		char *sub = NULL, *full = NULL, head[REPO_HEX_LEN + 1];
 		uint8_t d[HASH_LEN];
 		int r;
 
 		if (it->git == NULL || it->file == NULL)
 			continue;
 		json_get_string(it->git, "repo", 1, &repo_rel, NULL);
-		json_get_string(it->git, "commit", 1, &commit, NULL);
+		json_get_string(it->git, "commit", 0, &commit, NULL);
 		json_get_string(it->git, "path", 1, &gpath, NULL);
-		if (asprintf(&repo_path, "%s/%s", c->dir, repo_rel) < 0)
-			continue;
 		buf_reset(&blob);
-		if (repo_open(repo_path, &repo, &ge) < 0)
-			finding(c, "missing", it, it->path, 0,
-			    "put the repository beside the spec (or correct \"git\".\"repo\")",
-			    "git repository %s cannot be opened", repo_rel);
-		else if ((r = repo_blob(repo, commit, gpath, &blob, &ge)) == REPO_NO_COMMIT)
+		if (git_open(c, it, repo_rel, &repo, &sub) != 0)
+			continue;
+		if (commit == NULL) {
+			if (repo_head(repo, head, &ge) < 0) {
+				finding(c, "stale", it, it->path, 0, "commit to the repository, or name "
+				    "\"git\".\"commit\"", "%s has no commit at HEAD", repo_rel);
+				goto next;
+			}
+			commit = head;
+		}
+		if ((it->git_out = cJSON_Duplicate(it->git, 1)) != NULL) {
+			cJSON_DeleteItemFromObjectCaseSensitive(it->git_out, "commit");
+			json_add_string(it->git_out, "commit", commit);
+		}
+		if (asprintf(&full, "%s%s", sub, gpath) < 0)
+			goto next;
+		if ((r = repo_blob(repo, commit, full, &blob, &ge)) == REPO_NO_COMMIT)
 			finding(c, "stale", it, it->path, 0,
 			    "name a commit that exists in the repository (push or fetch it), and bundle again",
 			    "commit %s does not exist in %s", commit, repo_rel);
@@ -1193,13 +1300,12 @@ check_git(struct ctx *c)
 		else if (r == REPO_FOUND) {
 			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
-				finding(c, "stale", it, it->path, 0,
-				    "commit the file as it is and name the new commit, or restore the "
-				    "committed bytes; then bundle again",
-				    "differs from %s at commit %.12s", gpath, commit);
+				git_differs(c, it, &blob, gpath, commit);
 		}
+next:
 		repo_free(repo);
-		free(repo_path);
+		free(sub);
+		free(full);
 	}
 	buf_release(&blob);
 }
@@ -1238,7 +1344,7 @@ make_bundle_doc(struct ctx *c)
 				cJSON_Delete(ins);
 		}
 		if (it->git)
-			cJSON_AddItemToObject(o, "git", cJSON_Duplicate(it->git, 1));
+			cJSON_AddItemToObject(o, "git", cJSON_Duplicate(it->git_out ? it->git_out : it->git, 1));
 		if (it->store) {
 			cJSON *s = cJSON_CreateObject();
 			json_add_string(s, "path", it->store);
@@ -1289,8 +1395,10 @@ make_refusal(struct ctx *c)
 static void
 ctx_release(struct ctx *c)
 {
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
+		cJSON_Delete(c->it[i].git_out);
+	}
 	for (size_t k = 0; k < c->nf; k++) {
 		free(c->f[k].rel);
 		free(c->f[k].abs);
