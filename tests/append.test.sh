@@ -42,6 +42,12 @@ rc=$?
 grep -q '^cohort bundle: note: freeze.json: its ledgers hold 2 games after its cut (as_of), left out' after.err &&
 	ok "games after the cut are counted in a note" || notok "games after the cut are counted in a note" "$(cat after.err)"
 
+# the archive of it verifies: the verifier freezes the bundled ledger again
+# the same way
+"$COHORT" bundle --spec after/b.json -o after.tar >/dev/null 2>&1 &&
+	expect_status "the archive of a ledger with games after the cut verifies" 0 "$COHORT" verify after.tar ||
+	notok "the archive of a ledger with games after the cut verifies" "bundle failed"
+
 mk inside && append inside inside
 "$COHORT" bundle --check --spec inside/b.json >inside.out 2>inside.err
 rc=$?
