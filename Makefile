@@ -2,6 +2,9 @@
 # release and sanitizer builds live side by side.
 
 .SUFFIXES:
+# the modules included below bring rules of their own (a generated
+# source); plain "make" is still "make all"
+.DEFAULT_GOAL := all
 
 PREFIX   ?= /usr/local
 BUILD    ?= build/release

@@ -24,6 +24,7 @@
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../gate/gate.h"
 #include "../verify/verify.h"
@@ -46,6 +47,7 @@ struct item {
 	const char *path;          /* as written */
 	const cJSON *derived;      /* "derived_from", or NULL */
 	const cJSON *git;          /* "git", or NULL */
+	cJSON *git_out;            /* "git" as recorded: with the commit HEAD gave */
 	const char *store;         /* "store", or NULL */
 	int exists;
 	struct file *file;         /* its own file when it exists */
@@ -72,6 +74,7 @@ struct ctx {
 	cJSON *findings;
 	cJSON *checks;             /* names of the checks that ran */
 	struct secret_rules *rules;
+	const struct bundle_opts *o;
 	struct err *e;
 };
 
@@ -129,6 +132,19 @@ parse_time(const char *s, int64_t *out, char date[48])
 		return -1;
 	*out = t.sec;
 	ts_date(t, date);
+	return 0;
+}
+
+/* A git "repo": a relative folder, printable ASCII; "." and ".." may
+ * name the spec's own work tree (check_git keeps it inside). */
+static int
+check_repo_rel(struct ctx *c, long index, const char *p)
+{
+	if (*p == '\0' || *p == '/')
+		return spec_err(c, index, "git", "\"repo\": expected a relative folder, not \"%s\"", p);
+	for (const char *s = p; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return spec_err(c, index, "git", "\"repo\": expected printable ASCII");
 	return 0;
 }
 
@@ -218,6 +234,19 @@ add_file(struct ctx *c, const char *rel, int item, uint64_t size)
 	return f;
 }
 
+static void
+skipped(struct ctx *c, const char *rel, const char *name)
+{
+	char msg[1024];
+
+	if (c->o->note == NULL)
+		return;
+	snprintf(msg, sizeof msg, "%s/%s: not bundled: a temporary file of a freeze writing the "
+	    "store, or left by one that was killed (%s)", rel, name, io_temp_name(name) ?
+	    "the next freeze into the store removes it once its writer is gone" : "remove it");
+	c->o->note(c->o->note_ctx, msg);
+}
+
 static int
 walk_store(struct ctx *c, long index, const char *rel, int item)
 {
@@ -239,6 +268,12 @@ walk_store(struct ctx *c, long index, const char *rel, int item)
 		struct stat st;
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		if (cas_temp_name(de->d_name)) {
+			/* a pack being written, or left by a killed freeze: not the
+			 * store's, never published */
+			skipped(c, rel, de->d_name);
+			continue;
+		}
 		if (asprintf(&sub, "%s/%s", rel, de->d_name) < 0) {
 			rc = err_set(c->e, ERR_NOMEM, "out of memory");
 			break;
@@ -412,15 +447,17 @@ item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
 		if (!cJSON_IsString(d))
 			return spec_err(c, i, "derived_from", "expected an array of roles");
 	if (it->git) {
+		s = NULL;
 		if (json_get_string(it->git, "repo", 1, &s, c->e) < 0 ||
-		    json_get_string(it->git, "commit", 1, &s, c->e) < 0 ||
+		    json_get_string(it->git, "commit", 0, &s, c->e) < 0 ||
 		    json_get_string(it->git, "path", 1, &s, c->e) < 0)
 			return err_prefix(c->e, "%s: items[%ld]: \"git\"", c->spec_path, i);
-		json_get_string(it->git, "commit", 1, &s, c->e);
-		if (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40)
+		s = NULL;
+		json_get_string(it->git, "commit", 0, &s, c->e);
+		if (s != NULL && (strlen(s) != 40 || strspn(s, "0123456789abcdef") != 40))
 			return spec_err(c, i, "git", "\"commit\": expected 40 lowercase hex digits");
 		json_get_string(it->git, "repo", 1, &s, c->e);
-		if (check_rel(c, i, "git", s) < 0)
+		if (check_repo_rel(c, i, s) < 0)
 			return -1;
 	}
 	if (check_rel(c, i, "path", it->path) < 0)
@@ -985,18 +1022,108 @@ game_diff(const cJSON *old, const cJSON *now, long *changed, long *added, long *
 	}
 }
 
+/* A freeze cut after the bundle's as_of would publish, as of that date,
+ * games played after it. */
+static void
+check_cuts(struct ctx *c)
+{
+	struct ts bundle, cut;
+
+	if (ts_parse(c->as_of, &bundle) < 0)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct item *it = &c->it[i];
+		const cJSON *as_of = it->doc != NULL ? json_get(it->doc, "as_of") : NULL;
+		if (it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+		    !cJSON_IsString(as_of) || ts_parse(as_of->valuestring, &cut) < 0)
+			continue;
+		if (ts_cmp(cut, bundle) > 0)
+			finding(c, "invalid", it, it->path, 0,
+			    "set the bundle spec's as_of to the freeze's cut or later, or bundle a freeze "
+			    "cut by then", "the freeze's cut (as_of %.40s) is after the bundle's as_of "
+			    "(%.40s): the bundle would date games played after it", as_of->valuestring,
+			    c->as_of);
+	}
+}
+
+/* What an append to a freeze's ledgers may change without moving its
+ * cut: a copy of doc without "repo", without its exclusions of games after
+ * the cut and of live games (counted in *after and *live, the first live
+ * one's game_id copied to first_live), totals.excluded counted down to
+ * match. */
+static cJSON *
+freeze_core(const cJSON *doc, long *after, long *live, char first_live[64])
+{
+	cJSON *core = cJSON_Duplicate(doc, 1), *ex, *x, *next, *tot;
+	long gone = 0;
+
+	*after = *live = 0;
+	if (core == NULL)
+		return NULL;
+	cJSON_DeleteItemFromObjectCaseSensitive(core, "repo");
+	ex = cJSON_GetObjectItemCaseSensitive(core, "excluded");
+	for (x = ex != NULL ? ex->child : NULL; x != NULL; x = next) {
+		const cJSON *r = json_get(x, "reason");
+		next = x->next;
+		if (!cJSON_IsString(r))
+			continue;
+		if (strcmp(r->valuestring, "after_cut") == 0)
+			(*after)++;
+		else if (strcmp(r->valuestring, "live") == 0) {
+			if ((*live)++ == 0 && first_live != NULL && cJSON_IsString(json_get(x, "game_id")))
+				snprintf(first_live, 64, "%s", json_get(x, "game_id")->valuestring);
+		} else
+			continue;
+		cJSON_Delete(cJSON_DetachItemViaPointer(ex, x));
+		gone++;
+	}
+	tot = cJSON_GetObjectItemCaseSensitive(core, "totals");
+	x = tot != NULL ? cJSON_GetObjectItemCaseSensitive(tot, "excluded") : NULL;
+	if (cJSON_IsNumber(x))
+		cJSON_SetNumberValue(x, x->valuedouble - (double)gone);
+	return core;
+}
+
 /* What freezing a freeze's ledgers again gives, against the freeze. */
 struct refreeze {
 	char again[HASH_ID_LEN + 1];  /* the new freeze's identity */
 	long changed, added, removed; /* included games */
 	char first[128];              /* the first game that differs */
 	struct err why;               /* why the ledgers no longer freeze */
+	long after, live;             /* games an append added after the cut, live ones */
+	char first_live[64];          /* the first live one */
 };
 
+/* 0 when old and again differ only by what an append adds (o counts it),
+ * 1 when they differ otherwise, -1 with e set. */
+static int
+same_core(const cJSON *old, const cJSON *again, struct refreeze *o, struct err *e)
+{
+	long oa, ol;
+	cJSON *a = freeze_core(old, &oa, &ol, NULL);
+	cJSON *b = freeze_core(again, &o->after, &o->live, o->first_live);
+	struct buf x = BUF_INIT, y = BUF_INIT;
+	int rc = -1;
+
+	if (a == NULL || b == NULL)
+		err_set(e, ERR_NOMEM, "out of memory");
+	else if (canon_write(a, &x, e) == 0 && canon_write(b, &y, e) == 0)
+		rc = !(x.len == y.len && memcmp(x.p, y.p, x.len) == 0);
+	o->after -= oa;
+	o->live -= ol;
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	buf_release(&x);
+	buf_release(&y);
+	return rc;
+}
+
 /* Freeze the ledgers again with the freeze doc's own spec and compare the
- * bytes with doc's, its "repo" aside (a freeze made again has none).  The
- * gate and the archive verifier both ask here.  0 the same, 1 they differ
- * (o says how), 2 the ledgers no longer freeze (o->why), -1 with e set. */
+ * bytes with doc's, its "repo" aside (a freeze made again has none), and
+ * what an append-only ledger may add aside too (freeze_core): games after
+ * the cut and live ones, counted in o->after and o->live.  The gate and
+ * the archive verifier both ask here.  0 the same, 1 they differ (o says
+ * how), 2 the ledgers no longer freeze (o->why), -1 with e set. */
 static int
 refreeze(const cJSON *doc, const char **ledgers, size_t nl, struct refreeze *o, struct err *e)
 {
@@ -1030,6 +1157,8 @@ refreeze(const cJSON *doc, const char **ledgers, size_t nl, struct refreeze *o, 
 	rc = -1;
 	if ((again = json_parse(ab.p, ab.len, "freeze", 1, e)) == NULL)
 		goto done;
+	if ((rc = same_core(old, again, o, e)) != 1)
+		goto done;
 	hash_bytes(ab.p, ab.len, dg);
 	hash_id_format(dg, o->again);
 	game_diff(json_get(old, "games"), json_get(again, "games"), &o->changed, &o->added,
@@ -1042,6 +1171,27 @@ done:
 	buf_release(&ob);
 	buf_release(&ab);
 	return rc;
+}
+
+/* What an append-only ledger added since the freeze: games after the cut
+ * in a note (never a finding), live games inside it as live. */
+static void
+appended(struct ctx *c, const struct item *it, const struct refreeze *o)
+{
+	char msg[512];
+
+	if (o->after > 0 && c->o->note != NULL) {
+		snprintf(msg, sizeof msg, "%s: its ledgers hold %ld game%s after its cut (as_of), "
+		    "left out as the freeze left them: for the next freeze", it->path, o->after,
+		    o->after == 1 ? "" : "s");
+		c->o->note(c->o->note_ctx, msg);
+	}
+	if (o->live > 0)
+		finding(c, "live", it, it->path, 0,
+		    "let the live games finish, freeze again and bundle the new freeze",
+		    "%ld game%s inside the cut %s live in its ledgers now, not in the freeze "
+		    "(first: %s)", o->live, o->live == 1 ? "" : "s", o->live == 1 ? "is" : "are",
+		    o->first_live);
 }
 
 /* Re-derive each freeze from the ledger items it is derived from. */
@@ -1075,12 +1225,19 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		if (r == 2)
 			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
 			    "its ledgers no longer freeze: %s", o.why.msg);
+		else if (r == 1 && o.added > 0 && o.changed == 0 && o.removed == 0)
+			finding(c, "stale", it, it->path, 0,
+			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
+			    "a game inside the cut was added to its ledgers (%ld in all; first: %s): "
+			    "freeze again (freezing them gives %s)", o.added, o.first, o.again);
 		else if (r == 1)
 			finding(c, "stale", it, it->path, 0,
 			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
 			    "no longer matches its ledgers: freezing them again gives %s; included games: "
 			    "%ld changed, %ld added, %ld gone%s%s", o.again, o.changed, o.added, o.removed,
 			    o.first[0] ? "; first: " : "", o.first);
+		else if (r == 0 && nl > 0)
+			appended(c, it, &o);
 	}
 	return 0;
 }
@@ -1203,34 +1360,125 @@ check_stores(struct ctx *c)
 	return 0;
 }
 
-/* Files with git provenance must equal the blob at the declared commit. */
+/* 1 when path is dir or inside it (both resolved, dir without a
+ * trailing '/' unless it is "/"). */
+static int
+inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
+}
+
+/* An item's repository: the one holding the folder its "repo" names,
+ * which must be inside the spec's folder or the spec's own work tree.
+ * *sub gets the folder's path inside the work tree ("" or "a/b/").  0, or
+ * 1 after a finding. */
+static int
+git_open(struct ctx *c, const struct item *it, const char *repo_rel, struct repo **repo,
+    char **sub)
+{
+	char *joined = NULL, *folder = NULL, *spec_dir = realpath(c->dir, NULL);
+	struct repo *own = NULL;
+	struct err ge = ERR_INIT;
+	const char *w = NULL;
+	int rc = 1;
+
+	*repo = NULL;
+	*sub = NULL;
+	if (asprintf(&joined, "%s/%s", c->dir, repo_rel) >= 0)
+		folder = realpath(joined, NULL);
+	if (folder == NULL || spec_dir == NULL || repo_discover(folder, repo, &ge) < 0 ||
+	    (w = repo_workdir(*repo)) == NULL)
+		finding(c, "missing", it, it->path, 0,
+		    "put the repository beside the spec, or name a folder of the spec's own work "
+		    "tree (correct \"git\".\"repo\")", "git repository %s cannot be opened", repo_rel);
+	else if (!inside(folder, spec_dir) &&
+	    !(repo_discover(spec_dir, &own, &ge) == 0 && repo_workdir(own) != NULL &&
+	        strcmp(repo_workdir(own), w) == 0 && inside(spec_dir, w)))
+		finding(c, "missing", it, it->path, 0,
+		    "name a folder inside the spec's folder or its work tree (correct \"git\".\"repo\")",
+		    "git repository folder %s is outside the spec's folder and its work tree", repo_rel);
+	else {
+		/* w ends with '/', folder does not: "" at the top, else "a/b/" */
+		size_t n = strlen(w);
+		const char *rest = strlen(folder) < n ? "" : folder + n;
+		if (asprintf(sub, "%s%s", rest, *rest ? "/" : "") >= 0)
+			rc = 0;
+	}
+	if (rc != 0) {
+		repo_free(*repo);
+		*repo = NULL;
+	}
+	repo_free(own);
+	free(joined);
+	free(folder);
+	free(spec_dir);
+	return rc;
+}
+
+/* The file differs from its blob: stale, with git's count of the lines. */
+static void
+git_differs(struct ctx *c, const struct item *it, const struct buf *blob, const char *gpath,
+    const char *commit)
+{
+	struct buf now = BUF_INIT;
+	struct err ge = ERR_INIT;
+	size_t add = 0, del = 0;
+	char stat[96] = "";
+
+	if (io_read_all(it->file->abs, &now, IO_MAX_DOCUMENT, &ge) == 0 &&
+	    repo_diff_stat(blob->p ? blob->p : "", blob->len, now.p ? now.p : "", now.len, &add, &del,
+	        &ge) == 0)
+		snprintf(stat, sizeof stat, ": %zu line%s added, %zu removed", add, add == 1 ? "" : "s",
+		    del);
+	finding(c, "stale", it, it->path, 0,
+	    "commit the file as it is and name the new commit, or restore the committed bytes; then "
+	    "bundle again", "differs from %s at commit %.12s%s", gpath, commit, stat);
+	buf_release(&now);
+}
+
+/* Files with git provenance must equal the blob at the declared commit
+ * (HEAD's when none is declared; the commit is recorded either way). */
 static void
 check_git(struct ctx *c)
 {
 	struct buf blob = BUF_INIT;
 
 	for (size_t i = 0; i < c->n; i++) {
-		const struct item *it = &c->it[i];
-		const char *repo_rel, *commit, *gpath;
+		struct item *it = &c->it[i];
+		const char *repo_rel, *commit = NULL, *gpath;
 		struct repo *repo = NULL;
 		struct err ge = ERR_INIT;
-		char *repo_path = NULL;
+		char *sub = NULL, *full = NULL, head[REPO_HEX_LEN + 1];
 		uint8_t d[HASH_LEN];
 		int r;
 
 		if (it->git == NULL || it->file == NULL)
 			continue;
 		json_get_string(it->git, "repo", 1, &repo_rel, NULL);
-		json_get_string(it->git, "commit", 1, &commit, NULL);
+		json_get_string(it->git, "commit", 0, &commit, NULL);
 		json_get_string(it->git, "path", 1, &gpath, NULL);
-		if (asprintf(&repo_path, "%s/%s", c->dir, repo_rel) < 0)
-			continue;
 		buf_reset(&blob);
-		if (repo_open(repo_path, &repo, &ge) < 0)
-			finding(c, "missing", it, it->path, 0,
-			    "put the repository beside the spec (or correct \"git\".\"repo\")",
-			    "git repository %s cannot be opened", repo_rel);
-		else if ((r = repo_blob(repo, commit, gpath, &blob, &ge)) == REPO_NO_COMMIT)
+		if (git_open(c, it, repo_rel, &repo, &sub) != 0)
+			continue;
+		if (commit == NULL) {
+			if (repo_head(repo, head, &ge) < 0) {
+				finding(c, "stale", it, it->path, 0, "commit to the repository, or name "
+				    "\"git\".\"commit\"", "%s has no commit at HEAD", repo_rel);
+				goto next;
+			}
+			commit = head;
+		}
+		if ((it->git_out = cJSON_Duplicate(it->git, 1)) != NULL) {
+			cJSON_DeleteItemFromObjectCaseSensitive(it->git_out, "commit");
+			json_add_string(it->git_out, "commit", commit);
+		}
+		if (asprintf(&full, "%s%s", sub, gpath) < 0)
+			goto next;
+		if ((r = repo_blob(repo, commit, full, &blob, &ge)) == REPO_NO_COMMIT)
 			finding(c, "stale", it, it->path, 0,
 			    "name a commit that exists in the repository (push or fetch it), and bundle again",
 			    "commit %s does not exist in %s", commit, repo_rel);
@@ -1241,13 +1489,12 @@ check_git(struct ctx *c)
 		else if (r == REPO_FOUND) {
 			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
-				finding(c, "stale", it, it->path, 0,
-				    "commit the file as it is and name the new commit, or restore the "
-				    "committed bytes; then bundle again",
-				    "differs from %s at commit %.12s", gpath, commit);
+				git_differs(c, it, &blob, gpath, commit);
 		}
+next:
 		repo_free(repo);
-		free(repo_path);
+		free(sub);
+		free(full);
 	}
 	buf_release(&blob);
 }
@@ -1288,7 +1535,7 @@ make_bundle_doc(struct ctx *c)
 				cJSON_Delete(ins);
 		}
 		if (it->git)
-			cJSON_AddItemToObject(o, "git", cJSON_Duplicate(it->git, 1));
+			cJSON_AddItemToObject(o, "git", cJSON_Duplicate(it->git_out ? it->git_out : it->git, 1));
 		if (it->store) {
 			cJSON *s = cJSON_CreateObject();
 			json_add_string(s, "path", it->store);
@@ -1339,8 +1586,10 @@ make_refusal(struct ctx *c)
 static void
 ctx_release(struct ctx *c)
 {
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
+		cJSON_Delete(c->it[i].git_out);
+	}
 	for (size_t k = 0; k < c->nf; k++) {
 		free(c->f[k].rel);
 		free(c->f[k].abs);
@@ -1389,14 +1638,37 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0)
+	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0) {
+		/* a failed write names the archive, whatever failed under it */
+		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
+		if (c->e->code == ERR_IO && strncmp(c->e->msg, name, strlen(name)) != 0)
+			err_prefix(c->e, "%s", name);
 		goto done;
+	}
 	hash_id_format(d, id);
 	rc = 0;
 done:
 	free(bf);
 	buf_release(&bytes);
 	buf_release(&info);
+	return rc;
+}
+
+/* The archive is none of the bundle's files, nor its spec
+ * (io_output_check). */
+static int
+output_check(struct ctx *c, const struct bundle_opts *o)
+{
+	const char **in = malloc((c->nf + 1) * sizeof *in);
+	int rc;
+
+	if (in == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	in[0] = o->spec;
+	for (size_t k = 0; k < c->nf; k++)
+		in[k + 1] = c->f[k].abs;
+	rc = io_output_check(o->out, in, c->nf + 1, c->e);
+	free(in);
 	return rc;
 }
 
@@ -1410,6 +1682,7 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	*doc = NULL;
 	id[0] = '\0';
 	c.spec_path = o->spec;
+	c.o = o;
 	c.e = e;
 	c.findings = cJSON_CreateArray();
 	c.checks = cJSON_CreateArray();
@@ -1424,6 +1697,7 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	check_missing(&c);
 	check_inputs(&c);
 	check_live(&c);
+	check_cuts(&c);
 	if (check_freeze_ledgers(&c, &ran) < 0)
 		goto done;
 	check_git(&c);
@@ -1448,21 +1722,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		goto done;
 	}
 	/* inputs are never modified: the archive may not replace one of them */
-	if (!o->check && o->out && strcmp(o->out, "-") != 0) {
-		struct stat os, is;
-		if (stat(o->out, &os) == 0)
-			for (size_t k = 0; k < c.nf; k++)
-				if (stat(c.f[k].abs, &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino) {
-					err_set(e, ERR_USAGE, "%s: is %s, one of the bundle's own files", o->out,
-					    c.f[k].rel);
-					goto done;
-				}
-		if (stat(o->spec, &is) == 0 && stat(o->out, &os) == 0 && is.st_dev == os.st_dev &&
-		    is.st_ino == os.st_ino) {
-			err_set(e, ERR_USAGE, "%s: is the bundle spec itself", o->out);
-			goto done;
-		}
-	}
+	if (!o->check && output_check(&c, o) < 0)
+		goto done;
 	*doc = make_bundle_doc(&c);
 	if (!o->check && write_archive(&c, o, *doc, id) < 0) {
 		cJSON_Delete(*doc);
@@ -1485,20 +1746,31 @@ bundle_table(const cJSON *doc, struct buf *out, struct err *e)
 		buf_printf(out, "%-8s %-10s %-34s %s\n", "check", "role", "where", "finding");
 		cJSON_ArrayForEach(x, json_get(doc, "findings")) {
 			const cJSON *role = json_get(x, "role"), *path = json_get(x, "path"),
-			            *line = json_get(x, "line");
-			char where[256];
+			            *line = json_get(x, "line"), *action = json_get(x, "action");
+			struct buf w = BUF_INIT, d = BUF_INIT;
+			/* names are shown escaped: a newline or ESC in one is the
+			 * file's, not the table's */
+			buf_add_shown(&w, path ? path->valuestring : "-");
 			if (path && line)
-				snprintf(where, sizeof where, "%s:%d", path->valuestring, line->valueint);
-			else
-				snprintf(where, sizeof where, "%s", path ? path->valuestring : "-");
+				buf_printf(&w, ":%d", line->valueint);
+			buf_add_shown(&d, json_get(x, "detail")->valuestring);
 			buf_printf(out, "%-8s %-10s %-34s %s\n", json_get(x, "check")->valuestring,
-			    role ? role->valuestring : "-", where, json_get(x, "detail")->valuestring);
+			    role ? role->valuestring : "-", w.p ? w.p : "", d.p ? d.p : "");
+			if (cJSON_IsString(action))
+				buf_printf(out, "%-8s %-10s %-34s to do: %s\n", "", "", "",
+				    action->valuestring);
+			buf_release(&w);
+			buf_release(&d);
 		}
 	} else {
 		buf_printf(out, "%-10s %-34s %s\n", "role", "path", "id");
-		cJSON_ArrayForEach(x, json_get(doc, "items"))
+		cJSON_ArrayForEach(x, json_get(doc, "items")) {
+			struct buf w = BUF_INIT;
+			buf_add_shown(&w, json_get(x, "path")->valuestring);
 			buf_printf(out, "%-10s %-34s %.23s\n", json_get(x, "role")->valuestring,
-			    json_get(x, "path")->valuestring, json_get(x, "id")->valuestring);
+			    w.p ? w.p : "", json_get(x, "id")->valuestring);
+			buf_release(&w);
+		}
 	}
 	if (out->p == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -1785,6 +2057,15 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 		    "the bag again gives %s; included games: %ld changed, %ld added, %ld gone%s%s", nl,
 		    nl == 1 ? "" : "s", o.again, o.changed, o.added, o.removed,
 		    o.first[0] ? "; first: " : "", o.first);
+	else if (r == 0 && o.live > 0)
+		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
+		    "its ledgers in the bag hold %ld live game%s inside its cut (first: %s)", o.live,
+		    o.live == 1 ? "" : "s", o.first_live);
+	else if (r == 0 && o.after > 0)
+		bag_check_add(vc->checks, "freeze-ledgers", it->path, 1,
+		    "freezing its %zu ledger%s in the bag again gives it, but for %ld game%s after "
+		    "its cut that it leaves out", nl, nl == 1 ? "" : "s", o.after,
+		    o.after == 1 ? "" : "s");
 	else if (r == 0)
 		bag_check_add(vc->checks, "freeze-ledgers", it->path, 1,
 		    "freezing its %zu ledger%s in the bag again gives it byte for byte", nl,

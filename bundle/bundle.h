@@ -21,6 +21,10 @@ struct bundle_opts {
 	int check;                   /* report only: write no archive */
 	enum bag_compress compress;
 	const char *rules;           /* --rules: more credential rules, or NULL */
+	/* called with each note (a file of a store left out of the bundle,
+	 * and why), when set; notes are not findings */
+	void (*note)(void *ctx, const char *msg);
+	void *note_ctx;
 };
 
 /* Read the bundle spec and every file it names, run every check, and

@@ -43,6 +43,8 @@ cmd_bound(int argc, char **argv)
 		return EXIT_ERROR;
 	if (level != NULL && rules_level_parse(level, "--level", &o.level, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
+	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
+		return rc;
 	rc = (in = json_parse_file(ops[0], &e)) == NULL ||
 	    bound_blocks_read(in, io_name(ops[0]), &b, &e) < 0 || bound_document(&b, &o, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, bound_table, out, &e) < 0;

@@ -12,10 +12,22 @@ static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
 "                     [--rules FILE] [--format json|table]\n";
 
+static void
+note(void *ctx, const char *msg)
+{
+	struct buf b = BUF_INIT;
+
+	(void)ctx;
+	buf_adds(&b, "note: ");
+	buf_adds(&b, msg);
+	opt_say("bundle", b.p != NULL ? b.p : msg);
+	buf_release(&b);
+}
+
 int
 cmd_bundle(int argc, char **argv)
 {
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
+	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL, note, NULL };
 	const char *format = NULL;
 	int gzip = 0, zstd = 0;
 	const struct opt table[] = {

@@ -75,6 +75,8 @@ build(const struct opt_cmd *c, struct args *a, const char *positions)
 	unsigned long long v;
 	int rc;
 
+	if ((rc = opt_output(c, out, (const char *const[]){ positions, engine }, 2)) != 0)
+		return rc;
 	o.evals = a->evals;
 	o.setup.engine = engine;
 	if (whole(nodes, 1, CANDBUILD_NODES_MAX, &v) < 0)
@@ -138,6 +140,8 @@ verify(const struct opt_cmd *c, struct args *a, const char *manifest)
 
 	if ((tab = opt_format(c, format)) < 0)
 		return EXIT_ERROR;
+	if ((rc = opt_output(c, out, (const char *const[]){ manifest, engine }, 2)) != 0)
+		return rc;
 	if ((sample != NULL || seed != NULL || timeout != NULL) && engine == NULL)
 		return opt_usage_error(c, "--sample, --seed and --timeout need "
 		    "--engine");

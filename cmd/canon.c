@@ -32,6 +32,8 @@ cmd_canon(int argc, char **argv)
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((rc = opt_output(&c, out, (const char *const *)ops, (size_t)nops)) != 0)
+		return rc;
 	if ((doc = json_parse_file(nops ? ops[0] : "-", &e)) == NULL)
 		return cmd_fail("canon", &e);
 	rc = canon_write(doc, &b, &e);

@@ -42,6 +42,8 @@ cmd_fit(int argc, char **argv)
 	fit_options_init(&fo);
 	if (fit_options_parse(&fo, level, pen, sens, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
+	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
+		return rc;
 	fo.name = io_name(ops[0]);
 	rc = (doc = json_parse_file(ops[0], &e)) == NULL || fit_run(doc, &fo, &fit, &e) < 0 ||
 	    opt_emit(fit, tab, fit_table, out, &e) < 0;

@@ -32,6 +32,23 @@ deviation(void *ctx, const char *setting, const char *registered, const char *us
 	    used);
 }
 
+/* -o is none of the spec, ledgers, candidate manifest and decision logs. */
+static int
+output_check(const struct opt_cmd *c, const char *out, const char *spec,
+    const struct freeze_opts *fo)
+{
+	const char *in[2 + 2 * OPT_MAX_LIST];
+	size_t n = 0;
+
+	in[n++] = spec;
+	in[n++] = fo->candidates;
+	for (size_t i = 0; i < fo->nledgers; i++)
+		in[n++] = fo->ledgers[i];
+	for (size_t i = 0; i < fo->ndecisions; i++)
+		in[n++] = fo->decisions[i];
+	return opt_output(c, out, in, n);
+}
+
 int
 cmd_freeze(int argc, char **argv)
 {
@@ -50,7 +67,7 @@ cmd_freeze(int argc, char **argv)
 		{ .name = "decisions", .arg = "LOG", .list = &decisions,
 		    .help = "a decision log (JSON Lines or SQLite), once per log" },
 		{ .name = "prereg", .arg = "PREREG", .value = &prereg_path,
-		    .help = "the preregistration (cohort.prereg/1) the cohort follows" },
+		    .help = "the preregistration it follows (cohort.prereg/1)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the manifest (default), or tables of its blocks" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -81,6 +98,8 @@ cmd_freeze(int argc, char **argv)
 		return opt_usage_error(&c, "--decisions needs --candidates");
 	if (nops == 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "expected at least one LEDGER");
+	if ((rc = output_check(&c, out, spec_path, &fo)) != 0)
+		return rc;
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	if (prereg_path != NULL && prereg_read(prereg_path, &pr, &e) < 0)

@@ -95,6 +95,8 @@ next(const struct opt_cmd *c, const struct args *a, const char *path)
 
 	if ((tab = opt_format(c, a->format)) < 0)
 		return EXIT_ERROR;
+	if ((rc = opt_output(c, a->out, (const char *const[]){ path, a->spec }, 2)) != 0)
+		return rc;
 	rc = ladder_next_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, ladder_next_table, a->out, &e) < 0;
 	cJSON_Delete(doc);
 	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;
@@ -163,6 +165,9 @@ simulate(const struct opt_cmd *c, const struct args *a)
 
 	if ((tab = opt_format(c, a->format)) < 0 || simulate_options(c, a, &o, starts, &e) != 0)
 		return EXIT_ERROR;
+	for (int i = -1; i < 4; i++)
+		if ((rc = opt_output(c, i < 0 ? a->out : a->emit[i], &a->spec, 1)) != 0)
+			return rc;
 	rc = sim_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, sim_table, a->out, &e) < 0;
 	cJSON_Delete(doc);
 	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;

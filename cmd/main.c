@@ -61,7 +61,7 @@ static const struct {
 int
 cmd_fail(const char *name, const struct err *e)
 {
-	fprintf(stderr, "cohort %s: %s\n", name, e->msg[0] ? e->msg : "failed");
+	opt_say(name, e->msg[0] ? e->msg : "failed");
 	return err_exit_status(e) == EXIT_HOLDS ? EXIT_ERROR : err_exit_status(e);
 }
 

@@ -8,19 +8,29 @@
 #include "../common/io.h"
 #include "../json/json.h"
 
+void
+opt_say(const char *name, const char *msg)
+{
+	struct buf b = BUF_INIT;
+
+	if (buf_add_shown(&b, msg) < 0 || b.p == NULL)
+		fprintf(stderr, "cohort%s%s: %s\n", name && *name ? " " : "", name ? name : "", msg);
+	else
+		fprintf(stderr, "cohort%s%s: %s\n", name && *name ? " " : "", name ? name : "", b.p);
+	buf_release(&b);
+}
+
 int
 opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	if (c->name != NULL)
-		fprintf(stderr, "cohort %s: ", c->name);
-	else
-		fputs("cohort: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s", c->usage);
+	opt_say(c->name, msg);
+	fputs(c->usage, stderr);
 	return EXIT_ERROR;
 }
 
@@ -276,6 +286,17 @@ opt_format(const struct opt_cmd *c, const char *format)
 		return 1;
 	opt_usage_error(c, "--format: expected json or table, got '%s'", format);
 	return -1;
+}
+
+int
+opt_output(const struct opt_cmd *c, const char *out, const char *const *inputs, size_t n)
+{
+	struct err e = ERR_INIT;
+
+	if (io_output_check(out, inputs, n, &e) == 0)
+		return 0;
+	opt_say(c->name, e.msg);
+	return EXIT_ERROR;
 }
 
 int

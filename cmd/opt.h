@@ -88,10 +88,22 @@ void opt_help(const struct opt_cmd *c);
  * printing a usage error for anything else. */
 int opt_format(const struct opt_cmd *c, const char *format);
 
+/* Print "cohort NAME: msg" (NAME empty: "cohort: msg") and a newline to
+ * stderr, the message's control characters shown escaped (buf_add_shown):
+ * every diagnostic goes through here, so a file name holding a newline or
+ * ESC can neither forge a line nor drive the terminal. */
+void opt_say(const char *name, const char *msg);
+
 /* A usage error in the one form: "cohort NAME: message", then the usage
  * lines, to stderr; returns EXIT_ERROR. */
 int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Refuse an output that is one of the inputs (io_output_check, common/io.h):
+ * 0, or the message printed to stderr ("cohort NAME: luna/ledger.jsonl: is
+ * an input, ...") and EXIT_ERROR.  Every shell calls it for each file it
+ * writes, with every file and folder it reads. */
+int opt_output(const struct opt_cmd *c, const char *out, const char *const *inputs, size_t n);
 
 /* Write doc to path (NULL or "-": standard output) as canonical JSON, or
  * with table set as the text render() makes of it.  0, or -1 with e set. */

@@ -101,6 +101,8 @@ cmd_paired(int argc, char **argv)
 	paired_opts_init(&o);
 	if (options(&c, v, &o, &e) != 0)
 		return EXIT_ERROR;
+	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
+		return rc;
 	o.name = io_name(ops[0]);
 	o.store_dir = store ? store : (beside = store_beside(ops[0]));
 	rc = (freeze = json_parse_file(ops[0], &e)) == NULL ||

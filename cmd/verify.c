@@ -45,6 +45,8 @@ cmd_verify(int argc, char **argv)
 		nstdin += strcmp(ops[i], "-") == 0;
 	if (nstdin > 1)
 		return opt_usage_error(&c, "only one input can be standard input");
+	if ((rc = opt_output(&c, out, (const char *const *)ops, (size_t)nops)) != 0)
+		return rc;
 	vo.files = (const char **)ops;
 	vo.nfiles = (size_t)nops;
 	vo.jobs = cmd_jobs();

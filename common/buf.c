@@ -98,3 +98,24 @@ buf_cut(struct buf *b, size_t len)
 		b->p[len] = '\0';
 	}
 }
+
+int
+buf_add_shown(struct buf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		int rc;
+		if (*p == '\n')
+			rc = buf_adds(b, "\\n");
+		else if (*p == '\t')
+			rc = buf_adds(b, "\\t");
+		else if (*p == '\r')
+			rc = buf_adds(b, "\\r");
+		else if (*p < 0x20 || *p == 0x7f)
+			rc = buf_printf(b, "\\x%02x", *p);
+		else
+			rc = buf_addc(b, (char)*p);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -22,6 +22,10 @@ int buf_grow(struct buf *b, size_t n);
 int buf_add(struct buf *b, const void *p, size_t n);
 int buf_addc(struct buf *b, char c);
 int buf_adds(struct buf *b, const char *s);
+/* s as it may be shown on a terminal: control characters (a newline, ESC,
+ * ...) and DEL written as \n, \t, \r or \xNN, so that a file name holding
+ * them stays on its line and moves no cursor. */
+int buf_add_shown(struct buf *b, const char *s);
 int buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void buf_reset(struct buf *b);

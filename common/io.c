@@ -2,11 +2,16 @@
 #define _GNU_SOURCE /* sync_file_range */
 #include "io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static int
@@ -82,10 +87,159 @@ open_special(struct outfile *o, const char *path, struct err *e)
 }
 
 int
+io_temp_open(const char *target, char **name, struct err *e)
+{
+	static const char letters[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	size_t n = strlen(target) + sizeof IO_TEMP_MARK + 32;
+	char *t = malloc(n);
+	int fd = -1;
+
+	*name = NULL;
+	if (t == NULL)
+		return err_set(e, ERR_NOMEM, "%s: out of memory", target);
+	for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+		unsigned char r[6];
+		char *x;
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			/* no entropy yet (early boot): the clock and the attempt */
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			for (int i = 0; i < 6; i++)
+				r[i] = (unsigned char)((unsigned long)ts.tv_nsec >> (i * 5) ^
+				    (unsigned)attempt * 131u);
+		}
+		snprintf(t, n, "%s" IO_TEMP_MARK "%ld.", target, (long)getpid());
+		x = t + strlen(t);
+		for (int i = 0; i < 6; i++)
+			x[i] = letters[r[i] % (sizeof letters - 1)];
+		x[6] = '\0';
+		fd = open(t, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int saved = errno;
+		free(t);
+		return err_set(e, ERR_IO, "%s: cannot write: %s", target, strerror(saved));
+	}
+	/* held while the descriptor is open: a sweep leaves the file alone (a
+	 * file system without flock leaves the process id to tell) */
+	flock(fd, LOCK_EX | LOCK_NB);
+	*name = t;
+	return fd;
+}
+
+/* The process id in a temporary file's name, or -1 when name is none. */
+static long
+temp_pid(const char *name)
+{
+	const char *m = NULL, *p;
+	long pid = 0;
+
+	for (p = name; (p = strstr(p, IO_TEMP_MARK)) != NULL; p++)
+		m = p;
+	if (m == NULL)
+		return -1;
+	p = m + strlen(IO_TEMP_MARK);
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		pid = pid * 10 + (*p - '0');
+		if (pid > 0x7fffffff)
+			return -1;
+	}
+	if (*p++ != '.' || strlen(p) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+		        (p[i] >= '0' && p[i] <= '9')))
+			return -1;
+	return pid;
+}
+
+int
+io_temp_name(const char *name)
+{
+	return temp_pid(name) > 0;
+}
+
+/* 1 when the temporary file name in the folder open as dfd is stale: ours
+ * (a regular file of this user), its process gone or this one, and no
+ * one holding its lock. */
+static int
+temp_stale(int dfd, const char *name, long pid)
+{
+	struct stat st;
+	int fd, stale;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid())
+		return 0;
+	if (pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+		return 0;
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	stale = flock(fd, LOCK_EX | LOCK_NB) == 0;
+	close(fd);
+	return stale;
+}
+
+size_t
+io_temp_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		long pid = temp_pid(de->d_name);
+		if (pid > 0 && temp_stale(dirfd(d), de->d_name, pid) &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The folder of path: "." when it has none. */
+static char *
+folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int
+io_sync_dir(const char *path, struct err *e)
+{
+	char *dir = folder_of(path);
+	int fd, rc = 0;
+
+	if (dir == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) != 0 && errno != EINVAL && errno != EROFS))
+		rc = err_set(e, ERR_IO, "%s: cannot sync the folder %s: %s", path, dir,
+		    strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return rc;
+}
+
+int
 outfile_open(struct outfile *o, const char *path, struct err *e)
 {
 	struct stat st;
-	size_t n;
 	int fd;
 
 	memset(o, 0, sizeof *o);
@@ -95,23 +249,21 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 	}
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return open_special(o, path, e);
-	n = strlen(path);
 	o->path = strdup(path);
-	o->tmp = malloc(n + 16);
-	if (o->path == NULL || o->tmp == NULL) {
+	if (o->path == NULL) {
 		outfile_abort(o);
 		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
 	}
-	snprintf(o->tmp, n + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int saved = errno;
-		free(o->tmp);
-		o->tmp = NULL;
-		outfile_abort(o);
-		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(saved));
+	{
+		char *dir = folder_of(path);
+		if (dir != NULL)
+			io_temp_sweep(dir);
+		free(dir);
 	}
-	fchmod(fd, 0644);
+	if ((fd = io_temp_open(path, &o->tmp, e)) < 0) {
+		outfile_abort(o);
+		return -1;
+	}
 	o->fp = fdopen(fd, "wb");
 	if (o->fp == NULL) {
 		close(fd);
@@ -169,6 +321,8 @@ outfile_commit(struct outfile *o, struct err *e)
 		rc = err_set(e, ERR_IO, "%s: cannot rename into place: %s", name, strerror(errno));
 	if (o->tmp != NULL && rc != 0)
 		unlink(o->tmp);
+	else
+		rc = io_sync_dir(o->path, e);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -197,6 +351,28 @@ io_write_all(const char *path, const void *p, size_t n, struct err *e)
 	if (outfile_write(&o, p, n, e) < 0 || outfile_commit(&o, e) < 0) {
 		outfile_abort(&o);
 		return -1;
+	}
+	return 0;
+}
+
+int
+io_output_check(const char *path, const char *const *inputs, size_t n, struct err *e)
+{
+	struct stat out, in;
+
+	if (is_std(path) || stat(path, &out) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (is_std(inputs[i]) || stat(inputs[i], &in) != 0 || in.st_dev != out.st_dev ||
+		    in.st_ino != out.st_ino)
+			continue;
+		if (strcmp(path, inputs[i]) == 0)
+			return err_set(e, ERR_USAGE,
+			    "%s: is an input, and inputs are never written over: write elsewhere",
+			    path);
+		return err_set(e, ERR_USAGE,
+		    "%s: is the input %s, and inputs are never written over: write elsewhere", path,
+		    inputs[i]);
 	}
 	return 0;
 }

@@ -10,16 +10,34 @@
 int
 lines_open(struct lines *l, const char *path, size_t max, int hashed, struct err *e)
 {
-	memset(l, 0, sizeof *l);
-	l->name = path;
-	l->max = max;
-	l->fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (l->fp == NULL)
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+
+	if (fp == NULL) {
+		memset(l, 0, sizeof *l);
 		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	l->in = malloc(CHUNK);
+	}
+	return lines_open_fp(l, fp, path, NULL, 0, max, hashed, e);
+}
+
+int
+lines_open_fp(struct lines *l, FILE *fp, const char *name, const void *pre, size_t npre,
+    size_t max, int hashed, struct err *e)
+{
+	memset(l, 0, sizeof *l);
+	l->name = name;
+	l->max = max;
+	l->fp = fp;
+	l->in = malloc(CHUNK > npre ? CHUNK : npre);
 	l->h = hashed ? hash_new() : NULL;
 	if (l->in == NULL || (hashed && l->h == NULL))
-		return err_set(e, ERR_NOMEM, "%s: out of memory", path);
+		return err_set(e, ERR_NOMEM, "%s: out of memory", name);
+	if (npre > 0) {
+		/* bytes already read from a pipe to tell its kind */
+		memcpy(l->in, pre, npre);
+		l->end = npre;
+		if (l->h != NULL)
+			hash_update(l->h, l->in, npre);
+	}
 	return 0;
 }
 

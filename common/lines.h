@@ -33,6 +33,11 @@ struct lines {
 /* Open path ("-" is standard input).  With hashed, every byte read is
  * digested (lines_digest). */
 int lines_open(struct lines *l, const char *path, size_t max, int hashed, struct err *e);
+/* The same on a stream already open (the reader owns it from now on,
+ * closing it unless it is stdin), whose first npre bytes were read
+ * already and are pre (a pipe's, read to tell a ledger's kind). */
+int lines_open_fp(struct lines *l, FILE *fp, const char *name, const void *pre, size_t npre,
+    size_t max, int hashed, struct err *e);
 /* The next line, without its LF: 1, 0 at the end, -1 on error (a line
  * longer than max: `NAME:LINE: line longer than MAX bytes`). */
 int lines_next(struct lines *l, const char **p, size_t *n, struct err *e);

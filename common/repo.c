@@ -20,8 +20,8 @@ repo_fail(const char *dir, struct err *e)
 	return err_set(e, ERR_INPUT, "%s: git: %s", dir, g && g->message ? g->message : "error");
 }
 
-int
-repo_open(const char *dir, struct repo **out, struct err *e)
+static int
+open_flags(const char *dir, unsigned flags, struct repo **out, struct err *e)
 {
 	struct repo *r = calloc(1, sizeof *r);
 
@@ -31,12 +31,49 @@ repo_open(const char *dir, struct repo **out, struct err *e)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	git_libgit2_init();
-	if (git_repository_open_ext(&r->g, dir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
+	if (git_repository_open_ext(&r->g, dir, flags, NULL) != 0) {
 		repo_fail(dir, e);
 		repo_free(r);
 		return -1;
 	}
 	*out = r;
+	return 0;
+}
+
+int
+repo_open(const char *dir, struct repo **out, struct err *e)
+{
+	return open_flags(dir, GIT_REPOSITORY_OPEN_NO_SEARCH, out, e);
+}
+
+int
+repo_discover(const char *dir, struct repo **out, struct err *e)
+{
+	return open_flags(dir, 0, out, e);
+}
+
+const char *
+repo_workdir(const struct repo *r)
+{
+	return git_repository_workdir(r->g);
+}
+
+int
+repo_diff_stat(const void *a, size_t na, const void *b, size_t nb, size_t *added,
+    size_t *removed, struct err *e)
+{
+	git_patch *p = NULL;
+	size_t ctx = 0;
+
+	git_libgit2_init();
+	if (git_patch_from_buffers(&p, a, na, NULL, b, nb, NULL, NULL) != 0 ||
+	    git_patch_line_stats(&ctx, added, removed, p) != 0) {
+		git_patch_free(p);
+		git_libgit2_shutdown();
+		return repo_fail("diff", e);
+	}
+	git_patch_free(p);
+	git_libgit2_shutdown();
 	return 0;
 }
 

@@ -23,6 +23,18 @@ struct repo;
 int repo_open(const char *dir, struct repo **out, struct err *e);
 void repo_free(struct repo *r);
 
+/* The repository that holds dir: dir itself, or the nearest folder above
+ * it that is one (as git finds it).  0, or -1 with e set. */
+int repo_discover(const char *dir, struct repo **out, struct err *e);
+
+/* The repository's work tree, with a trailing '/', or NULL for a bare one. */
+const char *repo_workdir(const struct repo *r);
+
+/* How b differs from a, line by line, as git counts it: lines added and
+ * removed.  0, or -1 with e set. */
+int repo_diff_stat(const void *a, size_t na, const void *b, size_t nb, size_t *added,
+    size_t *removed, struct err *e);
+
 /* HEAD's commit, 40 lowercase hex digits.  0, or -1 with e set. */
 int repo_head(struct repo *r, char hex[REPO_HEX_LEN + 1], struct err *e);
 

@@ -10,7 +10,9 @@ LC_ALL=C
 export COHORT DEMO ROOT LC_ALL
 rm -rf "$DEMO"
 mkdir -p "$DEMO"
-cp -r "$ROOT/examples/luna" "$ROOT/examples/deepseek" "$DEMO/"
+# everything examples/ holds, so the README's tour and every man page's
+# EXAMPLES run here as they do in examples/
+cp -r "$ROOT/examples/." "$DEMO/"
 cd "$DEMO"
 
 banner() { printf '\n== %s\n\n' "$*"; }
@@ -32,3 +34,6 @@ for stage in fit ladder reconcile bundle panel; do
 done
 cd "$DEMO"
 banner "demo complete: files in $DEMO"
+# the tour runs there with cohort on PATH
+printf 'to follow the README tour:\n    cd %s && export PATH="%s:$PATH"\n' "$DEMO" \
+	"$(dirname "$COHORT")"

@@ -273,7 +273,13 @@ table_row(const cJSON *it, const char *label, struct buf *out)
 		fmt_num(rating, sizeof rating, json_get(it, "rating"), "%.0f");
 	fmt_num(lo, sizeof lo, cJSON_GetArrayItem(ri, 0), "%.0f");
 	fmt_num(hi, sizeof hi, cJSON_GetArrayItem(ri, 1), "%.0f");
-	snprintf(rint, sizeof rint, "%s..%s", lo, hi);
+	/* a saturated score bounds the rating on one side only */
+	if (strcmp(hi, "-") == 0 && strcmp(lo, "-") != 0)
+		snprintf(rint, sizeof rint, "%s or more", lo);
+	else if (strcmp(lo, "-") == 0 && strcmp(hi, "-") != 0)
+		snprintf(rint, sizeof rint, "%s or less", hi);
+	else
+		snprintf(rint, sizeof rint, "%s..%s", lo, hi);
 	return buf_printf(out, "%-14s %6s %4.0f-%.0f-%-4.0f %-24s %7s %s%s\n", label, anchor,
 	                  json_get(it, "w")->valuedouble, json_get(it, "d")->valuedouble,
 	                  json_get(it, "l")->valuedouble, score, rating, rint,
@@ -306,6 +312,9 @@ bound_table(const cJSON *doc, struct buf *out, struct err *e)
 	                 "score [interval]", "rating", "rating interval");
 	cJSON_ArrayForEach(it, json_get(doc, "conditions")) rc |=
 	    table_row(it, json_get(it, "condition")->valuestring, out);
+	rc |= buf_printf(out, "\n~1687: a condition's games pooled, at their mean anchor\n"
+	                      ">1495, <1495: a saturated score (all wins or all losses) bounds the"
+	                      " rating\non one side only\n");
 	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
 }
 

@@ -742,6 +742,9 @@ sim_table(const cJSON *doc, struct buf *out, struct err *e)
 	               "RMSE (Elo) of joint / deleted-below-final / last-block, undefined share\n",
 	               json_get(opt, "reps")->valuedouble, json_get(opt, "nu")->valuedouble,
 	               json_get(doc, "black_penalty")->valuedouble);
+	rc |= buf_printf(out, "sat: share of blocks saturated (all wins or all losses); undef j/d/l:"
+	                      " share of\nreplicates with no finite joint / deleted / last-block"
+	                      " estimate; cover: share\nwhose interval holds the truth\n");
 	rc |=
 	    buf_printf(out, "%6s %6s %7s %6s %5s %8s %8s %8s %17s %5s\n", "start", "truth", "games",
 	               "blocks", "sat", "joint", "deleted", "last", "undef j/d/l", "cover");

@@ -607,7 +607,8 @@ candcheck_table(const cJSON *report, struct buf *out, struct err *e)
 		        is_note ? detail + 6 : detail) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if (buf_printf(out, "%d checks hold, %d notes, %d findings\n", nok, nnote, nbad) < 0)
+	if (buf_printf(out, "%d check%s hold%s, %d note%s, %d finding%s\n", nok, nok == 1 ? "" : "s",
+	        nok == 1 ? "s" : "", nnote, nnote == 1 ? "" : "s", nbad, nbad == 1 ? "" : "s") < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	return 0;
 }

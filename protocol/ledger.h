@@ -9,6 +9,9 @@
 #ifndef COHORT_LEDGER_H
 #define COHORT_LEDGER_H
 
+#include <stdint.h>
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "../common/buf.h"
@@ -32,6 +35,26 @@ int ledger_read(const char *path, ledger_fn fn, void *ctx, struct err *e);
 /* The same for records of another kind: from a SQLite database, the rows
  * of table (a name of the code's, never of the input's), e.g. "decisions". */
 int ledger_read_table(const char *path, const char *table, ledger_fn fn, void *ctx, struct err *e);
+
+/* A ledger opened, its kind told from its first bytes.  A regular file
+ * is read again from its start; from a pipe (a named one, "<(...)") or
+ * standard input, the bytes read to tell its kind are pre, and come
+ * first.  A SQLite database given as a pipe is refused (SQLite reads
+ * only files). */
+struct ledger_file {
+	FILE *fp;
+	const char *name;  /* for messages: the path, or "<stdin>" */
+	int sqlite;        /* a SQLite database (then a regular file) */
+	int regular;       /* a regular file, of size bytes when opened */
+	uint64_t size;
+	char pre[16];
+	size_t npre;
+};
+
+/* Open path ("-" or NULL: standard input, JSON Lines); 0, or -1 with e
+ * set and nothing to close. */
+int ledger_open(const char *path, struct ledger_file *f, struct err *e);
+void ledger_close(struct ledger_file *f);
 
 /* A line of only spaces, tabs and carriage returns, which readers skip. */
 int ledger_blank(const char *p, size_t n);

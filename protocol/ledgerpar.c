@@ -4,8 +4,7 @@
  * output byte, does not depend on the number of threads. */
 #define _GNU_SOURCE /* memrchr */
 #include <errno.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,7 @@
 
 struct chunk {
 	const char *text;    /* whole lines, the last one ends with '\n' */
-	char *owned;         /* text when read (not mapped) */
+	char *owned;         /* text, read */
 	size_t len;
 	long first_line;     /* line number of the first line */
 	size_t nlines;       /* records (non-blank lines) */
@@ -34,8 +33,8 @@ struct chunk {
 
 struct reader {
 	const struct ledger_par *p;
-	const char *map;         /* the whole ledger when it is a mapped file */
-	size_t maplen, mapoff;
+	uint64_t left;           /* a regular file: bytes still to read of its size when
+	                          * opened (UINT64_MAX for a pipe) */
 	const char *name;
 	struct chunk *ring;      /* chunk i in ring[i % nring] */
 	size_t nring;
@@ -140,6 +139,23 @@ split(struct reader *rd, struct chunk *c, long *line, struct err *e)
 	return c->slots ? 0 : err_set(e, ERR_NOMEM, "out of memory");
 }
 
+/* After n bytes were read: 1 at the end, 0 with more to come, -1 with e
+ * set when a regular file ended before the size it had when opened (cut
+ * while being read).  A file is read up to that size, so lines appended
+ * meanwhile are for the next run. */
+static int
+read_upto(struct reader *rd, FILE *fp, size_t n, struct err *e)
+{
+	if (rd->left == UINT64_MAX)
+		return feof(fp) != 0;
+	rd->left -= n;
+	if (rd->left > 0 && feof(fp))
+		return err_set(e, ERR_INPUT, "%s: cut short while being read (%llu bytes "
+		    "missing): read it again once whatever writes it is done", rd->name,
+		    (unsigned long long)rd->left);
+	return rd->left == 0;
+}
+
 /* Read the next chunk of whole lines; *carry holds a partial last line. */
 static int
 read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *ncarry, long *line,
@@ -147,18 +163,23 @@ read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *n
 {
 	size_t cap = CHUNK_BYTES + *ncarry + 1, n;
 	char *t = malloc(cap), *last;
+	int rc;
 
 	if (t == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (*ncarry)
 		memcpy(t, *carry, *ncarry);
-	n = fread(t + *ncarry, 1, CHUNK_BYTES, fp);
+	n = fread(t + *ncarry, 1, rd->left < CHUNK_BYTES ? (size_t)rd->left : CHUNK_BYTES, fp);
 	if (ferror(fp)) {
 		free(t);
 		return err_set(e, ERR_IO, "%s: read error: %s", rd->name, strerror(errno));
 	}
+	if ((rc = read_upto(rd, fp, n, e)) < 0) {
+		free(t);
+		return -1;
+	}
 	n += *ncarry;
-	*eof = feof(fp);
+	*eof = rc;
 	last = NULL;
 	for (size_t i = n; i > 0; i--)
 		if (t[i - 1] == '\n') {
@@ -198,29 +219,6 @@ read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *n
 	return split(rd, c, line, e);
 }
 
-/* The next chunk of a mapped ledger: whole lines from rd->mapoff, split
- * here where they lie. */
-static int
-map_chunk(struct reader *rd, struct chunk *c, long *line, int *eof, struct err *e)
-{
-	const char *p = rd->map + rd->mapoff, *nl;
-	size_t left = rd->maplen - rd->mapoff, n = left;
-
-	if (left > CHUNK_BYTES) {
-		nl = memrchr(p, '\n', CHUNK_BYTES);
-		if (nl == NULL)
-			nl = memchr(p + CHUNK_BYTES, '\n', left - CHUNK_BYTES);
-		if (nl != NULL)
-			n = (size_t)(nl - p) + 1;
-	}
-	c->text = p;
-	c->len = n;
-	c->first_line = *line;
-	rd->mapoff += n;
-	*eof = rd->mapoff == rd->maplen;
-	return split(rd, c, line, e);
-}
-
 static int
 jobs_of(const struct ledger_par *p)
 {
@@ -253,8 +251,9 @@ finish_chunk(struct reader *rd, struct chunk *c, struct err *e)
  * pool; once the ring is full or the input read, it takes the oldest back
  * when its job has run, and hands its records to done() in order. */
 static int
-run(struct reader *rd, FILE *fp, struct err *e)
+run(struct reader *rd, struct ledger_file *f, struct err *e)
 {
+	FILE *fp = f->fp;
 	int jobs = jobs_of(rd->p), eof = 0, rc = 0;
 	size_t next_read = 0, next_done = 0;
 	struct pool *pool = NULL;
@@ -269,14 +268,20 @@ run(struct reader *rd, FILE *fp, struct err *e)
 		rc = err_set(e, ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	if (f->npre > 0) {
+		/* a pipe's first bytes, read to tell its kind */
+		if ((carry = malloc(f->npre)) == NULL) {
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(carry, f->pre, f->npre);
+		ncarry = f->npre;
+	}
 	pool_start(pool, work_job, rd);
 	while (rc == 0 && (!eof || next_done < next_read)) {
 		if (!eof && next_read - next_done < rd->nring) {
 			struct chunk fresh = { 0 };
-			if (rd->map != NULL)
-				rc = map_chunk(rd, &fresh, &line, &eof, e);
-			else
-				rc = read_chunk(rd, fp, &fresh, &carry, &ncarry, &line, &eof, e);
+			rc = read_chunk(rd, fp, &fresh, &carry, &ncarry, &line, &eof, e);
 			if (rc < 0) {
 				chunk_clear(rd, &fresh, 0);
 				break;
@@ -329,46 +334,27 @@ int
 ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 {
 	struct reader rd = { 0 };
-	char magic[16];
-	FILE *fp = stdin;
+	struct ledger_file f;
 	int rc;
 
 	rd.p = p;
-	rd.name = "<stdin>";
-	if (path != NULL && strcmp(path, "-") != 0) {
-		rd.name = path;
-		fp = fopen(path, "rb");
-		if (fp == NULL)
-			return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-		if (fread(magic, 1, sizeof magic, fp) == sizeof magic &&
-		    memcmp(magic, "SQLite format 3", 16) == 0) {
-			struct seq_ctx s = { p, calloc(1, p->slot_size), BUF_INIT };
-			fclose(fp);
-			if (s.slot == NULL)
-				return err_set(e, ERR_NOMEM, "out of memory");
-			rc = ledger_read(path, seq_record, &s, e);
-			free(s.slot);
-			buf_release(&s.keep);
-			return rc;
-		}
-		rewind(fp);
-		/* A regular file is mapped: its lines are worked on where they
-		 * lie, never copied. */
-		struct stat st;
-		if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-		    (uint64_t)st.st_size <= SIZE_MAX) {
-			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(fp), 0);
-			if (m != MAP_FAILED) {
-				madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-				rd.map = m;
-				rd.maplen = (size_t)st.st_size;
-			}
-		}
+	if (ledger_open(path, &f, e) < 0)
+		return -1;
+	rd.name = f.name;
+	if (f.sqlite) {
+		struct seq_ctx s = { p, calloc(1, p->slot_size), BUF_INIT };
+		ledger_close(&f);
+		if (s.slot == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		rc = ledger_read(path, seq_record, &s, e);
+		free(s.slot);
+		buf_release(&s.keep);
+		return rc;
 	}
-	rc = run(&rd, fp, e);
-	if (rd.map != NULL)
-		munmap((void *)rd.map, rd.maplen);
-	if (fp != stdin)
-		fclose(fp);
+	/* A file is read, not mapped: one cut while mapped would end the
+	 * process with SIGBUS on the next page touched. */
+	rd.left = f.regular ? f.size : UINT64_MAX;
+	rc = run(&rd, &f, e);
+	ledger_close(&f);
 	return rc;
 }

@@ -14,12 +14,12 @@ recon_progress(struct recon *r, const char *what)
 /* The derived tables every check reads (documented in docs/reconcile-db.md). */
 static const char derive_sql[] =
 "CREATE INDEX billing_by_request ON billing(request_id, input, output, reasoning, cached);\n"
-"CREATE TABLE game_scope(game_id TEXT PRIMARY KEY, condition TEXT NOT NULL,\n"
-"  class TEXT NOT NULL);\n"
-"INSERT INTO game_scope SELECT game_id, condition, class FROM (\n"
-"  SELECT f.game_id, f.condition, 'clean' AS class FROM freeze_games f\n"
+"CREATE TABLE game_scope(game_id TEXT PRIMARY KEY, family TEXT NOT NULL,\n"
+"  condition TEXT NOT NULL, class TEXT NOT NULL);\n"
+"INSERT INTO game_scope SELECT game_id, family, condition, class FROM (\n"
+"  SELECT f.game_id, f.family, f.condition, 'clean' AS class FROM freeze_games f\n"
 "  UNION ALL\n"
-"  SELECT g.game_id, g.condition, CASE WHEN g.status = 'provider_error'\n"
+"  SELECT g.game_id, g.family, g.condition, CASE WHEN g.status = 'provider_error'\n"
 "    AND (g.started_t IS NULL OR g.started_t <= :as_of) THEN 'provider_error' ELSE 'other' END\n"
 "  FROM games g WHERE g.in_scope\n"
 "    AND NOT EXISTS (SELECT 1 FROM freeze_games f WHERE f.game_id = g.game_id))\n"
@@ -235,5 +235,8 @@ recon_checks_run(struct recon *r)
 		if (recon_db_run(r, checks[i]) < 0)
 			return -1;
 	}
-	return 0;
+	/* A finding counts in its game's (family, condition) cell: the
+	 * condition each check gave is its game's in the cohort. */
+	return recon_db_exec(r, "UPDATE findings SET family = (SELECT s.family FROM game_scope s"
+	    " WHERE s.game_id = findings.game_id) WHERE condition IS NOT NULL");
 }

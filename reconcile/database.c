@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/io.h"
 #include "../json/json.h"
 
 int
@@ -93,12 +94,15 @@ static const char schema[] =
 "CREATE TABLE meta(key TEXT PRIMARY KEY, value);\n"
 "CREATE TABLE files(file INTEGER PRIMARY KEY, role TEXT NOT NULL, name TEXT NOT NULL,\n"
 "  path TEXT NOT NULL, sha256 TEXT);\n"
-"CREATE TABLE spec_families(family TEXT PRIMARY KEY);\n"
-"CREATE TABLE spec_conditions(condition TEXT PRIMARY KEY, ord INTEGER NOT NULL, state TEXT);\n"
-"CREATE TABLE freeze_blocks(condition TEXT NOT NULL, block INTEGER NOT NULL, anchor REAL,\n"
-"  color TEXT, games INTEGER, w INTEGER, d INTEGER, l INTEGER);\n"
-"CREATE TABLE freeze_games(game_id TEXT PRIMARY KEY, id TEXT NOT NULL, condition TEXT NOT NULL,\n"
-"  block INTEGER, anchor REAL, color TEXT, result TEXT);\n"
+"CREATE TABLE spec_families(family TEXT PRIMARY KEY, ord INTEGER NOT NULL);\n"
+"CREATE TABLE spec_conditions(condition TEXT PRIMARY KEY, ord INTEGER NOT NULL);\n"
+"CREATE TABLE cells(family TEXT NOT NULL, condition TEXT NOT NULL, ord INTEGER NOT NULL,\n"
+"  state TEXT, PRIMARY KEY(family, condition));\n"
+"CREATE TABLE freeze_blocks(family TEXT NOT NULL, condition TEXT NOT NULL,\n"
+"  block INTEGER NOT NULL, anchor REAL, color TEXT, games INTEGER, w INTEGER, d INTEGER,\n"
+"  l INTEGER);\n"
+"CREATE TABLE freeze_games(game_id TEXT PRIMARY KEY, id TEXT NOT NULL, family TEXT NOT NULL,\n"
+"  condition TEXT NOT NULL, block INTEGER, anchor REAL, color TEXT, result TEXT);\n"
 "CREATE TABLE freeze_excluded(game_id TEXT NOT NULL, id TEXT, reason TEXT);\n"
 "CREATE TABLE games(game_id TEXT NOT NULL, file INTEGER NOT NULL, line INTEGER NOT NULL,\n"
 "  id TEXT NOT NULL, family TEXT NOT NULL, condition TEXT NOT NULL, status TEXT NOT NULL,\n"
@@ -113,7 +117,8 @@ static const char schema[] =
 "CREATE TABLE billing(request_id TEXT NOT NULL, file INTEGER NOT NULL, line INTEGER NOT NULL,\n"
 "  ts TEXT, model TEXT, input INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER,\n"
 "  cached INTEGER, cost REAL);\n"
-"CREATE TABLE findings(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, condition TEXT,\n"
+"CREATE TABLE findings(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, family TEXT,\n"
+"  condition TEXT,\n"
 "  game_id TEXT, request_id TEXT, file INTEGER, line INTEGER, field TEXT, expected, found);\n";
 
 int
@@ -123,19 +128,9 @@ recon_db_open(struct recon *r)
 	int rc;
 
 	if (r->o->db != NULL) {
-		size_t n = strlen(r->o->db) + 16;
-		int fd;
-		r->dbtmp = malloc(n);
-		if (r->dbtmp == NULL)
-			return err_set(r->e, ERR_NOMEM, "out of memory");
-		snprintf(r->dbtmp, n, "%s.tmp.XXXXXX", r->o->db);
-		fd = mkstemp(r->dbtmp);
-		if (fd < 0) {
-			free(r->dbtmp);
-			r->dbtmp = NULL;
-			return err_set(r->e, ERR_IO, "%s: cannot write: %s", r->o->db, strerror(errno));
-		}
-		close(fd);
+		/* kept open, so the file's lock lasts as long as this run */
+		if ((r->dblock = io_temp_open(r->o->db, &r->dbtmp, r->e)) < 0)
+			return -1;
 		path = r->dbtmp;
 	}
 	/* One thread uses the connection: no mutex on every call. */
@@ -165,8 +160,11 @@ recon_db_close(struct recon *r, int keep)
 		if (keep && rc == 0 && rename(r->dbtmp, r->o->db) != 0)
 			rc = err_set(r->e, ERR_IO, "%s: cannot rename into place: %s", r->o->db,
 			    strerror(errno));
+		else if (keep && rc == 0)
+			rc = io_sync_dir(r->o->db, r->e);
 		if (!keep || rc != 0)
 			unlink(r->dbtmp);
+		close(r->dblock);
 		free(r->dbtmp);
 		r->dbtmp = NULL;
 	}

@@ -46,18 +46,19 @@ freeze_games(struct recon *r, const cJSON *games)
 	const cJSON *g;
 	int i = 0, rc = 0;
 
-	st = recon_db_prep(r, "INSERT INTO freeze_games(game_id, id, condition, block, anchor,"
-	    " color, result) VALUES (?,?,?,?,?,?,?)");
+	st = recon_db_prep(r, "INSERT INTO freeze_games(game_id, id, family, condition, block,"
+	    " anchor, color, result) VALUES (?,?,?,?,?,?,?,?)");
 	if (st == NULL)
 		return -1;
 	cJSON_ArrayForEach(g, games) {
-		const char *gid, *id, *cond, *color = NULL, *result = NULL;
+		const char *gid, *id, *fam, *cond, *color = NULL, *result = NULL;
 		long long block = -1;
 		double anchor = NAN;
 		uint8_t d[HASH_LEN];
 
 		if (recon_field_text(g, "game_id", 1, &gid, r->e) < 0 ||
 		    recon_field_text(g, "id", 1, &id, r->e) < 0 ||
+		    recon_field_text(g, "family", 1, &fam, r->e) < 0 ||
 		    recon_field_text(g, "condition", 1, &cond, r->e) < 0 ||
 		    json_get_int(g, "block", 0, 1, 1000000, &block, r->e) < 0 ||
 		    json_get_number(g, "anchor", 0, &anchor, r->e) < 0 ||
@@ -74,14 +75,15 @@ freeze_games(struct recon *r, const cJSON *games)
 		sqlite3_reset(st);
 		recon_db_bind_text(st, 1, gid);
 		recon_db_bind_text(st, 2, id);
-		recon_db_bind_text(st, 3, cond);
-		recon_db_bind_count(st, 4, block);
+		recon_db_bind_text(st, 3, fam);
+		recon_db_bind_text(st, 4, cond);
+		recon_db_bind_count(st, 5, block);
 		if (isnan(anchor))
-			sqlite3_bind_null(st, 5);
+			sqlite3_bind_null(st, 6);
 		else
-			sqlite3_bind_double(st, 5, anchor);
-		recon_db_bind_text(st, 6, color);
-		recon_db_bind_text(st, 7, result);
+			sqlite3_bind_double(st, 6, anchor);
+		recon_db_bind_text(st, 7, color);
+		recon_db_bind_text(st, 8, result);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			rc = err_set(r->e, ERR_INPUT, "games[%d]: \"game_id\": \"%s\" given twice", i, gid);
 			break;
@@ -147,15 +149,16 @@ freeze_ladder(struct recon *r)
 	if (json_get_array(r->freeze, "blocks", 0, &blocks, r->e) < 0 ||
 	    json_get_array(r->freeze, "conditions", 0, &conds, r->e) < 0)
 		return -1;
-	st = recon_db_prep(r, "INSERT INTO freeze_blocks(condition, block, anchor, color, games,"
-	    " w, d, l) VALUES (?,?,?,?,?,?,?,?)");
+	st = recon_db_prep(r, "INSERT INTO freeze_blocks(family, condition, block, anchor, color,"
+	    " games, w, d, l) VALUES (?,?,?,?,?,?,?,?,?)");
 	if (st == NULL)
 		return -1;
 	cJSON_ArrayForEach(v, blocks) {
-		const char *cond, *color = NULL;
+		const char *fam, *cond, *color = NULL;
 		long long block, games = -1, w = -1, d = -1, l = -1;
 		double anchor = NAN;
-		if (recon_field_text(v, "condition", 1, &cond, r->e) < 0 ||
+		if (recon_field_text(v, "family", 1, &fam, r->e) < 0 ||
+		    recon_field_text(v, "condition", 1, &cond, r->e) < 0 ||
 		    json_get_int(v, "block", 1, 1, 1000000, &block, r->e) < 0 ||
 		    json_get_number(v, "anchor", 0, &anchor, r->e) < 0 ||
 		    recon_field_text(v, "color", 0, &color, r->e) < 0 ||
@@ -169,17 +172,18 @@ freeze_ladder(struct recon *r)
 		if (games < 0 && w >= 0 && d >= 0 && l >= 0)
 			games = w + d + l;
 		sqlite3_reset(st);
-		recon_db_bind_text(st, 1, cond);
-		sqlite3_bind_int64(st, 2, block);
+		recon_db_bind_text(st, 1, fam);
+		recon_db_bind_text(st, 2, cond);
+		sqlite3_bind_int64(st, 3, block);
 		if (isnan(anchor))
-			sqlite3_bind_null(st, 3);
+			sqlite3_bind_null(st, 4);
 		else
-			sqlite3_bind_double(st, 3, anchor);
-		recon_db_bind_text(st, 4, color);
-		recon_db_bind_count(st, 5, games);
-		recon_db_bind_count(st, 6, w);
-		recon_db_bind_count(st, 7, d);
-		recon_db_bind_count(st, 8, l);
+			sqlite3_bind_double(st, 4, anchor);
+		recon_db_bind_text(st, 5, color);
+		recon_db_bind_count(st, 6, games);
+		recon_db_bind_count(st, 7, w);
+		recon_db_bind_count(st, 8, d);
+		recon_db_bind_count(st, 9, l);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			rc = recon_db_fail(r, "freeze_blocks");
 			break;
@@ -190,24 +194,30 @@ freeze_ladder(struct recon *r)
 	if (rc < 0)
 		return -1;
 	return insert_texts(r, conds, "conditions",
-	    "UPDATE spec_conditions SET state = ?2 WHERE condition = ?1", "spec_conditions",
-	    (const char *const[]){ "condition", "state" }, (const int[]){ 1, 0 }, 2);
+	    "UPDATE cells SET state = ?3 WHERE family = ?1 AND condition = ?2", "cells",
+	    (const char *const[]){ "family", "condition", "state" }, (const int[]){ 1, 1, 0 }, 3);
 }
 
-/* A condition used by the freeze that its spec does not name. */
+/* A family or condition used by the freeze that its spec does not name. */
 static int
 freeze_check_conditions(struct recon *r)
 {
-	sqlite3_stmt *st = recon_db_prep(r, "SELECT condition FROM (SELECT condition FROM"
+	static const char *const what[2] = { "family", "condition" };
+	sqlite3_stmt *st = recon_db_prep(r, "SELECT 0, family FROM (SELECT family FROM"
+	    " freeze_games UNION SELECT family FROM freeze_blocks) WHERE family NOT IN"
+	    " (SELECT family FROM spec_families) UNION ALL"
+	    " SELECT 1, condition FROM (SELECT condition FROM"
 	    " freeze_games UNION SELECT condition FROM freeze_blocks) WHERE condition NOT IN"
-	    " (SELECT condition FROM spec_conditions) ORDER BY 1 LIMIT 1");
+	    " (SELECT condition FROM spec_conditions) ORDER BY 1, 2 LIMIT 1");
 	int rc = 0;
 
 	if (st == NULL)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		rc = err_set(r->e, ERR_INPUT, "condition \"%s\" is not in the spec's conditions",
-		    (const char *)sqlite3_column_text(st, 0));
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		int k = sqlite3_column_int(st, 0) != 0;
+		rc = err_set(r->e, ERR_INPUT, "%s \"%s\" is not in the spec's %s", what[k],
+		    (const char *)sqlite3_column_text(st, 1), k ? "conditions" : "families");
+	}
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -251,10 +261,15 @@ recon_freeze_load(struct recon *r)
 	if (canon_id(r->freeze, id, r->e) < 0 ||
 	    recon_file_add(r, "freeze", path, NULL, id, NULL) < 0)
 		goto bad;
+	/* Families are never pooled: every sum is of one (family,
+	 * condition) cell, in the freeze's order (family, then condition). */
 	if (freeze_strings(r, spec, "families",
-	        "INSERT INTO spec_families(family) VALUES (?1)") < 0 ||
+	        "INSERT INTO spec_families(family, ord) VALUES (?1, ?2)") < 0 ||
 	    freeze_strings(r, spec, "conditions",
 	        "INSERT INTO spec_conditions(condition, ord) VALUES (?1, ?2)") < 0 ||
+	    recon_db_exec(r, "INSERT INTO cells(family, condition, ord) SELECT f.family,"
+	        " c.condition, f.ord * (SELECT count(*) FROM spec_conditions) + c.ord"
+	        " FROM spec_families f, spec_conditions c ORDER BY 3") < 0 ||
 	    freeze_games(r, games) < 0 || freeze_excluded(r, ex) < 0 || freeze_ladder(r) < 0 ||
 	    freeze_check_conditions(r) < 0)
 		goto bad;

@@ -49,6 +49,7 @@ struct recon {
 	struct err *e;
 	sqlite3 *db;
 	char *dbtmp;                 /* temporary name of the --db file */
+	int dblock;                  /* with dbtmp: a descriptor holding its lock (io.h) */
 	cJSON *freeze;               /* the freeze document */
 	cJSON *inputs;               /* report "inputs", being filled */
 	char *map[NBCOL];            /* provider column for each billing column */

@@ -8,8 +8,9 @@
 
 #include "../json/json.h"
 
-/* Sums for one condition, or for the totals. */
+/* Sums for one (family, condition) cell, or for the totals. */
 struct sums {
+	char *family;
 	char *condition;
 	char *state;
 	long long clean, perr, w, d, l;
@@ -62,12 +63,13 @@ kind_index(const char *k)
 }
 
 static struct sums *
-sums_find(struct sums *s, int n, const unsigned char *cond)
+sums_find(struct sums *s, int n, const unsigned char *fam, const unsigned char *cond)
 {
-	if (cond == NULL)
+	if (fam == NULL || cond == NULL)
 		return NULL;
 	for (int i = 0; i < n; i++)
-		if (strcmp(s[i].condition, (const char *)cond) == 0)
+		if (strcmp(s[i].family, (const char *)fam) == 0 &&
+		    strcmp(s[i].condition, (const char *)cond) == 0)
 			return &s[i];
 	return NULL;
 }
@@ -108,6 +110,7 @@ sums_obj(const struct sums *s, int is_total)
 	if (o == NULL)
 		return NULL;
 	if (!is_total) {
+		json_add_string(o, "family", s->family);
 		json_add_string(o, "condition", s->condition);
 		if (s->state != NULL)
 			json_add_string(o, "state", s->state);
@@ -163,9 +166,9 @@ column_json(sqlite3_stmt *st, int i)
 static int
 report_findings(struct recon *r, cJSON *doc, long long *count)
 {
-	static const char *const keys[] = { "kind", "condition", "game_id", "request_id", "file",
-		"line", "field", "expected", "found" };
-	sqlite3_stmt *st = recon_db_prep(r, "SELECT kind, condition, game_id, request_id, f.name,"
+	static const char *const keys[] = { "kind", "family", "condition", "game_id", "request_id",
+		"file", "line", "field", "expected", "found" };
+	sqlite3_stmt *st = recon_db_prep(r, "SELECT kind, family, condition, game_id, request_id, f.name,"
 	    " line, field, expected, found FROM findings LEFT JOIN files f ON f.file = findings.file"
 	    " ORDER BY seq");
 	cJSON *a = cJSON_AddArrayToObject(doc, "findings");
@@ -176,7 +179,7 @@ report_findings(struct recon *r, cJSON *doc, long long *count)
 	*count = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *f = cJSON_CreateObject();
-		for (int i = 0; i < 9; i++)
+		for (int i = 0; i < 10; i++)
 			cJSON_AddItemToObject(f, keys[i], column_json(st, i));
 		cJSON_AddItemToArray(a, f);
 		(*count)++;
@@ -185,7 +188,8 @@ report_findings(struct recon *r, cJSON *doc, long long *count)
 	return rc == SQLITE_DONE ? 0 : recon_db_fail(r, "findings");
 }
 
-/* Each query returns rows starting with a condition; fn adds them to sums. */
+/* Each query returns rows starting with a family and a condition; fn adds
+ * them to that cell's sums and the totals. */
 static int
 each_row(struct recon *r, const char *sql, struct sums *s, int n, struct sums *tot,
     void (*fn)(sqlite3_stmt *, struct sums *, struct sums *))
@@ -197,7 +201,7 @@ each_row(struct recon *r, const char *sql, struct sums *s, int n, struct sums *t
 		return -1;
 	recon_db_bind_params(r, st);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fn(st, sums_find(s, n, sqlite3_column_text(st, 0)), tot);
+		fn(st, sums_find(s, n, sqlite3_column_text(st, 0), sqlite3_column_text(st, 1)), tot);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : recon_db_fail(r, "summary");
 }
@@ -209,14 +213,14 @@ row_clean(sqlite3_stmt *st, struct sums *c, struct sums *t)
 	for (int j = 0; j < 2; j++) {
 		if (p[j] == NULL)
 			continue;
-		p[j]->clean += sqlite3_column_int64(st, 1);
-		p[j]->w += sqlite3_column_int64(st, 2);
-		p[j]->d += sqlite3_column_int64(st, 3);
-		p[j]->l += sqlite3_column_int64(st, 4);
+		p[j]->clean += sqlite3_column_int64(st, 2);
+		p[j]->w += sqlite3_column_int64(st, 3);
+		p[j]->d += sqlite3_column_int64(st, 4);
+		p[j]->l += sqlite3_column_int64(st, 5);
 		for (int i = 0; i < NCLASS; i++)
-			count_add(&p[j]->rec[i], sqlite3_column_int64(st, 5 + i));
-		p[j]->wall_s += sqlite3_column_double(st, 9);
-		p[j]->hours += sqlite3_column_double(st, 10);
+			count_add(&p[j]->rec[i], sqlite3_column_int64(st, 6 + i));
+		p[j]->wall_s += sqlite3_column_double(st, 10);
+		p[j]->hours += sqlite3_column_double(st, 11);
 	}
 }
 
@@ -227,9 +231,9 @@ row_perr(sqlite3_stmt *st, struct sums *c, struct sums *t)
 	for (int j = 0; j < 2; j++) {
 		if (p[j] == NULL)
 			continue;
-		p[j]->perr += sqlite3_column_int64(st, 1);
+		p[j]->perr += sqlite3_column_int64(st, 2);
 		for (int i = 0; i < NCLASS; i++)
-			count_add(&p[j]->perr_tok[i], sqlite3_column_int64(st, 2 + i));
+			count_add(&p[j]->perr_tok[i], sqlite3_column_int64(st, 3 + i));
 	}
 }
 
@@ -237,22 +241,22 @@ static void
 row_requests(sqlite3_stmt *st, struct sums *c, struct sums *t)
 {
 	struct sums *p[2] = { c, t };
-	int clean = strcmp((const char *)sqlite3_column_text(st, 1), "clean") == 0;
+	int clean = strcmp((const char *)sqlite3_column_text(st, 2), "clean") == 0;
 	for (int j = 0; j < 2; j++) {
 		if (p[j] == NULL)
 			continue;
 		if (!clean) {
-			p[j]->perr_requests += sqlite3_column_int64(st, 2);
+			p[j]->perr_requests += sqlite3_column_int64(st, 3);
 			continue;
 		}
-		p[j]->requests += sqlite3_column_int64(st, 2);
-		p[j]->retries += sqlite3_column_int64(st, 3);
-		p[j]->failed += sqlite3_column_int64(st, 4);
-		p[j]->changed += sqlite3_column_int64(st, 5);
+		p[j]->requests += sqlite3_column_int64(st, 3);
+		p[j]->retries += sqlite3_column_int64(st, 4);
+		p[j]->failed += sqlite3_column_int64(st, 5);
+		p[j]->changed += sqlite3_column_int64(st, 6);
 		for (int i = 0; i < NCLASS; i++) {
-			if (sqlite3_column_type(st, 6 + i) == SQLITE_NULL)
+			if (sqlite3_column_type(st, 7 + i) == SQLITE_NULL)
 				continue;
-			count_add(&p[j]->billed[i], sqlite3_column_int64(st, 6 + i));
+			count_add(&p[j]->billed[i], sqlite3_column_int64(st, 7 + i));
 			p[j]->billed_set[i] = 1;
 		}
 	}
@@ -261,31 +265,31 @@ row_requests(sqlite3_stmt *st, struct sums *c, struct sums *t)
 static void
 row_findings(sqlite3_stmt *st, struct sums *c, struct sums *t)
 {
-	int k = kind_index((const char *)sqlite3_column_text(st, 1));
+	int k = kind_index((const char *)sqlite3_column_text(st, 2));
 	if (k < 0)
 		return;
 	if (c != NULL)
-		c->findings[k] += sqlite3_column_int64(st, 2);
-	t->findings[k] += sqlite3_column_int64(st, 2);
+		c->findings[k] += sqlite3_column_int64(st, 3);
+	t->findings[k] += sqlite3_column_int64(st, 3);
 }
 
 static void
 row_blocks(sqlite3_stmt *st, struct sums *c, struct sums *t)
 {
 	cJSON *b;
-	long long games = sqlite3_column_int64(st, 3);
+	long long games = sqlite3_column_int64(st, 4);
 	if (c == NULL)
 		return;
 	if (c->blocks == NULL)
 		c->blocks = cJSON_CreateArray();
 	b = cJSON_CreateObject();
-	json_add_number(b, "block", (double)sqlite3_column_int64(st, 1));
-	if (sqlite3_column_type(st, 2) == SQLITE_NULL)
+	json_add_number(b, "block", (double)sqlite3_column_int64(st, 2));
+	if (sqlite3_column_type(st, 3) == SQLITE_NULL)
 		json_add_null(b, "anchor");
 	else
-		json_add_number(b, "anchor", json_round(sqlite3_column_double(st, 2), 0.01));
+		json_add_number(b, "anchor", json_round(sqlite3_column_double(st, 3), 0.01));
 	json_add_number(b, "games", (double)games);
-	json_add_bool(b, "complete", games >= sqlite3_column_int64(st, 4));
+	json_add_bool(b, "complete", games >= sqlite3_column_int64(st, 5));
 	cJSON_AddItemToArray(c->blocks, b);
 }
 
@@ -300,7 +304,7 @@ recon_report_build(struct recon *r)
 	char bg[32];
 
 	memset(&tot, 0, sizeof tot);
-	st = recon_db_prep(r, "SELECT condition, state FROM spec_conditions ORDER BY ord");
+	st = recon_db_prep(r, "SELECT family, condition, state FROM cells ORDER BY ord");
 	if (st == NULL)
 		return NULL;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -309,41 +313,44 @@ recon_report_build(struct recon *r)
 			break;
 		s = t;
 		memset(&s[n], 0, sizeof s[n]);
-		s[n].condition = strdup((const char *)sqlite3_column_text(st, 0));
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-			s[n].state = strdup((const char *)sqlite3_column_text(st, 1));
+		s[n].family = strdup((const char *)sqlite3_column_text(st, 0));
+		s[n].condition = strdup((const char *)sqlite3_column_text(st, 1));
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			s[n].state = strdup((const char *)sqlite3_column_text(st, 2));
 		n++;
 	}
 	sqlite3_finalize(st);
 	snprintf(bg, sizeof bg, "%lld", r->block_games);
-	if (each_row(r, "SELECT f.condition, count(*),"
+	if (each_row(r, "SELECT f.family, f.condition, count(*),"
 	        " sum(COALESCE(f.result, g.result) = 'win'), sum(COALESCE(f.result, g.result) = 'draw'),"
 	        " sum(COALESCE(f.result, g.result) = 'loss'), sum(g.input), sum(g.output),"
 	        " sum(g.reasoning), sum(g.cached), sum(g.wall_s), sum(g.worker_hours)"
-	        " FROM freeze_games f LEFT JOIN games g ON g.game_id = f.game_id GROUP BY 1",
+	        " FROM freeze_games f LEFT JOIN games g ON g.game_id = f.game_id GROUP BY 1, 2",
 	        s, n, &tot, row_clean) < 0 ||
-	    each_row(r, "SELECT c.condition, count(*), sum(g.input), sum(g.output),"
+	    each_row(r, "SELECT c.family, c.condition, count(*), sum(g.input), sum(g.output),"
 	        " sum(g.reasoning), sum(g.cached) FROM game_scope c"
-	        " JOIN games g ON g.game_id = c.game_id WHERE c.class = 'provider_error' GROUP BY 1",
+	        " JOIN games g ON g.game_id = c.game_id WHERE c.class = 'provider_error' GROUP BY 1, 2",
 	        s, n, &tot, row_perr) < 0 ||
-	    each_row(r, "SELECT c.condition, c.class, sum(s.n), sum(s.retries), sum(s.failed),"
+	    each_row(r, "SELECT c.family, c.condition, c.class, sum(s.n), sum(s.retries), sum(s.failed),"
 	        " sum(s.model_changes), sum(s.b_input), sum(s.b_output), sum(s.b_reasoning),"
 	        " sum(s.b_cached) FROM game_scope c JOIN game_requests s ON s.game_id = c.game_id"
-	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2", s, n, &tot,
+	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2, 3", s, n, &tot,
 	        row_requests) < 0 ||
-	    each_row(r, "SELECT condition, kind, count(*) FROM findings GROUP BY 1, 2", s, n, &tot,
+	    each_row(r, "SELECT family, condition, kind, count(*) FROM findings GROUP BY 1, 2, 3", s,
+	        n, &tot,
 	        row_findings) < 0)
 		goto done;
 	{
 		char sql[512];
-		snprintf(sql, sizeof sql, "SELECT condition, block, max(anchor), sum(games), %s"
-		    " FROM freeze_blocks GROUP BY 1, 2 ORDER BY 1, 2", bg);
+		snprintf(sql, sizeof sql, "SELECT family, condition, block, max(anchor), sum(games),"
+		    " %s FROM freeze_blocks GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", bg);
 		if (each_row(r, sql, s, n, &tot, row_blocks) < 0)
 			goto done;
 	}
 	for (int i = 0; i < n; i++) {
 		char what[160];
-		snprintf(what, sizeof what, "condition %.100s", s[i].condition);
+		snprintf(what, sizeof what, "family %.60s, condition %.60s", s[i].family,
+		    s[i].condition);
 		if (tokens_fit(&s[i], what, r->e) < 0)
 			goto done;
 	}
@@ -374,6 +381,7 @@ recon_report_build(struct recon *r)
 	rc = 0;
 done:
 	for (int i = 0; i < n; i++) {
+		free(s[i].family);
 		free(s[i].condition);
 		free(s[i].state);
 		cJSON_Delete(s[i].blocks);

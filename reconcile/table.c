@@ -1,4 +1,5 @@
 /* table.c: the efficiency table of a report, for people. */
+#define _GNU_SOURCE /* asprintf */
 #include "internal.h"
 
 #include <math.h>
@@ -77,6 +78,108 @@ state_text(const cJSON *c, struct buf *b)
 	}
 }
 
+/* A cell's label: its condition, or "family/condition" when the report's
+ * cells belong to more than one family (as in fit's tables). */
+static char *
+cell_label(const cJSON *c, const cJSON *conds)
+{
+	const cJSON *fam = json_get(c, "family"), *cond = json_get(c, "condition"), *x;
+	int several = 0;
+	char *out;
+
+	cJSON_ArrayForEach(x, conds) {
+		const cJSON *f = json_get(x, "family");
+		several |= cJSON_IsString(f) && cJSON_IsString(fam) &&
+		    strcmp(f->valuestring, fam->valuestring) != 0;
+	}
+	if (asprintf(&out, "%s%s%s", several ? fam->valuestring : "", several ? "/" : "",
+	        cJSON_IsString(cond) ? cond->valuestring : "?") < 0)
+		return NULL;
+	return out;
+}
+
+/* A finding's value for the table: text as it is, a number in its
+ * shortest form, "absent" for null. */
+static void
+value_text(const cJSON *v, struct buf *b)
+{
+	char t[32];
+
+	if (cJSON_IsString(v))
+		buf_add_shown(b, v->valuestring);
+	else if (cJSON_IsNumber(v)) {
+		canon_number(v->valuedouble, t);
+		buf_adds(b, t);
+	} else
+		buf_adds(b, "absent");
+}
+
+/* "1 retry", "2 retries": n and the noun that fits it. */
+static const char *
+noun(double n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* Findings listed per kind, at most this many of each; the rest counted. */
+#define LIST_PER_KIND 20
+
+/* Each finding on a line of its own: kind, where it counts, the game and
+ * request, the record (file:line), the field, what was expected and what
+ * was found. */
+static void
+list_findings(const cJSON *report, struct buf *out)
+{
+	const cJSON *conds = json_get(report, "conditions"), *f;
+	long shown[NKIND] = { 0 }, more[NKIND] = { 0 };
+
+	cJSON_ArrayForEach(f, json_get(report, "findings")) {
+		const cJSON *k = json_get(f, "kind"), *file = json_get(f, "file");
+		const cJSON *line = json_get(f, "line"), *field = json_get(f, "field");
+		const cJSON *pairs[2][2] = { { json_get(f, "game_id"), NULL },
+			{ json_get(f, "request_id"), NULL } };
+		size_t ki = 0;
+		while (ki < NKIND && (!cJSON_IsString(k) || strcmp(kinds[ki], k->valuestring) != 0))
+			ki++;
+		if (ki < NKIND && shown[ki] >= LIST_PER_KIND) {
+			more[ki]++;
+			continue;
+		}
+		if (ki < NKIND)
+			shown[ki]++;
+		buf_printf(out, "  %s", cJSON_IsString(k) ? k->valuestring : "?");
+		if (cJSON_IsString(json_get(f, "condition"))) {
+			char *label = cell_label(f, conds);
+			buf_adds(out, " in ");
+			buf_add_shown(out, label ? label : "?");
+			free(label);
+		}
+		for (int j = 0; j < 2; j++)
+			if (cJSON_IsString(pairs[j][0])) {
+				buf_adds(out, j == 0 ? ", game " : ", request ");
+				buf_add_shown(out, pairs[j][0]->valuestring);
+			}
+		if (cJSON_IsString(file)) {
+			buf_adds(out, ", ");
+			buf_add_shown(out, file->valuestring);
+			if (cJSON_IsNumber(line))
+				buf_printf(out, ":%.0f", line->valuedouble);
+		}
+		if (cJSON_IsString(field)) {
+			buf_adds(out, ": ");
+			buf_add_shown(out, field->valuestring);
+		}
+		buf_adds(out, " expected ");
+		value_text(json_get(f, "expected"), out);
+		buf_adds(out, ", found ");
+		value_text(json_get(f, "found"), out);
+		buf_addc(out, '\n');
+	}
+	for (size_t k = 0; k < NKIND; k++)
+		if (more[k] > 0)
+			buf_printf(out, "  and %ld more %s\n", more[k], kinds[k]);
+}
+
 int
 recon_table(const cJSON *report, struct buf *out, struct err *e)
 {
@@ -86,12 +189,13 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 	const cJSON *c, *f;
 	int rows = cJSON_GetArraySize(conds) + 2, r = 1;
 	size_t w[5];
-	char *cell[64][5];
+	char *(*cell)[5];
 	struct buf b = BUF_INIT;
 
-	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot) || rows > 64)
+	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot))
 		return err_set(e, ERR_INPUT, "not a cohort.reconcile/1 report");
-	memset(cell, 0, sizeof cell);
+	if ((cell = calloc((size_t)rows, sizeof *cell)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	for (int j = 0; j < 5; j++)
 		cell[0][j] = strdup(head[j]);
 	for (c = conds->child;; c = c->next) {
@@ -100,7 +204,7 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 		double games = num(o, "clean_games");
 		const cJSON *per = json_get(o, "tokens_per_clean_game");
 
-		cell[r][0] = strdup(c != NULL ? json_get(o, "condition")->valuestring : "total");
+		cell[r][0] = c != NULL ? cell_label(o, conds) : strdup("total");
 		snprintf(t, sizeof t, "%.0f", games);
 		cell[r][1] = strdup(t);
 		snprintf(t, sizeof t, "%.0f-%.0f-%.0f", num(o, "w"), num(o, "d"), num(o, "l"));
@@ -140,17 +244,22 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 	for (int i = 0; i < rows; i++)
 		for (int j = 0; j < 5; j++)
 			free(cell[i][j]);
+	free(cell);
 	{
 		const cJSON *rec = json_get(json_get(tot, "tokens"), "recorded");
 		char tk[32], rq[32], bl[32];
 		thousands((long long)num(rec, "total"), tk);
 		thousands((long long)num(tot, "requests_logged"), rq);
 		thousands((long long)num(tot, "billing_rows"), bl);
-		buf_printf(out, "%.0f clean games, %.0f provider-error games, %s recorded tokens,"
-		    " %.2f worker-hours\n", num(tot, "clean_games"), num(tot, "provider_error_games"),
+		double cg = num(tot, "clean_games"), pg = num(tot, "provider_error_games");
+		double rt = num(tot, "retries"), fr = num(tot, "failed_requests");
+		buf_printf(out, "%.0f clean %s, %.0f provider-error %s, %s recorded tokens,"
+		    " %.2f worker-hours\n", cg, noun(cg, "game", "games"), pg, noun(pg, "game", "games"),
 		    tk, num(tot, "worker_hours"));
-		buf_printf(out, "%s requests logged, %s billing rows, %.0f retries, %.0f failed"
-		    " requests\n", rq, bl, num(tot, "retries"), num(tot, "failed_requests"));
+		buf_printf(out, "%s %s logged, %s billing %s, %.0f %s, %.0f failed %s\n", rq,
+		    noun(num(tot, "requests_logged"), "request", "requests"), bl,
+		    noun(num(tot, "billing_rows"), "row", "rows"), rt, noun(rt, "retry", "retries"), fr,
+		    noun(fr, "request", "requests"));
 	}
 	{
 		const cJSON *fc = json_get(tot, "findings");
@@ -169,6 +278,7 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 		}
 		buf_adds(out, first ? "\n" : ")\n");
 	}
+	list_findings(report, out);
 	buf_release(&b);
 	return 0;
 }

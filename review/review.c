@@ -384,5 +384,6 @@ review_table(const cJSON *report, struct buf *out)
 		    cJSON_IsString(ck) ? ck->valuestring : "?", cJSON_IsString(s) ? s->valuestring : "?",
 		    cJSON_IsString(d) ? d->valuestring : "");
 	}
-	return buf_printf(out, "%d checks hold, %d findings\n", nok, nbad);
+	return buf_printf(out, "%d check%s hold%s, %d finding%s\n", nok, nok == 1 ? "" : "s",
+	    nok == 1 ? "s" : "", nbad, nbad == 1 ? "" : "s");
 }

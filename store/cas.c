@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* sync_file_range */
 #include "cas.h"
 
+#include "../common/io.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -151,11 +153,11 @@ mkdir_p(const char *dir)
 	for (size_t i = 1; i < n; i++)
 		if (path[i] == '/') {
 			path[i] = '\0';
-			if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			if (mkdir(path, 0777) < 0 && errno != EEXIST)
 				return -1;
 			path[i] = '/';
 		}
-	return mkdir(path, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	return mkdir(path, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int
@@ -185,7 +187,7 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 		if (mkdir_p(dir) < 0)
 			return err_set(e, ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
 		snprintf(path, sizeof path, "%s/pack", dir);
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		if (mkdir(path, 0777) < 0 && errno != EEXIST)
 			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
 		snprintf(path, sizeof path, "%s/cohort-store", dir);
 		fp = fopen(path, "wx");
@@ -193,9 +195,17 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
 		if (fp) {
 			fputs(MARKER, fp);
+			if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+				fclose(fp);
+				return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+			}
 			if (fclose(fp) != 0)
 				return err_set(e, ERR_IO, "%s: cannot write", path);
 		}
+		/* the new names last a crash: the marker and pack/ in the
+		 * store's folder, the store in its parent */
+		if (io_sync_dir(path, e) < 0 || io_sync_dir(dir, e) < 0)
+			return -1;
 	}
 	c = calloc(1, sizeof *c);
 	if (c == NULL || (c->dir = strdup(dir)) == NULL) {
@@ -203,6 +213,10 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	snprintf(path, sizeof path, "%s/pack", dir);
+	/* a writer clears what killed writers left: packs and indexes that
+	 * were being written */
+	if (create)
+		io_temp_sweep(path);
 	d = opendir(path);
 	if (d == NULL) {
 		cas_free(c);
@@ -498,19 +512,11 @@ cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struc
 	if (cas_get(c, d, &q, &qn, e) == 0)
 		return 0;
 	if (c->out == NULL) {
-		size_t len = strlen(c->dir) + 32;
+		char base[4096];
 		int fd;
-		c->tmp_pack = malloc(len);
-		if (c->tmp_pack == NULL)
-			return err_set(e, ERR_NOMEM, "out of memory");
-		snprintf(c->tmp_pack, len, "%s/pack/.new-XXXXXX", c->dir);
-		fd = mkstemp(c->tmp_pack);
-		if (fd < 0) {
-			free(c->tmp_pack);
-			c->tmp_pack = NULL;
-			return err_set(e, ERR_IO, "%s/pack: cannot write: %s", c->dir, strerror(errno));
-		}
-		fchmod(fd, 0644);
+		snprintf(base, sizeof base, "%s/pack/.new", c->dir);
+		if ((fd = io_temp_open(base, &c->tmp_pack, e)) < 0)
+			return -1;
 		c->out = fdopen(fd, "wb");
 		if (c->out == NULL) {
 			close(fd);
@@ -602,39 +608,27 @@ sort_recs(struct cas *c)
 	return 0;
 }
 
-int
-cas_commit(struct cas *c, struct err *e)
+/* The index of the new pack's n records (sorted, without repeats) into a
+ * temporary file, fsync'ed: its name in *tmp (the caller's to free) and
+ * the digest of its entries in id. */
+static int
+write_index(struct cas *c, size_t n, uint8_t id[HASH_LEN], char **tmp, struct err *e)
 {
-	char path[4096], hex[2 * HASH_LEN + 1], tmpidx[4096];
 	unsigned char head[16], chunk[IDX_CHUNK * IDX_ENTRY];
-	uint8_t id[HASH_LEN];
+	char base[4096];
 	struct hash *h;
-	size_t n = 0;
 	FILE *fp;
 	int fd, rc = 0;
 
-	if (c->out == NULL)
-		return 0;
-	if (fflush(c->out) != 0 || fsync(fileno(c->out)) != 0)
-		return err_set(e, ERR_IO, "%s: write error: %s", c->tmp_pack, strerror(errno));
-	fclose(c->out);
-	c->out = NULL;
-	if (sort_recs(c) < 0)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < c->nrecs; i++)
-		if (n == 0 || !digest_eq(c->recs[n - 1].d, c->recs[i].d))
-			c->recs[n++] = c->recs[i];
-	snprintf(tmpidx, sizeof tmpidx, "%s/pack/.idx-XXXXXX", c->dir);
-	fd = mkstemp(tmpidx);
-	if (fd < 0 || (fp = fdopen(fd, "wb")) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	snprintf(base, sizeof base, "%s/pack/.idx", c->dir);
+	if ((fd = io_temp_open(base, tmp, e)) < 0)
+		return -1;
+	if ((fp = fdopen(fd, "wb")) == NULL) {
+		close(fd);
 		return err_set(e, ERR_IO, "%s/pack: cannot write: %s", c->dir, strerror(errno));
 	}
-	fchmod(fd, 0644);
 	if ((h = hash_new()) == NULL) {
 		fclose(fp);
-		unlink(tmpidx);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	memcpy(head, IDX_MAGIC, 8);
@@ -655,29 +649,67 @@ cas_commit(struct cas *c, struct err *e)
 	hash_final(h, id);
 	hash_free(h);
 	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0 || ferror(fp))
-		rc = err_set(e, ERR_IO, "%s: write error: %s", tmpidx, strerror(errno));
-	fclose(fp);
-	if (rc < 0) {
-		unlink(tmpidx);
-		return rc;
-	}
+		rc = err_set(e, ERR_IO, "%s: write error: %s", *tmp, strerror(errno));
+	if (fclose(fp) != 0 && rc == 0)
+		rc = err_set(e, ERR_IO, "%s: write error: %s", *tmp, strerror(errno));
+	return rc;
+}
+
+int
+cas_commit(struct cas *c, struct err *e)
+{
+	char path[4096], hex[2 * HASH_LEN + 1], *tmpidx = NULL;
+	uint8_t id[HASH_LEN];
+	size_t n = 0;
+	int rc = -1;
+
+	if (c->out == NULL)
+		return 0;
+	if (fflush(c->out) != 0 || fsync(fileno(c->out)) != 0)
+		return err_set(e, ERR_IO, "%s: write error: %s", c->tmp_pack, strerror(errno));
+	fclose(c->out);
+	c->out = NULL;
+	if (sort_recs(c) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < c->nrecs; i++)
+		if (n == 0 || !digest_eq(c->recs[n - 1].d, c->recs[i].d))
+			c->recs[n++] = c->recs[i];
+	if (write_index(c, n, id, &tmpidx, e) < 0)
+		goto done;
 	/* The pack goes into place before its index: an index never names a
 	 * pack that is not there. */
 	hash_hex_format(id, hex);
 	hex[24] = '\0';
 	snprintf(path, sizeof path, "%s/pack/%s.pack", c->dir, hex);
 	if (rename(c->tmp_pack, path) != 0) {
-		unlink(tmpidx);
-		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+		err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+		goto done;
 	}
 	free(c->tmp_pack);
 	c->tmp_pack = NULL;
 	snprintf(path, sizeof path, "%s/pack/%s.idx", c->dir, hex);
 	if (rename(tmpidx, path) != 0) {
-		unlink(tmpidx);
-		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+		err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+		goto done;
 	}
+	free(tmpidx);
+	tmpidx = NULL;
 	c->nrecs = 0;
-	hex[24] = '\0';
-	return load_pack(c, hex, e);
+	if (io_sync_dir(path, e) < 0)
+		goto done;
+	rc = load_pack(c, hex, e);
+done:
+	if (tmpidx != NULL)
+		unlink(tmpidx);
+	free(tmpidx);
+	return rc;
+}
+
+int
+cas_temp_name(const char *name)
+{
+	/* ".new-XXXXXX" and ".idx-XXXXXX": the names mkstemp gave before */
+	if (strlen(name) == 11 && (strncmp(name, ".new-", 5) == 0 || strncmp(name, ".idx-", 5) == 0))
+		return 1;
+	return io_temp_name(name);
 }

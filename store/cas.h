@@ -61,6 +61,15 @@ int cas_pack_index_matches(const struct cas *c, size_t i, const uint8_t *digests
 void cas_pack_count_ranges(const struct cas *c, size_t i, const uint64_t *bounds, size_t nb,
     uint64_t *counts);
 
+/* 1 when name (a file name in a store, without its folder) is a
+ * temporary file of a writer (a pack or index being written, or left by
+ * one that was killed; common/io.h): never part of the store, and never
+ * published with it.  Writers remove the stale ones when they open the
+ * store; names of the form ".new-XXXXXX" and ".idx-XXXXXX", left by
+ * versions that did not name their process, count too but are left for
+ * their owner to remove. */
+int cas_temp_name(const char *name);
+
 /* Number of records in committed packs. */
 uint64_t cas_count(const struct cas *c);
 

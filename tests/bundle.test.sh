@@ -92,7 +92,7 @@ check "extracted bag is valid BagIt" "$B" x/luna-publication
 rc=$?
 [ $rc = 0 ] && ok "--check holds (exit 0)" || notok "--check" "exit $rc"
 same_bytes "--check prints the bundle.json the archive holds" check.json x/luna-publication/data/bundle.json
-ls *.tmp.* >/dev/null 2>&1 && notok "no temporary files" "$(ls)" || ok "no temporary files"
+ls *.cohort-tmp.* >/dev/null 2>&1 && notok "no temporary files" "$(ls)" || ok "no temporary files"
 
 # --- findings: each kind, exit 1, no archive ------------------------------
 refused() { # NAME SPEC CHECK PATTERN: exit 1, a finding CHECK matching PATTERN, no archive
@@ -271,8 +271,9 @@ rm all/b.tmp
 counts=$($PY -c 'import json; c=json.load(open("all.json"))["counts"]; print(" ".join("%s=%d" % (k, c[k]) for k in ("missing","stale","live","secret","invalid")))')
 [ "$counts" = "missing=1 stale=2 live=1 secret=2 invalid=1" ] && ok "all findings at once: $counts" || notok "all findings at once" "$counts: $(cat all.json)"
 "$COHORT" bundle --spec all/bundle.json --check --format table >all.txt 2>/dev/null
-[ "$(grep -c '' all.txt)" = 8 ] && head -1 all.txt | grep -q '^check *role *where *finding' &&
-	ok "--format table: a header and one line a finding" || notok "--format table" "$(cat all.txt)"
+[ "$(grep -c '' all.txt)" = 15 ] && head -1 all.txt | grep -q '^check *role *where *finding' &&
+	[ "$(grep -c '^ *to do: ' all.txt)" = 7 ] && [ "$(sed -n '3p;5p;7p;9p;11p;13p;15p' all.txt | grep -c '^ *to do: ')" = 7 ] &&
+	ok "--format table: a header, one line a finding and its action under it" || notok "--format table" "$(cat all.txt)"
 
 mkdir -p norequire && cp luna/spec.json norequire/
 printf '{"kind":"cohort.bundle-spec/1","name":"n","as_of":"2026-07-20T00:00:00+02:00","items":[{"role":"spec","path":"spec.json"}]}' >norequire/s.json
@@ -283,7 +284,7 @@ printf '{"kind":"cohort.bundle-spec/1","name":"n","as_of":"2026-07-20T00:00:00+0
 bad() { # NAME PATTERN SPEC
 	rm -f out.tar
 	expect_fail2 "$1" "$2" "$COHORT" bundle --spec "$3" -o out.tar
-	if [ -e out.tar ] || ls out.tar.tmp.* >/dev/null 2>&1; then notok "$1: nothing written" "$(ls)"; fi
+	if [ -e out.tar ] || ls out.tar.cohort-tmp.* >/dev/null 2>&1; then notok "$1: nothing written" "$(ls)"; fi
 }
 mkdir -p b/sub && cp luna/freeze.json luna/spec.json b/ && cp -r luna/store b/store
 spec b '{"role":"a","path":"spec.json"},{"role":"b","path":"spec.json"}'
@@ -356,10 +357,10 @@ rm -f ref.json
 	notok "--rules adds" "$(head -c 300 ref.json)"
 expect_status "--rules given twice is a usage error" 2 "$COHORT" bundle --spec luna/bundle.json --rules b/rules.toml --rules b/rules.toml --check
 cp luna/freeze.json freeze.keep
-expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is freeze.json, one of the bundle.s own files' \
+expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is an input, and inputs are never written over' \
 	"$COHORT" bundle --spec luna/bundle.json -o luna/freeze.json
 same_bytes "the input it named is untouched" luna/freeze.json freeze.keep
-expect_fail2 "-o naming the spec" 'is the bundle spec itself' "$COHORT" bundle --spec luna/bundle.json -o luna/bundle.json
+expect_fail2 "-o naming the spec" 'luna/bundle.json: is an input' "$COHORT" bundle --spec luna/bundle.json -o luna/bundle.json
 cp a.tar keep.tar
 "$COHORT" bundle --spec b/s.json -o keep.tar >/dev/null 2>&1
 same_bytes "a failed run leaves the old archive" keep.tar a.tar

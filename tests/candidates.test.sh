@@ -23,7 +23,7 @@ left_behind() {
 }
 # no_file NAME FILE: neither FILE nor a temporary file beside it
 no_file() {
-	if [ -e "$2" ] || ls "$2".tmp.* >/dev/null 2>&1; then notok "$1" "$2 (or a temporary file) was left"
+	if [ -e "$2" ] || ls "$2".cohort-tmp.* >/dev/null 2>&1; then notok "$1" "$2 (or a temporary file) was left"
 	else ok "$1"; fi
 }
 # edit IN OUT CODE: rewrite a manifest with Python CODE over `lines`
@@ -240,7 +240,7 @@ edit fake.jsonl gone.jsonl 'del lines[3]["evals"]["a1a2" if "a1a2" in lines[3]["
 verify_finds "an evals move missing: the analysis differs there" 1 analysis '^evals\.[a-h1-8]+: in the analysis, not in the manifest' \
 	gone.jsonl --engine eng/chess
 expect_status "verify --format table" 1 "$COHORT" candidates verify --format table pv.jsonl
-grep -q '^FAIL pv ' "$TMP/out" && grep -q 'checks hold, 0 notes, 1 findings$' "$TMP/out" && ok "verify table: FAIL line and counts" ||
+grep -q '^FAIL pv ' "$TMP/out" && grep -q 'checks hold, 0 notes, 1 finding$' "$TMP/out" && ok "verify table: FAIL line and counts" ||
 	notok "verify table" "$(cat "$TMP/out" | head -5)"
 edit fake.jsonl illegal.jsonl 'lines[1]["candidates"][0]["uci"] = "e2e5"'
 expect_fail2 "verify: a manifest the reader refuses (an illegal move)" 'illegal.jsonl:2: "candidates"\[0\]: e2e5: illegal' \

@@ -98,7 +98,7 @@ same_bytes "canon -o writes the file" out.json want.json
 cp want.json keep.json
 "$COHORT" canon -o keep.json dup.json 2>/dev/null
 same_bytes "failed run leaves the old -o file" keep.json want.json
-if ls keep.json.tmp.* >/dev/null 2>&1; then notok "no temporary left" "$(ls)"; else ok "no temporary left"; fi
+if ls keep.json.cohort-tmp.* >/dev/null 2>&1; then notok "no temporary left" "$(ls)"; else ok "no temporary left"; fi
 expect_fail2 "-o into a missing folder" "cannot write" "$COHORT" canon -o /nonexistent/dir/x.json doc.json
 if [ -w /dev/full ]; then
 	"$COHORT" canon doc.json >/dev/full 2>full.err

@@ -181,7 +181,7 @@ bad() { # NAME PATTERN LINE
 	printf '%s\n%s\n' "$good" "$3" >bad.jsonl
 	rm -f out.json
 	expect_fail2 "$1" "$2" "$COHORT" freeze --spec luna/spec.json -o out.json bad.jsonl
-	if [ -e out.json ] || ls out.json.tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
+	if [ -e out.json ] || ls out.json.cohort-tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
 }
 bad "truncated line" '^cohort freeze: bad.jsonl:2:[0-9]+: ' "$(echo "$good" | cut -c1-200)"
 bad "wrong type" 'bad.jsonl:2: "block": expected a number' "$(echo "$good" | sed 's/"block":1,/"block":"1",/')"

@@ -22,3 +22,8 @@ if grep -q '^sh mk/deps.sh build$' make-n.out && grep -q '^sh mk/deps.sh test$' 
 else
 	notok "make deps, demo and test install" "$(head -c 300 make-n.out)"
 fi
+# plain `make` is `make all`: it builds cohort (the modules' own rules,
+# included first, are not the default goal)
+(cd "$ROOT" && make -n --no-print-directory BUILD="$TMP/plain" 2>/dev/null) >make-plain.out
+grep -q -- "-o $TMP/plain/cohort " make-plain.out && ok "plain make builds cohort" ||
+	notok "plain make builds cohort" "$(head -c 300 make-plain.out)"

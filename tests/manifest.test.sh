@@ -157,16 +157,17 @@ expect_status "verify the freeze with repo" 0 "$COHORT" verify --store esc-store
 same_bytes "--format table -o writes the same manifest" esc.json esc-t.json
 if grep -q 'caf' esc-table.txt; then ok "--format table prints the conditions"; else notok "--format table" "$(head -3 esc-table.txt)"; fi
 
-# Refusals keep their messages, exit 2 and leave no output.
+# Refusals keep their messages, exit 2 and leave no output (a condition
+# holding a tab is shown with it escaped, "t\tab").
 refused() { # NAME PATTERN LEDGER
 	rm -f out.json
 	expect_fail2 "$1" "$2" "$COHORT" freeze --spec esc-spec.json -o out.json "$3"
-	if [ -e out.json ] || ls out.json.tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
+	if [ -e out.json ] || ls out.json.cohort-tmp.* >/dev/null 2>&1; then notok "$1: no output left" "found"; fi
 }
 refused "a block played at two anchors in one color" \
-	'^cohort freeze: esc-group.jsonl:[0-9]+: "anchor": block 2 of luna t.ab was played at 1520.5 and at 1999$' esc-group.jsonl
+	'^cohort freeze: esc-group.jsonl:[0-9]+: "anchor": block 2 of luna t\\tab was played at 1520.5 and at 1999$' esc-group.jsonl
 refused "a block played at two anchors across colors" \
-	'^cohort freeze: esc-two.jsonl:[0-9]+: "anchor": block 2 of luna t.ab was played at two anchors$' esc-two.jsonl
+	'^cohort freeze: esc-two.jsonl:[0-9]+: "anchor": block 2 of luna t\\tab was played at two anchors$' esc-two.jsonl
 cat esc.jsonl esc.jsonl >esc-dup.jsonl
 refused "a duplicate game_id" \
 	'^cohort freeze: esc-dup.jsonl:[0-9]+: "game_id": duplicate ".*" \(first at esc-dup.jsonl:[0-9]+\)$' esc-dup.jsonl

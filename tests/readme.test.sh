@@ -14,3 +14,33 @@ while IFS= read -r line; do
 	case "$line" in *deepseek/bundle.json*) want=1 ;; esac
 	if [ $rc = $want ]; then ok "README: $line"; else notok "README: $line" "exit $rc: $(head -c 200 "$TMP/tour.err")"; fi
 done <tour.sh
+
+# The demo's last words put a newcomer in build/demo with cohort on PATH:
+# run as printed, with a PATH that has no cohort on it, they find it.
+tail -n 1 demo.out | sed 's/^ *//' >path.sh
+found=$(env PATH=/usr/bin:/bin sh -c ". ./path.sh && pwd && command -v cohort" 2>&1)
+case "$found" in
+"$DEMO"*"$(dirname "$COHORT")/cohort") ok "the demo prints how to put cohort on PATH" ;;
+*) notok "the demo prints how to put cohort on PATH" "$(tail -n 2 demo.out) -> $found" ;;
+esac
+# the README's own line, where make built the program
+if [ -x "$ROOT/build/release/cohort" ]; then
+	line=$(grep -m 1 '^    cd build/demo && export PATH=' "$ROOT/README.md" | sed 's/^ *//')
+	found=$(cd "$ROOT" && env PATH=/usr/bin:/bin sh -c "$line && command -v cohort" 2>&1)
+	[ -x "$found" ] && ok "the README's PATH line finds cohort" ||
+		notok "the README's PATH line finds cohort" "${line:-no such line} -> $found"
+fi
+grep -q 'apt-get install git make' "$ROOT/README.md" && ok "the README names git and make first" ||
+	notok "the README names git and make first" "not found"
+
+# every man page's EXAMPLES run in build/demo too, as the README says
+for page in "$ROOT"/docs/cohort.1 "$ROOT"/docs/cohort-*.1; do
+	awk '/^\.SH /{in_s = ($2 == "EXAMPLES")} in_s && /^\.nf/{on=1; next} /^\.fi/{on=0} in_s && on' "$page" |
+		sed -e 's/\\-/-/g' -e 's/\\e/\\/g' | grep '^\$ ' | sed 's/^\$ //' >demo-ex.sh
+	while IFS= read -r line; do
+		(cd "$DEMO" && PATH="$TMP/bin:$PATH" sh -c "$line" >/dev/null 2>"$TMP/ex.err")
+		rc=$?
+		if [ $rc -le 1 ]; then ok "in build/demo, $(basename "$page"): $line"; else
+			notok "in build/demo, $(basename "$page"): $line" "exit $rc: $(head -c 200 "$TMP/ex.err")"; fi
+	done <demo-ex.sh
+done

@@ -223,7 +223,7 @@ t=$(sqlite3 keep.db "SELECT ts FROM billing WHERE request_id = 'r1'")
 [ "$t" = 2026-07-20T10:00:00Z ] && ok "--db: billing time with an offset stored in UTC" || notok "--db UTC" "$t"
 n=$(sqlite3 keep.db "SELECT count(*) FROM requests JOIN billing USING (request_id)")
 [ "$n" = 9 ] && ok "--db: ad-hoc join over the kept tables" || notok "--db join" "$n"
-ls keep.db.tmp.* >/dev/null 2>&1 && notok "--db leaves no temporary" "$(ls)" || ok "--db leaves no temporary"
+ls keep.db.cohort-tmp.* >/dev/null 2>&1 && notok "--db leaves no temporary" "$(ls)" || ok "--db leaves no temporary"
 
 # CSV reader, field by field.
 printf '\357\273\277a,b,c\r\n"x, y","say ""hi""","two\r\nlines"\r\n,,\r\n1,2,3' >q.csv
@@ -295,7 +295,7 @@ printf '{"request_id": "id", "tokens": "x"}' >m.json
 expect_fail2 "a map naming an unknown column" '^cohort reconcile: m.json: "tokens": not a billing column' \
 	rec base --billing base/billing.csv --billing-map m.json
 same_bytes "a refused run leaves the old -o file" keep.json base.json
-ls keep.json.tmp.* >/dev/null 2>&1 && notok "no temporary left" "$(ls)" || ok "no temporary left"
+ls keep.json.cohort-tmp.* >/dev/null 2>&1 && notok "no temporary left" "$(ls)" || ok "no temporary left"
 rm -f gone.json gone.db
 rec base --billing b.jsonl --db gone.db -o gone.json 2>/dev/null
 [ ! -e gone.json ] && [ ! -e gone.db ] && ! ls gone.db.tmp.* >/dev/null 2>&1 &&
@@ -331,7 +331,7 @@ fixture bigbill
 sed -e '2s/^\(r1,[^,]*,[^,]*,\)[0-9]*,/\14503599627370497,/' -e '3s/^\(r2,[^,]*,[^,]*,\)[0-9]*,/\14503599627370498,/' \
 	"$D/billing.csv" >bigbill/billing.csv
 expect_fail2 "billed tokens summing past 2^53 are refused, not rounded" \
-	'^cohort reconcile: condition none: "tokens.billed.input": the sum is above 2\^53 - 1 = 9007199254740991' \
+	'^cohort reconcile: family fam, condition none: "tokens.billed.input": the sum is above 2\^53 - 1 = 9007199254740991' \
 	rec bigbill --billing bigbill/billing.csv
 
 # Usage.
@@ -372,4 +372,21 @@ if [ -f "$E/requests.jsonl" ]; then
 			$b --format table >ds2.table
 		same_bytes "DeepSeek: same table from $(echo "$b" | sed 's|[^ ]*/||g')" ds2.table ds.table
 	done
+fi
+
+# The table lists its findings, one a line, at most 20 of a kind: 30
+# requests without a game (each billed) give 20 lines and "and 10 more".
+fixture many
+for i in $(seq 1 30); do
+	printf '{"request_id":"orphan%d","game_id":null,"ts":"2026-07-20T10:00:00Z","model":{"requested":"fam-1","returned":"fam-1"},"tokens":{"input":1,"output":1,"reasoning":0,"cached":0},"latency_ms":1,"attempt":1,"status":"ok"}\n' $i
+done >>many/requests.jsonl
+for i in $(seq 1 30); do printf 'orphan%d,2026-07-20T10:00:00Z,fam-1,1,1,0,0,0.000001\n' $i; done >>many/billing.csv
+rec many --billing many/billing.csv --format table >many.txt
+rc=$?
+n=$(grep -c '^  request_without_game, request orphan[0-9]*, requests.jsonl:[0-9]*: game_id expected absent, found absent$' many.txt)
+if [ $rc = 1 ] && [ "$n" = 20 ] && grep -q '^  and 10 more request_without_game$' many.txt &&
+	grep -q '^not reconciled: 30 findings (request_without_game 30)$' many.txt; then
+	ok "the reconcile table lists findings, 20 of a kind, and counts the rest"
+else
+	notok "the reconcile table lists findings, 20 of a kind, and counts the rest" "exit $rc, $n listed: $(tail -3 many.txt)"
 fi

@@ -274,6 +274,77 @@ same_outside(const cJSON *a, const cJSON *b, const char *const *skip, size_t nsk
 	return 1;
 }
 
+/* The leaves where a and b differ, walked together: *n counts them, the
+ * first one's path (".d", "[2].tokens.input") goes to path and its two
+ * values to *fa and *fb (NULL where one side has none). */
+static void
+leaf_diff(const cJSON *a, const cJSON *b, struct buf *at, struct buf *path, const cJSON **fa,
+    const cJSON **fb, long *n)
+{
+	size_t keep = at->len;
+
+	if (same(a, b))
+		return;
+	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
+		const cJSON *x;
+		cJSON_ArrayForEach(x, a) {
+			buf_printf(at, ".%s", x->string);
+			leaf_diff(x, json_get(b, x->string), at, path, fa, fb, n);
+			buf_cut(at, keep);
+		}
+		cJSON_ArrayForEach(x, b)
+			if (json_get(a, x->string) == NULL) {
+				buf_printf(at, ".%s", x->string);
+				leaf_diff(NULL, x, at, path, fa, fb, n);
+				buf_cut(at, keep);
+			}
+		return;
+	}
+	if (cJSON_IsArray(a) && cJSON_IsArray(b)) {
+		const cJSON *x = a->child, *y = b->child;
+		for (int i = 0; x || y; i++) {
+			buf_printf(at, "[%d]", i);
+			leaf_diff(x, y, at, path, fa, fb, n);
+			buf_cut(at, keep);
+			x = x ? x->next : NULL;
+			y = y ? y->next : NULL;
+		}
+		return;
+	}
+	if ((*n)++ == 0) {
+		buf_reset(path);
+		buf_adds(path, at->p != NULL ? at->p : "");
+		*fa = a;
+		*fb = b;
+	}
+}
+
+/* A finding on subject: which field differs and how ("\"totals.d\": the
+ * manifest has 55, the records give 54"), and how many others do. */
+static void
+differs(struct vctx *v, const char *subject, const cJSON *given, const cJSON *derived)
+{
+	struct buf at = BUF_INIT, path = BUF_INIT;
+	const cJSON *fa = NULL, *fb = NULL;
+	long n = 0;
+	char detail[1024], more[64] = "";
+	char *sx, *sy;
+
+	buf_adds(&at, subject);
+	leaf_diff(given, derived, &at, &path, &fa, &fb, &n);
+	sx = snippet(fa);
+	sy = snippet(fb);
+	if (n > 1)
+		snprintf(more, sizeof more, " (%ld fields differ in all)", n);
+	snprintf(detail, sizeof detail, "\"%s\": the manifest has %s, the records give %s%s",
+	    path.p != NULL ? path.p : subject, sx ? sx : "?", sy ? sy : "?", more);
+	finding(v, "derivation", subject, detail);
+	free(sx);
+	free(sy);
+	buf_release(&at);
+	buf_release(&path);
+}
+
 static const char *
 game_of(const cJSON *entry)
 {
@@ -296,7 +367,9 @@ compare_by_game(struct vctx *v, const char *key, const cJSON *g, const cJSON *d)
 		char subj[160];
 
 		snprintf(subj, sizeof subj, "%s %.100s", key, game_of(c <= 0 ? x : y));
-		if (c != 0 || !same(x, y)) {
+		if (c == 0 && !same(x, y))
+			differs(v, subj, x, y);
+		else if (c != 0) {
 			snprintf(detail, sizeof detail, "manifest has %s; the records give %s",
 			    sx ? sx : "?", sy ? sy : "?");
 			finding(v, "derivation", subj, detail);
@@ -332,13 +405,9 @@ compare_section(struct vctx *v, const char *key, const cJSON *given, const cJSON
 		const cJSON *x = g->child, *y = d->child;
 		for (int i = 0; x || y; i++) {
 			if (!same(x, y)) {
-				char *sx = snippet(x), *sy = snippet(y), subj[64];
+				char subj[64];
 				snprintf(subj, sizeof subj, "%s[%d]", key, i);
-				snprintf(detail, sizeof detail, "manifest has %s; the records give %s",
-				    sx ? sx : "?", sy ? sy : "?");
-				finding(v, "derivation", subj, detail);
-				free(sx);
-				free(sy);
+				differs(v, subj, x, y);
 			}
 			x = x ? x->next : NULL;
 			y = y ? y->next : NULL;
@@ -350,12 +419,7 @@ compare_section(struct vctx *v, const char *key, const cJSON *given, const cJSON
 		}
 		return;
 	}
-	char *sx = snippet(g), *sy = snippet(d);
-	snprintf(detail, sizeof detail, "manifest has %s; the records give %s", sx ? sx : "?",
-	    sy ? sy : "?");
-	finding(v, "derivation", key, detail);
-	free(sx);
-	free(sy);
+	differs(v, key, g, d);
 }
 
 /* Whether b holds exactly the canonical bytes of doc. */
