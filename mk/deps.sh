@@ -32,6 +32,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	# not in PATH); node as an independent ECMAScript number printer
 	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
 	command -v node >/dev/null 2>&1 || missing nodejs
+	# strace shows that each rename is followed by an fsync of its folder
+	command -v strace >/dev/null 2>&1 || missing strace
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do
