@@ -18,6 +18,8 @@ int cmd_bundle(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */

@@ -25,6 +25,8 @@ static const char commands_text[] =
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
+"  import     PGN games into ledger records\n"
+"  export     a freeze's games as PGN, or its blocks as a PGN for Ordo\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -44,6 +46,8 @@ static const struct {
 	{ "ladder", cmd_ladder },
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
+	{ "import", cmd_import },
+	{ "export", cmd_export },
 };
 
 int
