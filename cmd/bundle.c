@@ -5,18 +5,45 @@
 #include <unistd.h>
 
 #include "../bundle/bundle.h"
+#include "../sign/minisign.h"
 #include "cmd.h"
 #include "opt.h"
 
 static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
-"                     [--rules FILE] [--format json|table]\n";
+"                     [--rules FILE] [--format json|table]\n"
+"                     [--sign KEY [--password-file FILE]]\n";
+
+/* The archive's signature beside it, ARCHIVE.minisig, its trusted comment
+ * naming the identity, so the signature is as deterministic as the
+ * archive.  The key was opened before the archive was written; a
+ * signature that cannot be written takes the archive with it. */
+static int
+sign_archive(const struct ms_sec *sk, const char *archive, const char *id, struct err *e)
+{
+	struct buf sig = BUF_INIT, tc = BUF_INIT;
+	const char *base = strrchr(archive, '/');
+	int rc = -1;
+
+	if (buf_printf(&sig, "%s.minisig", archive) < 0 ||
+	    buf_printf(&tc, "cohort bundle %s\tfile:%s", id, base ? base + 1 : archive) < 0)
+		err_set(e, ERR_NOMEM, "out of memory");
+	else if (ms_sign(sk, archive, sig.p, tc.p, e) == 0)
+		rc = 0;
+	if (rc < 0)
+		remove(archive);
+	buf_release(&sig);
+	buf_release(&tc);
+	return rc;
+}
 
 int
 cmd_bundle(int argc, char **argv)
 {
 	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
-	const char *format = NULL;
+	const char *format = NULL, *key = NULL, *pwfile = NULL;
+	struct ms_sec sk;
+	struct buf pw = BUF_INIT;
 	int gzip = 0, zstd = 0;
 	const struct opt table[] = {
 		{ .name = "spec", .arg = "BUNDLE_SPEC", .value = &o.spec, .required = 1,
@@ -32,6 +59,10 @@ cmd_bundle(int argc, char **argv)
 		    .help = "more credential rules (gitleaks' format)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "JSON (default) or a table of the findings (or items)" },
+		{ .name = "sign", .arg = "KEY", .value = &key, .excludes = "check",
+		    .help = "sign the archive with a minisign key: ARCHIVE.minisig" },
+		{ .name = "password-file", .arg = "FILE", .value = &pwfile,
+		    .help = "with --sign: the key's password, FILE's first line" },
 		{ .name = NULL },
 	};
 	const struct opt_cmd c = { .name = "bundle", .usage = usage, .table = table };
@@ -49,10 +80,27 @@ cmd_bundle(int argc, char **argv)
 	if (!o.check && (o.out == NULL || strcmp(o.out, "-") == 0) && isatty(STDOUT_FILENO))
 		return opt_usage_error(&c,
 		    "the archive would go to a terminal: give -o ARCHIVE or --check");
+	if (pwfile != NULL && key == NULL)
+		return opt_usage_error(&c, "--password-file belongs to --sign");
+	if (key != NULL && (o.out == NULL || strcmp(o.out, "-") == 0))
+		return opt_usage_error(&c, "--sign needs -o ARCHIVE, to sign beside it");
+	memset(&sk, 0, sizeof sk);
+	if (key != NULL && (cmd_password(pwfile, &pw, &e) < 0 || ms_sec_read(key, pw.p, &sk, &e) < 0)) {
+		ms_wipe(pw.p, pw.len);
+		buf_release(&pw);
+		return cmd_fail("bundle", &e);
+	}
+	ms_wipe(pw.p, pw.len);
+	buf_release(&pw);
 
 	rc = bundle_run(&o, &doc, id, &e);
-	if (rc < 0)
+	if (rc == 0 && key != NULL && sign_archive(&sk, o.out, id, &e) < 0)
+		rc = -1;
+	ms_wipe(&sk, sizeof sk);
+	if (rc < 0) {
+		cJSON_Delete(doc);
 		return cmd_fail("bundle", &e);
+	}
 	if (rc == 0 && !o.check) {
 		/* the archive went to -o; its identity is the data on stdout */
 		if (o.out && strcmp(o.out, "-") != 0) {

@@ -3,6 +3,7 @@
 #ifndef COHORT_CMD_H
 #define COHORT_CMD_H
 
+#include "../common/buf.h"
 #include "../common/err.h"
 
 #define COHORT_VERSION "0.1.0"
@@ -20,6 +21,7 @@ int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */
@@ -27,5 +29,8 @@ int cmd_fail(const char *name, const struct err *e);
 /* The threads COHORT_JOBS asks for (1 to 256), or 0 (unset or anything
  * else): one per online processor.  Only the shells read the environment. */
 int cmd_jobs(void);
+/* A signing key's password: the first line of the file at path (none when
+ * path is NULL: pw stays empty). */
+int cmd_password(const char *path, struct buf *pw, struct err *e);
 
 #endif

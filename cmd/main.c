@@ -27,6 +27,7 @@ static const char commands_text[] =
 "  paired     the paired endpoints of a freeze's decisions\n"
 "  import     PGN games into ledger records\n"
 "  export     a freeze's games as PGN, or its blocks as a PGN for Ordo\n"
+"  sign       a minisign signature of a file, or a new key pair\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -48,6 +49,7 @@ static const struct {
 	{ "paired", cmd_paired },
 	{ "import", cmd_import },
 	{ "export", cmd_export },
+	{ "sign", cmd_sign },
 };
 
 int

@@ -66,7 +66,7 @@ io_read_all(const char *path, struct buf *b, size_t max, struct err *e)
 }
 
 int
-outfile_open(struct outfile *o, const char *path, struct err *e)
+outfile_open_mode(struct outfile *o, const char *path, int mode, struct err *e)
 {
 	size_t n;
 	int fd;
@@ -92,7 +92,7 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		outfile_abort(o);
 		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(saved));
 	}
-	fchmod(fd, 0644);
+	fchmod(fd, (mode_t)mode);
 	o->fp = fdopen(fd, "wb");
 	if (o->fp == NULL) {
 		close(fd);
@@ -100,6 +100,12 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
 	}
 	return 0;
+}
+
+int
+outfile_open(struct outfile *o, const char *path, struct err *e)
+{
+	return outfile_open_mode(o, path, 0644, e);
 }
 
 int

@@ -35,6 +35,9 @@ struct outfile {
 #define OUTFILE_INIT { NULL, NULL, NULL, 0 }
 
 int outfile_open(struct outfile *o, const char *path, struct err *e);
+/* The same with the file's permissions: 0600 for a secret key, which is
+ * never readable by others, not even while it is written. */
+int outfile_open_mode(struct outfile *o, const char *path, int mode, struct err *e);
 int outfile_write(struct outfile *o, const void *p, size_t n, struct err *e);
 /* Flush, fsync, rename.  On failure the temporary file is removed. */
 int outfile_commit(struct outfile *o, struct err *e);
