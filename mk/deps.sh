@@ -32,6 +32,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	# not in PATH); node as an independent ECMAScript number printer
 	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
 	command -v node >/dev/null 2>&1 || missing nodejs
+	# minisign, to check cohort's signatures both ways
+	command -v minisign >/dev/null 2>&1 || missing minisign
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do

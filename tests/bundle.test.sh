@@ -5,25 +5,6 @@ PY=/usr/bin/python3
 V=$BUILD/tests/unit/bundle_verify
 B=$BUILD/tests/unit/bundle_bag
 
-# The Luna evidence, frozen, fitted, with its harness repository created
-# with fixed names and dates so that its commit id is the one in the spec.
-make_luna() { # DIR
-	mkdir -p "$1"
-	cp -r "$ROOT/examples/luna/." "$1/"
-	(
-		cd "$1" || exit 1
-		"$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl || exit 1
-		"$COHORT" fit -o fit.json freeze.json || exit 1
-		"$COHORT" bound -o bound.json freeze.json || exit 1
-		mkdir -p harness/prompts
-		cp prompts/system.txt prompts/tools.json harness/prompts/
-		cd harness && git init -q . && git add prompts &&
-			GIT_AUTHOR_NAME="Luna harness" GIT_AUTHOR_EMAIL="harness@example.org" \
-			GIT_AUTHOR_DATE="2026-06-20T00:00:00Z" GIT_COMMITTER_NAME="Luna harness" \
-			GIT_COMMITTER_EMAIL="harness@example.org" GIT_COMMITTER_DATE="2026-06-20T00:00:00Z" \
-			git -c commit.gpgsign=false -c user.useConfigOnly=false commit -q -m "Harness prompts and tool schema"
-	) >/dev/null 2>&1
-}
 make_luna luna
 want_commit=$(sed -n 's/.*"commit": "\([0-9a-f]*\)".*/\1/p' luna/bundle.json | head -1)
 [ "$(git -C luna/harness rev-parse HEAD 2>/dev/null)" = "$want_commit" ] &&
