@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../bundle/attest.h"
 #include "../bundle/bundle.h"
 #include "../sign/minisign.h"
 #include "cmd.h"
@@ -12,14 +13,17 @@
 static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
 "                     [--rules FILE] [--format json|table]\n"
-"                     [--sign KEY [--password-file FILE]]\n";
+"                     [--sign KEY [--password-file FILE] [--attest]]\n";
 
 /* The archive's signature beside it, ARCHIVE.minisig, its trusted comment
  * naming the identity, so the signature is as deterministic as the
- * archive.  The key was opened before the archive was written; a
- * signature that cannot be written takes the archive with it. */
+ * archive; with doc (--attest) also its in-toto statement in a DSSE
+ * envelope, ARCHIVE.intoto.jsonl.  The key was opened before the archive
+ * was written; a signature that cannot be written takes the archive with
+ * it. */
 static int
-sign_archive(const struct ms_sec *sk, const char *archive, const char *id, struct err *e)
+sign_archive(const struct ms_sec *sk, const char *archive, const char *id, const cJSON *doc,
+             struct err *e)
 {
 	struct buf sig = BUF_INIT, tc = BUF_INIT;
 	const char *base = strrchr(archive, '/');
@@ -30,6 +34,18 @@ sign_archive(const struct ms_sec *sk, const char *archive, const char *id, struc
 		err_set(e, ERR_NOMEM, "out of memory");
 	else if (ms_sign(sk, archive, sig.p, tc.p, e) == 0)
 		rc = 0;
+	if (rc == 0 && doc != NULL) {
+		buf_reset(&sig);
+		if (buf_printf(&sig, "%s.intoto.jsonl", archive) < 0)
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		else
+			rc = attest_write(archive, doc, id, sk, sig.p, e);
+		if (rc < 0) {
+			buf_cut(&sig, strlen(archive));
+			buf_adds(&sig, ".minisig");
+			remove(sig.p);
+		}
+	}
 	if (rc < 0)
 		remove(archive);
 	buf_release(&sig);
@@ -44,7 +60,7 @@ cmd_bundle(int argc, char **argv)
 	const char *format = NULL, *key = NULL, *pwfile = NULL;
 	struct ms_sec sk;
 	struct buf pw = BUF_INIT;
-	int gzip = 0, zstd = 0;
+	int gzip = 0, zstd = 0, attest = 0;
 	const struct opt table[] = {
 		{ .name = "spec", .arg = "BUNDLE_SPEC", .value = &o.spec, .required = 1,
 		    .help = "the bundle spec (cohort.bundle-spec/1)" },
@@ -61,6 +77,8 @@ cmd_bundle(int argc, char **argv)
 		    .help = "JSON (default) or a table of the findings (or items)" },
 		{ .name = "sign", .arg = "KEY", .value = &key, .excludes = "check",
 		    .help = "sign the archive with a minisign key: ARCHIVE.minisig" },
+		{ .name = "attest", .flag = &attest,
+		    .help = "with --sign: an in-toto statement, ARCHIVE.intoto.jsonl" },
 		{ .name = "password-file", .arg = "FILE", .value = &pwfile,
 		    .help = "with --sign: the key's password, FILE's first line" },
 		{ .name = NULL },
@@ -80,8 +98,8 @@ cmd_bundle(int argc, char **argv)
 	if (!o.check && (o.out == NULL || strcmp(o.out, "-") == 0) && isatty(STDOUT_FILENO))
 		return opt_usage_error(&c,
 		    "the archive would go to a terminal: give -o ARCHIVE or --check");
-	if (pwfile != NULL && key == NULL)
-		return opt_usage_error(&c, "--password-file belongs to --sign");
+	if ((pwfile != NULL || attest) && key == NULL)
+		return opt_usage_error(&c, "%s belongs to --sign", attest ? "--attest" : "--password-file");
 	if (key != NULL && (o.out == NULL || strcmp(o.out, "-") == 0))
 		return opt_usage_error(&c, "--sign needs -o ARCHIVE, to sign beside it");
 	memset(&sk, 0, sizeof sk);
@@ -94,7 +112,7 @@ cmd_bundle(int argc, char **argv)
 	buf_release(&pw);
 
 	rc = bundle_run(&o, &doc, id, &e);
-	if (rc == 0 && key != NULL && sign_archive(&sk, o.out, id, &e) < 0)
+	if (rc == 0 && key != NULL && sign_archive(&sk, o.out, id, attest ? doc : NULL, &e) < 0)
 		rc = -1;
 	ms_wipe(&sk, sizeof sk);
 	if (rc < 0) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../json/json.h"
+#include "../bundle/attest.h"
 #include "../review/review.h"
 #include "../sign/minisign.h"
 #include "cmd.h"
@@ -10,12 +11,13 @@
 
 static const char usage[] =
 "usage: cohort verify [--store DIR] [--format json|table] [-o FILE] FILE...\n"
-"       cohort verify --pubkey PUB [-x SIG] FILE\n";
+"       cohort verify --pubkey PUB [-x SIG] [--attestation ENV] FILE\n";
 
 /* FILE against its minisign signature: one line on stdout when it holds. */
 static int
-verify_signature(const char *pubkey, const char *sig, const char *file)
+verify_signature(const char *pubkey, const char *sig, const char *env, const char *file)
 {
+	size_t nsubjects = 0;
 	struct ms_pub pk;
 	struct buf path = BUF_INIT;
 	struct err e = ERR_INIT;
@@ -28,6 +30,11 @@ verify_signature(const char *pubkey, const char *sig, const char *file)
 	    ms_verify(&pk, file, sig != NULL ? sig : path.p, trusted, sizeof trusted, &e) == 0) {
 		ms_id_format(pk.id, id);
 		printf("%s: signature by key %s holds; trusted comment: %s\n", file, id, trusted);
+		if (env != NULL && attest_verify(file, env, &pk, &nsubjects, &e) < 0)
+			rc = -1;
+		else if (env != NULL)
+			printf("%s: attestation %s by key %s holds: %zu subjects, each the archive's\n",
+			       file, env, id, nsubjects);
 	} else {
 		rc = -1;
 	}
@@ -45,7 +52,7 @@ int
 cmd_verify(int argc, char **argv)
 {
 	struct review_opts vo = { 0 };
-	const char *out = NULL, *format = NULL, *pubkey = NULL, *sig = NULL;
+	const char *out = NULL, *format = NULL, *pubkey = NULL, *sig = NULL, *env = NULL;
 	const struct opt opts[] = {
 		{ .name = "store", .arg = "DIR", .value = &vo.store_dir,
 		    .help = "the freezes' object store (default: store beside each)" },
@@ -57,6 +64,8 @@ cmd_verify(int argc, char **argv)
 		    .help = "check FILE's minisign signature with the public key PUB" },
 		{ .name = "signature", .letter = 'x', .arg = "SIG", .value = &sig,
 		    .help = "with --pubkey: the signature (default: FILE.minisig)" },
+		{ .name = "attestation", .arg = "ENV", .value = &env,
+		    .help = "with --pubkey: also FILE's in-toto statement (DSSE) ENV" },
 		{ .name = NULL },
 	};
 	const struct opt_cmd c = { .name = "verify", .usage = usage, .table = opts,
@@ -68,11 +77,11 @@ cmd_verify(int argc, char **argv)
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
-	if (pubkey != NULL || sig != NULL) {
+	if (pubkey != NULL || sig != NULL || env != NULL) {
 		if (pubkey == NULL || nops != 1)
-			return opt_usage_error(&c, pubkey == NULL ? "-x belongs to --pubkey" :
+			return opt_usage_error(&c, pubkey == NULL ? "-x and --attestation belong to --pubkey" :
 			                       "--pubkey checks one FILE");
-		return verify_signature(pubkey, sig, ops[0]);
+		return verify_signature(pubkey, sig, env, ops[0]);
 	}
 	if ((tab = opt_format(&c, format)) < 0)
 		return EXIT_ERROR;

@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include "../common/base64.h"
 #include "../common/buf.h"
 #include "../common/io.h"
 #include "blake2b.h"
@@ -44,64 +45,6 @@ ms_id_format(const uint8_t id[MS_ID_LEN], char out[2 * MS_ID_LEN + 1])
 {
 	for (int i = 0; i < MS_ID_LEN; i++)
 		snprintf(out + 2 * i, 3, "%02X", id[MS_ID_LEN - 1 - i]);
-}
-
-/* ------------------------------------------------------------- base64 */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static int
-b64_encode(struct buf *b, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16;
-		char q[4];
-
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		if (i + 2 < n)
-			v |= p[i + 2];
-		q[0] = b64[v >> 18 & 63];
-		q[1] = b64[v >> 12 & 63];
-		q[2] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-		q[3] = i + 2 < n ? b64[v & 63] : '=';
-		if (buf_add(b, q, 4) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Strict: padded standard base64 of exactly want bytes, nothing else. */
-static int
-b64_decode(const char *s, size_t len, uint8_t *out, size_t want)
-{
-	size_t o = 0;
-
-	if (len % 4 != 0 || len / 4 * 3 < want || len / 4 * 3 > want + 2)
-		return -1;
-	for (size_t i = 0; i < len; i += 4) {
-		uint32_t v = 0;
-		int pad = 0;
-
-		for (int j = 0; j < 4; j++) {
-			const char *c = memchr(b64, s[i + j], 64);
-
-			if (s[i + j] == '=' && i + 4 == len && j >= 2) {
-				pad++;
-				v <<= 6;
-				continue;
-			}
-			if (c == NULL || s[i + j] == '\0' || pad)
-				return -1;
-			v = v << 6 | (uint32_t)(c - b64);
-		}
-		for (int j = 0; j < 3 - pad; j++) {
-			if (o == want)
-				return -1;
-			out[o++] = (uint8_t)(v >> (16 - 8 * j));
-		}
-	}
-	return o == want ? 0 : -1;
 }
 
 /* -------------------------------------------------------------- lines */
@@ -193,6 +136,18 @@ ed_public(const uint8_t seed[32], uint8_t pk[32])
 	return ok ? 0 : -1;
 }
 
+int
+ms_sign_bytes(const struct ms_sec *sk, const void *m, size_t n, uint8_t sig[64])
+{
+	return ed_sign(sk->seed, m, n, sig);
+}
+
+int
+ms_verify_bytes(const struct ms_pub *pk, const void *m, size_t n, const uint8_t sig[64])
+{
+	return ed_verify(pk->pk, m, n, sig);
+}
+
 /* ------------------------------------------------------------- scrypt */
 
 static uint64_t
@@ -271,7 +226,7 @@ key_body(const char *path, const char *what, uint8_t *out, size_t want, struct e
 	else if (l.n != 2)
 		rc = err_set(e, ERR_INPUT, "%s: not a minisign %s: expected 2 lines, got %zu", path,
 		             what, l.n);
-	else if (b64_decode(l.line[1], l.len[1], out, want) < 0)
+	else if (base64_decode(l.line[1], l.len[1], out, want) < 0)
 		rc = err_set(e, ERR_INPUT, "%s:2: not a minisign %s: expected the base64 of %zu bytes",
 		             path, what, want);
 	lines_free(&l);
@@ -369,7 +324,7 @@ key_write(const char *path, int mode, const char *comment, const uint8_t *raw, s
 	struct buf b = BUF_INIT;
 	int rc = -1;
 
-	if (buf_printf(&b, "%s%s\n", UNTRUSTED, comment) < 0 || b64_encode(&b, raw, n) < 0 ||
+	if (buf_printf(&b, "%s%s\n", UNTRUSTED, comment) < 0 || base64_encode(&b, raw, n) < 0 ||
 	    buf_addc(&b, '\n') < 0) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
@@ -515,8 +470,8 @@ sig_text(const struct ms_sec *sk, const uint8_t hash[64], const char *trusted, s
 		goto done;
 	}
 	if (buf_printf(b, "%ssignature from cohort secret key\n", UNTRUSTED) < 0 ||
-	    b64_encode(b, sig, sizeof sig) < 0 || buf_printf(b, "\n%s%s\n", TRUSTED, trusted) < 0 ||
-	    b64_encode(b, global, sizeof global) < 0 || buf_addc(b, '\n') < 0) {
+	    base64_encode(b, sig, sizeof sig) < 0 || buf_printf(b, "\n%s%s\n", TRUSTED, trusted) < 0 ||
+	    base64_encode(b, global, sizeof global) < 0 || buf_addc(b, '\n') < 0) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
@@ -572,14 +527,14 @@ sig_read(const char *path, struct sigfile *s, struct err *e)
 	if (lines_read(path, &l, e) < 0)
 		return -1;
 	if (!has_prefix(&l, 0, UNTRUSTED) || l.n < 2 ||
-	    b64_decode(l.line[1], l.len[1], s->raw, SIG_LEN) < 0)
+	    base64_decode(l.line[1], l.len[1], s->raw, SIG_LEN) < 0)
 		err_set(e, ERR_FINDING, "%s:2: not a signature: expected the base64 of %d bytes",
 		        path, SIG_LEN);
 	else if (memcmp(s->raw, SIG_ALG, 2) != 0 && memcmp(s->raw, SIG_ALG_HASHED, 2) != 0)
 		err_set(e, ERR_FINDING, "%s:2: not an Ed25519 signature", path);
 	else if (!has_prefix(&l, 2, TRUSTED) || !trusted_ok(l.line[2] + tl, l.len[2] - tl))
 		err_set(e, ERR_FINDING, "%s:3: no trusted comment: the signature is truncated", path);
-	else if (l.n != 4 || b64_decode(l.line[3], l.len[3], s->global, 64) < 0)
+	else if (l.n != 4 || base64_decode(l.line[3], l.len[3], s->global, 64) < 0)
 		err_set(e, ERR_FINDING, "%s:4: no global signature: the signature is truncated", path);
 	else if (buf_add(&s->trusted, l.line[2] + tl, l.len[2] - tl) < 0)
 		err_set(e, ERR_NOMEM, "out of memory");

@@ -68,6 +68,12 @@ int ms_sign(const struct ms_sec *sk, const char *file, const char *sig_path,
 int ms_verify(const struct ms_pub *pk, const char *file, const char *sig_path,
               char *trusted, size_t n, struct err *e);
 
+/* Ed25519 over m itself, for envelopes that sign their own encoding
+ * (DSSE's PAE): 0, or -1 on a library failure; ms_verify_bytes is 1 when
+ * sig is pk's signature of m. */
+int ms_sign_bytes(const struct ms_sec *sk, const void *m, size_t n, uint8_t sig[64]);
+int ms_verify_bytes(const struct ms_pub *pk, const void *m, size_t n, const uint8_t sig[64]);
+
 /* Wipe n bytes in a way the compiler keeps. */
 void ms_wipe(void *p, size_t n);
 
