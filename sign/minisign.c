@@ -1,16 +1,14 @@
 /* minisign.c: minisign's key and signature files on libcrypto's Ed25519
- * and scrypt (see minisign.h for the formats). */
+ * and scrypt, through common/hash.h (see minisign.h for the formats). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
-#include <openssl/evp.h>
-#include <openssl/rand.h>
-
 #include "../common/base64.h"
 #include "../common/buf.h"
+#include "../common/hash.h"
 #include "../common/io.h"
 #include "blake2b.h"
 #include "minisign.h"
@@ -95,57 +93,16 @@ has_prefix(const struct lines *l, size_t i, const char *prefix)
 	return i < l->n && l->len[i] >= n && memcmp(l->line[i], prefix, n) == 0;
 }
 
-/* ------------------------------------------------------------ Ed25519 */
-
-static int
-ed_sign(const uint8_t seed[32], const void *m, size_t n, uint8_t sig[64])
-{
-	EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	size_t len = 64;
-	int ok = k != NULL && c != NULL && EVP_DigestSignInit(c, NULL, NULL, NULL, k) == 1 &&
-	    EVP_DigestSign(c, sig, &len, m, n) == 1 && len == 64;
-
-	EVP_MD_CTX_free(c);
-	EVP_PKEY_free(k);
-	return ok ? 0 : -1;
-}
-
-/* 1 when sig is pk's signature of m. */
-static int
-ed_verify(const uint8_t pk[32], const void *m, size_t n, const uint8_t sig[64])
-{
-	EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pk, 32);
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok = k != NULL && c != NULL && EVP_DigestVerifyInit(c, NULL, NULL, NULL, k) == 1 &&
-	    EVP_DigestVerify(c, sig, 64, m, n) == 1;
-
-	EVP_MD_CTX_free(c);
-	EVP_PKEY_free(k);
-	return ok;
-}
-
-static int
-ed_public(const uint8_t seed[32], uint8_t pk[32])
-{
-	EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
-	size_t len = 32;
-	int ok = k != NULL && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1 && len == 32;
-
-	EVP_PKEY_free(k);
-	return ok ? 0 : -1;
-}
-
 int
 ms_sign_bytes(const struct ms_sec *sk, const void *m, size_t n, uint8_t sig[64])
 {
-	return ed_sign(sk->seed, m, n, sig);
+	return hash_ed25519_sign(sk->seed, m, n, sig);
 }
 
 int
 ms_verify_bytes(const struct ms_pub *pk, const void *m, size_t n, const uint8_t sig[64])
 {
-	return ed_verify(pk->pk, m, n, sig);
+	return hash_ed25519_verify(pk->pk, m, n, sig);
 }
 
 /* ------------------------------------------------------------- scrypt */
@@ -200,11 +157,10 @@ scrypt_stream(const char *password, const uint8_t salt[32], uint64_t ops, uint64
 	uint64_t N, r, p;
 
 	scrypt_params(ops, mem, &N, &r, &p);
-	/* room for scrypt's V (128 r N bytes) and B (128 r p) and a margin */
+	/* at most 4 GiB of scrypt memory */
 	if (p == 0 || N > ((uint64_t)1 << 32) / (128 * r))
 		return err_set(e, ERR_INPUT, "the key's scrypt limits are out of range");
-	if (EVP_PBE_scrypt(password, strlen(password), salt, 32, N, r, p,
-	                   128 * r * (N + p + 2) + 65536, out, KEYNUM_LEN) != 1)
+	if (hash_scrypt(password, salt, 32, N, r, p, out, KEYNUM_LEN) < 0)
 		return err_set(e, ERR_NOMEM, "scrypt failed (out of memory?)");
 	return 0;
 }
@@ -303,7 +259,7 @@ ms_sec_read(const char *path, const char *password, struct ms_sec *sk, struct er
 	memcpy(sk->id, keynum, MS_ID_LEN);
 	memcpy(sk->seed, keynum + MS_ID_LEN, 32);
 	memcpy(sk->pk, keynum + MS_ID_LEN + 32, 32);
-	if (ed_public(sk->seed, pk) < 0 || memcmp(pk, sk->pk, 32) != 0) {
+	if (hash_ed25519_public(sk->seed, pk) < 0 || memcmp(pk, sk->pk, 32) != 0) {
 		err_set(e, ERR_INPUT, "%s:2: the secret key's two halves do not match", path);
 		goto done;
 	}
@@ -364,7 +320,7 @@ sec_seal(const struct ms_sec *sk, const char *password, uint8_t raw[SEC_LEN], st
 	if (password == NULL)
 		return 0;
 	memcpy(raw + 2, KDF_SCRYPT, 2);
-	if (RAND_bytes(raw + 6, 32) != 1)
+	if (hash_random(raw + 6, 32) < 0)
 		return err_set(e, ERR_IO, "no random bytes for the salt");
 	le64_put(raw + 38, OPSLIMIT_SENSITIVE);
 	le64_put(raw + 46, MEMLIMIT_SENSITIVE);
@@ -387,8 +343,8 @@ ms_generate(const char *pub_path, const char *sec_path, const char *password, st
 	if (exists(pub_path) || exists(sec_path))
 		return err_set(e, ERR_USAGE, "%s exists: a key is never overwritten",
 		               exists(pub_path) ? pub_path : sec_path);
-	if (RAND_bytes(sk.id, MS_ID_LEN) != 1 || RAND_bytes(sk.seed, 32) != 1 ||
-	    ed_public(sk.seed, sk.pk) < 0) {
+	if (hash_random(sk.id, MS_ID_LEN) < 0 || hash_random(sk.seed, 32) < 0 ||
+	    hash_ed25519_public(sk.seed, sk.pk) < 0) {
 		err_set(e, ERR_IO, "no random bytes for the key");
 		goto done;
 	}
@@ -462,10 +418,10 @@ sig_text(const struct ms_sec *sk, const uint8_t hash[64], const char *trusted, s
 		return err_set(e, ERR_USAGE, "the trusted comment must be one line of text");
 	memcpy(sig, SIG_ALG_HASHED, 2);
 	memcpy(sig + 2, sk->id, MS_ID_LEN);
-	if (ed_sign(sk->seed, hash, 64, sig + 2 + MS_ID_LEN) < 0 ||
+	if (hash_ed25519_sign(sk->seed, hash, 64, sig + 2 + MS_ID_LEN) < 0 ||
 	    buf_add(&signed_part, sig + 2 + MS_ID_LEN, 64) < 0 ||
 	    buf_add(&signed_part, trusted, tn) < 0 ||
-	    ed_sign(sk->seed, signed_part.p, signed_part.len, global) < 0) {
+	    hash_ed25519_sign(sk->seed, signed_part.p, signed_part.len, global) < 0) {
 		err_set(e, ERR_NOMEM, "cannot sign (libcrypto)");
 		goto done;
 	}
@@ -574,7 +530,7 @@ sig_check(const struct ms_pub *pk, const char *file, const char *sig_path, struc
 	}
 	if (sig_message(file, memcmp(s->raw, SIG_ALG_HASHED, 2) == 0, &m, e) < 0)
 		return -1;
-	if (!ed_verify(pk->pk, m.p, m.len, s->raw + 2 + MS_ID_LEN)) {
+	if (!hash_ed25519_verify(pk->pk, m.p, m.len, s->raw + 2 + MS_ID_LEN)) {
 		err_set(e, ERR_FINDING, "%s: the signature does not hold: the file was changed or "
 		        "signed with another key", file);
 		goto done;
@@ -585,7 +541,7 @@ sig_check(const struct ms_pub *pk, const char *file, const char *sig_path, struc
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (!ed_verify(pk->pk, m.p, m.len, s->global)) {
+	if (!hash_ed25519_verify(pk->pk, m.p, m.len, s->global)) {
 		err_set(e, ERR_FINDING, "%s:3: the trusted comment was changed", sig_path);
 		goto done;
 	}
