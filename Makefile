@@ -10,7 +10,10 @@ PKGS      = libcrypto libarchive libcjson sqlite3 libgit2 gsl
 OPT      ?= -O2
 WERROR   ?=
 SAN      ?=
+# a release's source commit, for bundles' RO-Crate metadata (cmd/cmd.h)
+COHORT_COMMIT ?=
 CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
+	$(if $(COHORT_COMMIT),-DCOHORT_COMMIT='"$(COHORT_COMMIT)"') \
 	-Wall -Wextra -Wno-unused-parameter $(WERROR) $(SAN) \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)

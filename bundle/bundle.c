@@ -5,6 +5,7 @@
  * such an archive. */
 #define _GNU_SOURCE /* asprintf */
 #include "bundle.h"
+#include "crate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -296,6 +297,8 @@ read_head(struct ctx *c, const cJSON **items)
 		return err_prefix(c->e, "%s", c->spec_path);
 	if (strcmp(kind, "cohort.bundle-spec/1") != 0)
 		return spec_err(c, -1, "kind", "expected cohort.bundle-spec/1, not %s", kind);
+	if (crate_check_spec(c->spec, c->spec_path, c->e) < 0)
+		return -1;
 	if (*c->name == '\0' || strlen(c->name) > 100 ||
 	    strspn(c->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
 	        strlen(c->name) || c->name[0] == '.')
@@ -1184,15 +1187,21 @@ static int
 write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
     char id[HASH_ID_LEN + 1])
 {
-	struct buf bytes = BUF_INIT, info = BUF_INIT;
-	struct bag_file *bf = calloc(c->nf + 1, sizeof *bf);
+	struct buf bytes = BUF_INIT, info = BUF_INIT, crate = BUF_INIT, cff = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 3, sizeof *bf);
+	struct crate_tool tool = { o->tool_version ? o->tool_version : "", o->tool_commit };
+	cJSON *cr = crate_make(c->spec, doc, &tool);
+	size_t n = c->nf + 1;
+	int has_cff;
 	struct bag_write_opts wo;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
-	if (bf == NULL)
-		return err_set(c->e, ERR_NOMEM, "out of memory");
-	if (canon_write(doc, &bytes, c->e) < 0)
+	if (bf == NULL || cr == NULL || (has_cff = crate_citation(c->spec, doc, c->date, &cff)) < 0) {
+		err_set(c->e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (canon_write(doc, &bytes, c->e) < 0 || canon_write(cr, &crate, c->e) < 0)
 		goto done;
 	bf[0].name = "bundle.json";
 	bf[0].mem = bytes.p;
@@ -1203,6 +1212,17 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 		bf[k + 1].src = c->f[k].abs;
 		bf[k + 1].size = c->f[k].size;
 		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+	}
+	/* the research-object metadata, and how to cite it */
+	bf[n].name = "ro-crate-metadata.json";
+	bf[n].mem = crate.p;
+	bf[n].size = crate.len;
+	hash_bytes(crate.p, crate.len, bf[n++].sha256);
+	if (has_cff) {
+		bf[n].name = "CITATION.cff";
+		bf[n].mem = cff.p;
+		bf[n].size = cff.len;
+		hash_bytes(cff.p, cff.len, bf[n++].sha256);
 	}
 	{
 		char bid[HASH_ID_LEN + 1];
@@ -1215,12 +1235,15 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0)
+	if (bag_write(&wo, bf, n, o->out, d, c->e) < 0)
 		goto done;
 	hash_id_format(d, id);
 	rc = 0;
 done:
 	free(bf);
+	cJSON_Delete(cr);
+	buf_release(&crate);
+	buf_release(&cff);
 	buf_release(&bytes);
 	buf_release(&info);
 	return rc;

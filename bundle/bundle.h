@@ -21,6 +21,8 @@ struct bundle_opts {
 	int check;                   /* report only: write no archive */
 	enum bag_compress compress;
 	const char *rules;           /* --rules: more credential rules, or NULL */
+	const char *tool_version;    /* cohort's version, for the RO-Crate metadata */
+	const char *tool_commit;     /* its source commit, or NULL */
 };
 
 /* Read the bundle spec and every file it names, run every check, and

@@ -56,7 +56,7 @@ sign_archive(const struct ms_sec *sk, const char *archive, const char *id, const
 int
 cmd_bundle(int argc, char **argv)
 {
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
+	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL, COHORT_VERSION, COHORT_COMMIT };
 	const char *format = NULL, *key = NULL, *pwfile = NULL;
 	struct ms_sec sk;
 	struct buf pw = BUF_INIT;

@@ -7,6 +7,12 @@
 #include "../common/err.h"
 
 #define COHORT_VERSION "0.1.0"
+/* The source commit a release build was made from (make COHORT_COMMIT=...),
+ * recorded in a bundle's RO-Crate metadata; none by default, so that a
+ * bundle's bytes do not change with every commit of cohort itself. */
+#ifndef COHORT_COMMIT
+#define COHORT_COMMIT NULL
+#endif
 
 /* Each command: argv[0] is the command name. Returns the exit status. */
 int cmd_canon(int argc, char **argv);

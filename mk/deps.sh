@@ -27,6 +27,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing python3-jsonschema
 	# Ed25519 for the tests' own check of DSSE envelopes
 	/usr/bin/python3 -c 'import cryptography' >/dev/null 2>&1 || missing python3-cryptography
+	# a JSON-LD reader for the tests' own parse of the RO-Crate metadata
+	/usr/bin/python3 -c 'import pyld' >/dev/null 2>&1 || missing python3-pyld
 	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
 	command -v git >/dev/null 2>&1 || missing git
 	command -v zstd >/dev/null 2>&1 || missing zstd
