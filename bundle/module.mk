@@ -1,5 +1,5 @@
 # bundle/: the publication gate, the secret scan, bundle archives checked
-BUNDLE_OBJS = bundle/attest.o bundle/crate.o bundle/secret.o bundle/secret_re.o bundle/secret_rules.o bundle/secret_decode.o \
+BUNDLE_OBJS = bundle/annotate.o bundle/attest.o bundle/crate.o bundle/secret.o bundle/secret_re.o bundle/secret_rules.o bundle/secret_decode.o \
 	bundle/secret_builtin.o bundle/bundle.o
 BUNDLE_UNIT = tests/unit/bundle_secret tests/unit/bundle_verify tests/unit/bundle_secret_re
 
