@@ -31,6 +31,7 @@ struct seen {
 	char *id;
 	const char *file; /* borrowed from the options */
 	unsigned long line, game;
+	size_t order;     /* the game's place in the input, to sort stably */
 };
 
 struct imp {
@@ -767,6 +768,7 @@ remember(struct imp *x, const char *id, struct err *e)
 	x->seen[x->nseen].file = x->file;
 	x->seen[x->nseen].line = x->g->line;
 	x->seen[x->nseen].game = x->g->number;
+	x->seen[x->nseen].order = x->nseen;
 	x->nseen++;
 	return 0;
 }
@@ -779,13 +781,16 @@ seen_cmp(const void *a, const void *b)
 
 	if (c != 0)
 		return c;
-	return p < q ? -1 : p > q; /* stable: the first seen first */
+	/* qsort moves the elements, so their addresses cannot keep the order */
+	return p->order < q->order ? -1 : p->order > q->order;
 }
 
 /* Refuse every game whose id an earlier game has. */
 static void
 duplicates(struct imp *x)
 {
+	if (x->nseen < 2)
+		return; /* and qsort may not be given a NULL array */
 	qsort(x->seen, x->nseen, sizeof *x->seen, seen_cmp);
 	for (size_t i = 1; i < x->nseen; i++) {
 		struct err e = ERR_INIT;
