@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../common/cleanup.h"
 #include "../json/json.h"
 #include "../bundle/attest.h"
 #include "../review/review.h"
@@ -92,6 +93,10 @@ cmd_verify(int argc, char **argv)
 	vo.files = (const char **)ops;
 	vo.nfiles = (size_t)nops;
 	vo.jobs = cmd_jobs();
+	/* an archive is extracted into a temporary folder: removed on SIGINT,
+	 * SIGTERM and SIGHUP too */
+	if (cleanup_start(&e) < 0)
+		return cmd_fail("verify", &e);
 	if ((rc = review_files(&vo, &report, &e)) >= 0 && opt_emit(report, tab, table, out, &e) < 0)
 		rc = -1;
 	cJSON_Delete(report);

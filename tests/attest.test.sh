@@ -5,7 +5,7 @@
 # and fails (exit 1, one line) on every forgery python makes, re-signed
 # with the right key where the point is the content.
 PY=/usr/bin/python3
-make_luna luna
+luna_evidence luna
 "$COHORT" sign --generate -p c.pub -s c.key
 "$COHORT" sign --generate -p other.pub -s other.key
 expect_status "attest: bundle --sign --attest" 0 "$COHORT" bundle --spec luna/bundle.json --sign c.key --attest -o luna.tar

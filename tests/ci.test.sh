@@ -24,7 +24,7 @@ awk '/^evidence-gate:$/ { job = 1 } job && /^  script:$/ { on = 1; next }
 evidence() {
 	mkdir -p "$1/cohort-src/build/release"
 	ln -sf "$COHORT" "$1/cohort-src/build/release/cohort"
-	(cd "$1" && git init -q . && make_luna luna)
+	(cd "$1" && git init -q . && luna_evidence luna)
 }
 run_step() { # DIR SCRIPT: the step as the runner would, sh -e
 	(cd "$1" && sh -e "$TMP/$2" >"$TMP/step.out" 2>"$TMP/step.err")

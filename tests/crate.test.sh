@@ -7,7 +7,7 @@
 # locally, since the test has no network); CITATION.cff when the spec has
 # authors, and spec fields that are not right are refused.
 PY=/usr/bin/python3
-make_luna luna
+luna_evidence luna
 expect_status "crate: the Luna bundle" 0 "$COHORT" bundle --spec luna/bundle.json -o luna.tar
 mkdir x && tar -xf luna.tar -C x
 D=x/luna-publication/data
@@ -147,3 +147,10 @@ badspec "crate: an author without a name" '"authors"\[2\]: "name": expected text
 badspec "crate: an ORCID that is not one" '"authors"\[1\]: "orcid": expected' 's["authors"][0]["orcid"] = "0000-0002-1825-0097"'
 badspec "crate: an empty description" '"description": expected text' 's["description"] = ""'
 [ -e never.tar ] && notok "crate: a refused spec writes no archive" "never.tar" || ok "crate: a refused spec writes no archive"
+
+# cohort verify reads the crate: every File's identity, and it covers the
+# crate and CITATION.cff (no unlisted finding)
+expect_status "crate: cohort verify holds on a bag with its crate and CITATION.cff" 0 \
+	"$COHORT" verify --format table cite.tar
+grep -q 'crate.*RO-Crate 1.2 metadata; every File' "$TMP/out" && ok "crate: ... its crate check" ||
+	notok "crate: ... its crate check" "$(grep -i crate "$TMP/out" | head -3)"

@@ -45,9 +45,10 @@ check() {
 	if "$@" >"$TMP/chk" 2>&1; then ok "$_name"; else notok "$_name" "$(head -c 300 "$TMP/chk")"; fi
 }
 
-# make_luna DIR: the Luna evidence, frozen, fitted, with its harness repository created
-# with fixed names and dates so that its commit id is the one in the spec.
-make_luna() { # DIR
+# luna_evidence DIR: the Luna example frozen (with its store), fitted and
+# bounded in DIR, beside its harness repository, made with fixed names and
+# dates so that its commit is the one DIR/bundle.json names.
+luna_evidence() {
 	mkdir -p "$1"
 	cp -r "$ROOT/examples/luna/." "$1/"
 	(

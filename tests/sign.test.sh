@@ -184,7 +184,7 @@ expect_status "sign: cohort signs with minisign's encrypted key" 0 "$COHORT" sig
 	notok "sign: ... and minisign verifies it" "minisign -V failed"
 
 # ---- cohort bundle --sign ----
-make_luna luna
+luna_evidence luna
 expect_status "bundle --sign: the archive and its signature" 0 "$COHORT" bundle --spec luna/bundle.json --sign c.key -o luna.tar
 bid=$(cat "$TMP/out")
 sed -n 3p luna.tar.minisig | grep -qx "trusted comment: cohort bundle $bid	file:luna.tar" &&
