@@ -351,7 +351,10 @@ same_bytes "a failed run leaves the old archive" keep.tar a.tar
 expect_fail2 "no --spec" '--spec is required' "$COHORT" bundle -o x.tar
 expect_fail2 "unknown option" "unknown option '--bogus'" "$COHORT" bundle --bogus
 expect_fail2 "--gzip and --zstd" '--gzip and --zstd cannot go together' "$COHORT" bundle --spec luna/bundle.json --gzip --zstd -o x.tar
-expect_fail2 "--check with -o" '--check and -o cannot go together' "$COHORT" bundle --spec luna/bundle.json --check -o x.tar
+# --check -o: the JSON report to the file (no archive), the table to stderr
+expect_status "--check with -o writes the report" 0 "$COHORT" bundle --spec luna/bundle.json --check -o report.json
+grep -q '"kind":"cohort.bundle/1"' report.json && grep -q '^role ' "$TMP/err" && ok "--check -o: the report, and the table on stderr" ||
+	notok "--check -o: the report and the table" "$(head -c 200 report.json)"
 expect_fail2 "--zstd with --check" '--zstd and --check cannot go together' "$COHORT" bundle --spec luna/bundle.json --zstd --check
 expect_fail2 "an extra argument" "unexpected argument 'extra'" "$COHORT" bundle --spec luna/bundle.json extra
 
