@@ -5,6 +5,7 @@
  * such an archive. */
 #define _GNU_SOURCE /* asprintf */
 #include "bundle.h"
+#include "crate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -374,6 +375,8 @@ read_head(struct ctx *c, const cJSON **items)
 		return err_prefix(c->e, "%s", c->spec_path);
 	if (strcmp(kind, "cohort.bundle-spec/1") != 0)
 		return spec_err(c, -1, "kind", "expected cohort.bundle-spec/1, not %s", kind);
+	if (crate_check_spec(c->spec, c->spec_path, c->e) < 0)
+		return -1;
 	if (*c->name == '\0' || strlen(c->name) > 100 ||
 	    strspn(c->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
 	        strlen(c->name) || c->name[0] == '.')
@@ -1607,15 +1610,21 @@ static int
 write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
     char id[HASH_ID_LEN + 1])
 {
-	struct buf bytes = BUF_INIT, info = BUF_INIT;
-	struct bag_file *bf = calloc(c->nf + 1, sizeof *bf);
+	struct buf bytes = BUF_INIT, info = BUF_INIT, crate = BUF_INIT, cff = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 3, sizeof *bf);
+	struct crate_tool tool = { o->tool_version ? o->tool_version : "", o->tool_commit };
+	cJSON *cr = crate_make(c->spec, doc, &tool);
+	size_t n = c->nf + 1;
+	int has_cff;
 	struct bag_write_opts wo;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
-	if (bf == NULL)
-		return err_set(c->e, ERR_NOMEM, "out of memory");
-	if (canon_write(doc, &bytes, c->e) < 0)
+	if (bf == NULL || cr == NULL || (has_cff = crate_citation(c->spec, doc, c->date, &cff)) < 0) {
+		err_set(c->e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (canon_write(doc, &bytes, c->e) < 0 || canon_write(cr, &crate, c->e) < 0)
 		goto done;
 	bf[0].name = "bundle.json";
 	bf[0].mem = bytes.p;
@@ -1626,6 +1635,17 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 		bf[k + 1].src = c->f[k].abs;
 		bf[k + 1].size = c->f[k].size;
 		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+	}
+	/* the research-object metadata, and how to cite it */
+	bf[n].name = "ro-crate-metadata.json";
+	bf[n].mem = crate.p;
+	bf[n].size = crate.len;
+	hash_bytes(crate.p, crate.len, bf[n++].sha256);
+	if (has_cff) {
+		bf[n].name = "CITATION.cff";
+		bf[n].mem = cff.p;
+		bf[n].size = cff.len;
+		hash_bytes(cff.p, cff.len, bf[n++].sha256);
 	}
 	{
 		char bid[HASH_ID_LEN + 1];
@@ -1638,7 +1658,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0) {
+	if (bag_write(&wo, bf, n, o->out, d, c->e) < 0) {
 		/* a failed write names the archive, whatever failed under it */
 		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
 		if (c->e->code == ERR_IO && strncmp(c->e->msg, name, strlen(name)) != 0)
@@ -1649,6 +1669,9 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	rc = 0;
 done:
 	free(bf);
+	cJSON_Delete(cr);
+	buf_release(&crate);
+	buf_release(&cff);
 	buf_release(&bytes);
 	buf_release(&info);
 	return rc;
@@ -2255,8 +2278,69 @@ payload_mark(const struct bag *b, const char *name, int dir, unsigned char *mark
 	}
 }
 
-/* Every payload file must be the bundle document, an item, or in an
- * item's store: anything else rides along unchecked. */
+/* data/ro-crate-metadata.json, when the bag has it: RO-Crate 1.2's
+ * context and descriptor, and every File with an identifier naming a
+ * payload file of that identity.  It and the CITATION.cff it lists are
+ * then covered; a crate that does not hold is a finding (check crate). */
+static int
+vcrate(struct vctx *vc, unsigned char *mark)
+{
+	static const char name[] = "data/ro-crate-metadata.json";
+	size_t i = payload_lower(vc->b, name);
+	const cJSON *g, *desc = NULL;
+	char *full = NULL, why[512] = "";
+	struct err pe = ERR_INIT;
+	cJSON *crate;
+	int cff = 0;
+
+	if (i >= bag_payload_count(vc->b) || strcmp(bag_payload_name(vc->b, i), name) != 0)
+		return 0;
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	crate = json_parse_file(full, &pe);
+	free(full);
+	if (crate == NULL)
+		snprintf(why, sizeof why, "%.400s", pe.msg);
+	else if (!cJSON_IsString(json_get(crate, "@context")) ||
+	         strcmp(json_get(crate, "@context")->valuestring, CRATE_CONTEXT) != 0)
+		snprintf(why, sizeof why, "\"@context\" is not %s", CRATE_CONTEXT);
+	cJSON_ArrayForEach(g, json_get(crate, "@graph")) {
+		const cJSON *id = json_get(g, "@id"), *t = json_get(g, "@type"),
+		            *ident = json_get(g, "identifier");
+		char pn[1100];
+		uint8_t d[HASH_LEN], want[HASH_LEN];
+
+		if (why[0] || !cJSON_IsString(id) || !cJSON_IsString(t))
+			continue;
+		if (strcmp(id->valuestring, "ro-crate-metadata.json") == 0)
+			desc = g;
+		if (strcmp(t->valuestring, "File") != 0)
+			continue;
+		snprintf(pn, sizeof pn, "data/%s", id->valuestring);
+		cff |= strcmp(id->valuestring, "CITATION.cff") == 0;
+		if (cJSON_IsString(ident) && strncmp(ident->valuestring, "sha256:", 7) == 0 &&
+		    (hash_id_parse(ident->valuestring, want) < 0 || bag_payload_sha256(vc->b, pn, d) < 0 ||
+		     hash_cmp(d, want) != 0))
+			snprintf(why, sizeof why, "File %.200s: not a payload file of identity %.80s",
+			         id->valuestring, ident->valuestring);
+	}
+	if (!why[0] && (desc == NULL || !cJSON_IsString(json_get(json_get(desc, "conformsTo"), "@id")) ||
+	                strcmp(json_get(json_get(desc, "conformsTo"), "@id")->valuestring,
+	                       CRATE_PROFILE) != 0))
+		snprintf(why, sizeof why, "no metadata descriptor conforming to %s", CRATE_PROFILE);
+	cJSON_Delete(crate);
+	bag_check_add(vc->checks, "crate", name, why[0] == '\0', "%s",
+	              why[0] ? why : "RO-Crate 1.2 metadata; every File's identity holds");
+	if (why[0])
+		return 1;
+	payload_mark(vc->b, name, 0, mark);
+	if (cff)
+		payload_mark(vc->b, "data/CITATION.cff", 0, mark);
+	return 0;
+}
+
+/* Every payload file must be the bundle document, an item, in an item's
+ * store, or the crate's metadata: anything else rides along unchecked. */
 static int
 vunlisted(struct vctx *vc)
 {
@@ -2266,6 +2350,10 @@ vunlisted(struct vctx *vc)
 	if (mark == NULL)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	payload_mark(vc->b, vc->bdoc, 0, mark);
+	if (vcrate(vc, mark) < 0) {
+		free(mark);
+		return -1;
+	}
 	for (size_t i = 0; i < vc->n; i++) {
 		if (vc->v[i].path != NULL)
 			payload_mark(vc->b, vc->v[i].name, 0, mark);
