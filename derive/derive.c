@@ -219,7 +219,9 @@ many_of(const char *kind)
 {
 	size_t i;
 
-	for (i = 0; kind && i < NMANY; i++)
+	if (kind == NULL)
+		return NMANY; /* a document without a kind is none of them */
+	for (i = 0; i < NMANY; i++)
 		if (strcmp(kind, many[i].kind) == 0)
 			break;
 	return i;

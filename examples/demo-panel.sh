@@ -38,7 +38,50 @@ for r in r1 r2; do
 	"$COHORT" fit --format table freeze-$r.json
 done
 
-# ---- the fingerprint chain goes here ----
-# prereg (check prereg.json, its identity), freeze --prereg of each
-# replication, fingerprint over freeze-r1.json and freeze-r2.json, the
-# distance table, and gates A to D with their verdicts.
+# The first seed's chain: the preregistration, each replication frozen
+# under it (one folder each, its store beside its freeze, as fingerprint
+# reads them), the fingerprint of both, the distances, and the four gates
+# on the documents each rests on.  A deviation or a gate that does not
+# pass is exit 1: printed, never hidden, and the demo goes on.
+banner "engine panel: the preregistration"
+"$COHORT" prereg prereg.json
+echo
+for r in r1 r2; do
+	mkdir -p $r
+	"$COHORT" freeze --prereg prereg.json --spec spec-$r.json --candidates candidates.jsonl \
+		--decisions decisions-$r.jsonl --store $r/store -o $r/freeze.json ledger-$r.jsonl ||
+		[ $? = 1 ]
+	"$COHORT" paired --store $r/store --replicates 2000 --seed 1 --blunder-cp 300 \
+		-o $r/paired.json $r/freeze.json
+	"$COHORT" fit -o $r/fit.json $r/freeze.json
+	gzip -dc "$E/requests-$r.jsonl.gz" | grep -v '"game_id":null' >$r/requests.jsonl
+	gzip -dc "$E/billing-$r.csv.gz" >$r/billing-all.csv
+	python3 "$E/check.py" --billing-subset $r/requests.jsonl $r/billing-all.csv $r/billing.csv
+	"$COHORT" reconcile --freeze $r/freeze.json --ledger ledger-$r.jsonl \
+		--requests $r/requests.jsonl --billing $r/billing.csv -o $r/reconcile.json || [ $? = 1 ]
+done
+banner "engine panel: fingerprints (both replications, 2,000 replicates by opening)"
+"$COHORT" fingerprint --prereg prereg.json -o fingerprint.json r1/freeze.json r2/freeze.json
+"$COHORT" fingerprint --prereg prereg.json --format table r1/freeze.json r2/freeze.json |
+	awk 'NR == 1 || $3 ~ /^(unaided|delta_r\[5\]|recall_unaided|coverage|order_change)$/'
+banner "engine panel: distances (d2), test-retest and separation"
+"$COHORT" distance -o distance.json fingerprint.json
+"$COHORT" distance --format table fingerprint.json
+"$COHORT" candidates verify -o candidates-verify.json candidates.jsonl
+banner "engine panel: gates A to D"
+for g in A B C D; do
+	case $g in
+	A) set -- r1/freeze.json r2/freeze.json r1/reconcile.json r2/reconcile.json r1/fit.json r2/fit.json ;;
+	B) set -- r1/paired.json r2/paired.json candidates-verify.json ;;
+	C) set -- fingerprint.json distance.json ;;
+	D) set -- fingerprint.json ;;
+	esac
+	"$COHORT" gate $g --prereg prereg.json -o gate-$g.json "$@" 2>/dev/null || [ $? = 1 ]
+	python3 - gate-$g.json <<'EOF'
+import json, sys
+g = json.load(open(sys.argv[1]))
+print("gate %s: %s" % (g["gate"], g["verdict"]))
+for c in g["criteria"]:
+    print("  %-3s %-12s %s" % (c["id"], c["verdict"], str(c.get("detail", ""))[:100]))
+EOF
+done

@@ -1030,16 +1030,30 @@ fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
 	const cJSON *fps = json_get(doc, "fingerprints"), *p, *x;
 	int n = cJSON_GetArraySize(fps);
 	char a[64], b[64], c[32], lo[32], hi[32];
+	int w = 12, wf = 12, ws = 25;
 
-	buf_printf(out, "d2 %-14s", "");
-	for (int j = 0; j < n; j++) {
-		label(a, sizeof a, cJSON_GetArrayItem(fps, j));
-		buf_printf(out, " %12.12s", a);
+	/* Names are printed whole: the widest sets each column's width, and
+	 * the matrix's columns are numbered in its rows' order. */
+	for (int i = 0; i < n; i++) {
+		label(a, sizeof a, cJSON_GetArrayItem(fps, i));
+		w = (int)strlen(a) > w ? (int)strlen(a) : w;
 	}
+	cJSON_ArrayForEach(p, json_get(doc, "test_retest")) {
+		const char *f = cJSON_GetStringValue(json_get(p, "family"));
+		wf = f != NULL && (int)strlen(f) > wf ? (int)strlen(f) : wf;
+	}
+	cJSON_ArrayForEach(p, json_get(doc, "separation")) {
+		snprintf(a, sizeof a, "%s ~ %s", cJSON_GetStringValue(json_get(p, "a")),
+		    cJSON_GetStringValue(json_get(p, "b")));
+		ws = (int)strlen(a) > ws ? (int)strlen(a) : ws;
+	}
+	buf_printf(out, "%-*s", w, "d2");
+	for (int j = 0; j < n; j++)
+		buf_printf(out, " %8d", j + 1);
 	buf_printf(out, "\n");
 	for (int i = 0; i < n; i++) {
 		label(a, sizeof a, cJSON_GetArrayItem(fps, i));
-		buf_printf(out, "%-17.17s", a);
+		buf_printf(out, "%-*s", w, a);
 		for (int j = 0; j < n; j++) {
 			snprintf(c, sizeof c, "%s", i == j ? "0" : "-");
 			cJSON_ArrayForEach(p, json_get(doc, "pairs")) {
@@ -1054,19 +1068,20 @@ fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
 				if ((ai == i && bi == j) || (ai == j && bi == i))
 					cell(c, sizeof c, json_get(p, "d2"));
 			}
-			buf_printf(out, " %12s", c);
+			buf_printf(out, " %8s", c);
 		}
 		buf_printf(out, "\n");
 	}
-	buf_printf(out, "\ntest-retest          d2   95%% interval\n");
+	buf_printf(out, "\n%-*s %9s   95%% interval\n", wf, "test-retest", "d2");
 	cJSON_ArrayForEach(p, json_get(doc, "test_retest")) {
 		cell(c, sizeof c, json_get(p, "d2"));
 		cell(lo, sizeof lo, json_get(p, "lo"));
 		cell(hi, sizeof hi, json_get(p, "hi"));
-		buf_printf(out, "%-12.12s %9s   %s .. %s\n", cJSON_GetStringValue(json_get(p, "family")), c,
-		    lo, hi);
+		buf_printf(out, "%-*s %9s   %s .. %s\n", wf, cJSON_GetStringValue(json_get(p, "family")),
+		    c, lo, hi);
 	}
-	buf_printf(out, "\nseparation                 between  within a  within b        p  exceeds\n");
+	buf_printf(out, "\n%-*s %9s %9s %9s %8s  exceeds\n", ws, "separation", "between", "within a",
+	    "within b", "p");
 	cJSON_ArrayForEach(p, json_get(doc, "separation")) {
 		const cJSON *ex = json_get(p, "exceeds");
 		snprintf(a, sizeof a, "%s ~ %s", cJSON_GetStringValue(json_get(p, "a")),
@@ -1075,7 +1090,7 @@ fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
 		cell(lo, sizeof lo, json_get(p, "within_a"));
 		cell(hi, sizeof hi, json_get(p, "within_b"));
 		cell(b, sizeof b, json_get(p, "p"));
-		buf_printf(out, "%-25.25s %9s %9s %9s %8s  %s\n", a, c, lo, hi, b,
+		buf_printf(out, "%-*s %9s %9s %9s %8s  %s\n", ws, a, c, lo, hi, b,
 		    cJSON_IsBool(ex) ? (cJSON_IsTrue(ex) ? "yes" : "no") : "-");
 	}
 	return out->p == NULL ? err_set(e, ERR_NOMEM, "out of memory") : 0;

@@ -2,6 +2,23 @@
 # where the README shows a refusal) in the folder `make demo` leaves.
 sh "$ROOT/examples/demo.sh" "$COHORT" >demo.out 2>&1 || notok "demo runs" "$(tail -3 demo.out)"
 DEMO=$ROOT/build/demo
+# The first seed's chain on the engine panel: the distance table and every
+# gate's verdict are printed, and the documents verify.
+for want in '^d2 ' '^test-retest ' '^separation ' '^gate A: ' '^gate B: ' '^gate C: ' '^gate D: '; do
+	if grep -q "$want" demo.out; then ok "the demo prints $want"; else notok "the demo prints $want" "$(tail -3 demo.out)"; fi
+done
+(cd "$DEMO/engine-panel" && "$COHORT" verify fingerprint.json distance.json gate-C.json prereg.json r1/freeze.json r2/freeze.json >verify-chain.json 2>verify-chain.err)
+rc=$?
+# the freezes' one finding is the deviation the panel really has (order seeds)
+if [ $rc -le 1 ] && python3 - "$DEMO/engine-panel/verify-chain.json" <<'EOF'
+import json, sys
+checks = json.load(open(sys.argv[1]))["checks"]
+bad = [c for c in checks if not c["ok"] and c["check"] != "deviation"]
+refits = [c for c in checks if c["check"] == "refit" and c["ok"]]
+sys.exit(1 if bad or len(refits) < 3 else 0)
+EOF
+then ok "the panel's fingerprint, distance and gate C are computed again byte for byte"
+else notok "the panel's fingerprint, distance and gate C verify" "exit $rc: $(head -c 300 "$DEMO/engine-panel/verify-chain.err")"; fi
 [ -n "${COHORT_SANITIZED:-}" ] && DEMO=$ROOT/build/demo
 grep '^    \$ ' "$ROOT/README.md" | sed 's/^    \$ //' >tour.sh
 [ "$(wc -l <tour.sh)" -ge 10 ] && ok "README tour has its commands" || notok "README tour" "$(wc -l <tour.sh)"
