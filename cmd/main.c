@@ -25,6 +25,7 @@ static const char commands_text[] =
 "  ladder     the adaptive ladder: next anchor, or a simulation audit\n"
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
+"  plot       draw a fit, freeze, paired or distance document as deterministic SVG\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -44,6 +45,7 @@ static const struct {
 	{ "ladder", cmd_ladder },
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
+	{ "plot", cmd_plot },
 };
 
 int

@@ -23,7 +23,7 @@ for c in luna deepseek; do
 	"$COHORT" verify --store $c/store --format table $c/freeze.json | tail -n 1
 done
 
-for stage in fit ladder reconcile bundle; do
+for stage in fit ladder reconcile bundle plot; do
 	f=$ROOT/examples/demo-$stage.sh
 	if [ -f "$f" ]; then
 		cd "$DEMO"

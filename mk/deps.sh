@@ -32,6 +32,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	# not in PATH); node as an independent ECMAScript number printer
 	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
 	command -v node >/dev/null 2>&1 || missing nodejs
+	# headless Chromium renders the figures and the report as a reader sees them
+	command -v chromium >/dev/null 2>&1 || missing chromium
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do
