@@ -70,6 +70,7 @@ struct ctx {
 	size_t nf, cf;
 	cJSON *findings;
 	cJSON *checks;             /* names of the checks that ran */
+	struct secret_rules *rules;
 	struct err *e;
 };
 
@@ -496,18 +497,52 @@ struct scan_ctx {
 	struct ctx *c;
 	const struct item *it;
 	const char *path;
+	cJSON **last;              /* [rules]: the last finding of each rule in this file */
 };
+
+/* 1234567 as "1,234,567" */
+static void
+thousands(char *out, size_t n, long v)
+{
+	char d[32];
+	int len = snprintf(d, sizeof d, "%ld", v), k = 0;
+	size_t o = 0;
+
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		out[o++] = d[i];
+		k = len - 1 - i;
+		if (k > 0 && k % 3 == 0 && d[i] != '-')
+			out[o++] = ',';
+	}
+	out[o] = '\0';
+}
 
 static int
 on_secret(void *p, const struct secret_hit *h)
 {
 	struct scan_ctx *s = p;
-	cJSON *f = finding(s->c, "secret", s->it, s->path, h->line, h->action,
-	    "%s: a credential (%s) is in this file", h->rule, h->masked);
+	cJSON *f, *detail;
 
+	if (h->more > 0) {
+		/* past the cap: the last finding of the rule says how many more */
+		char more[32], text[1024];
+		if ((f = s->last[h->rule_index]) == NULL)
+			return 0;
+		detail = cJSON_GetObjectItemCaseSensitive(f, "detail");
+		thousands(more, sizeof more, h->more);
+		snprintf(text, sizeof text, "%s; and %s more of rule %s in %s", detail->valuestring, more,
+		    h->rule, s->path);
+		cJSON_ReplaceItemInObjectCaseSensitive(f, "detail", cJSON_CreateString(text));
+		json_add_number(f, "more", (double)h->more);
+		return 0;
+	}
+	f = finding(s->c, "secret", s->it, s->path, h->line, h->action,
+	    "%s: a credential (%s) is in this file%s%s%s", h->rule, h->masked, h->where[0] ? " (" : "",
+	    h->where, h->where[0] ? ")" : "");
 	if (f) {
 		json_add_string(f, "rule", h->rule);
 		json_add_string(f, "value", h->masked);
+		s->last[h->rule_index] = f;
 	}
 	return 0;
 }
@@ -527,71 +562,21 @@ hash_job_run(void *arg)
 	hash_bytes(j->p, j->n, j->out);
 }
 
-/* The second half of a large file is scanned on its own thread; its hits
- * are kept and reported after the first half's, with their lines shifted. */
-struct scan_half {
-	const char *p;
-	size_t n;
-	struct secret_hit *hits;
-	size_t nhits, cap;
-	int oom;
-};
-
-static int
-keep_hit(void *arg, const struct secret_hit *h)
-{
-	struct scan_half *j = arg;
-
-	if (j->nhits == j->cap) {
-		size_t nc = j->cap ? 2 * j->cap : 16;
-		struct secret_hit *nv = realloc(j->hits, nc * sizeof *nv);
-		if (nv == NULL) {
-			j->oom = 1;
-			return 1;
-		}
-		j->hits = nv;
-		j->cap = nc;
-	}
-	j->hits[j->nhits++] = *h;
-	return 0;
-}
-
-static void
-scan_half_run(void *arg)
-{
-	struct scan_half *j = arg;
-
-	secret_scan(j->p, j->n, keep_hit, j);
-}
-
-/* Scan p..p+n, reporting through sc: large buffers in two halves split at a
- * line end, one on another thread. */
+/* Scan p..p+n for credentials, at most SECRET_CAP findings a rule, a large
+ * text in two halves at once. */
 static int
 scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 {
-	const char *mid = n >= ((size_t)4 << 20) ? memchr(p + n / 2, '\n', n - n / 2) : NULL;
-	struct scan_half half = { 0 };
-	struct pool_thread th = POOL_THREAD_INIT;
-	long lines = 0;
+	struct secret_opts so = { SECRET_CAP, 2 };
+	cJSON **last = calloc(secret_rules_count(sc->c->rules) + 1, sizeof *last);
+	long r;
 
-	if (mid == NULL) {
-		secret_scan(p, n, on_secret, sc);
-		return 0;
-	}
-	mid++;
-	half.p = mid;
-	half.n = (size_t)(p + n - mid);
-	pool_spawn(&th, scan_half_run, &half);
-	secret_scan(p, (size_t)(mid - p), on_secret, sc);
-	for (const char *q = p; q < mid && (q = memchr(q, '\n', (size_t)(mid - q))) != NULL; q++)
-		lines++;
-	pool_join(&th);
-	for (size_t i = 0; i < half.nhits; i++) {
-		half.hits[i].line += lines;
-		on_secret(sc, &half.hits[i]);
-	}
-	free(half.hits);
-	return half.oom ? err_set(sc->c->e, ERR_NOMEM, "out of memory") : 0;
+	if (last == NULL)
+		return err_set(sc->c->e, ERR_NOMEM, "out of memory");
+	sc->last = last;
+	r = secret_scan(sc->c->rules, &so, sc->path, p, n, on_secret, sc, sc->c->e);
+	free(last);
+	return r < 0 ? -1 : 0;
 }
 
 /* f mapped whole (*m NULL when empty), its size taken from the open file. */
@@ -665,9 +650,9 @@ read_files(struct ctx *c)
 	for (size_t k = 0; k < c->nf; k++) {
 		struct file *f = &c->f[k];
 		struct item *it = &c->it[f->item];
-		struct scan_ctx sc = { c, it, f->rel };
+		struct scan_ctx sc = { c, it, f->rel, NULL };
 		struct pool_thread th = POOL_THREAD_INIT;
-		void *m;
+		void *m = NULL;
 		int r;
 
 		if (map_file(c, f, &m) < 0)
@@ -985,7 +970,12 @@ check_refits(struct ctx *c)
 		if (src == NULL || src->doc == NULL)
 			continue; /* reported as missing or stale already */
 		scratch = cJSON_CreateArray();
-		r = derive_check(it->kind, it->doc, src->doc, it->path, scratch, &fe);
+		char *sdir = NULL;
+		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
+			sdir = NULL;
+		struct derive_env env = { sdir };
+		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
+		free(sdir);
 		if (r < 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
@@ -1153,7 +1143,10 @@ make_refusal(struct ctx *c)
 		long n = 0;
 		const cJSON *f;
 		cJSON_ArrayForEach(f, c->findings)
-			n += strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0;
+			if (strcmp(json_get(f, "check")->valuestring, kinds[k]) == 0) {
+				const cJSON *more = cJSON_GetObjectItemCaseSensitive(f, "more");
+				n += 1 + (cJSON_IsNumber(more) ? (long)more->valuedouble : 0);
+			}
 		json_add_number(counts, kinds[k], (double)n);
 	}
 	cJSON_AddItemToObject(doc, "counts", counts);
@@ -1184,6 +1177,7 @@ ctx_release(struct ctx *c)
 	cJSON_Delete(c->spec);
 	cJSON_Delete(c->findings);
 	cJSON_Delete(c->checks);
+	secret_rules_free(c->rules);
 }
 
 static int
@@ -1249,6 +1243,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
+	if ((c.rules = secret_rules_new(o->rules, e)) == NULL)
+		goto done;
 	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0)
 		goto done;
 	check_missing(&c);
@@ -1463,8 +1459,15 @@ item_refit(struct bag *b, const cJSON *items, const cJSON *x, cJSON *checks)
 		if (doc == NULL || input == NULL) {
 			findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
 		} else {
-			int r = derive_check(kind->valuestring, doc, input, path->valuestring, checks,
-			    &fe);
+			const cJSON *sp = json_get(json_get(y, "store"), "path");
+			char *sdir = NULL;
+			if (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
+			    asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) < 0)
+				sdir = NULL;
+			struct derive_env env = { sdir };
+			int r = derive_check(kind->valuestring, doc, input, path->valuestring, &env,
+			    checks, &fe);
+			free(sdir);
 			if (r < 0)
 				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
 				    fe.msg);

@@ -20,6 +20,7 @@ struct bundle_opts {
 	const char *out;             /* archive to write; NULL or "-" for standard output */
 	int check;                   /* report only: write no archive */
 	enum bag_compress compress;
+	const char *rules;           /* --rules: more credential rules, or NULL */
 };
 
 /* Read the bundle spec and every file it names, run every check, and
@@ -29,7 +30,8 @@ struct bundle_opts {
  * identity; 1 when something was found: *doc is the cohort.refusal/1 report
  * with every finding and nothing was written; -1 with e set on bad input
  * (a spec naming a file or role twice, a path escaping the spec's folder, a
- * symbolic link, an unreadable file) or an I/O error. */
+ * symbolic link, an unreadable file, a malformed --rules file, a compressed
+ * stream or database that cannot be read) or an I/O error. */
 int bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e);
 
 /* A refusal (or bundle) document as a short human table, one finding (or

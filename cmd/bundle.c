@@ -10,12 +10,12 @@
 
 static const char usage[] =
 "usage: cohort bundle --spec BUNDLE_SPEC [-o ARCHIVE] [--check] [--gzip | --zstd]\n"
-"                     [--format json|table]\n";
+"                     [--rules FILE] [--format json|table]\n";
 
 int
 cmd_bundle(int argc, char **argv)
 {
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN };
+	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL };
 	const char *format = NULL;
 	int gzip = 0, zstd = 0;
 	const struct opt table[] = {
@@ -28,6 +28,8 @@ cmd_bundle(int argc, char **argv)
 		{ .name = "gzip", .flag = &gzip, .excludes = "zstd",
 		    .help = "compress the archive with gzip" },
 		{ .name = "zstd", .flag = &zstd, .help = "compress the archive with zstd" },
+		{ .name = "rules", .arg = "FILE", .value = &o.rules,
+		    .help = "more credential rules (gitleaks' format)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "JSON (default) or a table of the findings (or items)" },
 		{ .name = NULL },

@@ -4,22 +4,41 @@
 
 #include "../fit/bound.h"
 #include "../fit/fit.h"
+#include "../paired/paired.h"
 #include "../verify/verify.h"
 #include "derive.h"
 
 static int
-fit_same(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
+fit_same(const cJSON *doc, const cJSON *input, const char *name, const struct derive_env *env,
+    int *same, struct err *e)
 {
 	return fit_refit_check(doc, input, same, e);
 }
 
+static int
+bound_same(const cJSON *doc, const cJSON *input, const char *name, const struct derive_env *env,
+    int *same, struct err *e)
+{
+	return bound_refit_check(doc, input, name, same, e);
+}
+
+static int
+paired_same(const cJSON *doc, const cJSON *input, const char *name, const struct derive_env *env,
+    int *same, struct err *e)
+{
+	if (env == NULL || env->store_dir == NULL)
+		return err_set(e, ERR_INPUT, "%s: a paired document needs its freeze's store", name);
+	return paired_refit_check(doc, input, env->store_dir, name, same, e);
+}
+
 static const struct {
 	const char *kind;
-	int (*refit)(const cJSON *doc, const cJSON *input, const char *name, int *same,
-	    struct err *e);
+	int (*refit)(const cJSON *doc, const cJSON *input, const char *name,
+	    const struct derive_env *env, int *same, struct err *e);
 } kinds[] = {
 	{ "cohort.fit/1", fit_same },
-	{ "cohort.bound/1", bound_refit_check },
+	{ "cohort.bound/1", bound_same },
+	{ "cohort.paired/1", paired_same },
 };
 
 /* A blocks document, read with the reader bound and ladder next share
@@ -84,7 +103,7 @@ derive_known(const char *kind)
 
 int
 derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
-    cJSON *checks, struct err *e)
+    const struct derive_env *env, cJSON *checks, struct err *e)
 {
 	size_t i;
 	int same = 0;
@@ -94,7 +113,7 @@ derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char 
 			break;
 	if (i == sizeof kinds / sizeof kinds[0])
 		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
-	if (kinds[i].refit(doc, input, name, &same, e) < 0) {
+	if (kinds[i].refit(doc, input, name, env, &same, e) < 0) {
 		/* An input the derivation cannot even read is a finding about
 		 * the pair, not an unreadable file. */
 		verify_check_add(checks, "refit", name, 0, e->msg);

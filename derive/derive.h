@@ -24,11 +24,18 @@ int derive_is_input(const char *kind);
 int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *checks,
     struct err *e);
 
+/* Where a derivation finds what its input document alone does not hold:
+ * the object store of the freeze it derives from (paired reads decisions
+ * there), NULL when there is none. */
+struct derive_env {
+	const char *store_dir;
+};
+
 /* Compute doc (of kind, named name) again from input and append a "refit"
  * check.  0 when the bytes are the same, 1 when they differ or input cannot
  * give a document of this kind (a finding about the pair), -1 with e set
  * for a kind the table does not know. */
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
-    cJSON *checks, struct err *e);
+    const struct derive_env *env, cJSON *checks, struct err *e);
 
 #endif

@@ -1,6 +1,7 @@
 /* paired.c: cohort.paired/1 from a freeze's decisions (paired.h). */
 #define _GNU_SOURCE /* qsort_r */
 #include "paired.h"
+#include "collect.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,49 +15,9 @@
 #include "../protocol/spec.h"
 #include "../store/cas.h"
 
-/* What the bootstrap resamples: a cell's sums over one opening's
- * decisions. */
-struct sums {
-	double n, recall;   /* decisions, best-move picks */
-	double ncov, cov;   /* decisions with a shortlist, best move in it */
-	double nreg, reg;   /* exact regrets and their sum */
-	double nvl, vl;     /* value losses and their sum */
-};
-
-/* One decision's place among the order seeds. */
-struct ord {
-	size_t pos;
-	int history;
-	long long seed;
-	int move;        /* from * 64 + to, with the promotion, or -1 */
-	double regret;   /* NAN when not exact */
-};
-
-struct cell {
-	char *key;                 /* family, replication, condition, budget, NUL-separated */
-	int fam;                   /* the spec's index */
-	const char *rep, *cond, *budget;
-	struct decision_cond dc;
-	long n, status[3], failures[DF_N];
-	long nrank, outside, nbound, nomate;
-	double rank, reg_nomate, tok, lat, retries;
-	long blunder_n[3], blunder_k[3];
-	double *regrets;           /* exact ones, for the median */
-	size_t nregrets, cregrets;
-	struct sums *by_open;      /* per opening of the manifest */
-	struct ord *ord;
-	size_t nord, cord;
-};
-
 struct run {
 	const struct paired_opts *o;
-	struct spec sp;
-	struct candidates cand;
-	size_t nopen;
-	const char **open;         /* the manifest's openings, in order of first position */
-	size_t *open_of;           /* per position */
-	struct cell *cells;
-	size_t ncells, ccells;
+	struct paired_data d;
 };
 
 void
@@ -67,237 +28,6 @@ paired_opts_init(struct paired_opts *o)
 	o->seed = 1;
 	o->level = 0.95;
 	o->blunder_cp = PAIRED_DEFAULT_BLUNDER_CP;
-}
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t nc = *cap ? *cap * 2 : 16;
-	while (nc < need)
-		nc *= 2;
-	void *q = realloc(*p, nc * size);
-	if (q == NULL)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
-static int
-openings(struct run *r, struct err *e)
-{
-	r->open = calloc(r->cand.n + 1, sizeof *r->open);
-	r->open_of = calloc(r->cand.n + 1, sizeof *r->open_of);
-	if (r->open == NULL || r->open_of == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < r->cand.n; i++) {
-		size_t k;
-		for (k = 0; k < r->nopen && strcmp(r->open[k], r->cand.p[i].opening) != 0; k++)
-			;
-		if (k == r->nopen)
-			r->open[r->nopen++] = r->cand.p[i].opening;
-		r->open_of[i] = k;
-	}
-	return 0;
-}
-
-static struct cell *
-cell_of(struct run *r, const struct decision *d, struct err *e)
-{
-	char key[1024];
-	int n = snprintf(key, sizeof key, "%s%c%s%c%s%c%s", d->family, 0, d->replication, 0,
-	    d->condition, 0, d->budget ? d->budget : "");
-	struct cell *c;
-
-	for (size_t i = 0; i < r->ncells; i++)
-		if (memcmp(r->cells[i].key, key, (size_t)n + 1) == 0)
-			return &r->cells[i];
-	if (grow((void **)&r->cells, &r->ccells, r->ncells + 1, sizeof *r->cells) < 0)
-		goto nomem;
-	c = &r->cells[r->ncells];
-	memset(c, 0, sizeof *c);
-	c->key = malloc((size_t)n + 1);
-	c->by_open = calloc(r->nopen + 1, sizeof *c->by_open);
-	if (c->key == NULL || c->by_open == NULL) {
-		free(c->key);
-		free(c->by_open);
-		goto nomem;
-	}
-	memcpy(c->key, key, (size_t)n + 1);
-	c->fam = (int)spec_family(&r->sp, d->family, strlen(d->family));
-	c->rep = c->key + strlen(d->family) + 1;
-	c->cond = c->rep + strlen(d->replication) + 1;
-	c->budget = d->budget ? c->cond + strlen(d->condition) + 1 : NULL;
-	c->dc = d->cond;
-	r->ncells++;
-	return c;
-nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
-	return NULL;
-}
-
-static int
-same_move(struct chess_move a, struct chess_move b)
-{
-	return a.from == b.from && a.to == b.to && a.promo == b.promo;
-}
-
-static int
-has(const struct chess_move *ms, size_t n, struct chess_move m)
-{
-	for (size_t i = 0; i < n; i++)
-		if (same_move(ms[i], m))
-			return 1;
-	return 0;
-}
-
-/* The best value among moves (all scored in p), or NAN. */
-static double
-best_of(const struct cand_position *p, const struct chess_move *ms, size_t n)
-{
-	double best = NAN;
-	int rank;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct cand_move *s = cand_score_of(p, ms[i], &rank);
-		if (s == NULL)
-			return NAN;
-		if (isnan(best) || cand_value(s) > best)
-			best = (double)cand_value(s);
-	}
-	return best;
-}
-
-/* What one decision adds to its cell. */
-static int
-add_regret(struct run *r, struct cell *c, struct sums *s, const struct cand_position *p,
-    const struct decision_moves *m, double *exact)
-{
-	const struct cand_move *ch;
-	int rank;
-	double best = (double)cand_value(&p->cand[0]);
-
-	*exact = NAN;
-	ch = cand_score_of(p, m->chosen, &rank);
-	if (ch == NULL) {
-		/* unscored: a lower bound, kept apart */
-		double bound = best - (double)cand_value(&p->cand[p->ncand - 1]);
-		c->nbound++;
-		c->outside++;
-		c->blunder_n[p->phase]++;
-		c->blunder_k[p->phase] += bound >= r->o->blunder_cp;
-		return 0;
-	}
-	*exact = best - (double)cand_value(ch);
-	if (rank >= 0) {
-		c->nrank++;
-		c->rank += rank + 1;
-	} else {
-		c->outside++;
-	}
-	s->nreg++;
-	s->reg += *exact;
-	if (!ch->mate && !p->cand[0].mate) {
-		c->nomate++;
-		c->reg_nomate += *exact;
-	}
-	c->blunder_n[p->phase]++;
-	c->blunder_k[p->phase] += *exact >= r->o->blunder_cp;
-	if (grow((void **)&c->regrets, &c->cregrets, c->nregrets + 1, sizeof *c->regrets) < 0)
-		return -1;
-	c->regrets[c->nregrets++] = *exact;
-	return 0;
-}
-
-static int
-add_decision(struct run *r, const struct decision *d, size_t pi, struct err *e)
-{
-	const struct cand_position *p = &r->cand.p[pi];
-	struct decision_moves m;
-	const char *why = "";
-	struct cell *c = cell_of(r, d, e);
-	struct sums *s;
-	double exact = NAN;
-
-	if (c == NULL)
-		return -1;
-	if (decision_check(d, p, &m, &why) != 0)
-		return err_set(e, ERR_INPUT, "decision %.80s: %s (the freeze should have left it out)",
-		    d->decision_id, why);
-	s = &c->by_open[r->open_of[pi]];
-	c->n++;
-	s->n++;
-	if (d->status != DS_PROVIDER_ERROR)
-		c->status[d->status]++;
-	if (d->failure != DF_NONE)
-		c->failures[d->failure]++;
-	c->tok += (double)(d->tok[0] + d->tok[1] + d->tok[2]);
-	c->lat += d->latency_ms;
-	c->retries += (double)d->retries;
-	if (p->ncand > 0 && (d->cond.kind != DK_NONE)) {
-		const struct chess_move *list = d->cond.kind == DK_PROPOSE ||
-		    d->cond.kind == DK_ENGINE_SELECTS ? m.proposed : m.shown;
-		size_t nl = list == m.proposed ? m.nproposed : m.nshown;
-		s->ncov++;
-		s->cov += has(list, nl, p->cand[0].m);
-	}
-	if (p->ncand > 0 && m.have_chosen) {
-		s->recall += same_move(m.chosen, p->cand[0].m);
-		if (add_regret(r, c, s, p, &m, &exact) < 0)
-			return err_set(e, ERR_NOMEM, "out of memory");
-		if (!isnan(exact) && d->cond.kind != DK_NONE) {
-			double bs = d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS ?
-			    best_of(p, m.proposed, m.nproposed) : best_of(p, m.shown, m.nshown);
-			if (!isnan(bs)) {
-				s->nvl++;
-				s->vl += bs - ((double)cand_value(&p->cand[0]) - exact);
-			}
-		}
-	}
-	if (grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	c->ord[c->nord++] = (struct ord){ pi, d->history, d->order_seed,
-		m.have_chosen ? m.chosen.from * 64 * 8 + m.chosen.to * 8 + m.chosen.promo : -1, exact };
-	return 0;
-}
-
-/* Every included decision of the freeze, from the store. */
-static int
-read_decisions(struct run *r, const cJSON *sec, struct cas *store, struct err *e)
-{
-	const cJSON *entry;
-
-	cJSON_ArrayForEach(entry, json_get(sec, "included")) {
-		const char *idtext, *p;
-		uint8_t dg[HASH_LEN];
-		size_t n;
-		struct decision d;
-		const struct cand_position *pos;
-		cJSON *rec;
-		int rc;
-
-		if (json_get_string(entry, "id", 1, &idtext, e) < 0 || hash_id_parse(idtext, dg) < 0)
-			return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity",
-			    r->o->name);
-		if ((rc = cas_get(store, dg, &p, &n, e)) != 0)
-			return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
-			    "store %s", r->o->name, idtext, r->o->store_dir);
-		if ((rec = json_parse(p, n, "stored decision", 1, e)) == NULL)
-			return -1;
-		rc = decision_read(rec, &d, e);
-		pos = rc == 0 ? cand_find(&r->cand, d.position_id) : NULL;
-		if (rc == 0 && pos == NULL)
-			rc = err_set(e, ERR_INPUT, "decision %.80s: position %.80s is not in the manifest",
-			    d.decision_id, d.position_id);
-		if (rc == 0)
-			rc = add_decision(r, &d, (size_t)(pos - r->cand.p), e);
-		cJSON_Delete(rec);
-		if (rc < 0)
-			return err_prefix(e, "%s", r->o->name);
-	}
-	return 0;
 }
 
 static int
@@ -324,23 +54,23 @@ quantile(const double *v, size_t n, double q)
 enum { S_RECALL, S_COVERAGE, S_REGRET, S_VALUE_LOSS, NSTAT };
 
 static double
-stat(const struct sums *t, int k)
+stat(const struct paired_sums *t, int k)
 {
 	switch (k) {
-	case S_RECALL: return t->n > 0 ? t->recall / t->n : NAN;
-	case S_COVERAGE: return t->ncov > 0 ? t->cov / t->ncov : NAN;
-	case S_REGRET: return t->nreg > 0 ? t->reg / t->nreg : NAN;
-	default: return t->nvl > 0 ? t->vl / t->nvl : NAN;
+	case S_RECALL: return paired_ratio(t->recall, t->n);
+	case S_COVERAGE: return paired_ratio(t->cov, t->ncov);
+	case S_REGRET: return paired_ratio(t->reg, t->nreg);
+	default: return paired_ratio(t->vl, t->nvl);
 	}
 }
 
 /* The cell's openings with decisions (the bootstrap's blocks). */
 static size_t
-blocks_of(const struct run *r, const struct cell *c, size_t *blk)
+blocks_of(const struct run *r, const struct paired_cell *c, size_t *blk)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < r->nopen; i++)
+	for (size_t i = 0; i < r->d.nopen; i++)
 		if (c->by_open[i].n > 0)
 			blk[k++] = i;
 	return k;
@@ -352,8 +82,8 @@ blocks_of(const struct run *r, const struct cell *c, size_t *blk)
 static int
 bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 {
-	const struct cell *c = &r->cells[ci];
-	size_t *blk = malloc((r->nopen + 1) * sizeof *blk), nb, got[NSTAT] = { 0 };
+	const struct paired_cell *c = &r->d.cells[ci];
+	size_t *blk = malloc((r->d.nopen + 1) * sizeof *blk), nb, got[NSTAT] = { 0 };
 	double *v = malloc((size_t)(r->o->replicates + 1) * NSTAT * sizeof *v);
 	double a = (1 - r->o->level) / 2;
 
@@ -367,12 +97,9 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 	nb = blocks_of(r, c, blk);
 	for (long b = 0; nb >= 2 && b < r->o->replicates; b++) {
 		struct rng g = rng_stream(r->o->seed, ci, (uint64_t)b);
-		struct sums t = { 0 };
-		for (size_t i = 0; i < nb; i++) {
-			const struct sums *s = &c->by_open[blk[rng_below(&g, (uint32_t)nb)]];
-			t.n += s->n, t.recall += s->recall, t.ncov += s->ncov, t.cov += s->cov;
-			t.nreg += s->nreg, t.reg += s->reg, t.nvl += s->nvl, t.vl += s->vl;
-		}
+		struct paired_sums t = { 0 };
+		for (size_t i = 0; i < nb; i++)
+			paired_sums_add(&t, &c->by_open[blk[rng_below(&g, (uint32_t)nb)]]);
 		for (int k = 0; k < NSTAT; k++) {
 			double x = stat(&t, k);
 			if (!isnan(x))
@@ -390,58 +117,6 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 	free(blk);
 	free(v);
 	return 0;
-}
-
-static int
-cmp_ord(const void *a, const void *b)
-{
-	const struct ord *x = a, *y = b;
-
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	if (x->history != y->history)
-		return x->history - y->history;
-	return (x->seed > y->seed) - (x->seed < y->seed);
-}
-
-/* Order stability: among the decisions on one position in one context,
- * every pair from two order seeds: how often the chosen move differs; and
- * the sample variance of exact regret across the seeds, averaged over the
- * positions that have two. */
-static void
-order_stats(struct cell *c, long *groups, long *pairs, long *differ, double *var, long *nvar)
-{
-	*groups = *pairs = *differ = *nvar = 0;
-	*var = 0;
-	qsort(c->ord, c->nord, sizeof *c->ord, cmp_ord);
-	for (size_t i = 0; i < c->nord;) {
-		size_t j = i;
-		double m = 0, s = 0;
-		long k = 0;
-		while (j < c->nord && c->ord[j].pos == c->ord[i].pos &&
-		    c->ord[j].history == c->ord[i].history)
-			j++;
-		if (c->ord[i].seed != c->ord[j - 1].seed)
-			(*groups)++;
-		for (size_t a = i; a < j; a++) {
-			for (size_t b = a + 1; b < j; b++)
-				if (c->ord[a].seed != c->ord[b].seed) {
-					(*pairs)++;
-					*differ += c->ord[a].move != c->ord[b].move;
-				}
-			if (!isnan(c->ord[a].regret)) {
-				/* Welford's running mean and sum of squares */
-				double dlt = c->ord[a].regret - m;
-				m += dlt / (double)++k;
-				s += dlt * (c->ord[a].regret - m);
-			}
-		}
-		if (k >= 2 && c->ord[i].seed != c->ord[j - 1].seed) {
-			*var += s / (double)(k - 1);
-			(*nvar)++;
-		}
-		i = j;
-	}
 }
 
 struct bld {
@@ -503,7 +178,7 @@ share(double est, double lo, double hi)
 }
 
 static double
-median(struct cell *c)
+median(struct paired_cell *c)
 {
 	if (c->nregrets == 0)
 		return NAN;
@@ -512,103 +187,126 @@ median(struct cell *c)
 }
 
 static cJSON *
-regret_json(struct bld *k, struct cell *c, const struct sums *t, double lo, double hi)
+regret_json(struct bld *k, struct paired_cell *c, const struct paired_sums *t, double lo,
+    double hi)
 {
 	cJSON *o = ok(k, cJSON_CreateObject());
 
 	if (o == NULL)
 		return NULL;
 	put(k, o, "n", cJSON_CreateNumber(t->nreg));
-	put(k, o, "bounds", cJSON_CreateNumber((double)c->nbound));
+	put(k, o, "bounds", cJSON_CreateNumber(t->nbound));
 	put(k, o, "mean", num_or_null(stat(t, S_REGRET), 0.01));
 	put(k, o, "interval", interval(lo, hi, 0.01));
 	put(k, o, "median", num_or_null(median(c), 0.01));
-	put(k, o, "n_without_mates", cJSON_CreateNumber((double)c->nomate));
-	put(k, o, "mean_without_mates",
-	    num_or_null(c->nomate ? c->reg_nomate / (double)c->nomate : NAN, 0.01));
+	put(k, o, "n_without_mates", cJSON_CreateNumber(t->nomate));
+	put(k, o, "mean_without_mates", num_or_null(paired_ratio(t->reg_nomate, t->nomate), 0.01));
 	return o;
 }
 
 static cJSON *
-counts_json(struct bld *k, const long *v, const char *const *names, int n)
+counts_json(struct bld *k, const double *v, const char *const *names, int n)
 {
 	cJSON *o = ok(k, cJSON_CreateObject());
 
 	for (int i = 0; o && i < n; i++)
-		put(k, o, names[i], cJSON_CreateNumber((double)v[i]));
+		put(k, o, names[i], cJSON_CreateNumber(v[i]));
 	return o;
+}
+
+static cJSON *
+blunder_json(struct bld *k, const struct paired_sums *t)
+{
+	cJSON *x = ok(k, cJSON_CreateObject());
+
+	for (int ph = 0; x != NULL && ph < 3; ph++) {
+		cJSON *b = ok(k, cJSON_CreateObject());
+		put(k, x, cand_phase_names[ph], b);
+		if (b == NULL)
+			break;
+		put(k, b, "n", cJSON_CreateNumber(t->blunder_n[ph]));
+		put(k, b, "rate", num_or_null(paired_ratio(t->blunder_k[ph], t->blunder_n[ph]), 1e-6));
+	}
+	return x;
+}
+
+static cJSON *
+order_json(struct bld *k, const struct paired_sums *t)
+{
+	cJSON *x = ok(k, cJSON_CreateObject());
+
+	if (x != NULL) {
+		put(k, x, "positions", cJSON_CreateNumber(t->groups));
+		put(k, x, "pairs", cJSON_CreateNumber(t->pairs));
+		put(k, x, "change_probability", num_or_null(paired_ratio(t->differ, t->pairs), 1e-6));
+		put(k, x, "regret_variance", num_or_null(paired_ratio(t->var, t->nvar), 0.01));
+	}
+	return x;
+}
+
+static cJSON *
+rank_json(struct bld *k, const struct paired_sums *t)
+{
+	cJSON *x = ok(k, cJSON_CreateObject());
+
+	if (x != NULL) {
+		put(k, x, "n", cJSON_CreateNumber(t->nrank));
+		put(k, x, "mean", num_or_null(paired_ratio(t->rank, t->nrank), 1e-6));
+		put(k, x, "outside", cJSON_CreateNumber(t->outside));
+	}
+	return x;
+}
+
+static cJSON *
+value_loss_json(struct bld *k, const struct paired_cell *c, const struct paired_sums *t,
+    double lo, double hi)
+{
+	cJSON *x;
+
+	if (c->dc.kind == DK_NONE)
+		return cJSON_CreateNull();
+	if ((x = ok(k, cJSON_CreateObject())) != NULL) {
+		put(k, x, "n", cJSON_CreateNumber(t->nvl));
+		put(k, x, "mean", num_or_null(stat(t, S_VALUE_LOSS), 0.01));
+		put(k, x, "interval", interval(lo, hi, 0.01));
+	}
+	return x;
 }
 
 static cJSON *
 cell_json(struct run *r, size_t ci, struct bld *k)
 {
-	struct cell *c = &r->cells[ci];
-	struct sums t = { 0 };
-	double lo[NSTAT], hi[NSTAT], var;
-	long groups, pairs, differ, nvar;
-	size_t *blk = malloc((r->nopen + 1) * sizeof *blk);
-	cJSON *o = ok(k, cJSON_CreateObject()), *x;
+	struct paired_cell *c = &r->d.cells[ci];
+	struct paired_sums t;
+	double lo[NSTAT], hi[NSTAT];
+	size_t *blk = malloc((r->d.nopen + 1) * sizeof *blk);
+	cJSON *o = ok(k, cJSON_CreateObject());
 
 	if (o == NULL || blk == NULL || bootstrap(r, ci, lo, hi) < 0) {
 		free(blk);
 		k->oom = 1;
 		return o;
 	}
-	for (size_t i = 0; i < r->nopen; i++) {
-		const struct sums *s = &c->by_open[i];
-		t.n += s->n, t.recall += s->recall, t.ncov += s->ncov, t.cov += s->cov;
-		t.nreg += s->nreg, t.reg += s->reg, t.nvl += s->nvl, t.vl += s->vl;
-	}
-	put(k, o, "family", cJSON_CreateString(r->sp.families[c->fam]));
+	paired_cell_total(&r->d, c, &t);
+	put(k, o, "family", cJSON_CreateString(r->d.sp.families[c->fam]));
 	put(k, o, "replication", cJSON_CreateString(c->rep));
 	put(k, o, "condition", cJSON_CreateString(c->cond));
 	put(k, o, "budget", c->budget ? cJSON_CreateString(c->budget) : cJSON_CreateNull());
-	put(k, o, "decisions", cJSON_CreateNumber((double)c->n));
+	put(k, o, "decisions", cJSON_CreateNumber(t.n));
 	put(k, o, "openings", cJSON_CreateNumber((double)blocks_of(r, c, blk)));
 	free(blk);
 	put(k, o, "recall", share(stat(&t, S_RECALL), lo[S_RECALL], hi[S_RECALL]));
 	put(k, o, "coverage", share(stat(&t, S_COVERAGE), lo[S_COVERAGE], hi[S_COVERAGE]));
 	put(k, o, "regret", regret_json(k, c, &t, lo[S_REGRET], hi[S_REGRET]));
-	put(k, o, "rank", x = ok(k, cJSON_CreateObject()));
-	if (x != NULL) {
-		put(k, x, "n", cJSON_CreateNumber((double)c->nrank));
-		put(k, x, "mean", num_or_null(c->nrank ? c->rank / (double)c->nrank : NAN, 1e-6));
-		put(k, x, "outside", cJSON_CreateNumber((double)c->outside));
-	}
-	if (c->dc.kind == DK_NONE) {
-		put(k, o, "value_loss", cJSON_CreateNull());
-	} else if ((x = ok(k, cJSON_CreateObject())) != NULL) {
-		put(k, o, "value_loss", x);
-		put(k, x, "n", cJSON_CreateNumber(t.nvl));
-		put(k, x, "mean", num_or_null(stat(&t, S_VALUE_LOSS), 0.01));
-		put(k, x, "interval", interval(lo[S_VALUE_LOSS], hi[S_VALUE_LOSS], 0.01));
-	}
-	order_stats(c, &groups, &pairs, &differ, &var, &nvar);
-	put(k, o, "order", x = ok(k, cJSON_CreateObject()));
-	if (x != NULL) {
-		put(k, x, "positions", cJSON_CreateNumber((double)groups));
-		put(k, x, "pairs", cJSON_CreateNumber((double)pairs));
-		put(k, x, "change_probability", num_or_null(pairs ? (double)differ / (double)pairs : NAN,
-		    1e-6));
-		put(k, x, "regret_variance", num_or_null(nvar ? var / (double)nvar : NAN, 0.01));
-	}
-	put(k, o, "blunder", x = ok(k, cJSON_CreateObject()));
-	for (int ph = 0; x != NULL && ph < 3; ph++) {
-		cJSON *b = ok(k, cJSON_CreateObject());
-		put(k, x, cand_phase_names[ph], b);
-		if (b == NULL)
-			break;
-		put(k, b, "n", cJSON_CreateNumber((double)c->blunder_n[ph]));
-		put(k, b, "rate", num_or_null(c->blunder_n[ph] ?
-		    (double)c->blunder_k[ph] / (double)c->blunder_n[ph] : NAN, 1e-6));
-	}
-	put(k, o, "status", counts_json(k, c->status, decision_status_names, 3));
-	put(k, o, "failures", counts_json(k, c->failures, decision_failure_names, DF_N));
-	put(k, o, "tokens_per_decision", cJSON_CreateNumber(json_round(c->tok / (double)c->n, 0.01)));
-	put(k, o, "latency_ms_per_decision",
-	    cJSON_CreateNumber(json_round(c->lat / (double)c->n, 0.01)));
-	put(k, o, "retries_per_decision",
-	    cJSON_CreateNumber(json_round(c->retries / (double)c->n, 1e-6)));
+	put(k, o, "rank", rank_json(k, &t));
+	put(k, o, "value_loss", value_loss_json(k, c, &t, lo[S_VALUE_LOSS], hi[S_VALUE_LOSS]));
+	put(k, o, "order", order_json(k, &t));
+	put(k, o, "blunder", blunder_json(k, &t));
+	put(k, o, "status", counts_json(k, t.status, decision_status_names, 3));
+	put(k, o, "failures", counts_json(k, t.failures, decision_failure_names, DF_N));
+	put(k, o, "tokens_per_decision", cJSON_CreateNumber(json_round(t.tok / t.n, 0.01)));
+	put(k, o, "latency_ms_per_decision", cJSON_CreateNumber(json_round(t.lat / t.n, 0.01)));
+	put(k, o, "retries_per_decision", cJSON_CreateNumber(json_round(t.retries / t.n, 1e-6)));
 	return o;
 }
 
@@ -632,7 +330,7 @@ budget_rank(const cJSON *prereg, const char *b)
 static int
 cmp_cell(const void *a, const void *b, void *prereg)
 {
-	const struct cell *x = a, *y = b;
+	const struct paired_cell *x = a, *y = b;
 	int c;
 
 	if (x->fam != y->fam)
@@ -649,50 +347,6 @@ cmp_cell(const void *a, const void *b, void *prereg)
 	if (bx != by)
 		return bx < by ? -1 : 1;
 	return strcmp(x->budget ? x->budget : "", y->budget ? y->budget : "");
-}
-
-static void
-run_release(struct run *r)
-{
-	for (size_t i = 0; i < r->ncells; i++) {
-		free(r->cells[i].key);
-		free(r->cells[i].regrets);
-		free(r->cells[i].by_open);
-		free(r->cells[i].ord);
-	}
-	free(r->cells);
-	free(r->open);
-	free(r->open_of);
-	cand_release(&r->cand);
-	spec_release(&r->sp);
-}
-
-/* The freeze's spec, its decisions section and candidate manifest. */
-static int
-read_inputs(struct run *r, const cJSON *freeze, struct cas *store, const cJSON **sec,
-    struct err *e)
-{
-	const char *cid, *p;
-	uint8_t d[HASH_LEN];
-	size_t n;
-	int rc;
-
-	if (spec_read(json_get(freeze, "spec"), &r->sp, e) < 0)
-		return err_prefix(e, "%s: \"spec\"", r->o->name);
-	if ((*sec = json_get(freeze, "decisions")) == NULL)
-		return err_set(e, ERR_INPUT, "%s: the freeze holds no decisions (freeze with "
-		    "--candidates and --decisions)", r->o->name);
-	if (json_get_string(*sec, "candidates", 1, &cid, e) < 0 || hash_id_parse(cid, d) < 0)
-		return err_set(e, ERR_INPUT, "%s: \"decisions\": \"candidates\": expected an identity",
-		    r->o->name);
-	if ((rc = cas_get(store, d, &p, &n, e)) != 0)
-		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: the candidate manifest %s is not in the "
-		    "store %s", r->o->name, cid, r->o->store_dir);
-	if (cand_read_bytes(p, n, "stored candidate manifest", &r->cand, e) < 0)
-		return -1;
-	if (strcmp(r->cand.id, cid) != 0)
-		return err_set(e, ERR_INPUT, "%s: the stored candidate manifest is not %s", r->o->name, cid);
-	return openings(r, e);
 }
 
 static cJSON *
@@ -721,15 +375,15 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 		cJSON_Delete(doc);
 		return doc == NULL ? err_set(e, ERR_NOMEM, "out of memory") : -1;
 	}
-	qsort_r(r->cells, r->ncells, sizeof *r->cells, cmp_cell, (void *)r->o->prereg);
+	qsort_r(r->d.cells, r->d.ncells, sizeof *r->d.cells, cmp_cell, (void *)r->o->prereg);
 	put(&k, doc, "kind", cJSON_CreateString("cohort.paired/1"));
 	put(&k, doc, "input", cJSON_CreateString(fid));
-	put(&k, doc, "candidates", cJSON_CreateString(r->cand.id));
+	put(&k, doc, "candidates", cJSON_CreateString(r->d.cand.id));
 	put(&k, doc, "prereg", r->o->prereg_id ? cJSON_CreateString(r->o->prereg_id) :
 	    cJSON_CreateNull());
 	put(&k, doc, "options", options_json(r->o));
 	put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
-	for (size_t i = 0; cells && i < r->ncells; i++) {
+	for (size_t i = 0; cells && i < r->d.ncells; i++) {
 		cJSON *c = cell_json(r, i, &k);
 		if (c == NULL || !cJSON_AddItemToArray(cells, c)) {
 			cJSON_Delete(c);
@@ -747,22 +401,16 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 int
 paired_document(const cJSON *freeze, const struct paired_opts *o, cJSON **out, struct err *e)
 {
-	struct run r = { 0 };
-	struct cas *store = NULL;
-	const cJSON *sec = NULL;
-	int rc = -1;
+	struct run r = { o, PAIRED_DATA_INIT };
+	int rc;
 
 	*out = NULL;
-	r.o = o;
-	r.cand = (struct candidates)CANDIDATES_INIT;
 	if (o->replicates < 0 || o->replicates > 1000000)
 		return err_set(e, ERR_USAGE, "--replicates: expected 0 to 1000000");
-	if (cas_open(o->store_dir, 0, &store, e) < 0)
-		return -1;
-	if (read_inputs(&r, freeze, store, &sec, e) == 0 && read_decisions(&r, sec, store, e) == 0)
+	rc = paired_collect(freeze, o->store_dir, o->name, o->blunder_cp, &r.d, e);
+	if (rc == 0)
 		rc = build(&r, freeze, out, e);
-	cas_free(store);
-	run_release(&r);
+	paired_data_release(&r.d);
 	return rc;
 }
 

@@ -205,7 +205,16 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		return 1;
 	}
 	verify_check_add(checks, "input-present", d->name, 1, want);
-	return derive_check(kind, d->json, in, d->name, checks, e);
+	/* the input's store: given, or beside the input's file */
+	const char *inpath = NULL;
+	for (size_t k = 0; k < o->nfiles && inpath == NULL; k++)
+		if (!docs[k].archive && strcmp(docs[k].id, want) == 0)
+			inpath = docs[k].path;
+	char *store = o->store_dir || inpath == NULL ? NULL : store_beside(inpath);
+	struct derive_env env = { o->store_dir ? o->store_dir : store };
+	int rc = derive_check(kind, d->json, in, d->name, &env, checks, e);
+	free(store);
+	return rc;
 }
 
 int

@@ -187,8 +187,76 @@ mv big/log2.jsonl big/log.jsonl
 awk 'NR == 3 { print "ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2" } { print }' big/log.jsonl >big/log2.jsonl
 mv big/log2.jsonl big/log.jsonl
 spec big '{"role":"log","path":"log.jsonl"}'
-refused "secret: lines are right in both halves of a large file (line 100001)" big/s.json secret '"line": 100001, "path": "log.jsonl", "role": "log", "rule": "secret-assignment"'
-grep -q '"line":3,"path":"log.jsonl","role":"log","rule":"github-token"' ref.json && ok "secret: first half line 3" || notok "first half line" "$(cat ref.json)"
+refused "secret: lines are right in both halves of a large file (line 100001)" big/s.json secret '"line": 100001, "path": "log.jsonl", "role": "log", "rule": "generic-credential"'
+grep -q '"line":3,"path":"log.jsonl","role":"log","rule":"github-pat"' ref.json && ok "secret: first half line 3" || notok "first half line" "$(cat ref.json)"
+
+# decoded evidence: a key inside a gzip'd ledger is found, and where it was
+mkdir -p gz && cp "$ROOT/tests/data/secrets/cohort/ledger.jsonl.gz" gz/
+spec gz '{"role":"log","path":"ledger.jsonl.gz"}'
+refused "secret: a key inside a gzip'd ledger, found in the gzip stream" gz/s.json secret 'github-pat: a credential \(ghp_… \(40 chars\)\) is in this file \(in the gzip stream\)", "line": 2'
+printf 'not gzip after all' >gz/broken.gz && printf '\037\213\010\000\000\000' | cat - gz/broken.gz >gz/b.gz
+spec gz '{"role":"log","path":"b.gz"}'
+rm -f out.tar
+expect_fail2 "a corrupt gzip stream is an input error naming the file" '^cohort bundle: b\.gz: (gzip stream|cannot decompress)' "$COHORT" bundle --spec gz/s.json -o out.tar
+
+# The cap: at most 20 findings a rule and file, the last saying how many
+# more; counts.secret stays exact, and the refusal stays small.
+mkdir -p cap
+nkeys=30000
+awk -v n=$nkeys 'BEGIN { a = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	for (i = 0; i < n; i++) {
+		k = sprintf("%s%s%s%s", substr(a, i % 26 + 1, 1), substr(a, int(i / 26) % 26 + 1, 1),
+			substr(a, int(i / 676) % 26 + 1, 1), substr(a, int(i / 17576) % 26 + 1, 1))
+		printf "{\"game_id\":\"g%06d\",\"harness\":\"AKIAQ3FAKE7%sW2XLP\"}\n", i, k
+	}
+	print "{\"note\":\"password = hunter2hunter2\"}" }' >cap/log.jsonl
+spec cap '{"role":"log","path":"log.jsonl"}'
+refused "secret: past the cap, the last finding says how many more" cap/s.json secret '"detail": "aws-access-token: a credential \(AKIA… \(20 chars\)\) is in this file; and 29,980 more of rule aws-access-token in log.jsonl", "line": 20, "more": 29980'
+$PY -c 'import json,sys; d=json.load(open("ref.json")); f=[x for x in d["findings"] if x.get("rule")=="aws-access-token"]
+sys.exit(0 if d["counts"]["secret"]==30001 and len(f)==20 and sum(1 for x in d["findings"] if x.get("rule")=="password-assignment")==1 else 1)' &&
+	ok "secret: 20 findings of the rule listed, counts.secret exact (30,001), other rules listed too" ||
+	notok "cap counts" "$(head -c 600 ref.json)"
+[ "$(wc -c <ref.json)" -lt 20000 ] && ok "secret: the refusal of 30,001 hits is small ($(wc -c <ref.json) bytes)" ||
+	notok "refusal size" "$(wc -c <ref.json) bytes"
+"$COHORT" bundle --spec cap/s.json --check --format table >cap.txt 2>/dev/null
+grep -q 'and 29,980 more of rule aws-access-token in log.jsonl' cap.txt && ok "--format table shows the count past the cap" ||
+	notok "table cap" "$(tail -3 cap.txt)"
+
+# A ledger of 100,000 games (20,000 under the sanitizers) whose key and
+# token fields hold digests, identities and base64 cursors: no finding, and
+# the scan's memory stays small.
+games=100000
+[ -n "${COHORT_SANITIZED:-}" ] && games=20000
+mkdir -p digests
+cc -O2 -o genledger "$ROOT/bench/genledger.c" 2>/dev/null && ./genledger $games digests/spec.json 2>/dev/null |
+awk 'function h(k,   s, i) { s = ""; for (i = 1; i <= 8; i++) s = s sprintf("%08x", (NR * 2654435761 + i * k * 40503) % 4294967296); return s }
+	BEGIN { b = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"; for (c = 32; c < 127; c++) ord[sprintf("%c", c)] = c }
+	function b64(s,   o, i, n, v) { o = ""; n = length(s)
+		for (i = 1; i <= n; i += 3) {
+			v = ord[substr(s, i, 1)] * 65536 + (i + 1 <= n ? ord[substr(s, i + 1, 1)] * 256 : 0) + (i + 2 <= n ? ord[substr(s, i + 2, 1)] : 0)
+			o = o substr(b, int(v / 262144) % 64 + 1, 1) substr(b, int(v / 4096) % 64 + 1, 1)
+			o = o (i + 1 <= n ? substr(b, int(v / 64) % 64 + 1, 1) : "=") (i + 2 <= n ? substr(b, v % 64 + 1, 1) : "=") }
+		return o }
+	{ sub(/}$/, sprintf(",\"cache_key\":\"%s\",\"prompt_cache_key\":\"sha256:%s\",\"commit_key\":\"%s\",\"page_token\":\"%s\",\"request_key\":\"%s-%s-%s-%s-%s\"}",
+		h(1), h(2), substr(h(3), 1, 40), b64("{\"offset\": " NR * 50 ", \"limit\": 50}"),
+		substr(h(4), 1, 8), substr(h(4), 9, 4), substr(h(4), 13, 4), substr(h(4), 17, 4), substr(h(4), 21, 12))); print }' >digests/ledger.jsonl
+spec digests '{"role":"ledger","path":"ledger.jsonl"}'
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%M' -o digests/rss "$COHORT" bundle --spec digests/s.json --check >digests/out.json 2>digests/err
+	rc=$?
+else
+	"$COHORT" bundle --spec digests/s.json --check >digests/out.json 2>digests/err
+	rc=$?
+fi
+[ $rc = 0 ] && [ "$(grep -c . digests/ledger.jsonl)" = $games ] &&
+	ok "a $games-game ledger with digest-valued cache_key, page_token, ... fields: no finding" ||
+	notok "digest ledger" "exit $rc: $(head -c 400 digests/out.json) $(cat digests/err)"
+if [ -s digests/rss ] && [ -z "${COHORT_SANITIZED:-}" ]; then
+	led=$(($(wc -c <digests/ledger.jsonl) / 1024))
+	rss=$(tail -1 digests/rss)
+	[ "$rss" -lt $((led + 200000)) ] && ok "its peak memory is the mapped file and a little (${rss} KB for ${led} KB)" ||
+		notok "digest ledger memory" "${rss} KB for a ${led} KB file"
+fi
 
 # everything at once: every finding is reported, not only the first
 make_luna all
@@ -261,6 +329,32 @@ bad "a name that is not a folder name" '"name": expected letters' b/s.json
 printf '{"kind":"cohort.bundle-spec/1",\n"items": [1,}' >b/s.json
 bad "malformed JSON names line and column" 'b/s.json:2:' b/s.json
 bad "a missing spec" 'nope.json: cannot open' b/nope.json
+cat >b/bad-rules.toml <<'EOF'
+[[rules]]
+id = "lab-token"
+regex = '''(?=x)'''
+keywords = ["x"]
+EOF
+rm -f out.tar
+expect_fail2 "--rules: a malformed rules file names FILE:LINE and the field" \
+	'^cohort bundle: b/bad-rules\.toml:3: "regex": offset 0: lookahead is not supported' \
+	"$COHORT" bundle --spec luna/bundle.json --rules b/bad-rules.toml -o out.tar
+[ -e out.tar ] && notok "--rules: nothing written" "out.tar exists"
+cat >b/rules.toml <<'EOF'
+[[rules]]
+id = "lab-token"
+regex = '''\blabtok_[a-z0-9]{24}\b'''
+keywords = ["labtok_"]
+EOF
+mkdir -p lab && printf 'internal: labtok_9f2k4m7q1x8c3v6b0n5z2h7j\n' >lab/notes.txt
+spec lab '{"role":"notes","path":"notes.txt"}'
+"$COHORT" bundle --spec lab/s.json --check >/dev/null 2>&1 && ok "--rules: without it the lab's token passes" ||
+	notok "lab without rules" "refused"
+rm -f ref.json
+"$COHORT" bundle --spec lab/s.json --rules b/rules.toml --check >ref.json 2>/dev/null
+[ $? = 1 ] && grep -q '"rule":"lab-token"' ref.json && ok "--rules FILE adds its rule to the built-in ones" ||
+	notok "--rules adds" "$(head -c 300 ref.json)"
+expect_status "--rules given twice is a usage error" 2 "$COHORT" bundle --spec luna/bundle.json --rules b/rules.toml --rules b/rules.toml --check
 cp luna/freeze.json freeze.keep
 expect_fail2 "-o naming one of the bundle's files" 'luna/freeze.json: is freeze.json, one of the bundle.s own files' \
 	"$COHORT" bundle --spec luna/bundle.json -o luna/freeze.json

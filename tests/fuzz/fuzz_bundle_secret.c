@@ -1,6 +1,8 @@
-/* fuzz_bundle_secret.c: the credential scan over arbitrary bytes, whole and
- * split at a line end as cohort bundle splits large files: no crash, no read
- * outside the buffer, and every hit's line within the input. */
+/* fuzz_bundle_secret.c: the credential scan over arbitrary bytes with the
+ * built-in rules, as one file and in two halves at once (as cohort bundle
+ * scans large files), capped and not: no crash, no read outside the
+ * buffer, every hit's line within the input (a decoded stream or database
+ * may have more lines: then only >= 1), the same count both ways. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,32 +11,49 @@
 
 struct lines {
 	long max;
+	long seen;
 };
 
 static int
 hit(void *ctx, const struct secret_hit *h)
 {
-	const struct lines *l = ctx;
+	struct lines *l = ctx;
 
-	if (h->line < 1 || h->line > l->max || h->rule == NULL || h->action == NULL ||
-	    memchr(h->masked, '\0', sizeof h->masked) == NULL)
+	if (h->rule == NULL || h->action == NULL || memchr(h->masked, '\0', sizeof h->masked) == NULL ||
+	    memchr(h->where, '\0', sizeof h->where) == NULL)
 		abort();
+	if (h->more > 0)
+		return 0;
+	if (h->line < 1 || (h->where[0] == '\0' && h->line > l->max))
+		abort();
+	l->seen++;
 	return 0;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct secret_rules *rules;
+	struct err e = ERR_INIT;
+	struct secret_opts all = { 0, 1 }, capped = { 2, 2 };
 	/* an exact-size copy, so reading past the end is caught */
 	char *p = malloc(size ? size : 1);
-	struct lines l = { 1 };
+	struct lines l = { 1, 0 }, m = { 1, 0 };
+	long a, b;
 
+	if (rules == NULL && (rules = secret_rules_new(NULL, &e)) == NULL)
+		abort();
 	if (p == NULL)
 		return 0;
 	memcpy(p, data, size);
 	for (size_t i = 0; i < size; i++)
 		l.max += p[i] == '\n';
-	secret_scan(p, size, hit, &l);
+	m.max = l.max;
+	a = secret_scan(rules, &all, "fuzz.txt", p, size, hit, &l, &e);
+	e = (struct err)ERR_INIT;
+	b = secret_scan(rules, &capped, "fuzz.txt", p, size, hit, &m, &e);
+	if ((a < 0) != (b < 0) || (a >= 0 && (a != b || l.seen != a)))
+		abort();
 	free(p);
 	return 0;
 }

@@ -4,9 +4,11 @@
 #   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
 # Targets: json (strict reader, canonical writer), rec (the flat record
 # reader against the tree reader and writer), ledger (JSON Lines reader,
-# record validator, manifest derivation), fen (FEN and EPD reader, legal
-# moves), san (SAN and UCI move text), pgn (PGN reader and writer), uci (what a UCI engine prints:
-# info, option and bestmove lines).  The library is built into
+# record validator, manifest derivation), csv, bundle_secret (the
+# credential scan and its decoders), bundle_rules (the rules-file reader
+# and the regular expression translator), bundle_bag, fen (FEN and EPD
+# reader, legal moves), san (SAN and UCI move text), pgn (PGN reader and
+# writer), uci (what a UCI engine prints).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
@@ -20,7 +22,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_bag fen san pgn uci}
+targets=${*:-json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -31,7 +33,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_bag fen san pgn uci; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 # what real engines print, a line a seed and each whole
 for f in tests/data/uci/*.txt; do
 	cp "$f" $OUT/seeds/uci/
@@ -40,7 +42,10 @@ for f in tests/data/uci/*.txt; do
 done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
 cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
-find tests/data/secrets -type f -size -8k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
+find tests/data/secrets -type f -size -16k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
+# rules files: the built-in one cut into its rules, and the test's rules files
+awk -v d="$OUT/seeds/bundle_rules" '/^\[\[rules\]\]/ { n++ } { f = sprintf("%s/rule-%03d", d, n); print >> f; close(f) }' bundle/secret-rules.toml
+find tests/data/secrets -name '*.toml' -exec cp {} $OUT/seeds/bundle_rules/ \; 2>/dev/null
 for bag in tests/data/bagit-conformance/v1.0/valid/* tests/data/bagit-conformance/v0.97/invalid/*; do
 	tar -cf "$OUT/seeds/bundle_bag/$(basename "$bag").tar" -C "$(dirname "$bag")" "$(basename "$bag")" 2>/dev/null
 done
@@ -87,7 +92,8 @@ for t in $targets; do
 	rec) maxlen=8192 ;;
 	ledger) maxlen=32768 ;;
 	csv) maxlen=8192 ;;
-	bundle_secret) maxlen=4096 ;;
+	bundle_secret) maxlen=16384 ;;
+	bundle_rules) maxlen=4096 ;;
 	bundle_bag) maxlen=65536 ;;
 	fen) maxlen=255 ;;
 	san) maxlen=96 ;;

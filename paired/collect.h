@@ -1,0 +1,87 @@
+/* collect.h: a freeze's decisions summed per cell and opening, the one
+ * reading of decisions that cohort.paired/1 and the fingerprint share.
+ *
+ * A cell is (family, replication, condition, budget).  Every figure the
+ * two report is a ratio of sums that add over openings (struct
+ * paired_sums), so a block bootstrap resamples openings and adds their
+ * sums; only the median needs the regrets themselves (kept per cell).
+ * The order statistics are per position, and a position lies in one
+ * opening, so they add over openings too.
+ *
+ * Ownership: struct paired_data owns everything it holds (paired_data_
+ * release); names point into its own copies or its candidate manifest.
+ */
+#ifndef COHORT_PAIRED_COLLECT_H
+#define COHORT_PAIRED_COLLECT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "../common/err.h"
+#include "../protocol/candidates.h"
+#include "../protocol/decision.h"
+#include "../protocol/spec.h"
+
+/* What adds over openings. */
+struct paired_sums {
+	double n;                   /* decisions */
+	double recall;              /* ... that chose the best candidate */
+	double ncov, cov;           /* with a shortlist; the best in it */
+	double nreg, reg;           /* exact regrets, their sum */
+	double nomate, reg_nomate;  /* ... neither value a mate score */
+	double nbound;              /* regrets that are lower bounds */
+	double nrank, rank;         /* chosen moves among the candidates, their ranks */
+	double outside;             /* chosen moves outside them */
+	double nvl, vl;             /* value losses against the best shown */
+	double status[3];           /* ok, illegal, tool_error */
+	double failures[DF_N];
+	double tok, lat, retries;   /* sums per decision */
+	double ctx_n[2], ctx_reg[2];/* exact regrets by context: fresh, history */
+	double blunder_n[3], blunder_k[3]; /* by phase */
+	double pairs, differ;       /* order-seed pairs, those whose moves differ */
+	double var, nvar;           /* regret variance across seeds, positions with two */
+	double groups;              /* positions seen under two order seeds or more */
+};
+
+struct paired_cell {
+	char *key;                  /* family NUL replication NUL condition NUL budget */
+	size_t keylen;              /* key's bytes, the last NUL included */
+	int fam;                    /* the spec's index */
+	const char *rep, *cond, *budget; /* into key; budget NULL when none */
+	struct decision_cond dc;
+	struct paired_sums *by_open; /* per opening of the manifest */
+	double *regrets;            /* the exact ones, for the median */
+	size_t nregrets, cregrets;
+	struct paired_ord *ord;     /* (private to collect.c) */
+	size_t nord, cord;
+};
+
+struct paired_data {
+	struct spec sp;
+	struct candidates cand;
+	size_t nopen;
+	const char **open;          /* the manifest's openings, as first met */
+	size_t *open_of;            /* per position of the manifest */
+	struct paired_cell *cells;  /* as first met in the freeze's decision order */
+	size_t ncells, ccells;
+};
+
+#define PAIRED_DATA_INIT { SPEC_INIT, CANDIDATES_INIT, 0, NULL, NULL, NULL, 0, 0 }
+
+/* Read freeze's spec, candidate manifest and every included decision from
+ * the store at store_dir (name: the freeze's name in messages). */
+int paired_collect(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, struct paired_data *out, struct err *e);
+void paired_data_release(struct paired_data *d);
+
+/* t += s. */
+void paired_sums_add(struct paired_sums *t, const struct paired_sums *s);
+/* A cell's sums over all its openings. */
+void paired_cell_total(const struct paired_data *d, const struct paired_cell *c,
+    struct paired_sums *t);
+
+/* Ratios, NAN where the denominator is 0. */
+double paired_ratio(double num, double den);
+
+#endif

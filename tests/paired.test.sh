@@ -1,0 +1,48 @@
+# paired.test.sh: cohort paired: every figure computed again by an
+# independent implementation (tests/paired_check.py, bootstrap included),
+# closed forms on the toy, determinism, verify's refit, and refusals.
+PY=/usr/bin/python3
+D=$ROOT/examples/paired-toy
+"$COHORT" freeze --spec "$D/spec.json" --candidates "$D/candidates.jsonl" --decisions "$D/decisions.jsonl" \
+	--store st -o f.json
+"$COHORT" paired --store st -o p.json f.json
+check "paired: every figure, as an independent implementation gives it" \
+	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p.json
+"$COHORT" paired --store st --replicates 300 --seed 7 --blunder-cp 50 -o p7.json f.json
+check "paired: other options, the same agreement" \
+	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p7.json 50
+"$COHORT" paired --store st -o p2.json f.json
+same_bytes "paired: the same bytes twice" p.json p2.json
+COHORT_JOBS=1 "$COHORT" paired --store st -o p3.json f.json
+same_bytes "paired: the same bytes on one thread" p.json p3.json
+$PY - p.json <<'P' && ok "paired: closed forms on the toy" || notok "paired: closed forms" "see p.json"
+import json, sys
+c = {(x["family"], x["condition"], x["budget"]): x for x in json.load(open(sys.argv[1]))["cells"]}
+# beta picks the best shown: recall 1, regret 0, no order change in top2 and top5
+for k in ("top2", "top5"):
+    b = c[("beta", k, "high")]
+    assert b["recall"]["estimate"] == 1 and b["regret"]["mean"] == 0, b
+    assert b["order"]["change_probability"] == 0, b
+# omitting the best: recall 0 and coverage 0 for everyone
+for f in ("alpha", "beta"):
+    assert c[(f, "top3-omit-best", "low")]["recall"]["estimate"] == 0
+    assert c[(f, "top3-omit-best", "low")]["coverage"]["estimate"] == 0
+# alpha takes the first shown: in top5 over three rotations it never takes the best
+a = c[("alpha", "top5", "high")]
+assert a["recall"]["estimate"] == 0 and a["order"]["change_probability"] == 1, a
+# a move scored in neither list is a bound, not averaged in
+assert c[("beta", "none", "low")]["regret"]["bounds"] == 1, c[("beta", "none", "low")]
+# no shortlist in none
+assert c[("alpha", "none", "low")]["coverage"] is None and c[("alpha", "none", "low")]["value_loss"] is None
+P
+expect_status "verify recomputes the paired document" 0 "$COHORT" verify --store st f.json p.json
+grep -q '"check":"refit","detail":"[^"]*","ok":true,"subject":"p.json"' "$TMP/out" && ok "verify: the paired refit holds" ||
+	notok "verify: the paired refit holds" "$(head -c 400 "$TMP/out")"
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["cells"][0]["recall"]["estimate"]=0.5; print(json.dumps(d,separators=(",",":"),sort_keys=True),end="")' p.json >p-edit.json
+expect_status "verify: an edited paired document is a finding" 1 "$COHORT" verify --store st f.json p-edit.json
+"$COHORT" freeze --spec "$D/spec.json" -o games-only.json "$ROOT/examples/luna/ledger.jsonl" 2>/dev/null ||
+	"$COHORT" freeze --spec "$D/spec.json" --candidates "$D/candidates.jsonl" -o games-only.json
+printf '%s' '{"kind":"cohort.blocks/1","blocks":[]}' >blocks.json
+expect_fail2 "paired: a document that is not a freeze with decisions" 'holds no decisions|kind|spec' "$COHORT" paired --store st blocks.json
+expect_fail2 "paired: a store without the records" 'not a cohort store|not in the store' "$COHORT" paired --store "$TMP/nostore" f.json
+expect_fail2 "paired: --replicates out of range" '--replicates: expected 0 to 1000000' "$COHORT" paired --replicates -1 f.json
