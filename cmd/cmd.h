@@ -19,6 +19,7 @@ int cmd_ladder(int argc, char **argv);
 int cmd_candidates(int argc, char **argv);
 int cmd_paired(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */

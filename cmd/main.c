@@ -26,6 +26,7 @@ static const char commands_text[] =
 "  candidates build or verify a paired positions' engine candidate manifest\n"
 "  paired     the paired endpoints of a freeze's decisions\n"
 "  plot       draw a fit, freeze, paired or distance document as deterministic SVG\n"
+"  report     a bundle (or a refused bundle spec) as one HTML page for a reviewer\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -46,6 +47,7 @@ static const struct {
 	{ "candidates", cmd_candidates },
 	{ "paired", cmd_paired },
 	{ "plot", cmd_plot },
+	{ "report", cmd_report },
 };
 
 int

@@ -1,3 +1,3 @@
 CMD_OBJS = cmd/main.o cmd/opt.o cmd/canon.o cmd/freeze.o cmd/verify.o cmd/reconcile.o \
 	cmd/fit.o cmd/bound.o cmd/bundle.o cmd/ladder.o cmd/paired.o cmd/candidates.o \
-	cmd/plot.o
+	cmd/plot.o cmd/report.o
