@@ -17,7 +17,7 @@ LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLI
 
 # The layers, from the bottom (docs/design.md): each folder uses only
 # those before it in this list that mk/layers.txt allows.
-LAYERS    = common json store bagit chess engine protocol freeze verify reconcile fit paired derive plot bundle review report
+LAYERS    = common json store bagit chess engine protocol freeze verify reconcile fit paired derive plot report bundle review
 include $(LAYERS:%=%/module.mk)
 include cmd/module.mk
 

@@ -25,6 +25,7 @@
 #include "../freeze/freeze.h"
 #include "../json/json.h"
 #include "../derive/derive.h"
+#include "../report/report.h"
 #include "../verify/verify.h"
 #include "secret.h"
 
@@ -382,6 +383,9 @@ item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
 		return -1;
 	if (strcmp(it->path, "bundle.json") == 0)
 		return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
+		                              "rename the file");
+	if (strcmp(it->path, REPORT_PAGE) == 0)
+		return spec_err(c, i, "path", REPORT_PAGE " is the bundle's own page in the bag; "
 		                              "rename the file");
 	return 0;
 }
@@ -1091,6 +1095,7 @@ make_bundle_doc(struct ctx *c)
 	json_add_string(doc, "name", c->name);
 	json_add_string(doc, "as_of", c->as_of);
 	json_add_string(doc, "spec", c->spec_id);
+	json_add_string(doc, "report", REPORT_PAGE);
 	if (json_get(c->spec, "require"))
 		cJSON_AddItemToObject(doc, "require", cJSON_Duplicate(json_get(c->spec, "require"), 1));
 	for (size_t i = 0; i < c->n; i++) {
@@ -1184,8 +1189,8 @@ static int
 write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
     char id[HASH_ID_LEN + 1])
 {
-	struct buf bytes = BUF_INIT, info = BUF_INIT;
-	struct bag_file *bf = calloc(c->nf + 1, sizeof *bf);
+	struct buf bytes = BUF_INIT, info = BUF_INIT, page = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 2, sizeof *bf);
 	struct bag_write_opts wo;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
@@ -1198,11 +1203,18 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	bf[0].mem = bytes.p;
 	bf[0].size = bytes.len;
 	hash_bytes(bytes.p, bytes.len, bf[0].sha256);
+	/* the reviewer's page, from bundle.json and the files as hashed */
+	if (report_bundle(doc, c->dir, NULL, &page, c->e) < 0)
+		goto done;
+	bf[1].name = REPORT_PAGE;
+	bf[1].mem = page.p;
+	bf[1].size = page.len;
+	hash_bytes(page.p, page.len, bf[1].sha256);
 	for (size_t k = 0; k < c->nf; k++) {
-		bf[k + 1].name = c->f[k].rel;
-		bf[k + 1].src = c->f[k].abs;
-		bf[k + 1].size = c->f[k].size;
-		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+		bf[k + 2].name = c->f[k].rel;
+		bf[k + 2].src = c->f[k].abs;
+		bf[k + 2].size = c->f[k].size;
+		memcpy(bf[k + 2].sha256, c->f[k].sha, HASH_LEN);
 	}
 	{
 		char bid[HASH_ID_LEN + 1];
@@ -1215,7 +1227,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0)
+	if (bag_write(&wo, bf, c->nf + 2, o->out, d, c->e) < 0)
 		goto done;
 	hash_id_format(d, id);
 	rc = 0;
@@ -1223,6 +1235,7 @@ done:
 	free(bf);
 	buf_release(&bytes);
 	buf_release(&info);
+	buf_release(&page);
 	return rc;
 }
 
@@ -1501,6 +1514,46 @@ bag_inputs(const cJSON *items, const cJSON *ids, cJSON *checks)
 	return findings;
 }
 
+/* The bag's reviewer's page, where bundle.json names one: derived again
+ * from bundle.json and the documents in the bag, the same bytes.  The
+ * findings (0 or 1), or -1. */
+static int
+bag_page(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+{
+	const cJSON *name = json_get(doc, "report");
+	struct buf page = BUF_INIT, held = BUF_INIT;
+	struct err ig = ERR_INIT;
+	char *data = NULL, *path = NULL;
+	int ok, have;
+
+	if (name == NULL)
+		return 0;
+	if (!cJSON_IsString(name) || strcmp(name->valuestring, REPORT_PAGE) != 0)
+		return !bag_check_add(checks, "report", "data/bundle.json", 0,
+		    "\"report\": expected \"%s\"", REPORT_PAGE);
+	if (report_bag_extract(b, doc, e) < 0 || asprintf(&data, "%s/data", bag_root(b)) < 0 ||
+	    report_bundle(doc, data, NULL, &page, e) < 0) {
+		free(data);
+		buf_release(&page);
+		return -1;
+	}
+	have = asprintf(&path, "%s/" REPORT_PAGE, data) >= 0 &&
+	    io_read_all(path, &held, BAG_EXTRACT_MAX, &ig) == 0;
+	ok = have && held.len == page.len && memcmp(held.p, page.p, page.len) == 0;
+	if (!have)
+		bag_check_add(checks, "report", "data/" REPORT_PAGE, 0,
+		    "bundle.json names the page, the bag does not hold it");
+	else
+		bag_check_add(checks, "report", "data/" REPORT_PAGE, ok, "%s",
+		    ok ? "derived again from bundle.json and the documents: the same bytes"
+		       : "derived again from bundle.json and the documents: the bytes differ");
+	free(path);
+	free(data);
+	buf_release(&held);
+	buf_release(&page);
+	return !ok;
+}
+
 /* bundle.json of a bag against the bag: every item's identity, every
  * document, every refit, every input.  The findings, or -1. */
 static int
@@ -1533,7 +1586,9 @@ verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 		findings += item_refit(b, items, x, checks);
 	findings += bag_inputs(items, ids, checks);
 	cJSON_Delete(ids);
-	return findings;
+	if ((r = bag_page(b, doc, checks, e)) < 0)
+		return -1;
+	return findings + r;
 }
 
 int

@@ -65,3 +65,19 @@ page_id(struct svg *s, const char *id)
 	else
 		svg_put(s, "<code>%e</code>", id);
 }
+
+const char *
+page_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = json_get(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+const char *
+page_or(const cJSON *o, const char *key, const char *dflt)
+{
+	const char *v = page_str(o, key);
+
+	return v ? v : dflt;
+}
