@@ -101,3 +101,68 @@ expect_fail2 "plot curve: a field of the wrong type is named" 'badfit.json: cond
 [ -e bad.svg ] && notok "no output file on an input error" "bad.svg written" || ok "no output file on an input error"
 $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["conditions"][3]["bound"]=None; json.dump(d, open(sys.argv[2],"w"))' sat.fit.json nobound.json
 expect_fail2 "plot curve: a saturated condition without its bound" 'conditions\[3\] "bound": expected \{side, value\} for status all_wins' "$COHORT" plot curve nobound.json
+
+# paired: the toy's k curves, a series per (family, budget), bands
+cp -r "$ROOT/examples/paired-toy" toy
+"$COHORT" freeze --spec toy/spec.json --candidates toy/candidates.jsonl --decisions toy/decisions.jsonl \
+	--store toy/store -o toy/freeze.json >/dev/null 2>&1
+"$COHORT" paired --store toy/store -o toy/paired.json toy/freeze.json
+expect_status "plot paired: the toy" 0 "$COHORT" plot paired -o paired.svg toy/paired.json
+check "paired.svg: a journal column's figure (svgcheck style)" $PY "$ROOT/tests/svgcheck.py" style paired.svg
+$PY - toy/paired.json paired.svg <<'P' && ok "plot paired: every width cell's recall and regret drawn where the document has them" || notok "plot paired: the cells drawn" "see above"
+import json, re, sys
+import xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+root = ET.parse(sys.argv[2]).getroot()
+got = {}
+for g in root.iter('{http://www.w3.org/2000/svg}g'):
+    if 'series' in (g.get('class') or '').split():
+        for el in g:
+            if el.get('class') == 'point':
+                got[(g.get('data-series'), g.get('data-figure'), int(el.get('data-width')))] = float(el.get('data-value'))
+want = {}
+for c in d['cells']:
+    m = re.fullmatch(r'none|top([1-9][0-9]*)', c['condition'])
+    if not m:
+        continue
+    w = int(m.group(1) or 0)
+    label = c['family'] + ' ' + c['budget']
+    for fig, key, est in (('recall', 'recall', 'estimate'), ('regret', 'regret', 'mean')):
+        if c[key] and c[key][est] is not None:
+            want[(label, fig, w)] = c[key][est]
+bad = [k for k in want if k not in got or abs(got[k] - want[k]) > 5e-7] + [k for k in got if k not in want]
+for k in bad:
+    print('plot paired:', k, got.get(k), want.get(k))
+sys.exit(1 if bad or not want else 0)
+P
+n=$(grep -c 'class="band"' paired.svg)
+[ "$n" -gt 0 ] && ok "plot paired: intervals drawn as bands ($n)" || notok "plot paired: bands" "none"
+
+# distance: the heat map of a hand-made cohort.distance/1
+DIST=$ROOT/tests/data/plot/distance.json
+expect_status "plot distance" 0 "$COHORT" plot distance -o distance.svg "$DIST"
+check "distance.svg: a journal column's figure (svgcheck style)" $PY "$ROOT/tests/svgcheck.py" style distance.svg
+check "plot distance: every cell as the document says (an independent reading)" \
+	$PY "$ROOT/tests/svgcheck.py" distance distance.svg "$DIST"
+if [ -f "$ROOT/schemas/distance.schema.json" ]; then
+	check "the hand-made distance document validates against its schema" \
+		$PY "$ROOT/tests/validate.py" "$ROOT/schemas/distance.schema.json" "$DIST"
+fi
+n=$(grep -c 'class="cell between exceeds"' distance.svg)
+[ "$n" = 2 ] && ok "plot distance: alpha, beta exceeds both within-distances (both cells)" || notok "plot distance: exceeds" "$n cells"
+grep -q 'class="cell within" data-a="gamma" data-b="gamma">' distance.svg && words distance.svg | grep -q ' n/a ' &&
+	ok "plot distance: a family with one replication has no test-retest number" || notok "plot distance: gamma's diagonal" "$(grep 'data-a="gamma" data-b="gamma"' distance.svg)"
+# a flag moved must fail the independent reading
+sed 's/class="cell between not-exceeds" data-a="alpha" data-b="delta"/class="cell between exceeds" data-a="alpha" data-b="delta"/' distance.svg >flag.svg
+if cmp -s flag.svg distance.svg; then notok "a planted exceeds flag" "the plant did not take"
+else $PY "$ROOT/tests/svgcheck.py" distance flag.svg "$DIST" >/dev/null 2>&1 &&
+	notok "a planted exceeds flag fails the check" "it passed" || ok "a planted exceeds flag fails the check"; fi
+TZ=Asia/Kathmandu LC_ALL=de_DE.UTF-8 "$COHORT" plot distance -o again.svg "$DIST"
+same_bytes "plot distance: same bytes in another time zone and locale" again.svg distance.svg
+TZ=Asia/Kathmandu LC_ALL=fr_FR.UTF-8 "$COHORT" plot paired -o again.svg toy/paired.json
+same_bytes "plot paired: same bytes in another time zone and locale" again.svg paired.svg
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["separation"][1]["exceeds"]="yes"; json.dump(d, open(sys.argv[2],"w"))' "$DIST" baddist.json
+expect_fail2 "plot distance: a field of the wrong type is named" 'baddist.json: separation\[1\] "exceeds": expected true, false or null' "$COHORT" plot distance baddist.json
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["test_retest"].append(d["test_retest"][0]); json.dump(d, open(sys.argv[2],"w"))' "$DIST" twice.json
+expect_fail2 "plot distance: a family twice" 'test_retest\[4\]: family alpha twice' "$COHORT" plot distance twice.json
+expect_fail2 "plot distance: a fit is not a distance" '"kind": expected cohort.distance/1, got cohort.fit/1' "$COHORT" plot distance luna/fit.json

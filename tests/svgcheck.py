@@ -13,6 +13,14 @@ read from the SVG itself.
                                 all losses) as one arrow (class
                                 "bound-arrow") from its bound, with the
                                 bound's value, and no point marker
+  svgcheck.py distance SVG DOC  the heat map of a cohort.distance/1: a
+                                cell per family and family, the diagonal
+                                each family's test_retest d2, off it the
+                                separation's between-distance (both ways),
+                                outlined as "exceeds" exactly where
+                                separation says exceeds, an interval only
+                                where one pair of fingerprints makes it
+                                and then the pair's lo and hi
 Prints one line per fault and exits 1 when there is any."""
 import json
 import re
@@ -106,11 +114,76 @@ def curve(path, fits):
                 bad.append(f'{name}: no games, but {len(got)} marks')
 
 
-if len(sys.argv) < 3 or sys.argv[1] not in ('style', 'curve'):
+def distance(path, doc):
+    root = load(path)
+    d = json.load(open(doc))
+    cells = {}
+    for el in root.iter():
+        if 'cell' in classes(el):
+            key = (el.get('data-a'), el.get('data-b'))
+            if key in cells:
+                bad.append(f'{path}: cell {key} twice')
+            cells[key] = el
+    fams = []
+    for r in d['test_retest']:
+        fams.append(r['family'])
+    for s in d['separation']:
+        for f in (s['a'], s['b']):
+            if f not in fams:
+                fams.append(f)
+    if len(cells) != len(fams) ** 2:
+        bad.append(f'{path}: {len(cells)} cells for {len(fams)} families')
+
+    def same(el, key, want, name):
+        got = el.get(key)
+        if want is None:
+            if got is not None:
+                bad.append(f'{name}: {key}={got}, the document has none')
+        elif got is None or abs(float(got) - want) > 5e-7:
+            bad.append(f'{name}: {key}={got}, the document says {want}')
+
+    for r in d['test_retest']:
+        el = cells.get((r['family'], r['family']))
+        name = f'{path}: test-retest {r["family"]}'
+        if el is None:
+            bad.append(f'{name}: no cell')
+            continue
+        if 'within' not in classes(el):
+            bad.append(f'{name}: not drawn as a within cell')
+        same(el, 'data-d2', r['d2'], name)
+        both = r['d2'] is not None and r['lo'] is not None and r['hi'] is not None
+        same(el, 'data-lo', r['lo'] if both else None, name)
+        same(el, 'data-hi', r['hi'] if both else None, name)
+    pairs = {}
+    for p in d['pairs']:
+        k = tuple(sorted((p['a']['family'], p['b']['family'])))
+        pairs.setdefault(k, []).append(p)
+    for s in d['separation']:
+        one = pairs.get(tuple(sorted((s['a'], s['b']))), [])
+        for key in ((s['a'], s['b']), (s['b'], s['a'])):
+            el = cells.get(key)
+            name = f'{path}: separation {key[0]}, {key[1]}'
+            if el is None:
+                bad.append(f'{name}: no cell')
+                continue
+            same(el, 'data-d2', s['between'], name)
+            flagged = 'exceeds' in classes(el)
+            if flagged != (s['exceeds'] is True):
+                bad.append(f'{name}: exceeds {s["exceeds"]}, outlined {flagged}')
+            if ('not-exceeds' in classes(el)) != (s['exceeds'] is False):
+                bad.append(f'{name}: exceeds {s["exceeds"]}, class {el.get("class")}')
+            iv = len(one) == 1 and one[0]['lo'] is not None and one[0]['hi'] is not None
+            same(el, 'data-lo', one[0]['lo'] if iv else None, name)
+            same(el, 'data-hi', one[0]['hi'] if iv else None, name)
+
+
+if len(sys.argv) < 3 or sys.argv[1] not in ('style', 'curve', 'distance'):
     raise SystemExit(__doc__)
 if sys.argv[1] == 'style':
     for p in sys.argv[2:]:
         style(p)
+elif sys.argv[1] == 'distance':
+    distance(sys.argv[2], sys.argv[3])
 else:
     curve(sys.argv[2], sys.argv[3:])
 for b in bad:
