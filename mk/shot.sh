@@ -4,10 +4,16 @@
 # height unless given), with networking off and a fresh profile.  The
 # tests and docs/img/luna-curve.png are made this way.
 #      shot.sh --dom FILE: print the DOM after the page's scripts ran.
+#      shot.sh --net FILE LOG: load the page, its network log into LOG
+#      (Chromium's net-log JSON; tests/netlog.py reads it).
 set -u
 dom=0
+net=
 if [ "${1:-}" = --dom ]; then
 	dom=1
+	shift
+elif [ "${1:-}" = --net ]; then
+	net=$3
 	shift
 fi
 f=$1
@@ -21,6 +27,14 @@ flags="--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
 	--host-resolver-rules=MAP*~NOTFOUND --proxy-server=127.0.0.1:9
 	--user-data-dir=$profile"
 case $f in /*) url=file://$f ;; *) url=file://$(pwd)/$f ;; esac
+if [ -n "$net" ]; then
+	case $net in /*) ;; *) net=$(pwd)/$net ;; esac
+	# shellcheck disable=SC2086
+	timeout 120 "$chrome" $flags --log-net-log="$net" --net-log-capture-mode=Default \
+		--virtual-time-budget=2000 --dump-dom "$url" >/dev/null 2>&1
+	[ -s "$net" ]
+	exit $?
+fi
 if [ "$dom" = 1 ]; then
 	# shellcheck disable=SC2086
 	timeout 120 "$chrome" $flags --virtual-time-budget=2000 --dump-dom "$url" 2>/dev/null

@@ -65,3 +65,52 @@ $SHOT --dom overflow.html >overflow.dom
 grep -q 'caption "a label running off the canvas" outside the canvas' overflow.dom &&
 	ok "browser check: a text running off the canvas fails" ||
 	notok "browser check: a text running off the canvas fails" "$(grep -o '<pre id="boxes">[^<]*' overflow.dom | tail -1)"
+
+# the paired k curves and the distance heat map, as a reader sees them
+cp -r "$ROOT/examples/paired-toy" toy
+"$COHORT" freeze --spec toy/spec.json --candidates toy/candidates.jsonl --decisions toy/decisions.jsonl \
+	--store toy/store -o toy/freeze.json >/dev/null 2>&1
+"$COHORT" paired --store toy/store -o toy/paired.json toy/freeze.json
+"$COHORT" plot paired -o toy-paired.svg toy/paired.json
+"$COHORT" plot distance -o distance.svg "$ROOT/tests/data/plot/distance.json"
+"$COHORT" plot sensitivity -o luna-sensitivity.svg luna/fit.json
+for f in toy-paired distance luna-sensitivity; do
+	if $SHOT $f.svg $f.png; then
+		check "$f: rendered, not blank" $PY "$ROOT/tests/pngcheck.py" $f.png 0.02
+	else
+		notok "$f: rendered" "chromium wrote no PNG"
+	fi
+	page $f.html $f.svg
+	boxes "$f: every box inside the canvas, no text overlapping" $f.html
+done
+check "distance: the far end of the scale (cividis' dark blue) is on the picture" \
+	$PY "$ROOT/tests/pngcheck.py" distance.png 0.02 00224E 200
+
+# the reviewer's page: rendered, its figures laid out right, and no
+# network request (the page's own requests in Chromium's network log)
+mkdir -p b
+cp luna/spec.json luna/ledger.jsonl luna/freeze.json luna/fit.json b/
+cp -r luna/store b/store
+printf '%s\n' '{"kind": "cohort.bundle-spec/1", "name": "luna-review", "as_of": "2026-07-20T00:00:00Z",' \
+	' "items": [{"role": "spec", "path": "spec.json"}, {"role": "ledger", "path": "ledger.jsonl"},' \
+	'  {"role": "freeze", "path": "freeze.json", "store": "store", "derived_from": ["spec", "ledger"]},' \
+	'  {"role": "fit", "path": "fit.json", "derived_from": ["freeze"]}]}' >b/bundle.json
+"$COHORT" bundle --spec b/bundle.json -o luna.tar >/dev/null
+"$COHORT" report -o luna-report.html luna.tar
+if $SHOT luna-report.html luna-report.png 1000 1400; then
+	check "luna report: rendered, not blank" $PY "$ROOT/tests/pngcheck.py" luna-report.png 0.02
+else
+	notok "luna report: rendered" "chromium wrote no PNG"
+fi
+{ sed 's|</body>||; s|</html>||' luna-report.html; printf '<script>\n'; cat "$ROOT/tests/boxes.js"; printf '</script></body></html>\n'; } >report-boxes.html
+boxes "luna report: the inline figures' boxes inside their canvases, no text overlapping" report-boxes.html
+if $SHOT --net luna-report.html report.net.json; then
+	check "luna report: no network request (Chromium's network log)" $PY "$ROOT/tests/netlog.py" report.net.json
+else
+	notok "luna report: network log" "chromium wrote none"
+fi
+sed 's|</body>|<img src="http://example.invalid/pixel.png" alt=""></body>|' luna-report.html >fetching.html
+$SHOT --net fetching.html fetching.net.json
+$PY "$ROOT/tests/netlog.py" fetching.net.json >fetching.out 2>&1
+[ $? = 1 ] && grep -q 'requested http://example.invalid/pixel.png' fetching.out &&
+	ok "browser check: a planted image fetch on the report is seen" || notok "browser check: a planted fetch" "$(cat fetching.out)"
