@@ -173,138 +173,190 @@ cells_of_set(const struct unit *us, size_t n, size_t off, struct buf *cell)
 	}
 }
 
-int
-tuple_section(struct svg *s, const cJSON *freeze, const char *store_dir, const cJSON *fit,
-    const char *harness, struct err *e)
-{
-	const cJSON *spec = json_get(freeze, "spec"), *proto = json_get(spec, "protocol");
-	const cJSON *conds = json_get(freeze, "conditions"), *games = json_get(freeze, "games"), *it;
-	size_t nu = 0, max = (size_t)cJSON_GetArraySize(conds);
-	struct unit *us = calloc(max + 1, sizeof *us);
-	struct cas *store = NULL;
-	long unread = 0;
-	char est[256], cut[96];
-	struct buf *cell;
+/* The units of a freeze, with the ledger fields of its included games. */
+struct tuple {
+	struct unit *us;
+	size_t n, max;
+	long unread;      /* included games the store could not give */
+	struct buf *cell; /* each unit's cell of the row being written */
+};
 
-	if (us == NULL)
+static void
+tuple_release(struct tuple *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		set_release(&t->us[i].model);
+		set_release(&t->us[i].engine);
+		set_release(&t->us[i].openings);
+		set_release(&t->us[i].colours);
+		set_release(&t->us[i].terminations);
+		buf_release(&t->cell[i]);
+	}
+	free(t->us);
+	free(t->cell);
+}
+
+/* One unit per (family, condition) of the freeze, in its order; each
+ * included game's stored record added to its unit. */
+static int
+tuple_collect(struct tuple *t, const cJSON *freeze, const char *store_dir, struct err *e)
+{
+	const cJSON *conds = json_get(freeze, "conditions"), *it;
+	struct cas *store = NULL;
+	struct err ig = ERR_INIT;
+
+	t->max = (size_t)cJSON_GetArraySize(conds);
+	t->us = calloc(t->max + 1, sizeof *t->us);
+	t->cell = calloc(t->max + 1, sizeof *t->cell);
+	if (t->us == NULL || t->cell == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	cJSON_ArrayForEach(it, conds) {
 		const char *f = str(it, "family"), *c = str(it, "condition");
 		if (c)
-			unit_of(us, &nu, max, f ? f : "", c);
+			unit_of(t->us, &t->n, t->max, f ? f : "", c);
 	}
-	if (store_dir == NULL || cas_open(store_dir, 0, &store, e) < 0)
+	if (store_dir == NULL || cas_open(store_dir, 0, &store, &ig) < 0)
 		store = NULL;
-	cJSON_ArrayForEach(it, games) {
+	cJSON_ArrayForEach(it, json_get(freeze, "games")) {
 		const char *f = str(it, "family"), *c = str(it, "condition"), *id = str(it, "id");
-		struct unit *u = c ? unit_of(us, &nu, max, f ? f : "", c) : NULL;
+		struct unit *u = c ? unit_of(t->us, &t->n, t->max, f ? f : "", c) : NULL;
 		uint8_t d[HASH_LEN];
 		const char *p;
 		size_t len;
 		cJSON *rec;
-		struct err ig = ERR_INIT;
 		if (u == NULL || store == NULL || id == NULL || hash_id_parse(id, d) < 0 ||
 		    cas_get(store, d, &p, &len, &ig) != 0 ||
 		    (rec = json_parse(p, len, "record", 1, &ig)) == NULL) {
-			unread++;
+			t->unread++;
 			continue;
 		}
 		unit_add(u, rec);
 		cJSON_Delete(rec);
 	}
 	cas_free(store);
-	snprintf(est, sizeof est, "%s", str(proto, "estimator") ? str(proto, "estimator") : "");
-	if (fit) {
-		const cJSON *bp = json_get(fit, "black_penalty"), *lv = json_get(json_get(fit, "options"), "level");
-		char v[32] = "?", l[32] = "?";
-		if (cJSON_IsNumber(json_get(bp, "value")))
-			canon_number(json_get(bp, "value")->valuedouble, v);
-		if (cJSON_IsNumber(lv))
-			canon_number(lv->valuedouble * 100, l);
-		snprintf(est, sizeof est, "the fit: %s; Black penalty %s Elo, %s; %s%% profile-likelihood intervals",
-		    str(fit, "estimator") ? str(fit, "estimator") : "?", v,
-		    cJSON_IsTrue(json_get(bp, "estimated")) ? "estimated" : "assumed", l);
+	return 0;
+}
+
+/* "the fit: davidson-joint/1; Black penalty 35 Elo, assumed; 95% ..." */
+static void
+estimator_words(const cJSON *proto, const cJSON *fit, char *est, size_t n)
+{
+	const cJSON *bp = json_get(fit, "black_penalty");
+	const cJSON *lv = json_get(json_get(fit, "options"), "level");
+	char v[32] = "?", l[32] = "?";
+
+	snprintf(est, n, "%s", str(proto, "estimator") ? str(proto, "estimator") : "");
+	if (fit == NULL)
+		return;
+	if (cJSON_IsNumber(json_get(bp, "value")))
+		canon_number(json_get(bp, "value")->valuedouble, v);
+	if (cJSON_IsNumber(lv))
+		canon_number(lv->valuedouble * 100, l);
+	snprintf(est, n, "the fit: %s; Black penalty %s Elo, %s; %s%% profile-likelihood intervals",
+	    str(fit, "estimator") ? str(fit, "estimator") : "?", v,
+	    cJSON_IsTrue(json_get(bp, "estimated")) ? "estimated" : "assumed", l);
+}
+
+/* Every unit's cell the same text. */
+static void
+cells_all(struct tuple *t, const char *text)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct svg c = { &t->cell[i], 0 };
+		svg_put(&c, "%e", text);
 	}
-	cell = calloc(nu + 1, sizeof *cell);
-	if (cell == NULL) {
-		free(us);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	svg_put(s, "<table class=\"tuple\">\n<tr><th>tuple</th><th>the spec's protocol</th>"
-	    "<th>the ledger's games and the freeze</th></tr>\n");
-	cells_of_set(us, nu, offsetof(struct unit, model), cell);
-	row(s, "model snapshot", str(proto, "model_snapshot"), us, nu, cell);
-	for (size_t i = 0; i < nu; i++) {
-		struct svg c = { &cell[i], 0 };
-		svg_put(&c, "%e", harness ? harness : "no item with a git commit");
-	}
-	row(s, "harness version", str(proto, "harness"), us, nu, cell);
-	for (size_t i = 0; i < nu; i++) {
-		struct svg c = { &cell[i], 0 };
-		int w = plot_width(us[i].condition);
+}
+
+static void
+set_row(struct svg *s, struct tuple *t, const char *field, const char *spec_words, size_t off)
+{
+	cells_of_set(t->us, t->n, off, t->cell);
+	row(s, field, spec_words, t->us, t->n, t->cell);
+}
+
+/* What was played: model, harness, assistance, opponent, openings,
+ * colours, budget. */
+static void
+rows_setup(struct svg *s, struct tuple *t, const cJSON *spec, const char *harness)
+{
+	const cJSON *proto = json_get(spec, "protocol");
+
+	set_row(s, t, "model snapshot", str(proto, "model_snapshot"), offsetof(struct unit, model));
+	cells_all(t, harness ? harness : "no item with a git commit");
+	row(s, "harness version", str(proto, "harness"), t->us, t->n, t->cell);
+	for (size_t i = 0; i < t->n; i++) {
+		struct svg c = { &t->cell[i], 0 };
+		int w = plot_width(t->us[i].condition);
 		if (w == 0)
 			svg_put(&c, "no engine candidates shown");
 		else if (w > 0)
 			svg_put(&c, "the engine's top %d candidates shown", w);
 		else
-			svg_put(&c, "%e", us[i].condition);
+			svg_put(&c, "%e", t->us[i].condition);
 	}
-	row(s, "assistance condition", NULL, us, nu, cell);
-	cells_of_set(us, nu, offsetof(struct unit, engine), cell);
-	row(s, "opponent binary and limiter", str(proto, "opponent"), us, nu, cell);
-	cells_of_set(us, nu, offsetof(struct unit, openings), cell);
-	row(s, "openings", str(proto, "openings"), us, nu, cell);
-	cells_of_set(us, nu, offsetof(struct unit, colours), cell);
-	row(s, "colours (the model's)", str(spec, "color"), us, nu, cell);
-	for (size_t i = 0; i < nu; i++) {
-		struct svg c = { &cell[i], 0 };
-		svg_put(&c, "not in the ledger");
+	row(s, "assistance condition", NULL, t->us, t->n, t->cell);
+	set_row(s, t, "opponent binary and limiter", str(proto, "opponent"),
+	    offsetof(struct unit, engine));
+	set_row(s, t, "openings", str(proto, "openings"), offsetof(struct unit, openings));
+	set_row(s, t, "colours (the model's)", str(spec, "color"), offsetof(struct unit, colours));
+	cells_all(t, "not in the ledger");
+	row(s, "inference budget", str(proto, "inference"), t->us, t->n, t->cell);
+}
+
+/* How it ended and was rated: terminations, ladder, estimator, dates. */
+static void
+rows_outcome(struct svg *s, struct tuple *t, const cJSON *freeze, const char *est)
+{
+	const cJSON *spec = json_get(freeze, "spec"), *proto = json_get(spec, "protocol"), *it;
+	char cut[96];
+	size_t i = 0;
+
+	set_row(s, t, "stopping and adjudication (terminations)", str(proto, "stopping"),
+	    offsetof(struct unit, terminations));
+	cJSON_ArrayForEach(it, json_get(freeze, "conditions")) {
+		struct svg c = { &t->cell[i], 0 };
+		if (i == t->n)
+			break;
+		svg_put(&c, "%e: %e", str(it, "state") ? str(it, "state") : "?",
+		    str(json_get(it, "ladder"), "rule") ? str(json_get(it, "ladder"), "rule") : "?");
+		i++;
 	}
-	row(s, "inference budget", str(proto, "inference"), us, nu, cell);
-	cells_of_set(us, nu, offsetof(struct unit, terminations), cell);
-	row(s, "stopping and adjudication (terminations)", str(proto, "stopping"), us, nu, cell);
-	{
-		size_t i = 0;
-		cJSON_ArrayForEach(it, conds) {
-			const cJSON *l = json_get(it, "ladder");
-			struct svg c = { &cell[i], 0 };
-			if (i == nu)
-				break;
-			svg_put(&c, "%e: %e", str(it, "state") ? str(it, "state") : "?",
-			    str(l, "rule") ? str(l, "rule") : "?");
-			i++;
-		}
-	}
-	row(s, "ladder state", NULL, us, nu, cell);
-	for (size_t i = 0; i < nu; i++) {
-		struct svg c = { &cell[i], 0 };
-		svg_put(&c, "%e", est);
-	}
-	row(s, "estimator", str(proto, "estimator"), us, nu, cell);
-	for (size_t i = 0; i < nu; i++) {
-		struct svg c = { &cell[i], 0 };
-		svg_put(&c, "%e to %e (%d games)", us[i].first[0] ? us[i].first : "?",
-		    us[i].last[0] ? us[i].last : "?", (int)us[i].games);
+	row(s, "ladder state", NULL, t->us, t->n, t->cell);
+	cells_all(t, est);
+	row(s, "estimator", str(proto, "estimator"), t->us, t->n, t->cell);
+	for (i = 0; i < t->n; i++) {
+		struct svg c = { &t->cell[i], 0 };
+		svg_put(&c, "%e to %e (%d games)", t->us[i].first[0] ? t->us[i].first : "?",
+		    t->us[i].last[0] ? t->us[i].last : "?", (int)t->us[i].games);
 	}
 	snprintf(cut, sizeof cut, "cut (as_of) %s", str(freeze, "as_of") ? str(freeze, "as_of") : "?");
-	row(s, "date (first start to last end)", cut, us, nu, cell);
+	row(s, "date (first start to last end)", cut, t->us, t->n, t->cell);
+}
+
+int
+tuple_section(struct svg *s, const cJSON *freeze, const char *store_dir, const cJSON *fit,
+    const char *harness, struct err *e)
+{
+	const cJSON *spec = json_get(freeze, "spec");
+	struct tuple t = { 0 };
+	char est[256];
+
+	if (tuple_collect(&t, freeze, store_dir, e) < 0) {
+		tuple_release(&t);
+		return -1;
+	}
+	estimator_words(json_get(spec, "protocol"), fit, est, sizeof est);
+	svg_put(s, "<table class=\"tuple\">\n<tr><th>tuple</th><th>the spec's protocol</th>"
+	    "<th>the ledger's games and the freeze</th></tr>\n");
+	rows_setup(s, &t, spec, harness);
+	rows_outcome(s, &t, freeze, est);
 	svg_put(s, "</table>\n");
-	for (size_t i = 0; i < nu; i++)
-		buf_release(&cell[i]);
-	free(cell);
-	if (unread) {
-		char t[128];
-		snprintf(t, sizeof t, "%ld included games could not be read from the bundled store; "
-		    "their ledger fields are not in the tuple.", unread);
-		svg_put(s, "<p class=\"finding\">%e</p>\n", t);
+	if (t.unread) {
+		char m[128];
+		snprintf(m, sizeof m, "%ld included games could not be read from the bundled store; "
+		    "their ledger fields are not in the tuple.", t.unread);
+		svg_put(s, "<p class=\"finding\">%e</p>\n", m);
 	}
-	for (size_t i = 0; i < nu; i++) {
-		set_release(&us[i].model);
-		set_release(&us[i].engine);
-		set_release(&us[i].openings);
-		set_release(&us[i].colours);
-		set_release(&us[i].terminations);
-	}
-	free(us);
+	tuple_release(&t);
 	return 0;
 }
