@@ -124,17 +124,51 @@ spread(double *y, const size_t *order, size_t n, double gap, double top, double 
 	(void)top;
 }
 
-static void
-draw_sens(struct chart *ch, struct sens *s)
+/* The geometry of the plot area: the value axis and the penalty axis. */
+struct sgeo {
+	struct chart_area a;
+	double x0, x1; /* the penalties at the ends */
+};
+
+static double
+sx(const struct sgeo *g, double v)
 {
-	struct chart_area a = { 46, SVG_WIDTH - 80, 0, 0, 0, 0 };
-	struct chart_key keys[SENS_MAX_LINES];
-	double xlo = s->x[0], xhi = s->x[0], ylo = INFINITY, yhi = -INFINITY, xt[16], yt[16];
-	double x0, x1, endy[SENS_MAX_LINES];
-	size_t order[SENS_MAX_LINES], nend = 0;
-	int nxt, nyt, slope_one = 1, slopes = 0;
+	return g->a.x0 + 6 + (v - g->x0) / (g->x1 - g->x0) * (g->a.x1 - g->a.x0 - 12);
+}
+
+/* The penalty axis' ticks: the rows' own penalties when there are few,
+ * else nice ticks inside the rows' span. */
+static int
+sens_xticks(const struct sens *s, double xlo, double xhi, double *xt)
+{
+	double x0, x1;
+	int nxt, m = 0;
+
+	chart_ticks(xlo, xhi, 4, &x0, &x1, xt, &nxt, 16);
+	for (int i = 0; i < nxt; i++)
+		if (xt[i] >= xlo - 1e-9 && xt[i] <= xhi + 1e-9)
+			xt[m++] = xt[i];
+	if (s->nr > 8)
+		return m;
+	m = 0;
+	for (size_t k = 0; k < s->nr; k++) {
+		int dup = 0;
+		for (int i = 0; i < m; i++)
+			dup |= xt[i] == s->x[k];
+		if (!dup)
+			xt[m++] = s->x[k];
+	}
+	return m;
+}
+
+/* Both axes; the legend above them. */
+static void
+sens_axes(struct chart *ch, const struct sens *s, struct sgeo *geo)
+{
+	double ylo = INFINITY, yhi = -INFINITY, xlo = s->x[0], xhi = s->x[0], xt[16], yt[16];
+	int nxt, nyt;
 	struct svg *g = &ch->s;
-	char cap[2048], num[32];
+	char num[32];
 
 	for (size_t k = 0; k < s->nr; k++) {
 		xlo = fmin(xlo, s->x[k]);
@@ -150,112 +184,122 @@ draw_sens(struct chart *ch, struct sens *s)
 		ylo = 1000;
 		yhi = 2000;
 	}
-	for (size_t i = 0; i < s->nl; i++)
-		keys[i] = (struct chart_key){ s->l[i].label, chart_style(i), 1 };
-	chart_legend(ch, keys, s->nl);
-	chart_ticks(ylo, yhi, 6, &a.lo, &a.hi, yt, &nyt, 16);
-	chart_ticks(xlo, xhi, 4, &x0, &x1, xt, &nxt, 16);
-	/* the axis spans the rows' penalties; ticks outside them are dropped */
-	{
-		int m = 0;
-		for (int i = 0; i < nxt; i++)
-			if (xt[i] >= xlo - 1e-9 && xt[i] <= xhi + 1e-9)
-				xt[m++] = xt[i];
-		nxt = m;
-	}
-	if (s->nr <= 8) { /* the rows' own penalties are the ticks */
-		nxt = 0;
-		for (size_t k = 0; k < s->nr; k++) {
-			int dup = 0;
-			for (int i = 0; i < nxt; i++)
-				dup |= xt[i] == s->x[k];
-			if (!dup)
-				xt[nxt++] = s->x[k];
-		}
-	}
-	x0 = xlo;
-	x1 = xhi > xlo ? xhi : xlo + 1;
-	a.x0 = chart_yaxis_left(yt, nyt, chart_decimals(yt[1] - yt[0]));
-	a.y0 = ch->y + 8;
-	a.y1 = a.y0 + 170;
-	chart_yaxis(g, &a, yt, nyt, chart_decimals(yt[1] - yt[0]), "local Elo");
-#define SX(v) (a.x0 + 6 + ((v) - x0) / (x1 - x0) * (a.x1 - a.x0 - 12))
+	chart_ticks(ylo, yhi, 6, &geo->a.lo, &geo->a.hi, yt, &nyt, 16);
+	nxt = sens_xticks(s, xlo, xhi, xt);
+	geo->x0 = xlo;
+	geo->x1 = xhi > xlo ? xhi : xlo + 1;
+	geo->a.x0 = chart_yaxis_left(yt, nyt, chart_decimals(yt[1] - yt[0]));
+	geo->a.y0 = ch->y + 8;
+	geo->a.y1 = geo->a.y0 + 170;
+	chart_yaxis(g, &geo->a, yt, nyt, chart_decimals(yt[1] - yt[0]), "local Elo");
 	svg_put(g, "<g class=\"axis x-axis\">\n");
 	for (int i = 0; i < nxt; i++) {
 		svg_fixed(xt[i], 2, num);
 		svg_put(g, "<path d=\"M%v %vv3\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n",
-		    SX(xt[i]), a.y1);
-		chart_text(g, SX(xt[i]), a.y1 + 3 + SVG_FONT, "middle", SVG_FONT, "tick-label", NULL,
-		    num);
+		    sx(geo, xt[i]), geo->a.y1);
+		chart_text(g, sx(geo, xt[i]), geo->a.y1 + 3 + SVG_FONT, "middle", SVG_FONT,
+		    "tick-label", NULL, num);
 	}
-	chart_text(g, (a.x0 + a.x1) / 2, a.y1 + 5 + 2 * SVG_FONT, "middle", SVG_FONT, "axis-label",
-	    NULL, "assumed Black penalty (Elo)");
+	chart_text(g, (geo->a.x0 + geo->a.x1) / 2, geo->a.y1 + 5 + 2 * SVG_FONT, "middle",
+	    SVG_FONT, "axis-label", NULL, "assumed Black penalty (Elo)");
 	svg_put(g, "</g>\n");
-	for (size_t i = 0; i < s->nl; i++) {
-		struct line *l = &s->l[i];
-		struct chart_style st = chart_style(i);
-		char cond[160];
-		int open = 0;
-		size_t first = s->nr, last = s->nr;
-		svg_attr_escape(cond, sizeof cond, l->label);
-		svg_put(g, "<g class=\"sensitivity-line\" data-condition=\"%s\">\n", cond);
-		svg_put(g, "<path class=\"curve-line\" d=\"");
-		for (size_t k = 0; k < s->nr; k++) {
-			if (!l->has[k]) {
-				open = 0;
-				continue;
-			}
-			svg_put(g, "%s%v %v", open ? "L" : "M", SX(s->x[k]), chart_y(&a, l->y[k]));
-			open = 1;
-			if (first == s->nr || s->x[k] < s->x[first])
-				first = k;
-			if (last == s->nr || s->x[k] > s->x[last])
-				last = k;
+}
+
+/* Line i with its markers; *endy the height of its right end (-1: none);
+ * *slope its slope from its first to its last point, when it has two. */
+static int
+sens_line(struct svg *g, const struct sens *s, const struct sgeo *geo, size_t i, double *endy,
+    double *slope)
+{
+	const struct line *l = &s->l[i];
+	struct chart_style st = chart_style(i);
+	char cond[160], num[32];
+	int open = 0;
+	size_t first = s->nr, last = s->nr;
+
+	svg_attr_escape(cond, sizeof cond, l->label);
+	svg_put(g, "<g class=\"sensitivity-line\" data-condition=\"%s\">\n", cond);
+	svg_put(g, "<path class=\"curve-line\" d=\"");
+	for (size_t k = 0; k < s->nr; k++) {
+		if (!l->has[k]) {
+			open = 0;
+			continue;
 		}
-		svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"%s%s%s/>\n", st.colour,
-		    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
-		for (size_t k = 0; k < s->nr; k++)
-			if (l->has[k]) {
-				char attrs[64];
-				svg_fixed(l->y[k], 2, num);
-				snprintf(attrs, sizeof attrs, "data-rating=\"%s\"", num);
-				chart_marker(g, st.marker, SX(s->x[k]), chart_y(&a, l->y[k]), 3, st.colour,
-				    "point", attrs);
-			}
-		svg_put(g, "</g>\n");
-		if (last < s->nr) {
-			endy[i] = chart_y(&a, l->y[last]);
-			order[nend++] = i;
-		} else
-			endy[i] = -1;
-		if (first < s->nr && last < s->nr && s->x[last] > s->x[first]) {
-			double sl = (l->y[last] - l->y[first]) / (s->x[last] - s->x[first]);
-			slopes = 1;
-			slope_one &= fabs(sl - 1) < 0.01;
-		}
+		svg_put(g, "%s%v %v", open ? "L" : "M", sx(geo, s->x[k]), chart_y(&geo->a, l->y[k]));
+		open = 1;
+		if (first == s->nr || s->x[k] < s->x[first])
+			first = k;
+		if (last == s->nr || s->x[k] > s->x[last])
+			last = k;
 	}
-	/* labels at the right end, in the order of their heights, kept apart */
+	svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"%s%s%s/>\n", st.colour,
+	    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
+	for (size_t k = 0; k < s->nr; k++)
+		if (l->has[k]) {
+			char attrs[64];
+			svg_fixed(l->y[k], 2, num);
+			snprintf(attrs, sizeof attrs, "data-rating=\"%s\"", num);
+			chart_marker(g, st.marker, sx(geo, s->x[k]), chart_y(&geo->a, l->y[k]), 3,
+			    st.colour, "point", attrs);
+		}
+	svg_put(g, "</g>\n");
+	*endy = last < s->nr ? chart_y(&geo->a, l->y[last]) : -1;
+	if (first < s->nr && last < s->nr && s->x[last] > s->x[first]) {
+		*slope = (l->y[last] - l->y[first]) / (s->x[last] - s->x[first]);
+		return 1;
+	}
+	return 0;
+}
+
+/* Labels at the right end, in the order of their heights, kept apart,
+ * each with a leader to its line's end. */
+static void
+sens_labels(struct svg *g, const struct sens *s, const struct sgeo *geo, double *endy)
+{
+	size_t order[SENS_MAX_LINES], nend = 0;
+	double want[SENS_MAX_LINES];
+
+	for (size_t i = 0; i < s->nl; i++)
+		if (endy[i] >= 0)
+			order[nend++] = i;
 	for (size_t i = 1; i < nend; i++)
 		for (size_t j = i; j > 0 && endy[order[j]] < endy[order[j - 1]]; j--) {
 			size_t t = order[j];
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	{
-		double want[SENS_MAX_LINES];
-		memcpy(want, endy, sizeof want);
-		spread(endy, order, nend, SVG_FONT * 1.1, a.y0, a.y1 + SVG_FONT);
-		for (size_t k = 0; k < nend; k++) {
-			size_t i = order[k];
-			svg_put(g, "<path class=\"leader\" d=\"M%v %vL%v %v\" stroke=\"#808080\" "
-			    "stroke-width=\"0.5\" fill=\"none\"/>\n", a.x1 - 2, want[i], a.x1 + 6,
-			    endy[i]);
-			chart_text(g, a.x1 + 8, endy[i] + SVG_FONT * 0.35, "start", SVG_FONT,
-			    "line-label", chart_style(i).colour, s->l[i].label);
-		}
+	memcpy(want, endy, sizeof want);
+	spread(endy, order, nend, SVG_FONT * 1.1, geo->a.y0, geo->a.y1 + SVG_FONT);
+	for (size_t k = 0; k < nend; k++) {
+		size_t i = order[k];
+		svg_put(g, "<path class=\"leader\" d=\"M%v %vL%v %v\" stroke=\"#808080\" "
+		    "stroke-width=\"0.5\" fill=\"none\"/>\n", geo->a.x1 - 2, want[i], geo->a.x1 + 6,
+		    endy[i]);
+		chart_text(g, geo->a.x1 + 8, endy[i] + SVG_FONT * 0.35, "start", SVG_FONT,
+		    "line-label", chart_style(i).colour, s->l[i].label);
 	}
-#undef SX
-	ch->y = a.y1 + 10 + 2 * SVG_FONT;
+}
+
+static void
+draw_sens(struct chart *ch, struct sens *s)
+{
+	struct sgeo geo = { { 46, SVG_WIDTH - 80, 0, 0, 0, 0 }, 0, 0 };
+	struct chart_key keys[SENS_MAX_LINES];
+	double endy[SENS_MAX_LINES], slope;
+	int slope_one = 1, slopes = 0;
+	char cap[2048];
+
+	for (size_t i = 0; i < s->nl; i++)
+		keys[i] = (struct chart_key){ s->l[i].label, chart_style(i), 1 };
+	chart_legend(ch, keys, s->nl);
+	sens_axes(ch, s, &geo);
+	for (size_t i = 0; i < s->nl; i++)
+		if (sens_line(&ch->s, s, &geo, i, &endy[i], &slope)) {
+			slopes = 1;
+			slope_one &= fabs(slope - 1) < 0.01;
+		}
+	sens_labels(&ch->s, s, &geo, endy);
+	ch->y = geo.a.y1 + 10 + 2 * SVG_FONT;
 	snprintf(cap, sizeof cap, "Each line: one condition's maximum-likelihood rating refitted "
 	    "with the Black penalty held at the value on the axis (the fit's sensitivity rows).%s",
 	    slopes && slope_one ? " Every line rises one Elo per Elo of penalty: the games hold "
