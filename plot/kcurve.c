@@ -323,7 +323,8 @@ plot_paired(const struct plot_doc *d, const struct plot_opts *o, struct buf *out
 		kpanel(&ch, f, 1);
 		svg_fixed(f->level * 100, 2, num);
 		snprintf(cap, sizeof cap, "Lines: the estimate per width; bands: %s%% block-bootstrap "
-		    "intervals over openings. Regret counts exact values only (bounds kept apart).",
+		    "intervals over openings. Regret counts exact values only (bounds kept apart); a "
+		    "mate counts 100000 - 100n cp, so a missed mate dominates a mean.",
 		    num);
 		chart_paragraph(&ch, 6, SVG_WIDTH - 12, SVG_FONT, "caption", cap);
 		if (f->omitted.len) {
