@@ -2,6 +2,7 @@
  * checks the grammar; a second walks it in canonical order and writes. */
 #include "rec.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -13,6 +14,7 @@
 #endif
 
 #include "../common/utf8.h"
+#include "json.h"
 
 /* Records are small; a line past these sizes takes the tree reader. */
 #define REC_MAX_TOKENS 65536
@@ -270,6 +272,39 @@ canonical_number(const unsigned char *p, size_t len)
 	return 1;
 }
 
+/* A number's value and its canonical text (out, NUL-terminated) by one
+ * strtod and one canon_number: the way for the numbers the digit rules
+ * below leave aside (past 15 significant digits, as harnesses print 17,
+ * and with an exponent).  -1 when it is not finite (the tree reader
+ * words that error) or too long to be a double's text worth a copy. */
+static int
+slow_number(const unsigned char *p, size_t len, double *x, char out[32])
+{
+	char text[64];
+
+	if (len >= sizeof text)
+		return -1;
+	memcpy(text, p, len);
+	text[len] = '\0';
+	/* The process never calls setlocale, so strtod reads '.' as the point. */
+	*x = strtod(text, NULL);
+	if (!isfinite(*x))
+		return -1;
+	canon_number(*x, out);
+	return 0;
+}
+
+/* Whether a number's text (grammar checked) is exactly what canon_number
+ * writes for its value. */
+static int
+written_as_canon(const unsigned char *p, size_t len)
+{
+	char out[32];
+	double x;
+
+	return slow_number(p, len, &x, out) == 0 && strlen(out) == len && memcmp(out, p, len) == 0;
+}
+
 /* The end of the string whose text starts at p (after its quote): the
  * closing quote, or NULL outside the common shape (escapes, control
  * characters, ill-formed UTF-8, non-ASCII when ascii, no end). */
@@ -362,8 +397,15 @@ number_end(const unsigned char *p, const unsigned char *end, int check)
 			return NULL;
 		p = digits_end(p, end);
 	}
-	if (p < end && (*p == 'e' || *p == 'E'))
-		return NULL; /* exponents: the tree reader's way */
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= end || *p < '0' || *p > '9')
+			return NULL;
+		p = digits_end(p, end);
+		return !check || written_as_canon(s, (size_t)(p - s)) ? p : NULL;
+	}
 	if (!check)
 		return p;
 	size_t intlen = (size_t)(i1 - i0);
@@ -371,18 +413,19 @@ number_end(const unsigned char *p, const unsigned char *end, int check)
 	if (f0 == NULL) {
 		if (zero_int)
 			return neg ? NULL : p; /* "0", not "-0" */
-		return intlen <= 15 || canonical_number(s, (size_t)(p - s)) ? p : NULL;
+		return intlen <= 15 || canonical_number(s, (size_t)(p - s)) ||
+		    written_as_canon(s, (size_t)(p - s)) ? p : NULL;
 	}
 	if (p[-1] == '0')
 		return NULL; /* a trailing zero after the point */
 	size_t fraclen = (size_t)(p - f0);
 	if (!zero_int)
-		return intlen + fraclen <= 15 ? p : NULL;
+		return intlen + fraclen <= 15 || written_as_canon(s, (size_t)(p - s)) ? p : NULL;
 	/* 0.000ddd: at most five zeros after the point, 15 digits after them */
 	size_t z = 0;
 	while (f0[z] == '0')
 		z++;
-	return z <= 5 && fraclen - z <= 15 ? p : NULL;
+	return (z <= 5 && fraclen - z <= 15) || written_as_canon(s, (size_t)(p - s)) ? p : NULL;
 }
 
 #define WS(p, end) \
@@ -627,6 +670,8 @@ dec_read(const unsigned char *p, size_t len, struct dec *d)
 			frac = 1;
 			continue;
 		}
+		if (*p < '0' || *p > '9')
+			return -1; /* an exponent: strtod's way */
 		if (!frac)
 			intdigits++;
 		if (*p == '0') {
@@ -749,9 +794,16 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 		return o;
 	case REC_NUMBER: {
 		struct dec d;
-		if (dec_read(s->text + t->off, t->len, &d) < 0)
+		char num[32];
+		double x;
+		if (dec_read(s->text + t->off, t->len, &d) == 0)
+			return dec_write(&d, o);
+		/* canon has room for the input's bytes: a text that grows
+		 * (1E5 is 100000) takes the tree reader's way */
+		if (slow_number(s->text + t->off, t->len, &x, num) < 0 || strlen(num) > t->len)
 			return NULL;
-		return dec_write(&d, o);
+		memcpy(o, num, strlen(num));
+		return o + strlen(num);
 	}
 	default:
 		memcpy(o, s->text + t->off, t->len);
@@ -1416,8 +1468,10 @@ rec_num_text(const char *text, size_t len, double *x)
 
 	if (rec_num_quick(text, len, x) == 0)
 		return 0;
-	if (dec_read((const unsigned char *)text, len, &d) < 0)
-		return -1;
+	if (dec_read((const unsigned char *)text, len, &d) < 0) {
+		char num[32];
+		return slow_number((const unsigned char *)text, len, x, num);
+	}
 	/* One exact integer (below 2^53) times or over one exact power of ten
 	 * is a single IEEE rounding: the correctly rounded value strtod gives. */
 	e10 = d.n - d.k;
@@ -1427,8 +1481,10 @@ rec_num_text(const char *text, size_t len, double *x)
 		*x = (double)d.m * p10[e10];
 	else if (e10 < 0 && e10 >= -22)
 		*x = (double)d.m / p10[-e10];
-	else
-		return -1;
+	else {
+		char num[32];
+		return slow_number((const unsigned char *)text, len, x, num);
+	}
 	if (d.neg)
 		*x = -*x;
 	return 0;

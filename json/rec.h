@@ -80,10 +80,12 @@ int rec_type(const struct rec_scan *s, int tok);
  * these are its characters). */
 const char *rec_str(const struct rec_scan *s, int tok, size_t *len);
 /* A number token's value, exactly as strtod reads it: 0, or -1 when it
- * is not a number or its value needs more than one rounding step to find
- * (the caller then takes the tree reader's way). */
+ * is not a number or not finite (the caller then takes the tree reader's
+ * way, which words the error). */
 int rec_num(const struct rec_scan *s, int tok, double *x);
-/* rec_num for a number token's text (exactly strtod's value, or -1). */
+/* rec_num for a number token's text (exactly strtod's value, or -1).
+ * Numbers with at most 15 digits and no exponent take one exact integer
+ * and one power of ten; the others one strtod. */
 int rec_num_text(const char *p, size_t len, double *x);
 /* rec_num_text's quick way, inline, for the common numbers (at most 15
  * digits, point or not: their digits as one integer, exact below 2^53,
@@ -102,6 +104,8 @@ rec_num_quick(const char *text, size_t len, double *x)
 			frac = 0;
 			continue;
 		}
+		if (*p < '0' || *p > '9')
+			return 1; /* an exponent */
 		m = m * 10 + (uint64_t)(*p - '0');
 		digits++;
 		frac += frac >= 0;
