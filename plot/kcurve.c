@@ -192,35 +192,112 @@ at_width(const struct kseries *s, int w)
 	return NULL;
 }
 
+/* The band of series s: runs of neighbouring widths that have an interval. */
+static void
+kband(struct svg *g, const struct kfig *f, const struct kseries *s, const struct chart_area *a,
+    const double *xs, int regret, struct chart_style st)
+{
+	for (size_t w = 0; w < f->nw;) {
+		size_t end = w;
+		const struct kpoint *p;
+		while (end < f->nw && (p = at_width(s, f->widths[end])) != NULL &&
+		    val_of(p, regret)->has_iv)
+			end++;
+		if (end == w) {
+			w++;
+			continue;
+		}
+		svg_put(g, "<path class=\"band\" d=\"");
+		for (size_t k = w; k < end; k++)
+			svg_put(g, "%s%v %v", k == w ? "M" : "L", xs[k],
+			    chart_y(a, val_of(at_width(s, f->widths[k]), regret)->hi));
+		for (size_t k = end; k > w; k--)
+			svg_put(g, "L%v %v", xs[k - 1],
+			    chart_y(a, val_of(at_width(s, f->widths[k - 1]), regret)->lo));
+		svg_put(g, "z\" fill=\"%s\" fill-opacity=\"0.15\" stroke=\"%s\" "
+		    "stroke-width=\"0.6\" stroke-opacity=\"0.7\"%s%s%s/>\n", st.colour, st.colour,
+		    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
+		w = end;
+	}
+}
+
+/* Series i of a panel: its band, its line and a marker per width. */
+static void
+kseries_draw(struct svg *g, const struct kfig *f, size_t i, const struct chart_area *a,
+    const double *xs, int regret)
+{
+	const struct kseries *s = &f->s[i];
+	struct chart_style st = chart_style(i);
+	char lab[240], num[32];
+	int open = 0;
+
+	svg_attr_escape(lab, sizeof lab, s->label);
+	svg_put(g, "<g class=\"series\" data-series=\"%s\" data-figure=\"%s\">\n", lab,
+	    regret ? "regret" : "recall");
+	kband(g, f, s, a, xs, regret, st);
+	svg_put(g, "<path class=\"curve-line\" d=\"");
+	for (size_t w = 0; w < f->nw; w++) {
+		const struct kpoint *p = at_width(s, f->widths[w]);
+		if (p == NULL || !val_of(p, regret)->has) {
+			open = 0;
+			continue;
+		}
+		svg_put(g, "%s%v %v", open ? "L" : "M", xs[w], chart_y(a, val_of(p, regret)->v));
+		open = 1;
+	}
+	svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"%s%s%s/>\n", st.colour,
+	    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
+	for (size_t w = 0; w < f->nw; w++) {
+		const struct kpoint *p = at_width(s, f->widths[w]);
+		char attrs[128];
+		if (p == NULL || !val_of(p, regret)->has)
+			continue;
+		svg_fixed(val_of(p, regret)->v, 6, num);
+		snprintf(attrs, sizeof attrs, "data-width=\"%d\" data-value=\"%s\"", p->width, num);
+		chart_marker(g, st.marker, xs[w], chart_y(a, val_of(p, regret)->v), 3.2, st.colour,
+		    "point", attrs);
+	}
+	svg_put(g, "</g>\n");
+}
+
+/* The value axis' span: recall 0 to 1, regret over its values and intervals. */
+static void
+kspan(const struct kfig *f, int regret, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < f->ns; i++)
+		for (size_t j = 0; j < f->s[i].n; j++) {
+			const struct kval *v = val_of(&f->s[i].pt[j], regret);
+			if (v->has) {
+				*lo = fmin(*lo, v->v);
+				*hi = fmax(*hi, v->v);
+			}
+			if (v->has_iv) {
+				*lo = fmin(*lo, v->lo);
+				*hi = fmax(*hi, v->hi);
+			}
+		}
+	if (!regret) {
+		*lo = 0;
+		*hi = 1;
+	} else if (!isfinite(*lo)) {
+		*lo = 0;
+		*hi = 100;
+	}
+}
+
 /* One panel: recall (regret 0) or mean regret (regret 1). */
 static void
 kpanel(struct chart *ch, const struct kfig *f, int regret)
 {
 	struct chart_area a = { 50, SVG_WIDTH - 8, 0, 0, 0, 0 };
-	double lo = INFINITY, hi = -INFINITY, ticks[16], xs[K_MAX_WIDTHS], band;
+	double lo, hi, ticks[16], xs[K_MAX_WIDTHS], band;
 	int nt;
 	struct svg *g = &ch->s;
 	char num[32];
 
-	for (size_t i = 0; i < f->ns; i++)
-		for (size_t j = 0; j < f->s[i].n; j++) {
-			const struct kval *v = val_of(&f->s[i].pt[j], regret);
-			if (v->has) {
-				lo = fmin(lo, v->v);
-				hi = fmax(hi, v->v);
-			}
-			if (v->has_iv) {
-				lo = fmin(lo, v->lo);
-				hi = fmax(hi, v->hi);
-			}
-		}
-	if (!regret) {
-		lo = 0;
-		hi = 1;
-	} else if (!isfinite(lo)) {
-		lo = 0;
-		hi = 100;
-	}
+	kspan(f, regret, &lo, &hi);
 	chart_ticks(lo, hi, 5, &a.lo, &a.hi, ticks, &nt, 16);
 	a.x0 = chart_yaxis_left(ticks, nt, chart_decimals(ticks[1] - ticks[0]));
 	ch->y += 4;
@@ -243,61 +320,8 @@ kpanel(struct chart *ch, const struct kfig *f, int regret)
 	chart_text(g, (a.x0 + a.x1) / 2, a.y1 + 5 + 2 * SVG_FONT, "middle", SVG_FONT, "axis-label",
 	    NULL, "candidate width k (none = 0, top k = k)");
 	svg_put(g, "</g>\n");
-	for (size_t i = 0; i < f->ns; i++) {
-		const struct kseries *s = &f->s[i];
-		struct chart_style st = chart_style(i);
-		char lab[240];
-		int open = 0;
-		svg_attr_escape(lab, sizeof lab, s->label);
-		svg_put(g, "<g class=\"series\" data-series=\"%s\" data-figure=\"%s\">\n", lab,
-		    regret ? "regret" : "recall");
-		/* the band: runs of neighbouring widths that have an interval */
-		for (size_t w = 0; w < f->nw;) {
-			size_t end = w;
-			const struct kpoint *p;
-			while (end < f->nw && (p = at_width(s, f->widths[end])) != NULL &&
-			    val_of(p, regret)->has_iv)
-				end++;
-			if (end == w) {
-				w++;
-				continue;
-			}
-			svg_put(g, "<path class=\"band\" d=\"");
-			for (size_t k = w; k < end; k++)
-				svg_put(g, "%s%v %v", k == w ? "M" : "L", xs[k],
-				    chart_y(&a, val_of(at_width(s, f->widths[k]), regret)->hi));
-			for (size_t k = end; k > w; k--)
-				svg_put(g, "L%v %v", xs[k - 1],
-				    chart_y(&a, val_of(at_width(s, f->widths[k - 1]), regret)->lo));
-			svg_put(g, "z\" fill=\"%s\" fill-opacity=\"0.15\" stroke=\"%s\" "
-			    "stroke-width=\"0.6\" stroke-opacity=\"0.7\"%s%s%s/>\n", st.colour, st.colour,
-			    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
-			w = end;
-		}
-		svg_put(g, "<path class=\"curve-line\" d=\"");
-		for (size_t w = 0; w < f->nw; w++) {
-			const struct kpoint *p = at_width(s, f->widths[w]);
-			if (p == NULL || !val_of(p, regret)->has) {
-				open = 0;
-				continue;
-			}
-			svg_put(g, "%s%v %v", open ? "L" : "M", xs[w], chart_y(&a, val_of(p, regret)->v));
-			open = 1;
-		}
-		svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"%s%s%s/>\n", st.colour,
-		    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
-		for (size_t w = 0; w < f->nw; w++) {
-			const struct kpoint *p = at_width(s, f->widths[w]);
-			char attrs[128];
-			if (p == NULL || !val_of(p, regret)->has)
-				continue;
-			svg_fixed(val_of(p, regret)->v, 6, num);
-			snprintf(attrs, sizeof attrs, "data-width=\"%d\" data-value=\"%s\"", p->width, num);
-			chart_marker(g, st.marker, xs[w], chart_y(&a, val_of(p, regret)->v), 3.2,
-			    st.colour, "point", attrs);
-		}
-		svg_put(g, "</g>\n");
-	}
+	for (size_t i = 0; i < f->ns; i++)
+		kseries_draw(g, f, i, &a, xs, regret);
 	ch->y = a.y1 + 8 + 2 * SVG_FONT;
 }
 
