@@ -141,6 +141,58 @@ panel_rules(const struct plot_doc *d, const struct ladder_policy *pol, struct pa
 	return 0;
 }
 
+/* Block i of a panel: its marker (the rule after it), its score above,
+ * a ring where it deviated, its number (and games, if unfinished) below. */
+static void
+panel_block(struct svg *g, const struct panel *p, size_t i, const struct chart_area *a,
+    double x, struct chart_style st)
+{
+	const struct step *s = &p->st[i];
+	double y = chart_y(a, s->anchor), score = s->games ? (s->w + s->d / 2.0) / s->games : 0;
+	char attrs[256], an[32], sc[32], label[64];
+
+	svg_fixed(s->anchor, 2, an);
+	svg_decimal(score, 2, sc);
+	snprintf(attrs, sizeof attrs, "data-block=\"%lld\" data-anchor=\"%s\" data-rule=\"%s\"",
+	    s->block, an, ladder_rule_name(s->rule));
+	svg_put(g, "<g class=\"block%s\" %s>", s->deviation ? " deviation" : "", attrs);
+	if (s->deviation)
+		svg_put(g, "<circle class=\"deviation-mark\" cx=\"%v\" cy=\"%v\" r=\"7.5\" "
+		    "fill=\"none\" stroke=\"#000000\" stroke-width=\"1.2\" "
+		    "stroke-dasharray=\"2 1.5\"/>", x, y);
+	chart_marker(g, rule_marker(s->rule), x, y, 3.5, st.colour, "mark", "");
+	snprintf(label, sizeof label, "%s", s->games ? sc : "-");
+	chart_text(g, x, y - 7, "middle", SVG_FONT, "score", NULL, label);
+	svg_put(g, "</g>\n");
+	if (s->games < p->block_games)
+		snprintf(label, sizeof label, "%lld (%lld of %d)", s->block, s->games, p->block_games);
+	else
+		snprintf(label, sizeof label, "%lld", s->block);
+	chart_text(g, x, a->y1 + 3 + SVG_FONT, "middle", SVG_FONT, "tick-label", NULL, label);
+}
+
+/* A line below the panel for each deviation the freeze records. */
+static void
+panel_deviations(struct chart *ch, const struct panel *p)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, p->devs) {
+		const cJSON *b = json_get(it, "block"), *an = json_get(it, "anchor");
+		const cJSON *ex = json_get(it, "expected"), *why = json_get(it, "why");
+		char t[512], bn[32], a1[32], a2[32];
+		svg_fixed(cJSON_IsNumber(b) ? b->valuedouble : 0, 0, bn);
+		svg_fixed(cJSON_IsNumber(an) ? an->valuedouble : 0, 0, a1);
+		if (cJSON_IsNumber(ex))
+			svg_fixed(ex->valuedouble, 0, a2);
+		else
+			snprintf(a2, sizeof a2, "none (stopped)");
+		snprintf(t, sizeof t, "Deviation at block %s: played %s, the policy chose %s%s%s", bn,
+		    a1, a2, cJSON_IsString(why) ? ": " : "", cJSON_IsString(why) ? why->valuestring : "");
+		chart_paragraph(ch, 14, SVG_WIDTH - 20, SVG_FONT, "deviation-note", t);
+	}
+}
+
 static void
 draw_panel(struct chart *ch, const struct panel *p)
 {
@@ -151,7 +203,6 @@ draw_panel(struct chart *ch, const struct panel *p)
 	size_t cols = p->n + (p->has_next ? 1 : 0);
 	char head[512], num[32], fam[160], cond[160];
 	int nt;
-	const cJSON *it;
 
 	svg_attr_escape(fam, sizeof fam, p->family);
 	svg_attr_escape(cond, sizeof cond, p->condition);
@@ -200,30 +251,8 @@ draw_panel(struct chart *ch, const struct panel *p)
 		svg_put(g, "<path class=\"ladder-line\" d=\"M%v %vL%v %v\" stroke=\"%s\" "
 		    "stroke-width=\"1.2\" stroke-dasharray=\"3 2\" fill=\"none\"/>\n", xs[p->n - 1],
 		    chart_y(&a, p->st[p->n - 1].anchor), xs[p->n], chart_y(&a, p->next), st.colour);
-	for (size_t i = 0; i < p->n; i++) {
-		const struct step *s = &p->st[i];
-		double y = chart_y(&a, s->anchor), score = s->games ? (s->w + s->d / 2.0) / s->games : 0;
-		char attrs[256], an[32], sc[32], label[64];
-		svg_fixed(s->anchor, 2, an);
-		svg_decimal(score, 2, sc);
-		snprintf(attrs, sizeof attrs, "data-block=\"%lld\" data-anchor=\"%s\" data-rule=\"%s\"",
-		    s->block, an, ladder_rule_name(s->rule));
-		svg_put(g, "<g class=\"block%s\" %s>", s->deviation ? " deviation" : "", attrs);
-		if (s->deviation)
-			svg_put(g, "<circle class=\"deviation-mark\" cx=\"%v\" cy=\"%v\" r=\"7.5\" "
-			    "fill=\"none\" stroke=\"#000000\" stroke-width=\"1.2\" "
-			    "stroke-dasharray=\"2 1.5\"/>", xs[i], y);
-		chart_marker(g, rule_marker(s->rule), xs[i], y, 3.5, st.colour, "mark", "");
-		snprintf(label, sizeof label, "%s", s->games ? sc : "-");
-		chart_text(g, xs[i], y - 7, "middle", SVG_FONT, "score", NULL, label);
-		svg_put(g, "</g>\n");
-		if (s->games < p->block_games)
-			snprintf(label, sizeof label, "%lld (%lld of %d)", s->block, s->games,
-			    p->block_games);
-		else
-			snprintf(label, sizeof label, "%lld", s->block);
-		chart_text(g, xs[i], a.y1 + 3 + SVG_FONT, "middle", SVG_FONT, "tick-label", NULL, label);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		panel_block(g, p, i, &a, xs[i], st);
 	if (p->has_next) {
 		double y = chart_y(&a, p->next);
 		char an[32];
@@ -237,20 +266,7 @@ draw_panel(struct chart *ch, const struct panel *p)
 	ch->y = a.y1 + 5 + SVG_FONT;
 	chart_text(g, a.x0 - 3, ch->y, "end", SVG_FONT, "row-label", NULL, "block");
 	ch->y += 2;
-	cJSON_ArrayForEach(it, p->devs) {
-		const cJSON *b = json_get(it, "block"), *an = json_get(it, "anchor");
-		const cJSON *ex = json_get(it, "expected"), *why = json_get(it, "why");
-		char t[512], bn[32], a1[32], a2[32];
-		svg_fixed(cJSON_IsNumber(b) ? b->valuedouble : 0, 0, bn);
-		svg_fixed(cJSON_IsNumber(an) ? an->valuedouble : 0, 0, a1);
-		if (cJSON_IsNumber(ex))
-			svg_fixed(ex->valuedouble, 0, a2);
-		else
-			snprintf(a2, sizeof a2, "none (stopped)");
-		snprintf(t, sizeof t, "Deviation at block %s: played %s, the policy chose %s%s%s", bn,
-		    a1, a2, cJSON_IsString(why) ? ": " : "", cJSON_IsString(why) ? why->valuestring : "");
-		chart_paragraph(ch, 14, SVG_WIDTH - 20, SVG_FONT, "deviation-note", t);
-	}
+	panel_deviations(ch, p);
 	svg_put(g, "</g>\n");
 }
 
