@@ -17,6 +17,7 @@
 #include <archive_entry.h>
 
 #include "../common/buf.h"
+#include "../common/cleanup.h"
 #include "../common/io.h"
 #include "../common/pool.h"
 
@@ -522,11 +523,27 @@ done:
 struct bentry {
 	char *name;                       /* "data/..." */
 	uint64_t size;
-	int big;                          /* in the archive only, not extracted */
-	char *arcname;                    /* its name in the archive (big ones) */
 	unsigned have;                    /* bit i: digest for ALGS[i] known */
-	uint8_t dig[NALGS][HASH_MAX_LEN];
+	uint8_t sha[HASH_LEN];            /* the SHA-256, once known */
+	uint8_t (*more)[HASH_MAX_LEN];    /* the other digests (NALGS rows), or NULL */
 	unsigned listed;                  /* bit m: listed in payload manifest m */
+};
+
+/* A regular file written while extracting, by its name in the archive. */
+struct xfile {
+	char *rel;
+	uint64_t size;
+	uint8_t sha[HASH_LEN];
+};
+
+/* What extracting may write to the temporary folder: bytes and entries
+ * (files and folders) against the archive's Payload-Oxum (bag.h). */
+struct budget {
+	uint64_t bytes, entries;          /* written so far */
+	uint64_t max_bytes, max_entries;
+	int known;                        /* bag-info.txt was read (or looked for) */
+	int declared;                     /* it gave a Payload-Oxum */
+	unsigned long long oxum_bytes, oxum_count;
 };
 
 struct bag {
@@ -536,8 +553,9 @@ struct bag {
 	int archive;    /* opened from an archive */
 	struct bentry *ent;
 	size_t nent, cent;
-	struct bentry *big; /* archive entries too large to extract (names relative to tmp) */
-	size_t nbig, cbig;
+	struct xfile *x; /* the files extracted (archives) */
+	size_t nx, cx;
+	struct budget budget;
 	char *outside[16];  /* top-level archive entries beside the bag's folder */
 	size_t noutside;
 };
@@ -548,50 +566,22 @@ bag_root(const struct bag *b)
 	return b->root;
 }
 
-static int
-rm_tree(const char *path)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-
-	if (lstat(path, &st) != 0)
-		return 0;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (d != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char *sub;
-			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-				continue;
-			if (asprintf(&sub, "%s/%s", path, de->d_name) < 0)
-				break;
-			rm_tree(sub);
-			free(sub);
-		}
-		closedir(d);
-	}
-	return rmdir(path);
-}
-
 void
 bag_free(struct bag *b)
 {
 	if (b == NULL)
 		return;
-	if (b->tmp)
-		rm_tree(b->tmp);
+	cleanup_remove(b->tmp);
 	for (size_t i = 0; i < b->nent; i++) {
 		free(b->ent[i].name);
-		free(b->ent[i].arcname);
+		free(b->ent[i].more);
 	}
-	for (size_t i = 0; i < b->nbig; i++)
-		free(b->big[i].name);
+	for (size_t i = 0; i < b->nx; i++)
+		free(b->x[i].rel);
 	for (size_t i = 0; i < b->noutside; i++)
 		free(b->outside[i]);
 	free(b->ent);
-	free(b->big);
+	free(b->x);
 	free(b->path);
 	free(b->tmp);
 	free(b->root);
@@ -667,9 +657,10 @@ safe_name(const char *name, char *out, size_t cap, const char **why)
 	return 0;
 }
 
-/* mkdir -p of the parents of rel under base (0700). */
+/* mkdir -p of the parents of rel under base (0700); *made counts the
+ * folders made. */
 static int
-make_parents(const char *base, const char *rel, struct err *e)
+make_parents(const char *base, const char *rel, uint64_t *made, struct err *e)
 {
 	char path[BAG_MAX_NAME * 2];
 
@@ -677,9 +668,16 @@ make_parents(const char *base, const char *rel, struct err *e)
 		return err_set(e, ERR_INPUT, "name too long");
 	for (char *s = path + strlen(base) + 1; (s = strchr(s, '/')) != NULL; s++) {
 		struct stat st;
+		int r, saved;
 		*s = '\0';
-		if (mkdir(path, 0700) != 0 && errno != EEXIST)
-			return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
+		cleanup_lock();
+		r = mkdir(path, 0700);
+		saved = errno;
+		cleanup_unlock();
+		if (r == 0)
+			(*made)++;
+		else if (saved != EEXIST)
+			return err_set(e, ERR_IO, "%s: %s", path, strerror(saved));
 		if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 			return err_set(e, ERR_INPUT, "\"%s\": a file and a folder of the same name",
 			    path + strlen(base) + 1);
@@ -807,43 +805,302 @@ entry_name(const struct bag *b, struct archive_entry *ae, size_t count, char rel
 	return name;
 }
 
-/* A regular entry's bytes into a new file at path. */
-static int
-extract_file(struct bag *b, struct archive *a, const char *name, const char *path,
-    la_int64_t size, char *buf, struct err *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	la_ssize_t k;
-	la_int64_t got = 0;
+/* An entry's bytes go to a sink in order: data as it is read, a hole of
+ * a sparse entry (p NULL) as that many zeros.  0, or -1 to stop (e set). */
+typedef int (*bytes_fn)(void *ctx, const void *p, size_t n, struct err *e);
 
-	if (fd < 0)
-		return err_set(e, errno == EEXIST ? ERR_INPUT : ERR_IO, "%s: entry \"%s\": %s",
-		    b->path, name, errno == EEXIST ? "appears twice" : strerror(errno));
-	while ((k = archive_read_data(a, buf, 1 << 16)) > 0) {
-		got += k;
-		if (write_fd(fd, buf, (size_t)k) < 0) {
-			close(fd);
-			return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-		}
+static const char zeros[1 << 16];
+
+/* The bytes of the entry a is at, of size bytes: the blocks libarchive
+ * gives with their offsets (archive_read_data_block), the gaps between
+ * them and after the last as holes, so that a sparse entry reads as the
+ * file it stands for (as GNU tar extracts it), and an entry made only of
+ * holes as that many zeros.  Blocks out of order or past the size, and a
+ * short entry that is not sparse, are a corrupt archive. */
+static int
+entry_bytes(const struct bag *b, struct archive *a, struct archive_entry *ae, uint64_t size,
+    bytes_fn fn, void *ctx, struct err *e)
+{
+	const void *p;
+	size_t n;
+	la_int64_t off;
+	uint64_t pos = 0;
+	int r, sparse = archive_entry_sparse_count(ae) > 0;
+
+	while ((r = archive_read_data_block(a, &p, &n, &off)) == ARCHIVE_OK) {
+		if (off < 0 || (uint64_t)off < pos || (uint64_t)off > size || n > size - (uint64_t)off)
+			return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: a block out of "
+			    "order or past its entry's size", b->path);
+		if ((uint64_t)off > pos && fn(ctx, NULL, (size_t)((uint64_t)off - pos), e) < 0)
+			return -1;
+		if (n > 0 && fn(ctx, p, n, e) < 0)
+			return -1;
+		pos = (uint64_t)off + n;
 	}
-	close(fd);
-	if (k < 0 || got != size)
-		return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: %s", b->path,
-		    k < 0 ? archive_error_string(a) : "short entry");
+	if (r != ARCHIVE_EOF)
+		return corrupt(b, a, e);
+	if (pos < size && !sparse)
+		return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: short entry", b->path);
+	if (pos < size && fn(ctx, NULL, (size_t)(size - pos), e) < 0)
+		return -1;
 	return 0;
 }
 
-/* One entry of the archive: a folder made, a file written, or a big file
- * noted and skipped (read from the archive when it is hashed). */
+/* A sink writing to a file; holes are left as holes. */
+struct fd_sink {
+	int fd;
+	const char *path;
+	uint64_t at;   /* bytes so far, holes included */
+	int hole_end;  /* the file ends in a hole (ftruncate at the end) */
+};
+
 static int
-extract_entry(struct bag *b, struct archive *a, struct archive_entry *ae, size_t count, char *buf,
+fd_sink_put(void *ctx, const void *p, size_t n, struct err *e)
+{
+	struct fd_sink *s = ctx;
+
+	s->at += n;
+	if (p == NULL) {
+		if (lseek(s->fd, (off_t)n, SEEK_CUR) < 0)
+			return err_set(e, ERR_IO, "%s: %s", s->path, strerror(errno));
+		s->hole_end = 1;
+		return 0;
+	}
+	s->hole_end = 0;
+	if (write_fd(s->fd, p, n) < 0)
+		return err_set(e, ERR_IO, "%s: %s", s->path, strerror(errno));
+	return 0;
+}
+
+/* The file's size where it ends in a hole; 0, or -1 with e set. */
+static int
+fd_sink_end(struct fd_sink *s, struct err *e)
+{
+	if (s->hole_end && ftruncate(s->fd, (off_t)s->at) != 0)
+		return err_set(e, ERR_IO, "%s: %s", s->path, strerror(errno));
+	return 0;
+}
+
+/* A sink writing to a file and taking its SHA-256 on the way. */
+struct x_sink {
+	struct fd_sink fd;
+	struct hash *h;
+};
+
+static int
+x_sink_put(void *ctx, const void *p, size_t n, struct err *e)
+{
+	struct x_sink *s = ctx;
+
+	for (size_t left = n; left > 0;) {
+		size_t k = p ? left : left < sizeof zeros ? left : sizeof zeros;
+		hash_update(s->h, p ? (const char *)p + (n - left) : zeros, k);
+		left -= k;
+	}
+	return fd_sink_put(&s->fd, p, n, e);
+}
+
+/* "Payload-Oxum: OCTETS.COUNT" in a bag-info.txt's lines; 0, or -1 when
+ * it has none that reads. */
+static int
+oxum_parse(const char *line, unsigned long long *bytes, unsigned long long *count)
+{
+	const char *colon = strchr(line, ':');
+	size_t k;
+	char *end;
+
+	if (colon == NULL)
+		return -1;
+	k = (size_t)(colon - line);
+	while (k > 0 && (line[k - 1] == ' ' || line[k - 1] == '\t'))
+		k--;
+	if (k != 12 || strncasecmp(line, "Payload-Oxum", 12) != 0)
+		return -1;
+	colon++;
+	while (*colon == ' ' || *colon == '\t')
+		colon++;
+	if (*colon < '0' || *colon > '9')
+		return -1;
+	errno = 0;
+	*bytes = strtoull(colon, &end, 10);
+	if (errno || *end != '.' || end[1] < '0' || end[1] > '9')
+		return -1;
+	*count = strtoull(end + 1, &end, 10);
+	if (errno)
+		return -1;
+	while (*end == ' ' || *end == '\t' || *end == '\r')
+		end++;
+	return *end == '\0' ? 0 : -1;
+}
+
+/* The limits once bag-info.txt (bytes p[0..n), or none: p NULL) is known. */
+static void
+budget_declare(struct budget *g, const char *p, size_t n)
+{
+	g->known = 1;
+	for (size_t i = 0; p && i < n && !g->declared;) {
+		size_t j = i;
+		char line[256];
+		while (j < n && p[j] != '\n')
+			j++;
+		if (j - i < sizeof line) {
+			memcpy(line, p + i, j - i);
+			line[j - i] = '\0';
+			if (oxum_parse(line, &g->oxum_bytes, &g->oxum_count) == 0)
+				g->declared = 1;
+		}
+		i = j + 1;
+	}
+	if (g->declared && g->oxum_bytes <= BAG_MAX_ENTRY * 1024 &&
+	    g->oxum_count <= BAG_MAX_ENTRIES) {
+		g->max_bytes = g->oxum_bytes + BAG_TAG_ROOM;
+		g->max_entries = 2 * g->oxum_count + BAG_TAG_ENTRIES;
+	} else {
+		g->declared = 0;
+		g->max_bytes = BAG_UNDECLARED_BYTES;
+		g->max_entries = BAG_UNDECLARED_ENTRIES;
+	}
+}
+
+/* Room for bytes more and entries more: 0; 1 when it is not there but
+ * bag-info.txt has not been read yet (look for it first); else -1, the
+ * archive refused. */
+static int
+budget_take(const struct bag *b, struct budget *g, uint64_t bytes, uint64_t entries,
+    struct err *e)
+{
+	if (bytes <= g->max_bytes - g->bytes && entries <= g->max_entries - g->entries) {
+		g->bytes += bytes;
+		g->entries += entries;
+		return 0;
+	}
+	if (!g->known)
+		return 1;
+	if (g->declared)
+		return err_set(e, ERR_INPUT, "%s: the archive holds more than its Payload-Oxum "
+		    "declares (%llu bytes in %llu files): refused before writing more of it",
+		    b->path, g->oxum_bytes, g->oxum_count);
+	return err_set(e, ERR_INPUT, "%s: more than %llu bytes or %llu entries and no "
+	    "Payload-Oxum in bag-info.txt: refused before writing more of it (extract it and "
+	    "verify the folder)", b->path, (unsigned long long)BAG_UNDECLARED_BYTES,
+	    (unsigned long long)BAG_UNDECLARED_ENTRIES);
+}
+
+/* The name of an archive's bag-info.txt: at its top or in a top folder. */
+static int
+is_bag_info(const char *rel)
+{
+	const char *slash = strchr(rel, '/');
+
+	if (slash == NULL)
+		return strcmp(rel, "bag-info.txt") == 0;
+	return strchr(slash + 1, '/') == NULL && strcmp(slash + 1, "bag-info.txt") == 0;
+}
+
+/* bag-info.txt's bytes, read whole into out (at most BAG_MAX_TAG). */
+static int
+read_small(struct bag *b, struct archive *a, struct archive_entry *ae, const char *name,
+    struct buf *out, struct err *e)
+{
+	la_int64_t size = archive_entry_size(ae);
+	char chunk[1 << 14];
+	la_ssize_t k;
+
+	if (size < 0 || (uint64_t)size > BAG_MAX_TAG)
+		return err_set(e, ERR_INPUT, "%s: entry \"%s\": tag file larger than %zu bytes", b->path,
+		    name, BAG_MAX_TAG);
+	while ((k = archive_read_data(a, chunk, sizeof chunk)) > 0)
+		if (buf_add(out, chunk, (size_t)k) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+	if (k < 0 || out->len != (size_t)size)
+		return corrupt(b, a, e);
+	return 0;
+}
+
+static struct xfile *
+push_xfile(struct bag *b, const char *rel, uint64_t size)
+{
+	if (b->nx == b->cx) {
+		size_t nc = b->cx ? 2 * b->cx : 64;
+		struct xfile *nv = realloc(b->x, nc * sizeof *nv);
+		if (nv == NULL)
+			return NULL;
+		b->x = nv;
+		b->cx = nc;
+	}
+	if ((b->x[b->nx].rel = strdup(rel)) == NULL)
+		return NULL;
+	b->x[b->nx].size = size;
+	return &b->x[b->nx++];
+}
+
+/* A regular entry's bytes into a new file at path, its SHA-256 taken on
+ * the way (bag-info.txt read whole first, so that its Payload-Oxum sets
+ * the budget).  1 when the budget needs bag-info.txt first. */
+static int
+extract_file(struct bag *b, struct archive *a, struct archive_entry *ae, const char *name,
+    const char *rel, const char *path, uint64_t size, struct err *e)
+{
+	struct buf info = BUF_INIT;
+	struct x_sink s;
+	struct xfile *x;
+	int fd, r;
+
+	if (is_bag_info(rel) && !b->budget.known) {
+		if (read_small(b, a, ae, name, &info, e) < 0) {
+			buf_release(&info);
+			return -1;
+		}
+		budget_declare(&b->budget, info.p, info.len);
+	}
+	if ((r = budget_take(b, &b->budget, size, 1, e)) != 0) {
+		buf_release(&info);
+		return r;
+	}
+	if ((x = push_xfile(b, rel, size)) == NULL) {
+		buf_release(&info);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	cleanup_lock();
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	r = errno;
+	cleanup_unlock();
+	if (fd < 0) {
+		buf_release(&info);
+		return err_set(e, r == EEXIST ? ERR_INPUT : ERR_IO, "%s: entry \"%s\": %s",
+		    b->path, name, r == EEXIST ? "appears twice" : strerror(r));
+	}
+	s.fd = (struct fd_sink){ fd, path, 0, 0 };
+	s.h = hash_new();
+	if (s.h == NULL)
+		r = err_set(e, ERR_NOMEM, "out of memory");
+	else if (info.p != NULL || size == 0)
+		r = info.p ? x_sink_put(&s, info.p, info.len, e) : 0;
+	else
+		r = entry_bytes(b, a, ae, size, x_sink_put, &s, e);
+	if (r == 0)
+		r = fd_sink_end(&s.fd, e);
+	if (r == 0)
+		hash_final(s.h, x->sha);
+	hash_free(s.h);
+	close(fd);
+	buf_release(&info);
+	return r;
+}
+
+/* One entry of the archive: a folder made or a file written.  1 when the
+ * budget needs bag-info.txt first. */
+static int
+extract_entry(struct bag *b, struct archive *a, struct archive_entry *ae, size_t count,
     struct err *e)
 {
 	char rel[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
 	const char *name = entry_name(b, ae, count, rel, e);
 	mode_t type = archive_entry_filetype(ae);
+	uint64_t made = 0, depth = 0;
 	la_int64_t size;
 	struct stat st;
+	int r;
 
 	if (name == NULL)
 		return -1;
@@ -852,50 +1109,85 @@ extract_entry(struct bag *b, struct archive *a, struct archive_entry *ae, size_t
 		return err_set(e, ERR_INPUT, "%s: entry \"%s\": %s not allowed in a bag", b->path,
 		    name, type == AE_IFLNK || archive_entry_symlink(ae) ? "symbolic link" :
 		    archive_entry_hardlink(ae) ? "hard link" : "special file");
-	if (make_parents(b->tmp, rel, e) < 0)
+	size = type == AE_IFDIR ? 0 : archive_entry_size(ae);
+	if (size < 0 || (uint64_t)size > BAG_MAX_ENTRY)
+		return err_set(e, ERR_INPUT, "%s: entry \"%s\": size out of bounds", b->path, name);
+	/* each folder made on the way counts as an entry: room for as many as
+	 * the name has, then what was not made given back */
+	for (const char *q = rel; (q = strchr(q, '/')) != NULL; q++)
+		depth++;
+	if ((r = budget_take(b, &b->budget, 0, depth, e)) != 0)
+		return r;
+	if (make_parents(b->tmp, rel, &made, e) < 0)
 		return err_prefix(e, "%s: entry \"%s\"", b->path, name);
+	b->budget.entries -= depth - made;
 	snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
 	if (type == AE_IFDIR) {
-		if (mkdir(path, 0700) != 0 && (errno != EEXIST || lstat(path, &st) != 0 ||
-		                                   !S_ISDIR(st.st_mode)))
+		if ((r = budget_take(b, &b->budget, 0, 1, e)) != 0)
+			return r;
+		cleanup_lock();
+		r = mkdir(path, 0700) == 0 ? 0 : errno;
+		cleanup_unlock();
+		if (r != 0 && (r != EEXIST || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)))
 			return err_set(e, ERR_INPUT, "%s: entry \"%s\": cannot be a folder here",
 			    b->path, name);
 		return 0;
 	}
-	size = archive_entry_size(ae);
-	if (size < 0 || (uint64_t)size > BAG_MAX_ENTRY)
-		return err_set(e, ERR_INPUT, "%s: entry \"%s\": size out of bounds", b->path, name);
-	for (size_t i = 0; i < b->nbig; i++)
-		if (strcmp(b->big[i].name, rel) == 0)
-			return err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
-	if ((uint64_t)size <= BAG_EXTRACT_MAX)
-		return extract_file(b, a, name, path, size, buf, e);
-	if (lstat(path, &st) == 0)
-		return err_set(e, ERR_INPUT, "%s: entry \"%s\" appears twice", b->path, name);
-	if (push_entry(&b->big, &b->nbig, &b->cbig, rel, (uint64_t)size) == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	if (archive_read_data_skip(a) != ARCHIVE_OK)
-		return corrupt(b, a, e);
-	return 0;
+	return extract_file(b, a, ae, name, rel, path, (uint64_t)size, e);
 }
 
-/* Every entry of the archive into b->tmp. */
+/* Before extracting again: bag-info.txt looked for in a pass that reads
+ * headers only (a plain tar's entries are skipped by seeking). */
 static int
-extract(struct bag *b, struct err *e)
+find_bag_info(struct bag *b, struct err *e)
 {
-	struct archive *a;
+	struct archive *a = reader_open(b->path, e);
+	struct archive_entry *ae;
+	struct buf info = BUF_INIT;
+	size_t count = 0;
+	int r, rc = -1;
+
+	if (a == NULL)
+		return -1;
+	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
+		char rel[BAG_MAX_NAME + 1];
+		const char *name;
+		if (r < ARCHIVE_WARN) {
+			corrupt(b, a, e);
+			goto done;
+		}
+		if (++count > BAG_MAX_ENTRIES) {
+			err_set(e, ERR_INPUT, "%s: more than %d entries", b->path, BAG_MAX_ENTRIES);
+			goto done;
+		}
+		if ((name = entry_name(b, ae, count, rel, e)) == NULL)
+			goto done;
+		if (archive_entry_filetype(ae) == AE_IFREG && is_bag_info(rel)) {
+			if (read_small(b, a, ae, name, &info, e) < 0)
+				goto done;
+			break;
+		}
+	}
+	budget_declare(&b->budget, info.p, info.len);
+	rc = 0;
+done:
+	buf_release(&info);
+	archive_read_free(a);
+	return rc;
+}
+
+/* Every entry of the archive into b->tmp, within the budget: 1 when it
+ * needs bag-info.txt, which came later in the archive, first. */
+static int
+extract_pass(struct bag *b, struct err *e)
+{
+	struct archive *a = reader_open(b->path, e);
 	struct archive_entry *ae;
 	size_t count = 0;
 	int r, rc = -1;
-	char *buf = malloc(1 << 16);
 
-	if (buf == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	a = reader_open(b->path, e);
-	if (a == NULL) {
-		free(buf);
+	if (a == NULL)
 		return -1;
-	}
 	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
 		if (r < ARCHIVE_WARN) {
 			corrupt(b, a, e);
@@ -905,8 +1197,10 @@ extract(struct bag *b, struct err *e)
 			err_set(e, ERR_INPUT, "%s: more than %d entries", b->path, BAG_MAX_ENTRIES);
 			goto done;
 		}
-		if (extract_entry(b, a, ae, count, buf, e) < 0)
+		if ((r = extract_entry(b, a, ae, count, e)) != 0) {
+			rc = r;
 			goto done;
+		}
 	}
 	if (archive_filter_count(a) <= 1 ? tar_end_check(b->path, e) < 0 :
 	    stream_end_check(b->path, e) < 0)
@@ -914,11 +1208,46 @@ extract(struct bag *b, struct err *e)
 	rc = 0;
 done:
 	archive_read_free(a);
-	free(buf);
 	return rc;
 }
 
-/* Collect the payload files under root/data (and the big ones). */
+/* Forget a pass given up: the files written, the folder emptied. */
+static int
+extract_restart(struct bag *b, struct err *e)
+{
+	int r;
+
+	for (size_t i = 0; i < b->nx; i++)
+		free(b->x[i].rel);
+	b->nx = 0;
+	b->budget.bytes = b->budget.entries = 0;
+	cleanup_lock();
+	r = cleanup_rm_tree(b->tmp) != 0 || mkdir(b->tmp, 0700) != 0 ? errno : 0;
+	cleanup_unlock();
+	if (r != 0)
+		return err_set(e, ERR_IO, "%s: cannot empty the temporary folder: %s", b->tmp,
+		    strerror(r));
+	return 0;
+}
+
+/* Every entry of the archive into b->tmp.  The budget is the undeclared
+ * one until bag-info.txt is met; an archive that needs more before it is
+ * looked for first and extracted again. */
+static int
+extract(struct bag *b, struct err *e)
+{
+	int r;
+
+	b->budget.max_bytes = BAG_UNDECLARED_BYTES;
+	b->budget.max_entries = BAG_UNDECLARED_ENTRIES;
+	if ((r = extract_pass(b, e)) <= 0)
+		return r;
+	if (extract_restart(b, e) < 0 || find_bag_info(b, e) < 0)
+		return -1;
+	return extract_pass(b, e) == 0 ? 0 : -1;
+}
+
+/* Collect the payload files under root/data (a bag folder). */
 static int
 walk(struct bag *b, const char *dir, const char *rel, struct err *e)
 {
@@ -1036,43 +1365,33 @@ find_root(struct bag *b, char **prefix)
 	return b->root && *prefix ? 0 : -1;
 }
 
-/* The archive at path extracted into a temporary folder, its bag found;
- * its big entries (left in the archive) must lie in the bag's data/ and
- * become payload entries. */
+/* The archive at path extracted into a temporary folder and its bag
+ * found; the payload is the files extracted under the bag's data/, with
+ * the SHA-256 each was given as it was written. */
 static int
 unpack(struct bag *b, const char *path, struct err *e)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	char *prefix = NULL;
+	size_t k;
 	int rc = -1;
 
 	b->archive = 1;
-	if (asprintf(&b->tmp, "%s/cohort-bag.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0) {
-		b->tmp = NULL;
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	if (mkdtemp(b->tmp) == NULL) {
-		err_set(e, ERR_IO, "%s: cannot make a temporary folder: %s", b->tmp, strerror(errno));
-		free(b->tmp);
-		b->tmp = NULL;
+	if (cleanup_mkdtemp("bag", &b->tmp, e) < 0)
 		return -1;
-	}
 	if (extract(b, e) < 0)
 		return -1;
 	if (find_root(b, &prefix) < 0)
 		goto nomem;
-	for (size_t i = 0; i < b->nbig; i++) {
-		const char *n = b->big[i].name;
-		size_t k = strlen(prefix);
-		if (strncmp(n, prefix, k) != 0 || strncmp(n + k, "data/", 5) != 0) {
-			err_set(e, ERR_INPUT, "%s: entry \"%s\": tag file larger than %llu bytes", path, n,
-			    (unsigned long long)BAG_EXTRACT_MAX);
-			goto done;
-		}
-		struct bentry *be = push_entry(&b->ent, &b->nent, &b->cent, n + k, b->big[i].size);
-		if (be == NULL || (be->arcname = strdup(n)) == NULL)
+	k = strlen(prefix);
+	for (size_t i = 0; i < b->nx; i++) {
+		const struct xfile *x = &b->x[i];
+		struct bentry *be;
+		if (strncmp(x->rel, prefix, k) != 0 || strncmp(x->rel + k, "data/", 5) != 0)
+			continue;
+		if ((be = push_entry(&b->ent, &b->nent, &b->cent, x->rel + k, x->size)) == NULL)
 			goto nomem;
-		be->big = 1;
+		memcpy(be->sha, x->sha, HASH_LEN);
+		be->have = 1u << ALG_SHA256;
 	}
 	rc = 0;
 	goto done;
@@ -1083,13 +1402,14 @@ done:
 	return rc;
 }
 
-/* The payload: every file under the bag's data/, sorted by name, none twice. */
+/* The payload: every file under the bag's data/ (for a folder, found
+ * now; for an archive, extracted), sorted by name, none twice. */
 static int
 read_payload(struct bag *b, const char *path, struct err *e)
 {
 	struct stat st;
 	char *data;
-	int r;
+	int r = 0;
 
 	if (asprintf(&data, "%s/data", b->root) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -1097,7 +1417,8 @@ read_payload(struct bag *b, const char *path, struct err *e)
 		free(data);
 		return err_set(e, ERR_INPUT, "%s: data is not a folder", path);
 	}
-	r = walk(b, data, "data", e);
+	if (!b->archive)
+		r = walk(b, data, "data", e);
 	free(data);
 	if (r < 0)
 		return -1;
@@ -1161,13 +1482,13 @@ hash_path(const char *path, unsigned mask, uint8_t dig[NALGS][HASH_MAX_LEN], str
 		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	}
 	for (int i = 0; i < NALGS; i++)
-		if (mask & (1u << i))
-			h[i] = hash_new_alg(ALGS[i]);
-	while ((k = read(fd, buf, chunk)) > 0)
+		if ((mask & (1u << i)) && (h[i] = hash_new_alg(ALGS[i])) == NULL)
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+	while (rc == 0 && (k = read(fd, buf, chunk)) > 0)
 		for (int i = 0; i < NALGS; i++)
 			if (h[i])
 				hash_update(h[i], buf, (size_t)k);
-	if (k < 0)
+	if (rc == 0 && k < 0)
 		rc = err_set(e, ERR_IO, "%s: read error: %s", path, strerror(errno));
 	for (int i = 0; i < NALGS; i++) {
 		size_t n;
@@ -1181,98 +1502,29 @@ hash_path(const char *path, unsigned mask, uint8_t dig[NALGS][HASH_MAX_LEN], str
 	return rc;
 }
 
-/* What each_big does with one big entry's data, read from a. */
-typedef int (*big_fn)(struct bag *b, struct archive *a, struct bentry *be, const char *rel,
-    char *buf, size_t nbuf, void *ctx, struct err *e);
-
-/* Another pass over the archive for the entries too large to extract in
- * the first: each regular entry that is one of b's big entries (under
- * prefix, when given; larger than BAG_EXTRACT_MAX, when sized) goes to fn
- * with a megabyte of scratch.  A corrupt archive or fn's failure stops it. */
-static int
-each_big(struct bag *b, const char *prefix, int sized, big_fn fn, void *ctx, struct err *e)
+/* An entry's digest for ALGS[alg], once known. */
+static const uint8_t *
+entry_digest(const struct bentry *be, int alg)
 {
-	struct archive *a;
-	struct archive_entry *ae;
-	char rel[BAG_MAX_NAME + 1];
-	const char *why;
-	size_t k = prefix ? strlen(prefix) : 0;
-	char *buf;
-	int r, rc = -1;
-
-	a = reader_open(b->path, e);
-	if (a == NULL)
-		return -1;
-	buf = malloc(1 << 20);
-	if (buf == NULL) {
-		archive_read_free(a);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	while ((r = archive_read_next_header(a, &ae)) != ARCHIVE_EOF) {
-		const char *name;
-		struct bentry *be = NULL;
-
-		if (r < ARCHIVE_WARN) {
-			corrupt(b, a, e);
-			goto done;
-		}
-		name = archive_entry_pathname_utf8(ae);
-		if (name == NULL)
-			name = archive_entry_pathname(ae);
-		if (name == NULL || safe_name(name, rel, sizeof rel, &why) < 0 ||
-		    archive_entry_filetype(ae) != AE_IFREG ||
-		    (sized && (uint64_t)archive_entry_size(ae) <= BAG_EXTRACT_MAX))
-			continue;
-		for (size_t i = 0; i < b->nent && be == NULL; i++)
-			if (b->ent[i].big && strcmp(b->ent[i].arcname, rel) == 0 &&
-			    (prefix == NULL || strncmp(b->ent[i].name, prefix, k) == 0))
-				be = &b->ent[i];
-		if (be != NULL && fn(b, a, be, rel, buf, 1 << 20, ctx, e) < 0)
-			goto done;
-	}
-	rc = 0;
-done:
-	free(buf);
-	archive_read_free(a);
-	return rc;
+	return alg == ALG_SHA256 ? be->sha : be->more ? be->more[alg] : NULL;
 }
 
-/* each_big's work for validation: the entry's digests, every algorithm
- * in *(unsigned *)ctx at once. */
+/* The digests of dig for the algorithms in mask, kept in be. */
 static int
-hash_one_big(struct bag *b, struct archive *a, struct bentry *be, const char *rel, char *buf,
-    size_t nbuf, void *ctx, struct err *e)
+entry_keep(struct bentry *be, unsigned mask, uint8_t dig[NALGS][HASH_MAX_LEN])
 {
-	unsigned mask = *(unsigned *)ctx;
-	struct hash *h[NALGS] = { 0 };
-	la_ssize_t k;
-
-	(void)rel;
+	if ((mask & ~(1u << ALG_SHA256)) && be->more == NULL &&
+	    (be->more = calloc(NALGS, HASH_MAX_LEN)) == NULL)
+		return -1;
 	for (int i = 0; i < NALGS; i++)
-		if (mask & (1u << i))
-			h[i] = hash_new_alg(ALGS[i]);
-	while ((k = archive_read_data(a, buf, nbuf)) > 0)
-		for (int i = 0; i < NALGS; i++)
-			if (h[i])
-				hash_update(h[i], buf, (size_t)k);
-	for (int i = 0; i < NALGS; i++) {
-		size_t n;
-		if (h[i]) {
-			hash_final_alg(h[i], be->dig[i], &n);
-			hash_free(h[i]);
+		if (mask & (1u << i)) {
+			if (i == ALG_SHA256)
+				memcpy(be->sha, dig[i], HASH_LEN);
+			else
+				memcpy(be->more[i], dig[i], HASH_MAX_LEN);
 		}
-	}
-	if (k < 0)
-		return corrupt(b, a, e);
 	be->have |= mask;
 	return 0;
-}
-
-/* Second pass over an archive: hash the entries too large to extract. */
-static int
-hash_big(struct bag *b, unsigned mask, struct err *e)
-{
-	return each_big(b, NULL, 1, hash_one_big, &mask, e);
 }
 
 /* Read a tag file under the root (no links); 1 when it does not exist. */
@@ -1484,12 +1736,49 @@ digest_hexlen(int alg)
 	return 2 * n;
 }
 
-/* A manifest line "DIGEST PATH": the digest in lowercase into hex, *path
+/* The findings of one manifest: the first BAG_MAX_LISTED are listed, the
+ * rest counted, so that a manifest of millions of bad lines costs a
+ * report of a thousand. */
+struct listing {
+	cJSON *checks;
+	long n;
+};
+
+static int
+listing_add(struct listing *l, const char *check, const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A finding: listed while there is room, else counted.  Returns 1. */
+static int
+listing_add(struct listing *l, const char *check, const char *subject, const char *fmt, ...)
+{
+	char detail[1024];
+	va_list ap;
+
+	if (l->n++ >= BAG_MAX_LISTED)
+		return 1;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	bag_check_add(l->checks, check, subject, 0, "%s", detail);
+	return 1;
+}
+
+/* The count of findings past the listed ones, as one more finding. */
+static void
+listing_end(struct listing *l, const char *check, const char *subject)
+{
+	if (l->n > BAG_MAX_LISTED)
+		bag_check_add(l->checks, check, subject, 0, "%ld more findings, not listed",
+		    l->n - BAG_MAX_LISTED);
+}
+
+/* A manifest line "DIGEST PATH": the digest lowercased in place, *path
  * where the path starts.  1 (a finding recorded) when the line is not
  * one. */
 static int
-split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
-    char hex[2 * HASH_MAX_LEN + 1], char **path, cJSON *checks)
+split_line(const struct manifest *m, char *line, long lineno, size_t hexlen, char **path,
+    struct listing *l)
 {
 	size_t k = 0;
 
@@ -1497,12 +1786,13 @@ split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
 	    (line[k] >= 'A' && line[k] <= 'F'))
 		k++;
 	if (k != hexlen || (line[k] != ' ' && line[k] != '\t'))
-		return !bag_check_add(checks, "manifest", m->name, 0,
+		return listing_add(l, "manifest", m->name,
 		    "line %ld: expected a %s digest, white space and a path", lineno, ALGS[m->alg]);
 	for (size_t i = 0; i < k; i++)
-		hex[i] = (char)(line[i] >= 'A' && line[i] <= 'F' ? line[i] + 32 : line[i]);
-	hex[k] = '\0';
-	*path = line + k;
+		if (line[i] >= 'A' && line[i] <= 'F')
+			line[i] = (char)(line[i] + 32);
+	line[k] = '\0';
+	*path = line + k + 1;
 	while (**path == ' ' || **path == '\t')
 		(*path)++;
 	if (**path == '*')
@@ -1510,19 +1800,10 @@ split_line(const struct manifest *m, char *line, long lineno, size_t hexlen,
 	return 0;
 }
 
-static int
-listed_before(char *const *seen, size_t nseen, const char *rel)
-{
-	for (size_t i = 0; i < nseen; i++)
-		if (strcmp(seen[i], rel) == 0)
-			return 1;
-	return 0;
-}
-
 /* The digest dig of rel against the one m lists (hex): 1 (a finding
  * recorded under check) when they differ. */
 static int
-compare_digest(cJSON *checks, const char *check, const struct manifest *m, const char *rel,
+compare_digest(struct listing *l, const char *check, const struct manifest *m, const char *rel,
     const uint8_t *dig, size_t hexlen, const char *hex)
 {
 	char want[2 * HASH_MAX_LEN + 1];
@@ -1531,15 +1812,14 @@ compare_digest(cJSON *checks, const char *check, const struct manifest *m, const
 		snprintf(want + 2 * i, 3, "%02x", dig[i]);
 	if (strcmp(want, hex) == 0)
 		return 0;
-	return !bag_check_add(checks, check, rel, 0, "%s is %s, %s says %s", ALGS[m->alg], want,
-	    m->name, hex);
+	return listing_add(l, check, rel, "%s is %s, %s says %s", ALGS[m->alg], want, m->name, hex);
 }
 
 /* A tag file listed in a tag manifest: there, with the digest listed.
  * The findings (0 or 1), or -1 when it cannot be read. */
 static int
 check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t hexlen,
-    const char *hex, cJSON *checks, struct err *e)
+    const char *hex, struct listing *l, struct err *e)
 {
 	uint8_t dig[NALGS][HASH_MAX_LEN];
 	struct stat st;
@@ -1547,14 +1827,13 @@ check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t 
 	int r;
 
 	if (asprintf(&full, "%s/%s", b->root, rel) < 0)
-		return 0;
+		return err_set(e, ERR_NOMEM, "out of memory");
 	if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
-		r = !bag_check_add(checks, "tagmanifest", rel, 0, "listed in %s but missing from the bag",
-		    m->name);
+		r = listing_add(l, "tagmanifest", rel, "listed in %s but missing from the bag", m->name);
 	else if (hash_path(full, 1u << m->alg, dig, e) < 0)
 		r = -1;
 	else
-		r = compare_digest(checks, "tagmanifest", m, rel, dig[m->alg], hexlen, hex);
+		r = compare_digest(l, "tagmanifest", m, rel, dig[m->alg], hexlen, hex);
 	free(full);
 	return r;
 }
@@ -1563,15 +1842,102 @@ check_tag_file(struct bag *b, const struct manifest *m, const char *rel, size_t 
  * listed.  The findings (0 or 1). */
 static int
 check_payload_file(struct bag *b, const struct manifest *m, int mi, const char *rel,
-    size_t hexlen, const char *hex, cJSON *checks)
+    size_t hexlen, const char *hex, struct listing *l)
 {
 	struct bentry *be = find_entry(b, rel);
 
 	if (be == NULL)
-		return !bag_check_add(checks, "payload", rel, 0, "listed in %s but missing from the bag",
-		    m->name);
+		return listing_add(l, "payload", rel, "listed in %s but missing from the bag", m->name);
 	be->listed |= 1u << mi;
-	return compare_digest(checks, "payload", m, rel, be->dig[m->alg], hexlen, hex);
+	return compare_digest(l, "payload", m, rel, entry_digest(be, m->alg), hexlen, hex);
+}
+
+/* One line of a manifest that names a path inside the bag. */
+struct mline {
+	char *rel;      /* the path, decoded */
+	const char *hex; /* its digest, lowercase (in the manifest's text) */
+	long lineno;
+	int twice;      /* a later line naming the same path */
+};
+
+static int
+mline_cmp(const void *a, const void *b)
+{
+	const struct mline *x = *(const struct mline *const *)a, *y = *(const struct mline *const *)b;
+	int c = strcmp(x->rel, y->rel);
+
+	return c ? c : (x->lineno > y->lineno) - (x->lineno < y->lineno);
+}
+
+/* The lines of manifest text txt that name a path: each line that does not
+ * is a finding.  *out (the caller frees each rel, then the array) holds
+ * them in line order; 0, or -1 when out of memory. */
+static int
+manifest_lines(const struct manifest *m, char *txt, size_t hexlen, struct mline **out,
+    size_t *n, struct listing *l, int *findings, struct err *e)
+{
+	char *cur = txt, *line;
+	long lineno = 0;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	while ((line = next_line(&cur)) != NULL) {
+		char rel[BAG_MAX_NAME + 1], *path = NULL;
+		const char *why;
+
+		lineno++;
+		if (*line == '\0')
+			continue;
+		if (split_line(m, line, lineno, hexlen, &path, l)) {
+			(*findings)++;
+			continue;
+		}
+		if (manifest_path(path, rel, sizeof rel, &why) < 0) {
+			*findings += listing_add(l, "manifest", m->name, "line %ld: \"%s\": %s", lineno, path,
+			    why);
+			continue;
+		}
+		if (!m->tag && strncmp(rel, "data/", 5) != 0) {
+			*findings += listing_add(l, "manifest", m->name,
+			    "line %ld: \"%s\" is outside the payload folder data/", lineno, rel);
+			continue;
+		}
+		if (*n == cap) {
+			size_t nc = cap ? 2 * cap : 64;
+			struct mline *nv = realloc(*out, nc * sizeof *nv);
+			if (nv == NULL)
+				return err_set(e, ERR_NOMEM, "out of memory");
+			*out = nv;
+			cap = nc;
+		}
+		if (((*out)[*n].rel = strdup(rel)) == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		(*out)[*n].hex = line;
+		(*out)[*n].lineno = lineno;
+		(*out)[*n].twice = 0;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Every line naming a path already named by an earlier line is marked:
+ * the lines sorted by path (then line), in O(n log n). */
+static int
+mark_twice(struct mline *v, size_t n, struct err *e)
+{
+	struct mline **by = malloc((n ? n : 1) * sizeof *by);
+
+	if (by == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		by[i] = &v[i];
+	qsort(by, n, sizeof *by, mline_cmp);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(by[i - 1]->rel, by[i]->rel) == 0)
+			by[i]->twice = 1;
+	free(by);
+	return 0;
 }
 
 /* Every line of manifest m (payload manifest number mi), each file it
@@ -1581,73 +1947,58 @@ check_manifest(struct bag *b, const struct manifest *m, int mi, const char *enc,
     cJSON *checks, struct err *e)
 {
 	struct buf raw = BUF_INIT, txt = BUF_INIT;
-	char *cur, *line;
-	long lineno = 0, listed = 0;
+	struct listing l = { checks, 0 };
+	struct mline *v = NULL;
+	size_t n = 0;
+	long listed = 0;
 	int findings = 0, r;
 	size_t hexlen = digest_hexlen(m->alg);
-	char **seen = NULL;
-	size_t nseen = 0;
 
 	r = read_tag(b, m->name, &raw, e);
 	if (r != 0) {
 		buf_release(&raw);
 		return r < 0 ? -1 : 0;
 	}
-	if (decode_tag(enc, &raw, &txt) != 0) {
+	if ((r = decode_tag(enc, &raw, &txt)) != 0) {
 		buf_release(&raw);
 		buf_release(&txt);
+		if (r < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
 		return !bag_check_add(checks, "bagit", m->name, 0, "cannot decode as %s", enc);
 	}
-	cur = txt.p;
-	while ((line = next_line(&cur)) != NULL) {
-		char rel[BAG_MAX_NAME + 1], hex[2 * HASH_MAX_LEN + 1], *path = NULL;
-		const char *why;
-
-		lineno++;
-		if (*line == '\0')
-			continue;
-		if (split_line(m, line, lineno, hexlen, hex, &path, checks)) {
-			findings++;
-			continue;
-		}
-		if (manifest_path(path, rel, sizeof rel, &why) < 0) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0, "line %ld: \"%s\": %s",
-			    lineno, path, why);
-			continue;
-		}
-		if (!m->tag && strncmp(rel, "data/", 5) != 0) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0,
-			    "line %ld: \"%s\" is outside the payload folder data/", lineno, rel);
+	buf_release(&raw);
+	if (buf_addc(&txt, '\0') < 0) {
+		findings = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (manifest_lines(m, txt.p, hexlen, &v, &n, &l, &findings, e) < 0 ||
+	    mark_twice(v, n, e) < 0) {
+		findings = -1;
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].twice) {
+			findings += listing_add(&l, "manifest", m->name, "line %ld: \"%s\" is listed twice",
+			    v[i].lineno, v[i].rel);
 			continue;
 		}
-		if (listed_before(seen, nseen, rel)) {
-			findings += !bag_check_add(checks, "manifest", m->name, 0,
-			    "line %ld: \"%s\" is listed twice", lineno, rel);
-			continue;
-		}
-		seen = realloc(seen, (nseen + 1) * sizeof *seen);
-		if (seen == NULL || (seen[nseen] = strdup(rel)) == NULL) {
-			err_set(e, ERR_NOMEM, "out of memory");
-			findings = -1;
-			break;
-		}
-		nseen++;
 		listed++;
-		r = m->tag ? check_tag_file(b, m, rel, hexlen, hex, checks, e) :
-		    check_payload_file(b, m, mi, rel, hexlen, hex, checks);
+		r = m->tag ? check_tag_file(b, m, v[i].rel, hexlen, v[i].hex, &l, e) :
+		    check_payload_file(b, m, mi, v[i].rel, hexlen, v[i].hex, &l);
 		if (r < 0) {
 			findings = -1;
-			break;
+			goto done;
 		}
 		findings += r;
 	}
-	for (size_t i = 0; i < nseen; i++)
-		free(seen[i]);
-	free(seen);
+	listing_end(&l, m->tag ? "tagmanifest" : "manifest", m->name);
 	if (findings == 0)
 		bag_check_add(checks, m->tag ? "tagmanifest" : "manifest", m->name, 1,
 		    "%ld lines hold", listed);
-	buf_release(&raw);
+done:
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].rel);
+	free(v);
 	buf_release(&txt);
 	return findings;
 }
@@ -1791,24 +2142,28 @@ find_manifests(struct bag *b, struct manifest m[2 * NALGS], int *nm, int *npaylo
 	return findings;
 }
 
-/* Every payload file digested once, with every algorithm in mask. */
+/* Every payload file digested once, with every algorithm in mask that it
+ * lacks (an archive's files have their SHA-256 from extracting). */
 static int
 digest_payload(struct bag *b, unsigned mask, struct err *e)
 {
 	for (size_t i = 0; i < b->nent; i++) {
+		uint8_t dig[NALGS][HASH_MAX_LEN];
+		unsigned want = mask & ~b->ent[i].have;
 		char *full;
 		int r;
-		if (b->ent[i].big)
+		if (want == 0)
 			continue;
 		if (asprintf(&full, "%s/%s", b->root, b->ent[i].name) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
-		r = hash_path(full, mask, b->ent[i].dig, e);
+		r = hash_path(full, want, dig, e);
 		free(full);
 		if (r < 0)
 			return -1;
-		b->ent[i].have = mask;
+		if (entry_keep(&b->ent[i], want, dig) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	return b->nbig > 0 ? hash_big(b, mask, e) : 0;
+	return 0;
 }
 
 /* Payload manifests first (they mark what they list), then tag ones;
@@ -1831,16 +2186,16 @@ check_manifests(struct bag *b, const struct manifest *m, int nm, const char *enc
 			if (!pass)
 				mi++;
 		}
-	for (size_t i = 0; i < b->nent; i++) {
-		int k = 0;
-		for (int j = 0; j < nm; j++) {
-			if (m[j].tag)
-				continue;
+	for (int j = 0, k = 0; j < nm; j++) {
+		struct listing l = { checks, 0 };
+		if (m[j].tag)
+			continue;
+		for (size_t i = 0; i < b->nent; i++)
 			if (!(b->ent[i].listed & (1u << k)))
-				findings += !bag_check_add(checks, "payload", b->ent[i].name, 0,
+				findings += listing_add(&l, "payload", b->ent[i].name,
 				    "in the payload but not listed in %s", m[j].name);
-			k++;
-		}
+		listing_end(&l, "manifest", m[j].name);
+		k++;
 	}
 	return findings;
 }
@@ -1897,54 +2252,100 @@ bag_check(struct bag *b, cJSON *checks, struct err *e)
 	return findings > 0 ? 1 : 0;
 }
 
-/* each_big's work for bag_extract: the entry's bytes into the scratch
- * folder, after which it is no longer big. */
-static int
-extract_one_big(struct bag *b, struct archive *a, struct bentry *be, const char *rel, char *buf,
-    size_t nbuf, void *ctx, struct err *e)
-{
-	char path[BAG_MAX_NAME * 2];
-	la_ssize_t got;
-	int fd;
-
-	(void)ctx;
-	snprintf(path, sizeof path, "%s/%s", b->tmp, rel);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-	while ((got = archive_read_data(a, buf, nbuf)) > 0)
-		if (write_fd(fd, buf, (size_t)got) < 0) {
-			close(fd);
-			return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
-		}
-	close(fd);
-	if (got < 0)
-		return corrupt(b, a, e);
-	be->big = 0;
-	return 0;
-}
-
 int
-bag_extract(struct bag *b, const char *prefix, struct err *e)
-{
-	size_t k = strlen(prefix), want = 0;
-
-	for (size_t i = 0; i < b->nent; i++)
-		want += b->ent[i].big && strncmp(b->ent[i].name, prefix, k) == 0;
-	if (want == 0)
-		return 0;
-	return each_big(b, prefix, 0, extract_one_big, NULL, e);
-}
-
-int
-bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN], int *extracted)
+bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN])
 {
 	const struct bentry *be = find_entry(b, name);
 
 	if (be == NULL || !(be->have & (1u << ALG_SHA256)))
 		return -1;
-	memcpy(d, be->dig[ALG_SHA256], HASH_LEN);
-	if (extracted)
-		*extracted = !be->big;
+	memcpy(d, be->sha, HASH_LEN);
 	return 0;
+}
+
+size_t
+bag_payload_count(const struct bag *b)
+{
+	return b->nent;
+}
+
+const char *
+bag_payload_name(const struct bag *b, size_t i)
+{
+	return i < b->nent ? b->ent[i].name : NULL;
+}
+
+int
+bag_confined(const struct bag *b, const char *rel, const char **why)
+{
+	char name[BAG_MAX_NAME + 1], path[BAG_MAX_NAME * 2];
+	size_t k = strlen(b->root);
+
+	if (rel[0] == '/') {
+		*why = "absolute path";
+		return -1;
+	}
+	if (safe_name(rel, name, sizeof name, why) < 0)
+		return -1;
+	if (strcmp(name, rel) != 0) {
+		*why = "not in its plain form (a \"./\" or a trailing \"/\")";
+		return -1;
+	}
+	if (k + 1 + strlen(name) >= sizeof path) {
+		*why = "name too long";
+		return -1;
+	}
+	/* every step under the root must be a folder or the file itself, never
+	 * a link, so that nothing it names lies outside the bag */
+	snprintf(path, sizeof path, "%s/%s", b->root, name);
+	for (char *s = path + k + 1;; s++) {
+		struct stat st;
+		char *slash = strchr(s, '/');
+		if (slash)
+			*slash = '\0';
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+			*why = "a symbolic link on the way";
+			return -1;
+		}
+		if (slash == NULL)
+			break;
+		*slash = '/';
+		s = slash;
+	}
+	return 0;
+}
+
+int
+bag_info_get(const struct bag *b, const char *label, struct buf *out, struct err *e)
+{
+	struct buf raw = BUF_INIT;
+	size_t k = strlen(label);
+	int r = read_tag(b, "bag-info.txt", &raw, e), found = 0;
+
+	if (r != 0)
+		return r;
+	for (size_t i = 0; i < raw.len && !found;) {
+		const char *line = raw.p + i, *end = memchr(line, '\n', raw.len - i);
+		size_t n = end ? (size_t)(end - line) : raw.len - i, j = k;
+		i += n + 1;
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		if (n <= k || strncasecmp(line, label, k) != 0)
+			continue;
+		while (j < n && (line[j] == ' ' || line[j] == '\t'))
+			j++;
+		if (j >= n || line[j] != ':')
+			continue;
+		for (j++; j < n && (line[j] == ' ' || line[j] == '\t'); j++)
+			;
+		buf_reset(out);
+		if (buf_add(out, line + j, n - j) < 0 || buf_add(out, "", 1) < 0) {
+			buf_release(&raw);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		out->len--;
+		found = 1;
+	}
+	buf_release(&raw);
+	return found ? 0 : 1;
 }

@@ -8,9 +8,19 @@
  *
  * Limits of an untrusted archive (larger is an input error): BAG_MAX_ENTRIES
  * entries, names of BAG_MAX_NAME bytes, entries of BAG_MAX_ENTRY bytes, tag
- * files (read whole) of BAG_MAX_TAG bytes.  Payload files up to
- * BAG_EXTRACT_MAX bytes are extracted into a private temporary folder for
- * deeper checks; larger ones are only hashed, streaming.
+ * files (read whole) of BAG_MAX_TAG bytes.  An archive is extracted whole
+ * into a private temporary folder, in one pass that takes each file's
+ * SHA-256 as it is written (a sparse entry's holes read as zeros, as GNU
+ * tar extracts them).  What it may write there is set by its own
+ * bag-info.txt: at most Payload-Oxum's octets plus BAG_TAG_ROOM bytes, and
+ * twice Payload-Oxum's count plus BAG_TAG_ENTRIES files and folders; with
+ * no Payload-Oxum, BAG_UNDECLARED_BYTES and BAG_UNDECLARED_ENTRIES.  An
+ * archive that needs more is refused before it is written.  (bag-info.txt
+ * met after payload that would go past the undeclared limits is looked
+ * for first, in a pass over the headers, and the archive extracted
+ * again.)  A manifest's lines are checked in O(n log n) (a path listed
+ * twice is found by sorting), and past BAG_MAX_LISTED findings in one
+ * manifest the rest are counted.
  */
 #ifndef COHORT_BAG_H
 #define COHORT_BAG_H
@@ -27,7 +37,12 @@
 #define BAG_MAX_NAME 4096
 #define BAG_MAX_ENTRY ((uint64_t)1 << 40)
 #define BAG_MAX_TAG ((size_t)64 << 20)
-#define BAG_EXTRACT_MAX ((uint64_t)64 << 20)
+#define BAG_TAG_ROOM ((uint64_t)64 << 20)
+#define BAG_TAG_ENTRIES 1024
+#define BAG_UNDECLARED_BYTES ((uint64_t)64 << 20)
+#define BAG_UNDECLARED_ENTRIES 4096
+/* Findings of one manifest listed one by one; past this many, counted. */
+#define BAG_MAX_LISTED 1000
 
 /* One payload file to write: its bytes come from src (a file on disk) or,
  * when src is NULL, from mem. */
@@ -74,16 +89,26 @@ const char *bag_root(const struct bag *b);
  * paths.  0 when all holds, 1 with findings appended, -1 on error. */
 int bag_check(struct bag *b, cJSON *checks, struct err *e);
 
-/* After bag_check: the SHA-256 of a payload file ("data/..."); 0, or -1 if
- * the bag has no such file or it was not hashed.  *extracted is set when
- * its bytes are on disk under bag_root. */
-int bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN],
-    int *extracted);
+/* After bag_check: the SHA-256 of a payload file ("data/..."), which is on
+ * disk under bag_root; 0, or -1 if the bag has no such file. */
+int bag_payload_sha256(const struct bag *b, const char *name, uint8_t d[HASH_LEN]);
 
-/* Extract the payload files of an archive that were too large to extract
- * when it was opened and whose bag names start with prefix (a file, or a
- * folder ending in '/'), so that they are on disk under bag_root. */
-int bag_extract(struct bag *b, const char *prefix, struct err *e);
+/* The payload files ("data/..."), sorted by name: how many, and the i-th. */
+size_t bag_payload_count(const struct bag *b);
+const char *bag_payload_name(const struct bag *b, size_t i);
+
+/* A path the bag's own documents name (relative to the bag's root, e.g.
+ * "data/store"): 0 when it stays inside the bag (relative, in plain form,
+ * no "." or ".." or empty component, no control character, and no
+ * symbolic link on the way under the root), else -1 with the reason in
+ * why.  Whether it exists is the caller's question. */
+int bag_confined(const struct bag *b, const char *rel, const char **why);
+
+/* The value of a bag-info.txt label (its first line, the label matched
+ * without regard to case) into out as a string: 0, 1 when bag-info.txt or
+ * the label is absent, -1 with e set. */
+struct buf;
+int bag_info_get(const struct bag *b, const char *label, struct buf *out, struct err *e);
 
 /* Append {"check", "subject", "ok", "detail"} to checks; returns ok. */
 int bag_check_add(cJSON *checks, const char *check, const char *subject, int ok,

@@ -1,15 +1,27 @@
-# freeze.sh: freeze and verify on a generated ledger of 1,000,000 games
-# (about 650 MB at BENCH_SCALE=1), against the plain tools over the same
-# bytes.  Targets: freeze at least 10x faster than `jq -S -c . | sha256sum`,
-# in at most 2 GB; verify at least 0.8x the throughput of
-# `openssl dgst -sha256` over the records.  Sourced by bench/run.sh.
+# freeze.sh: freeze and verify on two ledgers of 1,000,000 games each,
+# against the plain tools over the same bytes: the generated ledger of
+# bench/genledger.c (about 650 MB at BENCH_SCALE=1) and a real-shaped one,
+# the example cohorts' records replicated by bench/realshape.py (17-digit
+# floats, millisecond times, UCI move lists, escapes, non-ASCII names,
+# nested unknown fields, keys in any order; about 2.9 GB).  Targets:
+# freeze at least 10x faster than `jq -S -c . | sha256sum`, in at most
+# 2 GB; verify at least 0.8x the throughput of `openssl dgst -sha256` over
+# the records.  Sourced by bench/run.sh.
 games=$(bench_count 1000000)
 [ "$games" -lt 100 ] && games=100
 cc -O2 -o genledger "$ROOT/bench/genledger.c" || return 1
 cc -O2 -o memtouch "$ROOT/bench/memtouch.c" || return 1
-bench_time "generate $games games (genledger)" ./genledger "$games" spec.json >ledger.jsonl ||
-	return 1
-# the generated ledger on disk and in the page cache before anyone is timed
+mkdir -p generated real-shaped
+bench_time "generate $games games (genledger)" ./genledger "$games" generated/spec.json \
+	>generated/ledger.jsonl || return 1
+bench_time "generate $games real-shaped games (realshape.py)" python3 "$ROOT/bench/realshape.py" \
+	"$games" real-shaped/spec.json real-shaped/ledger.jsonl || return 1
+: >summary.txt
+for shape in generated real-shaped; do
+echo "  == the $shape ledger"
+j_wall=
+cd "$shape" || return 1
+# the ledger on disk and in the page cache before anyone is timed
 sync
 cat ledger.jsonl >/dev/null
 lbytes=$(wc -c <ledger.jsonl)
@@ -65,7 +77,7 @@ probe() {
 		sh -c 'openssl dgst -sha256 "$1" >/dev/null & openssl dgst -sha256 "$1" >/dev/null; wait' sh "$pack"
 	bench_ratio "two CPUs' throughput / one's ($1; 2 = two cores)" "$(awk -v a="$p1" 'BEGIN { print 2 * a }')" \
 		"$BENCH_WALL"
-	echo "  fresh memory, first touch of 256 MB ($1): $(./memtouch 256) GB/s"
+	echo "  fresh memory, first touch of 256 MB ($1): $(../memtouch 256) GB/s"
 }
 probe before
 v_wall= v_cpu= o_wall= o_cpu= a_wall=
@@ -88,3 +100,13 @@ echo "  verify peak memory: $v_rss MB"
 bench_ratio "verify throughput / openssl's over the pack (wall)" "$o_wall" "$v_wall" ">= 0.8"
 bench_ratio "verify throughput / openssl's over all verify reads (wall)" "$a_wall" "$v_wall" ">= 0.8"
 bench_ratio "verify throughput / openssl's over the pack (cpu)" "$o_cpu" "$v_cpu" ">= 0.8"
+{
+	printf '%-12s freeze %6ss (jq %6ss, x%s)  verify %6ss (openssl %6ss, x%s)\n' "$shape" \
+		"$f_wall" "${j_wall:-?}" "$(awk -v a="${j_wall:-0}" -v b="$f_wall" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')" \
+		"$v_wall" "$o_wall" "$(awk -v a="$o_wall" -v b="$v_wall" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+} >>../summary.txt
+cd .. || return 1
+rm -rf "$shape/store"
+done
+echo "  == side by side (wall seconds, ratio to the plain tool)"
+sed 's/^/  /' summary.txt

@@ -1,6 +1,6 @@
 /* genledger.c: a fast generator of large game ledgers for the benchmarks.
  *
- *   genledger GAMES SPEC_OUT > LEDGER
+ *   genledger GAMES SPEC_OUT [terminal] > LEDGER
  *
  * Writes a cohort.spec/1 with the Luna pilot's families and conditions and
  * a JSON Lines ledger of GAMES records shaped like the Luna pilot's (about
@@ -10,7 +10,9 @@
  * games form ladder-consistent blocks: in each condition, blocks of
  * block_games games climb from 1320 by 200 after a scoring block and are
  * otherwise middling repeats (the spec allows up to 1000 repeats), so the
- * freeze has no deviations and every condition is active.  Deterministic:
+ * freeze has no deviations and every condition is active; with
+ * "terminal", each condition's last block loses every game, so its ladder
+ * stops (stop_below) and the freeze can be bundled.  Deterministic:
  * the same GAMES gives the same bytes.  Standalone (libc only). */
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 
@@ -129,9 +131,10 @@ main(int argc, char **argv)
 	long games, per, bg, blocks, per_anchor;
 	time_t clock = 1780272000; /* 2026-06-01T00:00:00Z */
 	FILE *sp;
+	int terminal = argc == 4 && strcmp(argv[3], "terminal") == 0;
 
-	if (argc != 3 || (games = atol(argv[1])) < NCOND) {
-		fprintf(stderr, "usage: genledger GAMES SPEC_OUT > LEDGER\n");
+	if ((argc != 3 && !terminal) || (games = atol(argv[1])) < NCOND) {
+		fprintf(stderr, "usage: genledger GAMES SPEC_OUT [terminal] > LEDGER\n");
 		return 2;
 	}
 	/* 1% provider errors; the rest in NCOND conditions of full blocks, few
@@ -169,7 +172,10 @@ main(int argc, char **argv)
 		int promote = b % per_anchor == 0 && k < NANCHOR - 1;
 		for (int c = 0; c < NCOND; c++) {
 			long n = bg, w, d;
-			if (promote) {
+			if (terminal && b == blocks) {
+				w = 0;
+				d = 0;
+			} else if (promote) {
 				w = n * 7 / 10 + rnd((uint32_t)(n - n * 7 / 10) + 1);
 				d = n - w;
 			} else {

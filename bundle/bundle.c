@@ -611,31 +611,49 @@ map_file(struct ctx *c, struct file *f, void **m)
 	return 0;
 }
 
+/* A file's bytes as a cohort document: an object when they hold one
+ * (else NULL).  *invalid when a ".json" file is not JSON (pe says why);
+ * pe's code is ERR_NOMEM when memory ran out.  The gate and the archive
+ * verifier read documents here. */
+static cJSON *
+doc_bytes(const char *q, size_t n, const char *path, int *invalid, struct err *pe)
+{
+	size_t pl = strlen(path), i = 0;
+	int json_name = pl > 5 && strcmp(path + pl - 5, ".json") == 0;
+	cJSON *doc = NULL;
+
+	*invalid = 0;
+	while (i < n && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
+		i++;
+	if (i < n && (q[i] == '{' || q[i] == '[') && n <= IO_MAX_DOCUMENT) {
+		doc = json_parse(q, n, path, 1, pe);
+		if (doc == NULL && json_name && pe->code != ERR_NOMEM) {
+			err_prefix(pe, "not valid JSON");
+			*invalid = 1;
+		}
+	} else if (json_name) {
+		err_set(pe, ERR_INPUT, "not a JSON document");
+		*invalid = 1;
+	}
+	if (doc && !cJSON_IsObject(doc)) {
+		cJSON_Delete(doc); /* JSON, but not one of our documents */
+		doc = NULL;
+	}
+	return doc;
+}
+
 /* An item's own file, when it holds a JSON object: parsed, with its kind
  * and canonical identity.  A .json file that is not JSON is a finding. */
 static void
 parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 {
-	size_t pl = strlen(it->path), i = 0;
-	int json_name = pl > 5 && strcmp(it->path + pl - 5, ".json") == 0;
+	struct err pe = ERR_INIT;
+	int invalid;
 
-	while (i < n && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
-		i++;
-	if (i < n && (q[i] == '{' || q[i] == '[') && n <= IO_MAX_DOCUMENT) {
-		struct err pe = ERR_INIT;
-		it->doc = json_parse(q, n, it->path, 1, &pe);
-		if (it->doc == NULL && json_name)
-			finding(c, "invalid", it, it->path, 0,
-			    "replace the file with the document the tool wrote", "not valid JSON: %s",
-			    pe.msg);
-	} else if (json_name) {
-		finding(c, "invalid", it, it->path, 0,
-		    "replace the file with the document the tool wrote", "not a JSON document");
-	}
-	if (it->doc && !cJSON_IsObject(it->doc)) {
-		cJSON_Delete(it->doc); /* JSON, but not one of our documents */
-		it->doc = NULL;
-	}
+	it->doc = doc_bytes(q, n, it->path, &invalid, &pe);
+	if (invalid)
+		finding(c, "invalid", it, it->path, 0, "replace the file with the document the tool wrote",
+		    "%s", pe.msg);
 	if (it->doc) {
 		const cJSON *k2 = json_get(it->doc, "kind");
 		struct err ie = ERR_INIT;
@@ -887,6 +905,65 @@ game_diff(const cJSON *old, const cJSON *now, long *changed, long *added, long *
 	}
 }
 
+/* What freezing a freeze's ledgers again gives, against the freeze. */
+struct refreeze {
+	char again[HASH_ID_LEN + 1];  /* the new freeze's identity */
+	long changed, added, removed; /* included games */
+	char first[128];              /* the first game that differs */
+	struct err why;               /* why the ledgers no longer freeze */
+};
+
+/* Freeze the ledgers again with the freeze doc's own spec and compare the
+ * bytes with doc's, its "repo" aside (a freeze made again has none).  The
+ * gate and the archive verifier both ask here.  0 the same, 1 they differ
+ * (o says how), 2 the ledgers no longer freeze (o->why), -1 with e set. */
+static int
+refreeze(const cJSON *doc, const char **ledgers, size_t nl, struct refreeze *o, struct err *e)
+{
+	struct freeze_opts fo = { 0 };
+	struct buf ab = BUF_INIT, ob = BUF_INIT;
+	cJSON *old = NULL, *again = NULL;
+	const char *first = NULL;
+	uint8_t dg[HASH_LEN];
+	int rc = -1;
+
+	memset(o, 0, sizeof *o);
+	fo.spec = json_get(doc, "spec");
+	fo.ledgers = ledgers;
+	fo.nledgers = nl;
+	if (freeze_build(&fo, &ab, &o->why) < 0) {
+		buf_release(&ab);
+		if (o->why.code == ERR_NOMEM)
+			return err_set(e, ERR_NOMEM, "%s", o->why.msg);
+		return 2;
+	}
+	if ((old = cJSON_Duplicate(doc, 1)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
+	if (canon_write(old, &ob, e) < 0)
+		goto done;
+	rc = 0;
+	if (ob.len == ab.len && memcmp(ob.p, ab.p, ab.len) == 0)
+		goto done;
+	rc = -1;
+	if ((again = json_parse(ab.p, ab.len, "freeze", 1, e)) == NULL)
+		goto done;
+	hash_bytes(ab.p, ab.len, dg);
+	hash_id_format(dg, o->again);
+	game_diff(json_get(old, "games"), json_get(again, "games"), &o->changed, &o->added,
+	    &o->removed, &first);
+	snprintf(o->first, sizeof o->first, "%s", first ? first : "");
+	rc = 1;
+done:
+	cJSON_Delete(old);
+	cJSON_Delete(again);
+	buf_release(&ob);
+	buf_release(&ab);
+	return rc;
+}
+
 /* Re-derive each freeze from the ledger items it is derived from. */
 static int
 check_freeze_ledgers(struct ctx *c, int *ran)
@@ -897,11 +974,8 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 		const cJSON *d;
 		const char **ledgers;
 		size_t nl = 0;
-		cJSON *again = NULL, *old;
-		struct buf ab = BUF_INIT, ob = BUF_INIT;
-		char b[HASH_ID_LEN + 1];
-		uint8_t dg[HASH_LEN];
-		struct err fe = ERR_INIT;
+		struct refreeze o;
+		int r;
 
 		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
 		    it->derived == NULL || json_get(it->doc, "spec") == NULL)
@@ -914,43 +988,19 @@ check_freeze_ledgers(struct ctx *c, int *ran)
 			if (src && src->file && src->doc == NULL)
 				ledgers[nl++] = src->file->abs;
 		}
-		if (nl == 0) {
-			free(ledgers);
-			continue;
-		}
-		struct freeze_opts fo = { 0 };
-		fo.spec = json_get(it->doc, "spec");
-		fo.ledgers = ledgers;
-		fo.nledgers = nl;
-		if (freeze_build(&fo, &ab, &fe) < 0) {
-			free(ledgers);
-			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
-			    "its ledgers no longer freeze: %s", fe.msg);
-			continue;
-		}
+		r = nl > 0 ? refreeze(it->doc, ledgers, nl, &o, c->e) : 0;
 		free(ledgers);
-		/* The new freeze has no "repo"; compare without the old one's. */
-		old = cJSON_Duplicate(it->doc, 1);
-		cJSON_DeleteItemFromObjectCaseSensitive(old, "repo");
-		if (old != NULL && canon_write(old, &ob, &fe) == 0 &&
-		    (ob.len != ab.len || memcmp(ob.p, ab.p, ab.len) != 0) &&
-		    (again = json_parse(ab.p, ab.len, "freeze", 1, &fe)) != NULL) {
-			long changed = 0, added = 0, removed = 0;
-			const char *first = NULL;
-			hash_bytes(ab.p, ab.len, dg);
-			hash_id_format(dg, b);
-			game_diff(json_get(old, "games"), json_get(again, "games"), &changed, &added,
-			    &removed, &first);
+		if (r < 0)
+			return -1;
+		if (r == 2)
+			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
+			    "its ledgers no longer freeze: %s", o.why.msg);
+		else if (r == 1)
 			finding(c, "stale", it, it->path, 0,
 			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
 			    "no longer matches its ledgers: freezing them again gives %s; included games: "
-			    "%ld changed, %ld added, %ld gone%s%s", b, changed, added, removed,
-			    first ? "; first: " : "", first ? first : "");
-		}
-		cJSON_Delete(old);
-		cJSON_Delete(again);
-		buf_release(&ob);
-		buf_release(&ab);
+			    "%ld changed, %ld added, %ld gone%s%s", o.again, o.changed, o.added, o.removed,
+			    o.first[0] ? "; first: " : "", o.first);
 	}
 	return 0;
 }
@@ -1342,6 +1392,37 @@ bundle_table(const cJSON *doc, struct buf *out, struct err *e)
 
 /* ---------------------------------------------------------- verifying */
 
+/* ------------------------------------------------- verifying an archive
+ *
+ * The bag is untrusted: bundle.json says which file is which, but every
+ * path it names must stay inside the bag, every document's kind is read
+ * from the document's own bytes, what a derived document derives from is
+ * the input it records, and every payload file must be one that
+ * bundle.json lists (or in a store it lists). */
+
+struct vitem {
+	const cJSON *x;            /* its object in bundle.json */
+	long index;
+	const char *role, *path;
+	char name[BAG_MAX_NAME + 8];  /* "data/PATH" */
+	char store[BAG_MAX_NAME + 8]; /* "data/STORE" of a store it names, or "" */
+	char id[HASH_ID_LEN + 1];  /* its bytes' identity, once it is the one named */
+	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
+	cJSON *doc;                /* when it is a cohort document */
+	const char *kind;          /* the document's own "kind" */
+	int good;                  /* its paths stay in the bag and its identity holds */
+};
+
+struct vctx {
+	struct bag *b;
+	const char *bdoc;          /* the bundle document's payload path */
+	const char *page;          /* the reviewer's page it names ("data/report.html"), or NULL */
+	cJSON *checks;
+	struct vitem *v;
+	size_t n;
+	struct err *e;
+};
+
 struct bag_live {
 	cJSON *checks;
 	const char *subject;
@@ -1352,173 +1433,427 @@ on_bag_live(void *p, const char *what, const char *action)
 {
 	struct bag_live *l = p;
 
+	(void)action;
 	bag_check_add(l->checks, "live", l->subject, 0, "%s", what);
 }
 
-/* An item of bundle.json: its bytes in the bag must be those its identity
- * names; then its identities go into ids.  0 when they are, 1 after
- * recording a finding.  *name is its payload path, *extracted whether its
- * bytes are on disk. */
+/* The kinds the verifier can check: inputs, freezes, and derived kinds. */
 static int
-item_identity(struct bag *b, const cJSON *x, cJSON *ids, char name[BAG_MAX_NAME + 8],
-    int *extracted, cJSON *checks)
+kind_checkable(const char *kind)
+{
+	return strcmp(kind, "cohort.spec/1") == 0 || strcmp(kind, "cohort.freeze/1") == 0 ||
+	    derive_known(kind) || derive_is_input(kind);
+}
+
+/* One item's fields and paths; a path leaving the bag is a finding. */
+static int
+vitem_fields(struct vctx *vc, struct vitem *it, const cJSON *x, long i)
 {
 	const cJSON *path = json_get(x, "path"), *id = json_get(x, "id"), *role = json_get(x, "role");
-	const cJSON *dd = json_get(x, "document");
-	const char *subject = cJSON_IsString(path) ? path->valuestring : "?";
-	char have[HASH_ID_LEN + 1];
-	uint8_t d[HASH_LEN];
+	const cJSON *sp = json_get(json_get(x, "store"), "path");
+	const char *why;
 
-	if (!cJSON_IsString(path) || !cJSON_IsString(id) || !cJSON_IsString(role)) {
-		bag_check_add(checks, "bundle", "data/bundle.json", 0,
-		    "an item lacks \"role\", \"path\" or \"id\"");
-		return 1;
+	it->x = x;
+	it->index = i;
+	if (!cJSON_IsString(path) || !cJSON_IsString(id) || !cJSON_IsString(role))
+		return !bag_check_add(vc->checks, "bundle", vc->bdoc, 0,
+		    "items[%ld] lacks \"role\", \"path\" or \"id\"", i);
+	it->role = role->valuestring;
+	it->path = path->valuestring;
+	snprintf(it->name, sizeof it->name, "data/%.*s", BAG_MAX_NAME, it->path);
+	if (bag_confined(vc->b, it->name, &why) < 0)
+		return !bag_check_add(vc->checks, "path", vc->bdoc, 0,
+		    "items[%ld].path \"%.200s\" does not stay inside the bag: %s", i, it->path, why);
+	if (sp != NULL && !cJSON_IsString(sp))
+		return !bag_check_add(vc->checks, "path", vc->bdoc, 0,
+		    "items[%ld].store.path is not a string", i);
+	if (sp != NULL) {
+		snprintf(it->store, sizeof it->store, "data/%.*s", BAG_MAX_NAME, sp->valuestring);
+		if (bag_confined(vc->b, it->store, &why) < 0) {
+			it->store[0] = '\0';
+			return !bag_check_add(vc->checks, "path", vc->bdoc, 0,
+			    "items[%ld].store.path \"%.200s\" does not stay inside the bag: %s", i,
+			    sp->valuestring, why);
+		}
 	}
-	snprintf(name, BAG_MAX_NAME + 8, "data/%s", path->valuestring);
-	if (strstr(path->valuestring, "..") || bag_payload_sha256(b, name, d, extracted) < 0) {
-		bag_check_add(checks, "identity", subject, 0,
-		    "role \"%s\": listed in bundle.json but not in the bag", role->valuestring);
-		return 1;
-	}
-	hash_id_format(d, have);
-	if (strcmp(have, id->valuestring) != 0) {
-		bag_check_add(checks, "identity", subject, 0,
-		    "role \"%s\": bundle.json says %s, the bytes are %s", role->valuestring,
-		    id->valuestring, have);
-		return 1;
-	}
-	bag_check_add(checks, "identity", subject, 1, "role \"%s\" is %s", role->valuestring, have);
-	cJSON_AddItemToArray(ids, cJSON_CreateString(have));
-	if (cJSON_IsString(dd))
-		cJSON_AddItemToArray(ids, cJSON_CreateString(dd->valuestring));
+	it->good = 1;
 	return 0;
 }
 
-/* A document of the bundle (an item with a kind), at payload path name:
- * on disk with a freeze's store, it must read, hold nothing live, and a
- * freeze must verify against its store.  The findings, or -1. */
 static int
-item_document(struct bag *b, const cJSON *x, const char *name, int extracted, cJSON *checks,
-    struct err *e)
+vitem_by_path(const void *a, const void *b)
 {
-	const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path");
-	const cJSON *sp = json_get(json_get(x, "store"), "path");
-	const char *subject = path->valuestring;
-	char prefix[BAG_MAX_NAME + 8], *full;
-	struct err pe = ERR_INIT;
-	int findings = 0;
-	cJSON *sub;
+	const struct vitem *x = *(const struct vitem *const *)a, *y = *(const struct vitem *const *)b;
+	int c = strcmp(x->path ? x->path : "", y->path ? y->path : "");
 
-	/* a large document, and a freeze's store, must be on disk */
-	if ((!extracted && bag_extract(b, name, e) < 0) ||
-	    (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
-	        snprintf(prefix, sizeof prefix, "data/%s/", sp->valuestring) > 0 &&
-	        bag_extract(b, prefix, e) < 0))
-		return -1;
-	if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
-		return 0;
-	sub = json_parse_file(full, &pe);
-	free(full);
-	if (sub == NULL)
-		return !bag_check_add(checks, "document", subject, 0, "%s", pe.msg);
-	struct bag_live bl = { checks, subject };
-	findings += (int)freeze_live(sub, on_bag_live, &bl);
-	if (strcmp(kind->valuestring, "cohort.freeze/1") == 0 && cJSON_IsString(sp)) {
-		char *sdir;
-		if (asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) >= 0) {
-			int r = verify_freeze(sub, sdir, 0, checks, e);
-			free(sdir);
-			if (r < 0) {
-				cJSON_Delete(sub);
-				return -1;
-			}
-			findings += r > 0;
-		}
-	}
-	cJSON_Delete(sub);
-	return findings;
+	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* A derived document of the bundle (a fit, a bound): what computing it
- * again from its bundled input gives.  The findings. */
 static int
-item_refit(struct bag *b, const cJSON *items, const cJSON *x, cJSON *checks)
+vitem_by_role(const void *a, const void *b)
 {
-	const cJSON *kind = json_get(x, "kind"), *path = json_get(x, "path"), *y;
-	const cJSON *in = json_get(x, "inputs");
-	char *fp = NULL, *ip = NULL;
-	cJSON *doc = NULL, *input = NULL;
-	struct err fe = ERR_INIT;
-	int findings = 0;
+	const struct vitem *x = *(const struct vitem *const *)a, *y = *(const struct vitem *const *)b;
+	int c = strcmp(x->role ? x->role : "", y->role ? y->role : "");
 
-	if (!cJSON_IsString(kind) || !derive_known(kind->valuestring) ||
-	    !cJSON_IsString(path) || !cJSON_IsString(cJSON_GetArrayItem(in, 0)))
-		return 0;
-	in = cJSON_GetArrayItem(in, 0);
-	cJSON_ArrayForEach(y, items) {
-		const cJSON *yid = json_get(y, "id"), *ydoc = json_get(y, "document");
-		if ((cJSON_IsString(yid) && strcmp(yid->valuestring, in->valuestring) == 0) ||
-		    (cJSON_IsString(ydoc) && strcmp(ydoc->valuestring, in->valuestring) == 0))
-			break;
-	}
-	if (y == NULL || !cJSON_IsString(json_get(y, "path")) ||
-	    !cJSON_IsString(json_get(y, "kind")) || strstr(path->valuestring, "..") ||
-	    strstr(json_get(y, "path")->valuestring, ".."))
-		return 0; /* reported by the inputs check */
-	if (asprintf(&fp, "%s/data/%s", bag_root(b), path->valuestring) >= 0 &&
-	    asprintf(&ip, "%s/data/%s", bag_root(b), json_get(y, "path")->valuestring) >= 0) {
-		doc = json_parse_file(fp, &fe);
-		input = doc ? json_parse_file(ip, &fe) : NULL;
-		if (doc == NULL || input == NULL) {
-			findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s", fe.msg);
-		} else {
-			const cJSON *sp = json_get(json_get(y, "store"), "path");
-			char *sdir = NULL;
-			if (cJSON_IsString(sp) && !strstr(sp->valuestring, "..") &&
-			    asprintf(&sdir, "%s/data/%s", bag_root(b), sp->valuestring) < 0)
-				sdir = NULL;
-			struct derive_env env = { sdir };
-			int r = derive_check(kind->valuestring, doc, input, path->valuestring, &env,
-			    checks, &fe);
-			free(sdir);
-			if (r < 0)
-				findings += !bag_check_add(checks, "refit", path->valuestring, 0, "%s",
-				    fe.msg);
-			else
-				findings += r > 0;
-		}
-	}
-	cJSON_Delete(doc);
-	cJSON_Delete(input);
-	free(fp);
-	free(ip);
-	return findings;
+	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-/* Every input a document records is in the bag (its identity in ids).
- * The findings. */
+/* A path or role given twice is refused (by sorting: n log n). */
 static int
-bag_inputs(const cJSON *items, const cJSON *ids, cJSON *checks)
+vitems_twice(struct vctx *vc)
 {
-	const cJSON *x, *in;
-	int findings = 0;
+	const struct vitem **s = malloc((vc->n + 1) * sizeof *s);
+	int rc = 0;
 
+	if (s == NULL)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	for (int pass = 0; pass < 2 && rc == 0; pass++) {
+		for (size_t i = 0; i < vc->n; i++)
+			s[i] = &vc->v[i];
+		qsort(s, vc->n, sizeof *s, pass ? vitem_by_role : vitem_by_path);
+		for (size_t i = 1; i < vc->n && rc == 0; i++) {
+			const char *a = pass ? s[i - 1]->role : s[i - 1]->path;
+			const char *b = pass ? s[i]->role : s[i]->path;
+			if (a && b && strcmp(a, b) == 0)
+				rc = err_set(vc->e, ERR_INPUT, "%s: items[%ld].%s: \"%.200s\" is given "
+				    "twice (also items[%ld])", vc->bdoc, s[i]->index,
+				    pass ? "role" : "path", b, s[i - 1]->index);
+		}
+	}
+	free(s);
+	return rc;
+}
+
+/* bundle.json's items, read and checked for paths; at most
+ * BUNDLE_MAX_ITEMS.  The findings, or -1. */
+static int
+vitems_read(struct vctx *vc, const cJSON *items)
+{
+	int n = cJSON_GetArraySize(items), findings = 0;
+	const cJSON *x;
+	long i = 0;
+
+	if (n > BUNDLE_MAX_ITEMS)
+		return err_set(vc->e, ERR_INPUT, "%s: items: %d items, more than %d", vc->bdoc, n,
+		    BUNDLE_MAX_ITEMS);
+	if ((vc->v = calloc((size_t)n + 1, sizeof *vc->v)) == NULL)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	vc->n = (size_t)n;
 	cJSON_ArrayForEach(x, items) {
-		const cJSON *path = json_get(x, "path");
-		cJSON_ArrayForEach(in, json_get(x, "inputs"))
-			if (cJSON_IsString(in) && !in_list(ids, in->valuestring))
-				findings += !bag_check_add(checks, "inputs",
-				    cJSON_IsString(path) ? path->valuestring : "?", 0,
-				    "records input %s, which is not in the bag", in->valuestring);
+		findings += vitem_fields(vc, &vc->v[i], x, i);
+		i++;
+	}
+	return vitems_twice(vc) < 0 ? -1 : findings;
+}
+
+/* An item's bytes must be those its identity names. */
+static int
+vitem_identity(struct vctx *vc, struct vitem *it)
+{
+	const char *id = json_get(it->x, "id")->valuestring;
+	uint8_t d[HASH_LEN];
+
+	if (bag_payload_sha256(vc->b, it->name, d) < 0) {
+		it->good = 0;
+		return !bag_check_add(vc->checks, "identity", it->path, 0,
+		    "role \"%s\": listed in bundle.json but not in the bag", it->role);
+	}
+	hash_id_format(d, it->id);
+	if (strcmp(it->id, id) != 0) {
+		it->good = 0;
+		return !bag_check_add(vc->checks, "identity", it->path, 0,
+		    "role \"%s\": bundle.json says %s, the bytes are %s", it->role, id, it->id);
+	}
+	bag_check_add(vc->checks, "identity", it->path, 1, "role \"%s\" is %s", it->role, it->id);
+	return 0;
+}
+
+/* An item's file read as the gate reads it (doc_bytes): a document's kind
+ * is its own, and must be the one bundle.json gives.  The findings, or -1. */
+static int
+vitem_read(struct vctx *vc, struct vitem *it)
+{
+	const cJSON *said = json_get(it->x, "kind");
+	struct buf raw = BUF_INIT;
+	struct err pe = ERR_INIT;
+	char *full;
+	int invalid = 0, r;
+
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	r = io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe);
+	free(full);
+	if (r == 0)
+		it->doc = doc_bytes(raw.p ? raw.p : "", raw.len, it->path, &invalid, &pe);
+	buf_release(&raw);
+	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
+		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
+		    !bag_check_add(vc->checks, "document", it->path, 0, "cannot be read: %s", pe.msg);
+	if (invalid)
+		return !bag_check_add(vc->checks, "document", it->path, 0, "%s", pe.msg);
+	if (it->doc != NULL) {
+		const cJSON *k = json_get(it->doc, "kind");
+		it->kind = cJSON_IsString(k) ? k->valuestring : NULL;
+		if (canon_id(it->doc, it->doc_id, vc->e) < 0)
+			return -1;
+	}
+	if ((said != NULL || it->kind != NULL) &&
+	    (!cJSON_IsString(said) || it->kind == NULL || strcmp(said->valuestring, it->kind) != 0))
+		return !bag_check_add(vc->checks, "kind", it->path, 0,
+		    "bundle.json gives the kind %.60s, the document is %.60s",
+		    cJSON_IsString(said) ? said->valuestring : "(none)", it->kind ? it->kind : "(none)");
+	if (it->kind != NULL && !kind_checkable(it->kind))
+		return !bag_check_add(vc->checks, "kind", it->path, 0,
+		    "a %.60s document: not a kind this verifier can check", it->kind);
+	return 0;
+}
+
+/* The item whose bytes or canonical document have identity id, or NULL. */
+static struct vitem *
+vitem_by_id(struct vctx *vc, const char *id)
+{
+	for (size_t i = 0; i < vc->n; i++)
+		if (vc->v[i].good && (strcmp(vc->v[i].id, id) == 0 ||
+		                         (vc->v[i].doc_id[0] && strcmp(vc->v[i].doc_id, id) == 0)))
+			return &vc->v[i];
+	return NULL;
+}
+
+/* A freeze against its store, when it names one.  The findings, or -1. */
+static int
+vfreeze_store(struct vctx *vc, const struct vitem *it)
+{
+	char *sdir;
+	int r;
+
+	if (it->store[0] == '\0')
+		return 0;
+	if (asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	r = verify_freeze(it->doc, sdir, 0, vc->checks, vc->e);
+	free(sdir);
+	return r < 0 ? -1 : r > 0;
+}
+
+/* A freeze made again from the ledger items it derives from (refreeze,
+ * the gate's own check) must be the freeze, byte for byte. */
+static int
+vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *d, *from = json_get(it->x, "derived_from");
+	const char **ledgers = calloc(vc->n + 1, sizeof *ledgers);
+	char **own = calloc(vc->n + 1, sizeof *own);
+	struct refreeze o;
+	size_t nl = 0;
+	int r = -1;
+
+	if (ledgers == NULL || own == NULL)
+		goto done;
+	cJSON_ArrayForEach(d, from)
+		for (size_t j = 0; cJSON_IsString(d) && j < vc->n && nl < vc->n; j++)
+			if (vc->v[j].good && vc->v[j].doc == NULL &&
+			    strcmp(vc->v[j].role, d->valuestring) == 0) {
+				if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
+					goto done;
+				ledgers[nl] = own[nl];
+				nl++;
+			}
+	if (nl == 0 && it->store[0] == '\0')
+		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
+		    "neither a store nor a ledger in the bag to check the freeze against");
+	else if (nl == 0)
+		r = 0;
+	else if ((r = refreeze(it->doc, ledgers, nl, &o, vc->e)) == 2)
+		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
+		    "its ledgers in the bag no longer freeze: %s", o.why.msg);
+	else if (r == 1)
+		bag_check_add(vc->checks, "freeze-ledgers", it->path, 0, "freezing its %zu ledger%s in "
+		    "the bag again gives %s; included games: %ld changed, %ld added, %ld gone%s%s", nl,
+		    nl == 1 ? "" : "s", o.again, o.changed, o.added, o.removed,
+		    o.first[0] ? "; first: " : "", o.first);
+	else if (r == 0)
+		bag_check_add(vc->checks, "freeze-ledgers", it->path, 1,
+		    "freezing its %zu ledger%s in the bag again gives it byte for byte", nl,
+		    nl == 1 ? "" : "s");
+done:
+	for (size_t j = 0; own && j < nl; j++)
+		free(own[j]);
+	free(own);
+	free(ledgers);
+	return r < 0 && vc->e->code == ERR_OK ? err_set(vc->e, ERR_NOMEM, "out of memory") : r;
+}
+
+/* A freeze embeds its spec and names it by "spec_id": the embedded spec
+ * must have that identity, and so must every spec item it derives from. */
+static int
+vfreeze_spec(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *sid = json_get(it->doc, "spec_id"), *d;
+	char have[HASH_ID_LEN + 1];
+	int findings = 0;
+
+	if (canon_id(json_get(it->doc, "spec"), have, vc->e) < 0)
+		return vc->e->code == ERR_NOMEM ? -1 : !bag_check_add(vc->checks, "spec", it->path, 0,
+		    "its embedded spec cannot be read: %s", vc->e->msg);
+	if (!cJSON_IsString(sid) || strcmp(sid->valuestring, have) != 0)
+		return !bag_check_add(vc->checks, "spec", it->path, 0, "spec_id says %.80s, its "
+		    "embedded spec is %s", cJSON_IsString(sid) ? sid->valuestring : "(none)", have);
+	cJSON_ArrayForEach(d, json_get(it->x, "derived_from"))
+		for (size_t j = 0; cJSON_IsString(d) && j < vc->n; j++) {
+			const struct vitem *s = &vc->v[j];
+			if (!s->good || s->kind == NULL || strcmp(s->kind, "cohort.spec/1") != 0 ||
+			    strcmp(s->role, d->valuestring) != 0)
+				continue;
+			if (strcmp(s->doc_id, have) != 0)
+				findings += !bag_check_add(vc->checks, "spec", it->path, 0, "it embeds spec "
+				    "%s; the spec it derives from (%.200s) is %s", have, s->path, s->doc_id);
+			else
+				bag_check_add(vc->checks, "spec", it->path, 1, "it embeds %s, the spec it "
+				    "derives from (%.200s)", have, s->path);
+		}
+	return findings;
+}
+
+/* A derived document computed again from the input it records itself. */
+static int
+vderived(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *in = json_get(it->doc, "input");
+	const struct vitem *src = cJSON_IsString(in) ? vitem_by_id(vc, in->valuestring) : NULL;
+	struct err fe = ERR_INIT;
+	char *sdir = NULL;
+	int r;
+
+	if (src == NULL || src->doc == NULL)
+		return !bag_check_add(vc->checks, "refit", it->path, 0,
+		    "its input %.80s is not a document in the bag",
+		    cJSON_IsString(in) ? in->valuestring : "(none recorded)");
+	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	struct derive_env env = { sdir };
+	r = derive_check(it->kind, it->doc, src->doc, it->path, &env, vc->checks, &fe);
+	free(sdir);
+	if (r < 0 && fe.code == ERR_NOMEM)
+		return err_set(vc->e, ERR_NOMEM, "%s", fe.msg);
+	if (r < 0)
+		return !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
+	return r > 0;
+}
+
+/* Each document: the live rule, and what its kind derives from. */
+static int
+vitem_document(struct vctx *vc, const struct vitem *it)
+{
+	struct bag_live bl = { vc->checks, it->path };
+	int findings = (int)freeze_live(it->doc, on_bag_live, &bl), r = 0;
+
+	if (it->kind == NULL)
+		return findings;
+	if (strcmp(it->kind, "cohort.freeze/1") == 0) {
+		if ((r = vfreeze_store(vc, it)) >= 0) {
+			findings += r;
+			r = vfreeze_spec(vc, it);
+		}
+		if (r >= 0) {
+			findings += r;
+			r = vfreeze_ledgers(vc, it);
+		}
+	} else if (derive_known(it->kind)) {
+		r = vderived(vc, it);
+	} else if (derive_is_input(it->kind)) {
+		r = derive_input_check(it->kind, it->doc, it->path, vc->checks, vc->e);
+	}
+	return r < 0 ? -1 : findings + r;
+}
+
+/* The first index of the sorted payload at or past name. */
+static size_t
+payload_lower(const struct bag *b, const char *name)
+{
+	size_t lo = 0, hi = bag_payload_count(b);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(bag_payload_name(b, mid), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Mark the payload files name covers: itself (a file) or all under it
+ * (dir, a store's folder: a run of the sorted payload). */
+static void
+payload_mark(const struct bag *b, const char *name, int dir, unsigned char *mark)
+{
+	size_t k = strlen(name), n = bag_payload_count(b);
+
+	for (size_t i = payload_lower(b, name); i < n; i++) {
+		const char *p = bag_payload_name(b, i);
+		if (strncmp(p, name, k) != 0 || (p[k] != '\0' && !dir) || (dir && p[k] != '/'))
+			break;
+		mark[i] = 1;
+	}
+}
+
+/* Every payload file must be the bundle document, an item, or in an
+ * item's store: anything else rides along unchecked. */
+static int
+vunlisted(struct vctx *vc)
+{
+	size_t n = bag_payload_count(vc->b), found = 0;
+	unsigned char *mark = calloc(n + 1, 1);
+
+	if (mark == NULL)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	payload_mark(vc->b, vc->bdoc, 0, mark);
+	if (vc->page)
+		payload_mark(vc->b, vc->page, 0, mark);
+	for (size_t i = 0; i < vc->n; i++) {
+		if (vc->v[i].path != NULL)
+			payload_mark(vc->b, vc->v[i].name, 0, mark);
+		if (vc->v[i].store[0])
+			payload_mark(vc->b, vc->v[i].store, 1, mark);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!mark[i] && found++ < BAG_MAX_LISTED)
+			bag_check_add(vc->checks, "unlisted", bag_payload_name(vc->b, i), 0,
+			    "in the payload, but %s neither lists it nor a store holding it", vc->bdoc);
+	if (found > BAG_MAX_LISTED)
+		bag_check_add(vc->checks, "unlisted", vc->bdoc, 0, "%zu more files not listed",
+		    found - BAG_MAX_LISTED);
+	else if (found == 0)
+		bag_check_add(vc->checks, "unlisted", vc->bdoc, 1,
+		    "every one of the %zu payload files is listed", n);
+	free(mark);
+	return found > 0;
+}
+
+/* Every input a document records is in the bag. */
+static int
+vinputs(struct vctx *vc)
+{
+	int findings = 0;
+
+	for (size_t i = 0; i < vc->n; i++) {
+		const cJSON *in;
+		if (!vc->v[i].good)
+			continue;
+		cJSON_ArrayForEach(in, json_get(vc->v[i].x, "inputs"))
+			if (!cJSON_IsString(in) || vitem_by_id(vc, in->valuestring) == NULL)
+				findings += !bag_check_add(vc->checks, "inputs", vc->v[i].path, 0,
+				    "records input %.80s, which is not in the bag",
+				    cJSON_IsString(in) ? in->valuestring : "(not a string)");
 	}
 	return findings;
 }
 
-/* The bag's reviewer's page, where bundle.json names one: derived again
- * from bundle.json and the documents in the bag, the same bytes.  The
+/* The bag's reviewer's page, where the bundle document names one: derived
+ * again from it and the documents in the bag, the same bytes.  The
  * findings (0 or 1), or -1. */
 static int
-bag_page(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+bag_page(struct vctx *vc, const cJSON *doc)
 {
 	const cJSON *name = json_get(doc, "report");
 	struct buf page = BUF_INIT, held = BUF_INIT;
@@ -1529,22 +1864,23 @@ bag_page(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 	if (name == NULL)
 		return 0;
 	if (!cJSON_IsString(name) || strcmp(name->valuestring, REPORT_PAGE) != 0)
-		return !bag_check_add(checks, "report", "data/bundle.json", 0,
-		    "\"report\": expected \"%s\"", REPORT_PAGE);
-	if (report_bag_extract(b, doc, e) < 0 || asprintf(&data, "%s/data", bag_root(b)) < 0 ||
-	    report_bundle(doc, data, NULL, &page, e) < 0) {
+		return !bag_check_add(vc->checks, "report", vc->bdoc, 0, "\"report\": expected \"%s\"",
+		    REPORT_PAGE);
+	vc->page = "data/" REPORT_PAGE;
+	if (asprintf(&data, "%s/data", bag_root(vc->b)) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	if (report_bundle(doc, data, NULL, &page, vc->e) < 0) {
 		free(data);
-		buf_release(&page);
 		return -1;
 	}
 	have = asprintf(&path, "%s/" REPORT_PAGE, data) >= 0 &&
-	    io_read_all(path, &held, BAG_EXTRACT_MAX, &ig) == 0;
+	    io_read_all(path, &held, IO_MAX_DOCUMENT, &ig) == 0;
 	ok = have && held.len == page.len && memcmp(held.p, page.p, page.len) == 0;
 	if (!have)
-		bag_check_add(checks, "report", "data/" REPORT_PAGE, 0,
-		    "bundle.json names the page, the bag does not hold it");
+		bag_check_add(vc->checks, "report", vc->page, 0,
+		    "the bundle document names the page, the bag does not hold it");
 	else
-		bag_check_add(checks, "report", "data/" REPORT_PAGE, ok, "%s",
+		bag_check_add(vc->checks, "report", vc->page, ok, "%s",
 		    ok ? "derived again from bundle.json and the documents: the same bytes"
 		       : "derived again from bundle.json and the documents: the bytes differ");
 	free(path);
@@ -1554,77 +1890,178 @@ bag_page(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
 	return !ok;
 }
 
-/* bundle.json of a bag against the bag: every item's identity, every
- * document, every refit, every input.  The findings, or -1. */
+/* bundle.json of a bag against the bag: every item's paths and identity,
+ * every document read and derived again, every payload file listed.  The
+ * findings, or -1. */
 static int
-verify_bundle_doc(struct bag *b, const cJSON *doc, cJSON *checks, struct err *e)
+verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 {
-	const cJSON *items = json_get(doc, "items"), *x;
-	int findings = 0, r;
-	cJSON *ids = cJSON_CreateArray();
+	const cJSON *items = json_get(doc, "items");
+	int findings, r = 0;
 
-	if (!cJSON_IsArray(items)) {
-		cJSON_Delete(ids);
-		return !bag_check_add(checks, "bundle", "data/bundle.json", 0, "no \"items\" array");
-	}
-	cJSON_ArrayForEach(x, items) {
-		char name[BAG_MAX_NAME + 8];
-		int extracted = 0;
-		if (item_identity(b, x, ids, name, &extracted, checks) != 0) {
-			findings++;
+	if (!cJSON_IsArray(items))
+		return !bag_check_add(vc->checks, "bundle", vc->bdoc, 0, "no \"items\" array");
+	if ((findings = vitems_read(vc, items)) < 0)
+		return -1;
+	for (size_t i = 0; i < vc->n; i++) {
+		if (!vc->v[i].good)
 			continue;
-		}
-		if (!cJSON_IsString(json_get(x, "kind")))
-			continue; /* only documents are read further */
-		if ((r = item_document(b, x, name, extracted, checks, e)) < 0) {
-			cJSON_Delete(ids);
+		if ((r = vitem_identity(vc, &vc->v[i])) == 0)
+			r = vitem_read(vc, &vc->v[i]);
+		if (r < 0)
 			return -1;
-		}
 		findings += r;
 	}
-	cJSON_ArrayForEach(x, items)
-		findings += item_refit(b, items, x, checks);
-	findings += bag_inputs(items, ids, checks);
-	cJSON_Delete(ids);
-	if ((r = bag_page(b, doc, checks, e)) < 0)
+	for (size_t i = 0; i < vc->n && r >= 0; i++)
+		if (vc->v[i].good && vc->v[i].doc != NULL &&
+		    (r = vitem_document(vc, &vc->v[i])) > 0)
+			findings += r;
+	if (r < 0 || (r = bag_page(vc, doc)) < 0)
 		return -1;
-	return findings + r;
+	findings += r;
+	if ((r = vunlisted(vc)) < 0)
+		return -1;
+	return findings + r + vinputs(vc);
+}
+
+/* A bag with no bundle document may not hold cohort documents: nothing
+ * would say how they derive, and none would be checked.  The first payload
+ * ".json" file that is one is a finding. */
+static int
+plain_bag(struct bag *b, cJSON *checks, struct err *e)
+{
+	size_t n = bag_payload_count(b);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = bag_payload_name(b, i);
+		size_t k = strlen(name);
+		struct buf raw = BUF_INIT;
+		struct err pe = ERR_INIT;
+		const cJSON *kind;
+		cJSON *doc = NULL;
+		char *full;
+		int invalid;
+		if (k < 5 || strcmp(name + k - 5, ".json") != 0)
+			continue;
+		if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) == 0)
+			doc = doc_bytes(raw.p ? raw.p : "", raw.len, name, &invalid, &pe);
+		free(full);
+		buf_release(&raw);
+		if (pe.code == ERR_NOMEM)
+			return err_set(e, ERR_NOMEM, "%s", pe.msg);
+		kind = json_get(doc, "kind");
+		if (cJSON_IsString(kind) && strncmp(kind->valuestring, "cohort.", 7) == 0) {
+			bag_check_add(checks, "bundle-document", name, 0, "a %.60s document, and "
+			    "bag-info.txt names no Bundle-Document: nothing in the bag says how it "
+			    "derives, and it is not checked", kind->valuestring);
+			cJSON_Delete(doc);
+			return 1;
+		}
+		cJSON_Delete(doc);
+	}
+	return 0;
+}
+
+/* The bundle document at payload path name read: a cohort.bundle/1, into
+ * *doc (0), or NULL and 1 after a finding; -1 with e set. */
+static int
+bundle_document_read(struct bag *b, cJSON *checks, const char *name, cJSON **doc,
+    struct err *e)
+{
+	struct buf raw = BUF_INIT;
+	struct err pe = ERR_INIT;
+	char *full;
+	int rc = 0;
+
+	if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) < 0 ||
+	    (*doc = json_parse(raw.p ? raw.p : "", raw.len, name, 1, &pe)) == NULL) {
+		rc = pe.code == ERR_NOMEM ? err_set(e, ERR_NOMEM, "%s", pe.msg) :
+		    !bag_check_add(checks, "bundle-document", name, 0, "%s", pe.msg);
+	} else if (!cJSON_IsString(json_get(*doc, "kind")) ||
+	           strcmp(json_get(*doc, "kind")->valuestring, "cohort.bundle/1") != 0) {
+		rc = !bag_check_add(checks, "bundle-document", name, 0, "not a cohort.bundle/1 document");
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	free(full);
+	buf_release(&raw);
+	return rc;
+}
+
+/* The bundle document bag-info.txt names ("Bundle-Document: PATH ID"), or
+ * data/bundle.json where it names none: confined, present, of that
+ * identity (a mismatch is a finding, and the document is read all the
+ * same), and a cohort.bundle/1.  *doc is it, or NULL for a plain bag or
+ * after a finding that stops there; the findings (0 or 1), or -1. */
+static int
+bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON **doc,
+    struct err *e)
+{
+	struct buf v = BUF_INIT;
+	const char *why, *said;
+	char have[HASH_ID_LEN + 1];
+	uint8_t d[HASH_LEN];
+	int r = bag_info_get(b, "Bundle-Document", &v, e), rc = 1;
+
+	*doc = NULL;
+	if (r < 0)
+		return -1;
+	snprintf(name, BAG_MAX_NAME + 8, "%.*s", BAG_MAX_NAME, r == 0 ? v.p : "data/bundle.json");
+	if (strchr(name, ' ') != NULL)
+		*strchr(name, ' ') = '\0';
+	said = r == 0 && strchr(v.p, ' ') ? strchr(v.p, ' ') + 1 : NULL;
+	if (r == 1 && bag_payload_sha256(b, name, d) < 0) {
+		rc = plain_bag(b, checks, e); /* no bundle document named, none there */
+	} else if (strncmp(name, "data/", 5) != 0 || bag_confined(b, name, &why) < 0) {
+		bag_check_add(checks, "bundle-document", "bag-info.txt", 0,
+		    "Bundle-Document \"%.200s\" is not a payload path inside the bag", name);
+	} else if (bag_payload_sha256(b, name, d) < 0) {
+		bag_check_add(checks, "bundle-document", name, 0,
+		    "bag-info.txt names it as the Bundle-Document; the bag has no such file");
+	} else {
+		hash_id_format(d, have);
+		rc = said != NULL && strcmp(said, have) != 0 &&
+		    !bag_check_add(checks, "bundle-document", name, 0,
+		        "bag-info.txt says %.80s, the bytes are %s", said, have);
+		r = bundle_document_read(b, checks, name, doc, e);
+		if (r == 0 && rc == 0)
+			bag_check_add(checks, "bundle-document", name, 1, "a cohort.bundle/1 of %d items",
+			    cJSON_GetArraySize(json_get(*doc, "items")));
+		rc = r < 0 ? -1 : rc || r;
+	}
+	buf_release(&v);
+	return rc;
 }
 
 int
 bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 {
 	struct bag *b = NULL;
+	char name[BAG_MAX_NAME + 8];
+	cJSON *doc = NULL;
 	int r, findings;
-	char *bj = NULL;
-	struct stat st;
 
 	if (bag_open(path, &b, e) < 0)
 		return -1;
-	r = bag_check(b, checks, e);
-	if (r < 0) {
-		bag_free(b);
-		return -1;
-	}
-	findings = r;
-	if (asprintf(&bj, "%s/data/bundle.json", bag_root(b)) >= 0 && lstat(bj, &st) == 0 &&
-	    S_ISREG(st.st_mode)) {
-		struct err pe = ERR_INIT;
-		cJSON *doc = json_parse_file(bj, &pe);
-		const cJSON *kind = doc ? json_get(doc, "kind") : NULL;
-		if (cJSON_IsString(kind) && strcmp(kind->valuestring, "cohort.bundle/1") == 0) {
-			r = verify_bundle_doc(b, doc, checks, e);
-			if (r < 0) {
-				cJSON_Delete(doc);
-				free(bj);
-				bag_free(b);
-				return -1;
-			}
-			findings += r;
+	if ((findings = bag_check(b, checks, e)) >= 0 &&
+	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
+		findings += r;
+		if (doc != NULL) {
+			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .e = e };
+			r = verify_bundle_doc(&vc, doc);
+			findings = r < 0 ? -1 : findings + r;
+			for (size_t i = 0; i < vc.n; i++)
+				cJSON_Delete(vc.v[i].doc);
+			free(vc.v);
 		}
-		cJSON_Delete(doc);
+	} else {
+		findings = -1;
 	}
-	free(bj);
+	cJSON_Delete(doc);
 	bag_free(b);
-	return findings > 0 ? 1 : 0;
+	return findings < 0 ? -1 : findings > 0 ? 1 : 0;
 }

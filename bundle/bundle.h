@@ -40,11 +40,19 @@ int bundle_table(const cJSON *doc, struct buf *out, struct err *e);
 
 /* Verify an archive or a bag folder without trusting it: the BagIt layer
  * (every manifest line, every payload file listed), and for a cohort bundle
- * every identity in data/bundle.json, each freeze against its stored records
- * and its live state, and each derived document's inputs.  Checks are
- * appended to checks ({"check", "subject", "ok", "detail"}).  0 when all
- * holds, 1 when a finding was appended, -1 with e set when the input cannot
- * be read (a truncated archive, an entry named "../x", a link). */
+ * (the Bundle-Document bag-info.txt names) every path it names inside the
+ * bag, every identity, every document's own kind, each freeze against its
+ * stored records, its spec and its ledgers frozen again, the live rule,
+ * each derived document computed again from the input it records, and no
+ * payload file left unlisted.  Checks are appended to checks ({"check",
+ * "subject", "ok", "detail"}).  0 when all holds, 1 when a finding was
+ * appended, -1 with e set when the input cannot be read (a truncated
+ * archive, an entry named "../x", a link, items given twice) or a check
+ * cannot run (out of memory). */
 int bundle_verify_path(const char *path, cJSON *checks, struct err *e);
+
+/* At most this many items in an archive's bundle document (more is an
+ * input error). */
+#define BUNDLE_MAX_ITEMS 4096
 
 #endif

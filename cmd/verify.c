@@ -1,6 +1,7 @@
 /* verify.c: `cohort verify`: every hash and every derivation re-checked. */
 #include <string.h>
 
+#include "../common/cleanup.h"
 #include "../json/json.h"
 #include "../review/review.h"
 #include "cmd.h"
@@ -47,6 +48,10 @@ cmd_verify(int argc, char **argv)
 	vo.files = (const char **)ops;
 	vo.nfiles = (size_t)nops;
 	vo.jobs = cmd_jobs();
+	/* an archive is extracted into a temporary folder: removed on SIGINT,
+	 * SIGTERM and SIGHUP too */
+	if (cleanup_start(&e) < 0)
+		return cmd_fail("verify", &e);
 	if ((rc = review_files(&vo, &report, &e)) >= 0 && opt_emit(report, tab, table, out, &e) < 0)
 		rc = -1;
 	cJSON_Delete(report);

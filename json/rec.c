@@ -346,6 +346,140 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 /* The end of a number's text at p (grammar checked; no exponent), or NULL.
  * With check, also NULL unless the text is canonical (canonical_number's
  * rules, decided here in the same pass for all but long integers). */
+static int
+hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *cp)
+{
+	unsigned v = 0;
+
+	if (end - p < 4)
+		return -1;
+	for (int i = 0; i < 4; i++) {
+		unsigned c = p[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (!lower && c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + d;
+	}
+	*cp = v;
+	return 0;
+}
+
+/* One escape at p (after its backslash): its code point and its length
+ * (the backslash not counted), or -1.  canonical: only the escapes
+ * RFC 8785 writes (\" \\ \b \f \n \r \t, \u00xx in lowercase for the
+ * other control characters).  Surrogates must pair; a lone one is left
+ * to the tree reader. */
+static int
+escape_at(const unsigned char *p, const unsigned char *end, int canonical, unsigned *cp)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *c;
+	unsigned lo;
+
+	if (p >= end)
+		return -1;
+	if (*p != 'u') {
+		if ((c = memchr(from, *p, 8)) == NULL || *p == '\0' || (canonical && *p == '/'))
+			return -1;
+		*cp = (unsigned char)to[c - from];
+		return 1;
+	}
+	if (hex4(p + 1, end, canonical, cp) < 0)
+		return -1;
+	if (canonical)
+		return *cp < 0x20 && memchr("\b\f\n\r\t", (int)*cp, 5) == NULL ? 5 : -1;
+	if (*cp >= 0xdc00 && *cp <= 0xdfff)
+		return -1;
+	if (*cp < 0xd800 || *cp > 0xdbff)
+		return 5;
+	if (end - p < 11 || p[5] != '\\' || p[6] != 'u' || hex4(p + 7, end, 0, &lo) < 0 ||
+	    lo < 0xdc00 || lo > 0xdfff)
+		return -1;
+	*cp = 0x10000 + ((*cp - 0xd800) << 10) + (lo - 0xdc00);
+	return 11;
+}
+
+/* string_end for a string that holds escapes (p after its quote): the
+ * closing quote, or NULL.  Not in the hot loop: such strings are few. */
+static const unsigned char *
+escaped_end(const unsigned char *p, const unsigned char *end, int canonical)
+{
+	unsigned cp;
+	int n;
+
+	while (p < end) {
+		if (*p == '"')
+			return p;
+		if (*p == '\\') {
+			if ((n = escape_at(p + 1, end, canonical, &cp)) < 0)
+				return NULL;
+			p += 1 + (size_t)n;
+		} else if (*p < 0x20) {
+			return NULL;
+		} else if (*p < 0x80) {
+			p++;
+		} else {
+			size_t k = utf8_seq_len(p, end);
+			if (k == 0)
+				return NULL;
+			p += k;
+		}
+	}
+	return NULL;
+}
+
+/* A string value's canonical text (RFC 8785 section 3.2.2.2) from its
+ * escaped text p[0..n) (escaped_end said yes): never longer. */
+static char *
+escaped_write(const unsigned char *p, size_t n, char *o)
+{
+	const unsigned char *end = p + n;
+	unsigned cp;
+
+	while (p < end) {
+		if (*p != '\\') {
+			*o++ = (char)*p++;
+			continue;
+		}
+		p += 1 + (size_t)escape_at(p + 1, end, 0, &cp);
+		if (cp == '"' || cp == '\\') {
+			*o++ = '\\';
+			*o++ = (char)cp;
+		} else if (cp < 0x20) {
+			const char *sh = memchr("\b\f\n\r\t", (int)cp, 5);
+			*o++ = '\\';
+			if (cp != 0 && sh != NULL) {
+				*o++ = "bfnrt"[sh - "\b\f\n\r\t"];
+			} else {
+				memcpy(o, "u00", 3);
+				o[3] = "0123456789abcdef"[cp >> 4];
+				o[4] = "0123456789abcdef"[cp & 15];
+				o += 5;
+			}
+		} else if (cp < 0x80) {
+			*o++ = (char)cp;
+		} else if (cp < 0x800) {
+			*o++ = (char)(0xc0 | cp >> 6);
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		} else if (cp < 0x10000) {
+			*o++ = (char)(0xe0 | cp >> 12);
+			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		} else {
+			*o++ = (char)(0xf0 | cp >> 18);
+			*o++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+			*o++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (cp & 0x3f));
+		}
+	}
+	return o;
+}
+
 /* The end of the run of digits from p (before end), eight bytes at a time
  * where eight are there: a byte is a digit when its high half is 3 and
  * adding 6 leaves it so.  (A carry out of a byte that is not a digit may
@@ -531,9 +665,12 @@ read_all(struct rec_scan *s, const char *text, size_t len, int check)
 		t[i].ord = 0;
 		switch (*p) {
 		case '"':
-			if ((q = string_end(p + 1, end, 0)) == NULL)
-				return REC_OTHER;
 			t[i].type = REC_STRING;
+			if ((q = string_end(p + 1, end, 0)) == NULL) {
+				if ((q = escaped_end(p + 1, end, check)) == NULL)
+					return REC_OTHER;
+				t[i].type = REC_XSTRING;
+			}
 			t[i].off++;
 			t[i].len = (uint32_t)(q - p - 1);
 			t[i].end = i + 1;
@@ -790,6 +927,11 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 		*o++ = '"';
 		memcpy(o, s->text + t->off, t->len);
 		o += t->len;
+		*o++ = '"';
+		return o;
+	case REC_XSTRING:
+		*o++ = '"';
+		o = escaped_write(s->text + t->off, t->len, o);
 		*o++ = '"';
 		return o;
 	case REC_NUMBER: {
@@ -1076,7 +1218,7 @@ tpl_walk(struct rec_scan *s, struct tpl *T, const struct step *steps, const stru
 	/* Without bytes past ASCII and without backslashes, a string is
 	 * everything up to the next quote. */
 #define STRING_END(x) \
-	(flags & BYTES_HIGH ? string_end((x), end, 0) : \
+	(flags & (BYTES_HIGH | BYTES_CONTROL) ? string_end((x), end, 0) : \
 	    next_quote(s->quotes, nw, p, (size_t)((x) - p)))
 	for (const struct step *st = steps;; st++) {
 		struct tok *v = &t[st->tok];
@@ -1235,8 +1377,9 @@ tpl_match(struct rec_scan *s, struct tpl *T, const unsigned char *p, size_t n)
 #else
 	flags = bytes_scan(p, n, s->quotes);
 #endif
-	if (flags & BYTES_CONTROL)
-		return REC_OTHER;
+	/* A backslash may be in the shape's literal bytes (an escaped string
+	 * every record repeats); a value that holds one, or a control
+	 * character, fails its STRING_END below. */
 	if (T->fused == 1) {
 		rc = tpl_walk(s, T, T->fstep, T->fix, p, n, flags);
 		if (rc != REC_OTHER) {
@@ -1446,8 +1589,14 @@ rec_type(const struct rec_scan *s, int tok)
 const char *
 rec_str(const struct rec_scan *s, int tok, size_t *len)
 {
-	*len = s->t[tok].len;
-	return (const char *)s->text + s->t[tok].off;
+	const struct tok *t = &s->t[tok];
+
+	*len = t->len;
+	/* A string with escapes is never a value of a shape, always part of
+	 * its literal bytes (tpl_build): its place is in the shape's text. */
+	if (t->type == REC_XSTRING)
+		return (const char *)key_text(s, t);
+	return (const char *)s->text + t->off;
 }
 
 int

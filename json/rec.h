@@ -29,7 +29,11 @@
 #define REC_MAX_DEPTH 16
 
 enum { REC_OK = 0, REC_OTHER = 1, REC_NOMEM = -1 };
-enum { REC_OBJECT, REC_ARRAY, REC_STRING, REC_NUMBER, REC_TRUE, REC_FALSE, REC_NULL };
+/* REC_XSTRING: a string value holding escapes; rec_str gives its JSON
+ * text as written (canonical in a record rec_check said yes to), not its
+ * characters, so a reader that needs them takes the tree reader's way. */
+enum { REC_OBJECT, REC_ARRAY, REC_STRING, REC_NUMBER, REC_TRUE, REC_FALSE, REC_NULL,
+	REC_XSTRING };
 
 struct rec_scan;
 

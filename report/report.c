@@ -261,25 +261,3 @@ done:
 	buf_release(&title);
 	return rc;
 }
-
-int
-report_bag_extract(struct bag *b, const cJSON *bundle, struct err *e)
-{
-	const cJSON *m;
-
-	cJSON_ArrayForEach(m, json_get(bundle, "items")) {
-		const char *p = page_str(m, "path"), *sp = page_str(json_get(m, "store"), "path");
-		char name[BAG_MAX_NAME + 8];
-		if (page_str(m, "kind") && safe_rel(p) && strlen(p) < BAG_MAX_NAME) {
-			snprintf(name, sizeof name, "data/%s", p);
-			if (bag_extract(b, name, e) < 0)
-				return -1;
-		}
-		if (safe_rel(sp) && strlen(sp) < BAG_MAX_NAME) {
-			snprintf(name, sizeof name, "data/%s/", sp);
-			if (bag_extract(b, name, e) < 0)
-				return -1;
-		}
-	}
-	return 0;
-}

@@ -20,7 +20,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "../bagit/bag.h"
 #include "../common/buf.h"
 #include "../common/err.h"
 
@@ -43,11 +42,6 @@ struct report_archive {
  * out of memory. */
 int report_bundle(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
     struct buf *html, struct err *e);
-
-/* Put on disk every document of bundle inside bag b and their stores (a
- * bag keeps large payload files in the archive), so that report_bundle can
- * read them under bag_root(b)/data. */
-int report_bag_extract(struct bag *b, const cJSON *bundle, struct err *e);
 
 /* The page of the gate's answer for a bundle spec named spec_name: a
  * cohort.refusal/1's findings, or the items a cohort.bundle/1 would hold.

@@ -21,7 +21,7 @@ base(const char *path)
 	return b && b[1] ? b + 1 : path;
 }
 
-/* bundle.json of an open bag, its documents and stores on disk. */
+/* bundle.json of an open bag (whose files are all on disk). */
 static cJSON *
 bag_bundle(struct bag *bag, const char *path, struct err *e)
 {
@@ -43,10 +43,6 @@ bag_bundle(struct bag *bag, const char *path, struct err *e)
 	}
 	if (bundle == NULL)
 		err_prefix(e, "%s: not a cohort bundle", path);
-	else if (report_bag_extract(bag, bundle, e) < 0) {
-		cJSON_Delete(bundle);
-		return NULL;
-	}
 	return bundle;
 }
 

@@ -236,6 +236,17 @@ check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record
 	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
 check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \
 	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 500 "$ROOT/tests/data/rec/odd.jsonl"
+# Records shaped as harnesses write them (bench/realshape.py: 17-digit
+# floats, millisecond times, escapes and non-ASCII in unknown fields, keys
+# in any order): the readers agree, and every one stays on the flat path,
+# stored records read by their shape.
+python3 "$ROOT/bench/realshape.py" 700 real-spec.json real.jsonl
+check "flat reader = tree reader on real-shaped records and 20 mutants a record" \
+	"$BUILD/tests/unit/rec_diff" real-spec.json 20 real.jsonl
+"$BUILD/tests/unit/rec_diff" real-spec.json 0 real.jsonl >real0.out 2>&1
+if grep -q '^700 records: flat reader said yes to 700 ' real0.out && [ "$(sed 's/.*read by a shape //' real0.out)" -ge 600 ]; then
+	ok "real-shaped records stay on the flat path (and stored ones on their shapes)"
+else notok "real-shaped records on the flat path" "$(cat real0.out)"; fi
 
 # Sorting by game_id: 66,000 games (enough for the sort on two threads),
 # whose ids share their first 24 bytes and more, written in an order of

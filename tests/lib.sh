@@ -44,3 +44,24 @@ check() {
 	shift
 	if "$@" >"$TMP/chk" 2>&1; then ok "$_name"; else notok "$_name" "$(head -c 300 "$TMP/chk")"; fi
 }
+
+# luna_evidence DIR: the Luna example frozen (with its store), fitted and
+# bounded in DIR, beside its harness repository, made with fixed names and
+# dates so that its commit is the one DIR/bundle.json names.
+luna_evidence() {
+	mkdir -p "$1"
+	cp -r "$ROOT/examples/luna/." "$1/"
+	(
+		cd "$1" || exit 1
+		"$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl || exit 1
+		"$COHORT" fit -o fit.json freeze.json || exit 1
+		"$COHORT" bound -o bound.json freeze.json || exit 1
+		mkdir -p harness/prompts
+		cp prompts/system.txt prompts/tools.json harness/prompts/
+		cd harness && git init -q . && git add prompts &&
+			GIT_AUTHOR_NAME="Luna harness" GIT_AUTHOR_EMAIL="harness@example.org" \
+			GIT_AUTHOR_DATE="2026-06-20T00:00:00Z" GIT_COMMITTER_NAME="Luna harness" \
+			GIT_COMMITTER_EMAIL="harness@example.org" GIT_COMMITTER_DATE="2026-06-20T00:00:00Z" \
+			git -c commit.gpgsign=false -c user.useConfigOnly=false commit -q -m "Harness prompts and tool schema"
+	) >/dev/null 2>&1
+}

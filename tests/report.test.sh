@@ -68,7 +68,7 @@ rm nopage/data/report.html
 rebag nopage
 "$COHORT" verify nopage >nopage.json 2>/dev/null
 rc=$?
-[ $rc = 1 ] && grep -q '"check":"report","detail":"bundle.json names the page, the bag does not hold it","ok":false' nopage.json &&
+[ $rc = 1 ] && grep -q '"check":"report","detail":"the bundle document names the page, the bag does not hold it","ok":false' nopage.json &&
 	ok "verify: a bag without the page bundle.json names is a finding" || notok "verify: a missing page" "exit $rc: $(grep -o '"check":"report"[^}]*' nopage.json)"
 
 # the gate's answer for a spec: a refusal's every finding, or the items

@@ -114,6 +114,7 @@ same_tokens(const struct rec_scan *s, int a, const struct rec_scan *t, int b, co
 		return 0;
 	switch (rec_type(s, a)) {
 	case REC_STRING:
+	case REC_XSTRING:
 		x = rec_str(s, a, &nx);
 		y = rec_str(t, b, &ny);
 		return nx == ny && memcmp(x, y, nx) == 0;

@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""bagtool.py: rebuild and repack BagIt bags for the adversarial suite.
+
+An attacker who edits a bag's payload also rewrites what the bag says about
+it; this tool does that rewriting, so that each attack in
+tests/attacks.test.sh reaches the checks past the BagIt layer.
+
+  bagtool.py rebag DIR            recompute manifest-sha256.txt (every file
+                                  under DIR/data), Payload-Oxum and the
+                                  Bundle-Document identity in bag-info.txt,
+                                  and tagmanifest-sha256.txt
+  bagtool.py reid DIR              rewrite each item's "id" and "size" in
+                                  DIR/data/bundle.json to its file's bytes
+  bagtool.py tar DIR OUT [gzip]   DIR as a pax tar (its folder's name on top,
+                                  entries sorted), gzip-compressed if asked
+  bagtool.py json FILE CODE       run the Python CODE with d = FILE's JSON,
+                                  write d back (sorted keys, compact)
+  bagtool.py manifest-lines DIR N add N lines naming files that are not in
+                                  the bag to DIR/manifest-sha256.txt
+"""
+import hashlib
+import json
+import os
+import sys
+import tarfile
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def encode(name):
+    return name.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
+
+
+def payload(top):
+    out = []
+    for base, dirs, files in os.walk(os.path.join(top, "data")):
+        dirs.sort()
+        for f in files:
+            full = os.path.join(base, f)
+            out.append(os.path.relpath(full, top))
+    return sorted(out)
+
+
+def rebag(top):
+    names = payload(top)
+    with open(os.path.join(top, "manifest-sha256.txt"), "w", newline="\n") as m:
+        for n in names:
+            m.write("%s  %s\n" % (sha256(os.path.join(top, n)), encode(n)))
+    size = sum(os.path.getsize(os.path.join(top, n)) for n in names)
+    info = os.path.join(top, "bag-info.txt")
+    lines = open(info).read().splitlines() if os.path.exists(info) else []
+    bundle = os.path.join(top, "data", "bundle.json")
+    out = []
+    for line in lines:
+        if line.startswith("Payload-Oxum:"):
+            line = "Payload-Oxum: %d.%d" % (size, len(names))
+        elif line.startswith("Bundle-Document:") and os.path.exists(bundle):
+            line = "Bundle-Document: data/bundle.json sha256:" + sha256(bundle)
+        out.append(line)
+    with open(info, "w", newline="\n") as f:
+        f.write("".join(l + "\n" for l in out))
+    tags = [t for t in ("bag-info.txt", "bagit.txt", "manifest-sha256.txt")
+            if os.path.exists(os.path.join(top, t))]
+    with open(os.path.join(top, "tagmanifest-sha256.txt"), "w", newline="\n") as f:
+        for t in tags:
+            f.write("%s  %s\n" % (sha256(os.path.join(top, t)), t))
+
+
+def reid(top):
+    path = os.path.join(top, "data", "bundle.json")
+    d = json.load(open(path, encoding="utf-8"))
+    for it in d["items"]:
+        f = os.path.join(top, "data", it["path"])
+        if os.path.isfile(f):
+            it["id"] = "sha256:" + sha256(f)
+            it["size"] = os.path.getsize(f)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+def pack(top, out, gzip=False):
+    top = top.rstrip("/")
+    name = os.path.basename(top)
+    entries = [name]
+    for base, dirs, files in os.walk(top):
+        for d in dirs:
+            entries.append(os.path.join(name, os.path.relpath(os.path.join(base, d), top)))
+        for f in files:
+            entries.append(os.path.join(name, os.path.relpath(os.path.join(base, f), top)))
+    with tarfile.open(out, "w:gz" if gzip else "w", format=tarfile.PAX_FORMAT) as t:
+        for e in sorted(entries):
+            src = os.path.join(os.path.dirname(top), e)
+            info = t.gettarinfo(src, arcname=e)
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            info.mtime = 1784505600
+            if info.isfile():
+                with open(src, "rb") as f:
+                    t.addfile(info, f)
+            else:
+                t.addfile(info)
+
+
+def edit(path, code):
+    d = json.load(open(path, encoding="utf-8"))
+    env = {"d": d, "json": json}
+    exec(code, env)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(env["d"], sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+def more_lines(top, n):
+    with open(os.path.join(top, "manifest-sha256.txt"), "a", newline="\n") as m:
+        for i in range(n):
+            m.write("%064x  data/absent/%07d\n" % (i, i))
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "rebag":
+        rebag(argv[2])
+    elif len(argv) == 3 and argv[1] == "reid":
+        reid(argv[2])
+    elif len(argv) >= 4 and argv[1] == "tar":
+        pack(argv[2], argv[3], len(argv) > 4 and argv[4] == "gzip")
+    elif len(argv) == 4 and argv[1] == "json":
+        edit(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "manifest-lines":
+        more_lines(argv[2], int(argv[3]))
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
