@@ -28,6 +28,7 @@
 #include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../gate/gate.h"
+#include "../report/report.h"
 #include "../verify/verify.h"
 #include "secret.h"
 
@@ -467,6 +468,9 @@ item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
 		return -1;
 	if (strcmp(it->path, "bundle.json") == 0)
 		return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
+		                              "rename the file");
+	if (strcmp(it->path, REPORT_PAGE) == 0)
+		return spec_err(c, i, "path", REPORT_PAGE " is the bundle's own page in the bag; "
 		                              "rename the file");
 	return 0;
 }
@@ -1513,6 +1517,7 @@ make_bundle_doc(struct ctx *c)
 	json_add_string(doc, "name", c->name);
 	json_add_string(doc, "as_of", c->as_of);
 	json_add_string(doc, "spec", c->spec_id);
+	json_add_string(doc, "report", REPORT_PAGE);
 	if (json_get(c->spec, "require"))
 		cJSON_AddItemToObject(doc, "require", cJSON_Duplicate(json_get(c->spec, "require"), 1));
 	if (json_get(c->spec, "claims"))
@@ -1610,11 +1615,12 @@ static int
 write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
     char id[HASH_ID_LEN + 1])
 {
-	struct buf bytes = BUF_INIT, info = BUF_INIT, crate = BUF_INIT, cff = BUF_INIT;
-	struct bag_file *bf = calloc(c->nf + 3, sizeof *bf);
+	struct buf bytes = BUF_INIT, info = BUF_INIT, page = BUF_INIT, crate = BUF_INIT,
+	           cff = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 4, sizeof *bf);
 	struct crate_tool tool = { o->tool_version ? o->tool_version : "", o->tool_commit };
 	cJSON *cr = crate_make(c->spec, doc, &tool);
-	size_t n = c->nf + 1;
+	size_t n = c->nf + 2;
 	int has_cff;
 	struct bag_write_opts wo;
 	uint8_t d[HASH_LEN];
@@ -1630,11 +1636,18 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	bf[0].mem = bytes.p;
 	bf[0].size = bytes.len;
 	hash_bytes(bytes.p, bytes.len, bf[0].sha256);
+	/* the reviewer's page, from bundle.json and the files as hashed */
+	if (report_bundle(doc, c->dir, NULL, &page, c->e) < 0)
+		goto done;
+	bf[1].name = REPORT_PAGE;
+	bf[1].mem = page.p;
+	bf[1].size = page.len;
+	hash_bytes(page.p, page.len, bf[1].sha256);
 	for (size_t k = 0; k < c->nf; k++) {
-		bf[k + 1].name = c->f[k].rel;
-		bf[k + 1].src = c->f[k].abs;
-		bf[k + 1].size = c->f[k].size;
-		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+		bf[k + 2].name = c->f[k].rel;
+		bf[k + 2].src = c->f[k].abs;
+		bf[k + 2].size = c->f[k].size;
+		memcpy(bf[k + 2].sha256, c->f[k].sha, HASH_LEN);
 	}
 	/* the research-object metadata, and how to cite it */
 	bf[n].name = "ro-crate-metadata.json";
@@ -1674,6 +1687,7 @@ done:
 	buf_release(&cff);
 	buf_release(&bytes);
 	buf_release(&info);
+	buf_release(&page);
 	return rc;
 }
 
@@ -1826,6 +1840,7 @@ struct vitem {
 struct vctx {
 	struct bag *b;
 	const char *bdoc;          /* the bundle document's payload path */
+	const char *page;          /* the reviewer's page it names ("data/report.html"), or NULL */
 	cJSON *checks;
 	struct vitem *v;
 	size_t n;
@@ -2350,6 +2365,8 @@ vunlisted(struct vctx *vc)
 	if (mark == NULL)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	payload_mark(vc->b, vc->bdoc, 0, mark);
+	if (vc->page)
+		payload_mark(vc->b, vc->page, 0, mark);
 	if (vcrate(vc, mark) < 0) {
 		free(mark);
 		return -1;
@@ -2393,6 +2410,47 @@ vinputs(struct vctx *vc)
 	return findings;
 }
 
+/* The bag's reviewer's page, where the bundle document names one: derived
+ * again from it and the documents in the bag, the same bytes.  The
+ * findings (0 or 1), or -1. */
+static int
+bag_page(struct vctx *vc, const cJSON *doc)
+{
+	const cJSON *name = json_get(doc, "report");
+	struct buf page = BUF_INIT, held = BUF_INIT;
+	struct err ig = ERR_INIT;
+	char *data = NULL, *path = NULL;
+	int ok, have;
+
+	if (name == NULL)
+		return 0;
+	if (!cJSON_IsString(name) || strcmp(name->valuestring, REPORT_PAGE) != 0)
+		return !bag_check_add(vc->checks, "report", vc->bdoc, 0, "\"report\": expected \"%s\"",
+		    REPORT_PAGE);
+	vc->page = "data/" REPORT_PAGE;
+	if (asprintf(&data, "%s/data", bag_root(vc->b)) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	if (report_bundle(doc, data, NULL, &page, vc->e) < 0) {
+		free(data);
+		return -1;
+	}
+	have = asprintf(&path, "%s/" REPORT_PAGE, data) >= 0 &&
+	    io_read_all(path, &held, IO_MAX_DOCUMENT, &ig) == 0;
+	ok = have && held.len == page.len && memcmp(held.p, page.p, page.len) == 0;
+	if (!have)
+		bag_check_add(vc->checks, "report", vc->page, 0,
+		    "the bundle document names the page, the bag does not hold it");
+	else
+		bag_check_add(vc->checks, "report", vc->page, ok, "%s",
+		    ok ? "derived again from bundle.json and the documents: the same bytes"
+		       : "derived again from bundle.json and the documents: the bytes differ");
+	free(path);
+	free(data);
+	buf_release(&held);
+	buf_release(&page);
+	return !ok;
+}
+
 /* bundle.json of a bag against the bag: every item's paths and identity,
  * every document read and derived again, every payload file listed.  The
  * findings, or -1. */
@@ -2419,7 +2477,10 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 		if (vc->v[i].good && vc->v[i].doc != NULL &&
 		    (r = vitem_document(vc, &vc->v[i])) > 0)
 			findings += r;
-	if (r < 0 || (r = vunlisted(vc)) < 0)
+	if (r < 0 || (r = bag_page(vc, doc)) < 0)
+		return -1;
+	findings += r;
+	if ((r = vunlisted(vc)) < 0)
 		return -1;
 	return findings + r + vinputs(vc) + vclaims(vc, doc);
 }
@@ -2551,7 +2612,7 @@ bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
 		if (doc != NULL) {
-			struct vctx vc = { b, name, checks, NULL, 0, e };
+			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;
 			for (size_t i = 0; i < vc.n; i++)

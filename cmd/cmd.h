@@ -34,6 +34,8 @@ int cmd_simulate(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "cohort NAME: message" to stderr; return the matching exit status.
  * (Usage errors and --help are opt.h's.) */

@@ -34,6 +34,8 @@ static const char commands_text[] =
 "  import     PGN games into ledger records\n"
 "  export     a freeze's games as PGN, or its blocks as a PGN for Ordo\n"
 "  sign       a minisign signature of a file, or a new key pair\n"
+"  plot       draw a fit, freeze, paired or distance document as deterministic SVG\n"
+"  report     a bundle (or a refused bundle spec) as one HTML page for a reviewer\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -62,6 +64,8 @@ static const struct {
 	{ "import", cmd_import },
 	{ "export", cmd_export },
 	{ "sign", cmd_sign },
+	{ "plot", cmd_plot },
+	{ "report", cmd_report },
 };
 
 int

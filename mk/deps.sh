@@ -38,6 +38,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	command -v node >/dev/null 2>&1 || missing nodejs
 	# minisign, to check cohort's signatures both ways
 	command -v minisign >/dev/null 2>&1 || missing minisign
+	# headless Chromium renders the figures and the report as a reader sees them
+	command -v chromium >/dev/null 2>&1 || missing chromium
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do
