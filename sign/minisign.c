@@ -271,7 +271,8 @@ done:
 	return rc;
 }
 
-/* The two lines of a key file, written atomically with its mode. */
+/* The two lines of a key file, written atomically with its mode (0666:
+ * what the umask leaves, as every output). */
 static int
 key_write(const char *path, int mode, const char *comment, const uint8_t *raw, size_t n,
           struct err *e)
@@ -356,7 +357,7 @@ ms_generate(const char *pub_path, const char *sec_path, const char *password, st
 	memcpy(pub + 2 + MS_ID_LEN, sk.pk, 32);
 	ms_id_format(sk.id, id);
 	snprintf(comment, sizeof comment, "minisign public key %s", id);
-	if (key_write(pub_path, 0644, comment, pub, sizeof pub, e) < 0) {
+	if (key_write(pub_path, 0666, comment, pub, sizeof pub, e) < 0) {
 		remove(sec_path);
 		goto done;
 	}

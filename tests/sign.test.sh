@@ -22,11 +22,14 @@ for spec in "64:rand.bin" "32:rand.bin" "64:empty.bin" "1:rand.bin"; do
 done
 
 # ---- cohort's keys ----
-expect_status "sign: a new key pair" 0 "$COHORT" sign --generate -p c.pub -s c.key
+expect_status "sign: a new key pair" 0 sh -c 'umask 022 && exec "$0" "$@"' "$COHORT" sign --generate -p c.pub -s c.key
 [ -s "$TMP/out" ] || [ -s "$TMP/err" ] && notok "sign: --generate prints nothing" "$(cat "$TMP/out" "$TMP/err")" ||
 	ok "sign: --generate prints nothing"
-[ "$(stat -c %a c.key)" = 600 ] && [ "$(stat -c %a c.pub)" = 644 ] && ok "sign: the secret key is 0600, the public 0644" ||
+[ "$(stat -c %a c.key)" = 600 ] && [ "$(stat -c %a c.pub)" = 644 ] && ok "sign: the secret key is 0600, the public 0644 (umask 022)" ||
 	notok "sign: key modes" "$(stat -c '%n %a' c.key c.pub)"
+(umask 077 && "$COHORT" sign --generate -p u.pub -s u.key) && [ "$(stat -c %a u.pub)" = 600 ] &&
+	ok "sign: the public key honours the umask (077: 0600)" || notok "sign: umask 077" "$(stat -c '%n %a' u.pub)"
+rm -f u.pub u.key
 cp c.key c.key.before
 expect_fail2 "sign: an existing key is never overwritten" 'c\.key exists' "$COHORT" sign --generate -p other.pub -s c.key
 same_bytes "sign: ... and is left as it was" c.key c.key.before
