@@ -13,8 +13,6 @@
 #include "blake2b.h"
 #include "minisign.h"
 
-#include <inttypes.h>
-
 #define SIG_ALG "Ed"
 #define SIG_ALG_HASHED "ED"
 #define KDF_SCRYPT "Sc"
@@ -43,12 +41,8 @@ ms_wipe(void *p, size_t n)
 void
 ms_id_format(const uint8_t id[MS_ID_LEN], char out[2 * MS_ID_LEN + 1])
 {
-	uint64_t v = 0;
-
-	/* minisign prints it with PRIX64: no leading zeros */
-	for (int i = MS_ID_LEN - 1; i >= 0; i--)
-		v = v << 8 | id[i];
-	snprintf(out, 2 * MS_ID_LEN + 1, "%" PRIX64, v);
+	for (int i = 0; i < MS_ID_LEN; i++)
+		snprintf(out + 2 * i, 3, "%02X", id[MS_ID_LEN - 1 - i]);
 }
 
 /* -------------------------------------------------------------- lines */

@@ -42,8 +42,8 @@ struct ms_sec {
 	uint8_t pk[32];
 };
 
-/* The key id as minisign prints it: the id read as a little-endian number,
- * in uppercase hex without leading zeros (PRIX64). */
+/* The key id as minisign prints it: 16 uppercase hex digits of the id read
+ * as a little-endian number. */
 void ms_id_format(const uint8_t id[MS_ID_LEN], char out[2 * MS_ID_LEN + 1]);
 
 int ms_pub_read(const char *path, struct ms_pub *pk, struct err *e);
