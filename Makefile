@@ -13,14 +13,17 @@ PKGS      = libcrypto libarchive libcjson sqlite3 libgit2 gsl
 OPT      ?= -O2
 WERROR   ?=
 SAN      ?=
+# a release's source commit, for bundles' RO-Crate metadata (cmd/cmd.h)
+COHORT_COMMIT ?=
 CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
+	$(if $(COHORT_COMMIT),-DCOHORT_COMMIT='"$(COHORT_COMMIT)"') \
 	-Wall -Wextra -Wno-unused-parameter $(WERROR) $(SAN) \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)
 
 # The layers, from the bottom (docs/design.md): each folder uses only
 # those before it in this list that mk/layers.txt allows.
-LAYERS    = common json store bagit chess engine protocol freeze verify reconcile fit paired fingerprint gate derive simulate bundle review
+LAYERS    = common json store bagit chess engine sign protocol freeze verify reconcile fit paired fingerprint gate derive simulate pgnio plot report bundle review
 include $(LAYERS:%=%/module.mk)
 include cmd/module.mk
 

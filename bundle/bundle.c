@@ -5,6 +5,7 @@
  * such an archive. */
 #define _GNU_SOURCE /* asprintf */
 #include "bundle.h"
+#include "crate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../gate/gate.h"
+#include "../report/report.h"
 #include "../verify/verify.h"
 #include "secret.h"
 
@@ -374,6 +376,8 @@ read_head(struct ctx *c, const cJSON **items)
 		return err_prefix(c->e, "%s", c->spec_path);
 	if (strcmp(kind, "cohort.bundle-spec/1") != 0)
 		return spec_err(c, -1, "kind", "expected cohort.bundle-spec/1, not %s", kind);
+	if (crate_check_spec(c->spec, c->spec_path, c->e) < 0)
+		return -1;
 	if (*c->name == '\0' || strlen(c->name) > 100 ||
 	    strspn(c->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
 	        strlen(c->name) || c->name[0] == '.')
@@ -464,6 +468,9 @@ item_fields(struct ctx *c, struct item *it, const cJSON *v, long i)
 		return -1;
 	if (strcmp(it->path, "bundle.json") == 0)
 		return spec_err(c, i, "path", "bundle.json is the bundle's own document in the bag; "
+		                              "rename the file");
+	if (strcmp(it->path, REPORT_PAGE) == 0)
+		return spec_err(c, i, "path", REPORT_PAGE " is the bundle's own page in the bag; "
 		                              "rename the file");
 	return 0;
 }
@@ -1510,6 +1517,7 @@ make_bundle_doc(struct ctx *c)
 	json_add_string(doc, "name", c->name);
 	json_add_string(doc, "as_of", c->as_of);
 	json_add_string(doc, "spec", c->spec_id);
+	json_add_string(doc, "report", REPORT_PAGE);
 	if (json_get(c->spec, "require"))
 		cJSON_AddItemToObject(doc, "require", cJSON_Duplicate(json_get(c->spec, "require"), 1));
 	if (json_get(c->spec, "claims"))
@@ -1607,25 +1615,50 @@ static int
 write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
     char id[HASH_ID_LEN + 1])
 {
-	struct buf bytes = BUF_INIT, info = BUF_INIT;
-	struct bag_file *bf = calloc(c->nf + 1, sizeof *bf);
+	struct buf bytes = BUF_INIT, info = BUF_INIT, page = BUF_INIT, crate = BUF_INIT,
+	           cff = BUF_INIT;
+	struct bag_file *bf = calloc(c->nf + 4, sizeof *bf);
+	struct crate_tool tool = { o->tool_version ? o->tool_version : "", o->tool_commit };
+	cJSON *cr = crate_make(c->spec, doc, &tool);
+	size_t n = c->nf + 2;
+	int has_cff;
 	struct bag_write_opts wo;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
-	if (bf == NULL)
-		return err_set(c->e, ERR_NOMEM, "out of memory");
-	if (canon_write(doc, &bytes, c->e) < 0)
+	if (bf == NULL || cr == NULL || (has_cff = crate_citation(c->spec, doc, c->date, &cff)) < 0) {
+		err_set(c->e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if (canon_write(doc, &bytes, c->e) < 0 || canon_write(cr, &crate, c->e) < 0)
 		goto done;
 	bf[0].name = "bundle.json";
 	bf[0].mem = bytes.p;
 	bf[0].size = bytes.len;
 	hash_bytes(bytes.p, bytes.len, bf[0].sha256);
+	/* the reviewer's page, from bundle.json and the files as hashed */
+	if (report_bundle(doc, c->dir, NULL, &page, c->e) < 0)
+		goto done;
+	bf[1].name = REPORT_PAGE;
+	bf[1].mem = page.p;
+	bf[1].size = page.len;
+	hash_bytes(page.p, page.len, bf[1].sha256);
 	for (size_t k = 0; k < c->nf; k++) {
-		bf[k + 1].name = c->f[k].rel;
-		bf[k + 1].src = c->f[k].abs;
-		bf[k + 1].size = c->f[k].size;
-		memcpy(bf[k + 1].sha256, c->f[k].sha, HASH_LEN);
+		bf[k + 2].name = c->f[k].rel;
+		bf[k + 2].src = c->f[k].abs;
+		bf[k + 2].size = c->f[k].size;
+		memcpy(bf[k + 2].sha256, c->f[k].sha, HASH_LEN);
+	}
+	/* the research-object metadata, and how to cite it */
+	bf[n].name = "ro-crate-metadata.json";
+	bf[n].mem = crate.p;
+	bf[n].size = crate.len;
+	hash_bytes(crate.p, crate.len, bf[n++].sha256);
+	if (has_cff) {
+		bf[n].name = "CITATION.cff";
+		bf[n].mem = cff.p;
+		bf[n].size = cff.len;
+		hash_bytes(cff.p, cff.len, bf[n++].sha256);
 	}
 	{
 		char bid[HASH_ID_LEN + 1];
@@ -1638,7 +1671,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
-	if (bag_write(&wo, bf, c->nf + 1, o->out, d, c->e) < 0) {
+	if (bag_write(&wo, bf, n, o->out, d, c->e) < 0) {
 		/* a failed write names the archive, whatever failed under it */
 		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
 		if (c->e->code == ERR_IO && strncmp(c->e->msg, name, strlen(name)) != 0)
@@ -1649,8 +1682,12 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	rc = 0;
 done:
 	free(bf);
+	cJSON_Delete(cr);
+	buf_release(&crate);
+	buf_release(&cff);
 	buf_release(&bytes);
 	buf_release(&info);
+	buf_release(&page);
 	return rc;
 }
 
@@ -1803,6 +1840,7 @@ struct vitem {
 struct vctx {
 	struct bag *b;
 	const char *bdoc;          /* the bundle document's payload path */
+	const char *page;          /* the reviewer's page it names ("data/report.html"), or NULL */
 	cJSON *checks;
 	struct vitem *v;
 	size_t n;
@@ -2255,8 +2293,69 @@ payload_mark(const struct bag *b, const char *name, int dir, unsigned char *mark
 	}
 }
 
-/* Every payload file must be the bundle document, an item, or in an
- * item's store: anything else rides along unchecked. */
+/* data/ro-crate-metadata.json, when the bag has it: RO-Crate 1.2's
+ * context and descriptor, and every File with an identifier naming a
+ * payload file of that identity.  It and the CITATION.cff it lists are
+ * then covered; a crate that does not hold is a finding (check crate). */
+static int
+vcrate(struct vctx *vc, unsigned char *mark)
+{
+	static const char name[] = "data/ro-crate-metadata.json";
+	size_t i = payload_lower(vc->b, name);
+	const cJSON *g, *desc = NULL;
+	char *full = NULL, why[512] = "";
+	struct err pe = ERR_INIT;
+	cJSON *crate;
+	int cff = 0;
+
+	if (i >= bag_payload_count(vc->b) || strcmp(bag_payload_name(vc->b, i), name) != 0)
+		return 0;
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	crate = json_parse_file(full, &pe);
+	free(full);
+	if (crate == NULL)
+		snprintf(why, sizeof why, "%.400s", pe.msg);
+	else if (!cJSON_IsString(json_get(crate, "@context")) ||
+	         strcmp(json_get(crate, "@context")->valuestring, CRATE_CONTEXT) != 0)
+		snprintf(why, sizeof why, "\"@context\" is not %s", CRATE_CONTEXT);
+	cJSON_ArrayForEach(g, json_get(crate, "@graph")) {
+		const cJSON *id = json_get(g, "@id"), *t = json_get(g, "@type"),
+		            *ident = json_get(g, "identifier");
+		char pn[1100];
+		uint8_t d[HASH_LEN], want[HASH_LEN];
+
+		if (why[0] || !cJSON_IsString(id) || !cJSON_IsString(t))
+			continue;
+		if (strcmp(id->valuestring, "ro-crate-metadata.json") == 0)
+			desc = g;
+		if (strcmp(t->valuestring, "File") != 0)
+			continue;
+		snprintf(pn, sizeof pn, "data/%s", id->valuestring);
+		cff |= strcmp(id->valuestring, "CITATION.cff") == 0;
+		if (cJSON_IsString(ident) && strncmp(ident->valuestring, "sha256:", 7) == 0 &&
+		    (hash_id_parse(ident->valuestring, want) < 0 || bag_payload_sha256(vc->b, pn, d) < 0 ||
+		     hash_cmp(d, want) != 0))
+			snprintf(why, sizeof why, "File %.200s: not a payload file of identity %.80s",
+			         id->valuestring, ident->valuestring);
+	}
+	if (!why[0] && (desc == NULL || !cJSON_IsString(json_get(json_get(desc, "conformsTo"), "@id")) ||
+	                strcmp(json_get(json_get(desc, "conformsTo"), "@id")->valuestring,
+	                       CRATE_PROFILE) != 0))
+		snprintf(why, sizeof why, "no metadata descriptor conforming to %s", CRATE_PROFILE);
+	cJSON_Delete(crate);
+	bag_check_add(vc->checks, "crate", name, why[0] == '\0', "%s",
+	              why[0] ? why : "RO-Crate 1.2 metadata; every File's identity holds");
+	if (why[0])
+		return 1;
+	payload_mark(vc->b, name, 0, mark);
+	if (cff)
+		payload_mark(vc->b, "data/CITATION.cff", 0, mark);
+	return 0;
+}
+
+/* Every payload file must be the bundle document, an item, in an item's
+ * store, or the crate's metadata: anything else rides along unchecked. */
 static int
 vunlisted(struct vctx *vc)
 {
@@ -2266,6 +2365,12 @@ vunlisted(struct vctx *vc)
 	if (mark == NULL)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	payload_mark(vc->b, vc->bdoc, 0, mark);
+	if (vc->page)
+		payload_mark(vc->b, vc->page, 0, mark);
+	if (vcrate(vc, mark) < 0) {
+		free(mark);
+		return -1;
+	}
 	for (size_t i = 0; i < vc->n; i++) {
 		if (vc->v[i].path != NULL)
 			payload_mark(vc->b, vc->v[i].name, 0, mark);
@@ -2305,6 +2410,47 @@ vinputs(struct vctx *vc)
 	return findings;
 }
 
+/* The bag's reviewer's page, where the bundle document names one: derived
+ * again from it and the documents in the bag, the same bytes.  The
+ * findings (0 or 1), or -1. */
+static int
+bag_page(struct vctx *vc, const cJSON *doc)
+{
+	const cJSON *name = json_get(doc, "report");
+	struct buf page = BUF_INIT, held = BUF_INIT;
+	struct err ig = ERR_INIT;
+	char *data = NULL, *path = NULL;
+	int ok, have;
+
+	if (name == NULL)
+		return 0;
+	if (!cJSON_IsString(name) || strcmp(name->valuestring, REPORT_PAGE) != 0)
+		return !bag_check_add(vc->checks, "report", vc->bdoc, 0, "\"report\": expected \"%s\"",
+		    REPORT_PAGE);
+	vc->page = "data/" REPORT_PAGE;
+	if (asprintf(&data, "%s/data", bag_root(vc->b)) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	if (report_bundle(doc, data, NULL, &page, vc->e) < 0) {
+		free(data);
+		return -1;
+	}
+	have = asprintf(&path, "%s/" REPORT_PAGE, data) >= 0 &&
+	    io_read_all(path, &held, IO_MAX_DOCUMENT, &ig) == 0;
+	ok = have && held.len == page.len && memcmp(held.p, page.p, page.len) == 0;
+	if (!have)
+		bag_check_add(vc->checks, "report", vc->page, 0,
+		    "the bundle document names the page, the bag does not hold it");
+	else
+		bag_check_add(vc->checks, "report", vc->page, ok, "%s",
+		    ok ? "derived again from bundle.json and the documents: the same bytes"
+		       : "derived again from bundle.json and the documents: the bytes differ");
+	free(path);
+	free(data);
+	buf_release(&held);
+	buf_release(&page);
+	return !ok;
+}
+
 /* bundle.json of a bag against the bag: every item's paths and identity,
  * every document read and derived again, every payload file listed.  The
  * findings, or -1. */
@@ -2331,7 +2477,10 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 		if (vc->v[i].good && vc->v[i].doc != NULL &&
 		    (r = vitem_document(vc, &vc->v[i])) > 0)
 			findings += r;
-	if (r < 0 || (r = vunlisted(vc)) < 0)
+	if (r < 0 || (r = bag_page(vc, doc)) < 0)
+		return -1;
+	findings += r;
+	if ((r = vunlisted(vc)) < 0)
 		return -1;
 	return findings + r + vinputs(vc) + vclaims(vc, doc);
 }
@@ -2463,7 +2612,7 @@ bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
 		if (doc != NULL) {
-			struct vctx vc = { b, name, checks, NULL, 0, e };
+			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;
 			for (size_t i = 0; i < vc.n; i++)

@@ -25,6 +25,8 @@ struct bundle_opts {
 	 * and why), when set; notes are not findings */
 	void (*note)(void *ctx, const char *msg);
 	void *note_ctx;
+	const char *tool_version;    /* cohort's version, for the RO-Crate metadata */
+	const char *tool_commit;     /* its source commit, or NULL */
 };
 
 /* Read the bundle spec and every file it names, run every check, and

@@ -1,7 +1,7 @@
 # bundle/: the publication gate, the secret scan, bundle archives checked
-BUNDLE_OBJS = bundle/secret.o bundle/secret_re.o bundle/secret_rules.o bundle/secret_decode.o \
+BUNDLE_OBJS = bundle/annotate.o bundle/attest.o bundle/crate.o bundle/secret.o bundle/secret_re.o bundle/secret_rules.o bundle/secret_decode.o \
 	bundle/secret_builtin.o bundle/bundle.o
-BUNDLE_UNIT = tests/unit/bundle_secret tests/unit/bundle_verify tests/unit/bundle_secret_re
+BUNDLE_UNIT = tests/unit/annotate_check tests/unit/bundle_secret tests/unit/bundle_verify tests/unit/bundle_secret_re
 
 # The built-in credential rules go into the program as a C array of the
 # bytes of bundle/secret-rules.toml, so an installed cohort needs no data

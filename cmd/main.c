@@ -31,6 +31,11 @@ static const char commands_text[] =
 "  gate       judge an analysis gate (A to D) on the documents it rests on\n"
 "  simulate   paired-position data with known truth, to check the tools against\n"
 "  merge      combine the partial documents of a sharded run into the whole\n"
+"  import     PGN games into ledger records\n"
+"  export     a freeze's games as PGN, or its blocks as a PGN for Ordo\n"
+"  sign       a minisign signature of a file, or a new key pair\n"
+"  plot       draw a fit, freeze, paired or distance document as deterministic SVG\n"
+"  report     a bundle (or a refused bundle spec) as one HTML page for a reviewer\n"
 "  help       print a command's help, as COMMAND --help does\n"
 "\n"
 "exit status: 0 holds, 1 findings, 2 usage or input error\n"
@@ -56,6 +61,11 @@ static const struct {
 	{ "gate", cmd_gate },
 	{ "merge", cmd_merge },
 	{ "simulate", cmd_simulate },
+	{ "import", cmd_import },
+	{ "export", cmd_export },
+	{ "sign", cmd_sign },
+	{ "plot", cmd_plot },
+	{ "report", cmd_report },
 };
 
 int

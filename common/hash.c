@@ -14,6 +14,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/rand.h>
 #include <openssl/sha.h>
 
 /* The algorithm is fetched once per context: an implicit fetch
@@ -238,4 +239,59 @@ int
 hash_cmp(const uint8_t a[HASH_LEN], const uint8_t b[HASH_LEN])
 {
 	return CRYPTO_memcmp(a, b, HASH_LEN) == 0 ? 0 : 1;
+}
+
+/* ------------------------- Ed25519, scrypt, random bytes (sign/, bundle/) */
+
+int
+hash_ed25519_sign(const uint8_t seed[32], const void *m, size_t n, uint8_t sig[64])
+{
+	EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	size_t len = 64;
+	int ok = k != NULL && c != NULL && EVP_DigestSignInit(c, NULL, NULL, NULL, k) == 1 &&
+	    EVP_DigestSign(c, sig, &len, m, n) == 1 && len == 64;
+
+	EVP_MD_CTX_free(c);
+	EVP_PKEY_free(k);
+	return ok ? 0 : -1;
+}
+
+int
+hash_ed25519_verify(const uint8_t pk[32], const void *m, size_t n, const uint8_t sig[64])
+{
+	EVP_PKEY *k = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, pk, 32);
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	int ok = k != NULL && c != NULL && EVP_DigestVerifyInit(c, NULL, NULL, NULL, k) == 1 &&
+	    EVP_DigestVerify(c, sig, 64, m, n) == 1;
+
+	EVP_MD_CTX_free(c);
+	EVP_PKEY_free(k);
+	return ok;
+}
+
+int
+hash_ed25519_public(const uint8_t seed[32], uint8_t pk[32])
+{
+	EVP_PKEY *k = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, seed, 32);
+	size_t len = 32;
+	int ok = k != NULL && EVP_PKEY_get_raw_public_key(k, pk, &len) == 1 && len == 32;
+
+	EVP_PKEY_free(k);
+	return ok ? 0 : -1;
+}
+
+int
+hash_scrypt(const char *password, const uint8_t *salt, size_t saltlen, uint64_t N, uint64_t r,
+            uint64_t p, uint8_t *out, size_t n)
+{
+	/* room for scrypt's V (128 r N bytes) and B (128 r p), and a margin */
+	return EVP_PBE_scrypt(password, strlen(password), salt, saltlen, N, r, p,
+	                      128 * r * (N + p + 2) + 65536, out, n) == 1 ? 0 : -1;
+}
+
+int
+hash_random(uint8_t *out, size_t n)
+{
+	return RAND_bytes(out, (int)n) == 1 ? 0 : -1;
 }

@@ -1,4 +1,5 @@
-/* hash.h: SHA-256 and content identities, the only door to libcrypto.
+/* hash.h: SHA-256 and content identities, and the only door to libcrypto
+ * (Ed25519, scrypt and random bytes for signatures are at the end).
  *
  * An identity is "sha256:" followed by 64 lowercase hex digits of the
  * SHA-256 of a document's canonical bytes.  No function here allocates
@@ -48,5 +49,19 @@ void hash_hex_format(const uint8_t d[HASH_LEN], char out[2 * HASH_LEN + 1]);
 int hash_id_parse(const char *s, uint8_t out[HASH_LEN]);
 /* Constant-time comparison: 0 when equal. */
 int hash_cmp(const uint8_t a[HASH_LEN], const uint8_t b[HASH_LEN]);
+
+
+/* The rest of libcrypto that cohort uses, so that this stays its one door.
+ * Ed25519 with 32-byte seeds and public keys and 64-byte signatures: sign
+ * and derive return 0 or -1 (a library failure); verify is 1 when sig is
+ * pk's signature of m.  scrypt(password, salt, N, r, p) into n bytes: 0, or
+ * -1 (parameters out of range, out of memory).  Random bytes from the
+ * system's generator: 0 or -1. */
+int hash_ed25519_sign(const uint8_t seed[32], const void *m, size_t n, uint8_t sig[64]);
+int hash_ed25519_verify(const uint8_t pk[32], const void *m, size_t n, const uint8_t sig[64]);
+int hash_ed25519_public(const uint8_t seed[32], uint8_t pk[32]);
+int hash_scrypt(const char *password, const uint8_t *salt, size_t saltlen, uint64_t N,
+                uint64_t r, uint64_t p, uint8_t *out, size_t n);
+int hash_random(uint8_t *out, size_t n);
 
 #endif

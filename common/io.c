@@ -237,7 +237,7 @@ io_sync_dir(const char *path, struct err *e)
 }
 
 int
-outfile_open(struct outfile *o, const char *path, struct err *e)
+outfile_open_mode(struct outfile *o, const char *path, int mode, struct err *e)
 {
 	struct stat st;
 	int fd;
@@ -264,6 +264,10 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		outfile_abort(o);
 		return -1;
 	}
+	/* 0666 is the umask's to narrow; a narrower mode (a secret key's 0600)
+	 * holds from before the first byte, whatever the umask */
+	if (mode != 0666)
+		fchmod(fd, (mode_t)mode);
 	o->fp = fdopen(fd, "wb");
 	if (o->fp == NULL) {
 		close(fd);
@@ -271,6 +275,12 @@ outfile_open(struct outfile *o, const char *path, struct err *e)
 		return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
 	}
 	return 0;
+}
+
+int
+outfile_open(struct outfile *o, const char *path, struct err *e)
+{
+	return outfile_open_mode(o, path, 0666, e);
 }
 
 int

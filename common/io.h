@@ -39,6 +39,10 @@ struct outfile {
 /* Open path for writing (NULL or "-": standard output): its temporary file
  * (io_temp_open) until outfile_commit. */
 int outfile_open(struct outfile *o, const char *path, struct err *e);
+/* The same with the file's permissions (0666: as the umask leaves them):
+ * 0600 for a secret key, which is
+ * never readable by others, not even while it is written. */
+int outfile_open_mode(struct outfile *o, const char *path, int mode, struct err *e);
 int outfile_write(struct outfile *o, const void *p, size_t n, struct err *e);
 /* Flush, fsync, rename.  On failure the temporary file is removed. */
 int outfile_commit(struct outfile *o, struct err *e);

@@ -25,7 +25,7 @@ for c in luna deepseek; do
 	"$COHORT" verify --store $c/store --format table $c/freeze.json | tail -n 1
 done
 
-for stage in fit ladder reconcile bundle panel; do
+for stage in fit ladder reconcile bundle plot panel; do
 	f=$ROOT/examples/demo-$stage.sh
 	if [ -f "$f" ]; then
 		cd "$DEMO"

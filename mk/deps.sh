@@ -25,6 +25,10 @@ for pair in libcrypto:libssl-dev libarchive:libarchive-dev libcjson:libcjson-dev
 done
 if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing python3-jsonschema
+	# Ed25519 for the tests' own check of DSSE envelopes
+	/usr/bin/python3 -c 'import cryptography' >/dev/null 2>&1 || missing python3-cryptography
+	# a JSON-LD reader for the tests' own parse of the RO-Crate metadata
+	/usr/bin/python3 -c 'import pyld' >/dev/null 2>&1 || missing python3-pyld
 	command -v sqlite3 >/dev/null 2>&1 || missing sqlite3
 	command -v git >/dev/null 2>&1 || missing git
 	command -v zstd >/dev/null 2>&1 || missing zstd
@@ -34,6 +38,10 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	command -v node >/dev/null 2>&1 || missing nodejs
 	# strace shows that each rename is followed by an fsync of its folder
 	command -v strace >/dev/null 2>&1 || missing strace
+	# minisign, to check cohort's signatures both ways
+	command -v minisign >/dev/null 2>&1 || missing minisign
+	# headless Chromium renders the figures and the report as a reader sees them
+	command -v chromium >/dev/null 2>&1 || missing chromium
 fi
 if [ "$want" = bench ]; then
 	for tool in jq:jq openssl:openssl sqlite3:sqlite3 zstd:zstd; do

@@ -1,3 +1,3 @@
 # review/: verify anything: freezes, derived documents, archives, bags
-REVIEW_OBJS = review/review.o
+REVIEW_OBJS = review/review.o review/page.o
 REVIEW_UNIT =

@@ -32,4 +32,14 @@ int review_files(const struct review_opts *o, cJSON **report, struct err *e);
 /* A plain-text rendering of a report, one line a check. */
 int review_table(const cJSON *report, struct buf *out);
 
+/* The reviewer's page (report.h) of a bundle archive or bag folder, its
+ * verification check by check included.  0 when it verified, 1 when it did
+ * not (the page says why), -1 with e set when it cannot be read. */
+int review_page_archive(const char *path, struct buf *html, struct err *e);
+
+/* The page of the gate's answer for a bundle spec (with more credential
+ * rules, or NULL): 1 and its refusal's findings, or 0 and the items it
+ * would bundle; -1 with e set on an input error. */
+int review_page_spec(const char *spec, const char *rules, struct buf *html, struct err *e);
+
 #endif

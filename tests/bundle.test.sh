@@ -5,26 +5,7 @@ PY=/usr/bin/python3
 V=$BUILD/tests/unit/bundle_verify
 B=$BUILD/tests/unit/bundle_bag
 
-# The Luna evidence, frozen, fitted, with its harness repository created
-# with fixed names and dates so that its commit id is the one in the spec.
-make_luna() { # DIR
-	mkdir -p "$1"
-	cp -r "$ROOT/examples/luna/." "$1/"
-	(
-		cd "$1" || exit 1
-		"$COHORT" freeze --spec spec.json --store store -o freeze.json ledger.jsonl || exit 1
-		"$COHORT" fit -o fit.json freeze.json || exit 1
-		"$COHORT" bound -o bound.json freeze.json || exit 1
-		mkdir -p harness/prompts
-		cp prompts/system.txt prompts/tools.json harness/prompts/
-		cd harness && git init -q . && git add prompts &&
-			GIT_AUTHOR_NAME="Luna harness" GIT_AUTHOR_EMAIL="harness@example.org" \
-			GIT_AUTHOR_DATE="2026-06-20T00:00:00Z" GIT_COMMITTER_NAME="Luna harness" \
-			GIT_COMMITTER_EMAIL="harness@example.org" GIT_COMMITTER_DATE="2026-06-20T00:00:00Z" \
-			git -c commit.gpgsign=false -c user.useConfigOnly=false commit -q -m "Harness prompts and tool schema"
-	) >/dev/null 2>&1
-}
-make_luna luna
+luna_evidence luna
 want_commit=$(sed -n 's/.*"commit": "\([0-9a-f]*\)".*/\1/p' luna/bundle.json | head -1)
 [ "$(git -C luna/harness rev-parse HEAD 2>/dev/null)" = "$want_commit" ] &&
 	ok "harness commit with fixed dates is the spec's $want_commit" ||
@@ -127,32 +108,32 @@ spec luna "$LS,$FZ,$FIT,{\"role\":\"x\",\"path\":\"fit.json\",\"derived_from\":[
 sed -i 's/{"role":"x","path":"fit.json"/{"role":"x","path":"prompts\/tools.json"/' luna/s.json
 refused "missing: derived from a role no item has" luna/s.json missing 'derived from role \\"nobody\\"'
 
-make_luna stale
+luna_evidence stale
 printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >stale/fit.json
 refused "stale: a fit recording another freeze" stale/bundle.json stale 'records input sha256:0{64}, but the \\"freeze\\" item now in the bundle is sha256:'
-make_luna stale2
+luna_evidence stale2
 sed -i '1s/"plies":57/"plies":58/' stale2/ledger.jsonl
 refused "stale: a freeze that no longer matches its ledger" stale2/bundle.json stale 'no longer matches its ledgers: .*1 changed, 0 added, 0 gone; first: luna-none-b01-g01'
-make_luna stale3
+luna_evidence stale3
 printf '\nAlso: be brief.\n' >>stale3/prompts/system.txt
 refused "stale: a file that differs from its git commit" stale3/bundle.json stale 'differs from prompts/system.txt at commit eee1cde40d59'
 sed -i 's/eee1cde40d593245b052a62bc0566cf8217d1c9d/1111111111111111111111111111111111111111/' stale3/bundle.json
 refused "stale: a commit that does not exist" stale3/bundle.json stale 'commit 1{40} does not exist in harness'
-make_luna stale4
+luna_evidence stale4
 cp stale4/spec.json stale4/spec.tmp && sed 's/"black_penalty": 35/"black_penalty": 36/' stale4/spec.tmp >stale4/spec.json
 refused "stale: a freeze whose spec is not the bundled spec" stale4/bundle.json stale 'item now in the bundle is'
 
-make_luna stale5
+luna_evidence stale5
 $PY -c 'import json,sys
 d=json.load(open("stale5/fit.json")); d["estimator"] = d["estimator"] + "-edited"
 open("stale5/fit.json","w").write(json.dumps(d))'
 refused "stale: a fit that computing again from its freeze does not reproduce" stale5/bundle.json stale 'computing it again from freeze.json does not reproduce it byte for byte", "path": "fit.json"'
-make_luna stale6
+luna_evidence stale6
 sed -i 's/"level":0.95/"level":0.9/' stale6/bound.json
 refused "stale: a bound that computing again from its freeze does not reproduce" stale6/bundle.json stale 'computing it again from freeze.json does not reproduce it byte for byte", "path": "bound.json"'
 grep -q '"refit"' x/luna-publication/data/bundle.json && ok "bundle.json lists the refit check as run" || notok "refit listed" "$(cat x/luna-publication/data/bundle.json | head -c 300)"
 
-make_luna stale7
+luna_evidence stale7
 for f in stale7/store/pack/*.pack; do printf 'X' | dd of="$f" bs=1 seek=100 conv=notrunc 2>/dev/null; done
 refused "stale: a store that does not hold what the freeze names" stale7/bundle.json stale 'the store does not match the freeze: [0-9]+ checks? fail'
 
@@ -171,7 +152,7 @@ printf '{"kind":"cohort.note/1","live":true}' >luna/note.json
 spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
 refused "live: a document marked live" luna/s.json live 'the document is marked live'
 
-make_luna leak
+luna_evidence leak
 k=sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2FAKE
 printf 'Use key %s for the tools.\n' "$k" >>leak/prompts/system.txt
 refused "secret: a planted key in a prompt file" leak/bundle.json secret '"line": 15, "path": "prompts/system.txt", "role": "prompt", "rule": "openai-api-key", "value": "sk-p… \(48 chars\)"'
@@ -259,7 +240,7 @@ if [ -s digests/rss ] && [ -z "${COHORT_SANITIZED:-}" ]; then
 fi
 
 # everything at once: every finding is reported, not only the first
-make_luna all
+luna_evidence all
 printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >all/fit.json
 printf 'password = hunter2hunter2\n' >>all/prompts/tools.json 2>/dev/null
 printf 'token: ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2\n' >all/notes.txt
@@ -371,13 +352,16 @@ same_bytes "a failed run leaves the old archive" keep.tar a.tar
 expect_fail2 "no --spec" '--spec is required' "$COHORT" bundle -o x.tar
 expect_fail2 "unknown option" "unknown option '--bogus'" "$COHORT" bundle --bogus
 expect_fail2 "--gzip and --zstd" '--gzip and --zstd cannot go together' "$COHORT" bundle --spec luna/bundle.json --gzip --zstd -o x.tar
-expect_fail2 "--check with -o" '--check and -o cannot go together' "$COHORT" bundle --spec luna/bundle.json --check -o x.tar
+# --check -o: the JSON report to the file (no archive), the table to stderr
+expect_status "--check with -o writes the report" 0 "$COHORT" bundle --spec luna/bundle.json --check -o report.json
+grep -q '"kind":"cohort.bundle/1"' report.json && grep -q '^role ' "$TMP/err" && ok "--check -o: the report, and the table on stderr" ||
+	notok "--check -o: the report and the table" "$(head -c 200 report.json)"
 expect_fail2 "--zstd with --check" '--zstd and --check cannot go together' "$COHORT" bundle --spec luna/bundle.json --zstd --check
 expect_fail2 "an extra argument" "unexpected argument 'extra'" "$COHORT" bundle --spec luna/bundle.json extra
 
 # a payload file over 64 MiB, a JSON file: extracted and hashed in the one
 # pass, and read as the others
-make_luna huge
+luna_evidence huge
 awk 'BEGIN { printf "{\"note\":\"cohort\",\"text\":\""; s = "quiet words of a long note "; for (i = 0; i < 15; i++) s = s s; for (i = 0; i < 80; i++) printf "%s", s; printf "end\"}" }' >huge/note.json
 cp huge/bundle.json huge/b.tmp
 sed 's/"items": \[/"items": [{"role": "note", "path": "note.json"},/' huge/b.tmp >huge/bundle.json

@@ -3,7 +3,7 @@
 # plain shell) are taken from the page and run in a scratch evidence
 # repository that is not cohort's own: the Luna evidence in luna/, cohort
 # a git submodule in tools/cohort.  The gate passes; with a key planted in
-# a prompt it fails and the failure steps keep refusal.json.
+# a prompt it fails and every job keeps refusal.json.
 PY=/usr/bin/python3
 g() { git -c user.name=t -c user.email=t@example.org -c init.defaultBranch=main -c protocol.file.allow=always "$@"; }
 $PY - "$ROOT/docs/ci-gate.md" <<'P'
@@ -16,13 +16,11 @@ assert len(ymls) == 2 and len(sh) == 1, (len(ymls), len(sh))
 def keep(script):
     # the Debian packages are installed already; no network here
     out, lines = [], script.replace("\\\n", " ").splitlines()
-    return "\n".join(l for l in lines if not l.strip().startswith("sudo apt-get")) + "\n"
+    return "\n".join(l for l in lines if not l.strip().startswith(("sudo apt-get", "apt-get"))) + "\n"
 gh = ymls[0]["jobs"]["gate"]["steps"]
 open("gh-pass.sh", "w").write("set -e\n" + "".join(keep(s["run"]) for s in gh if "run" in s and "if" not in s))
-open("gh-fail.sh", "w").write("".join(keep(s["run"]) for s in gh if "run" in s and s.get("if") == "failure()"))
 gl = ymls[1]["evidence-gate"]
-open("gl-pass.sh", "w").write("set -e\n" + "\n".join(gl["script"]) + "\n")
-open("gl-after.sh", "w").write("\n".join(gl["after_script"]) + "\n")
+open("gl-pass.sh", "w").write("set -e\n" + keep("\n".join(gl["before_script"] + gl["script"])))
 open("any.sh", "w").write(sh[0])
 P
 [ -s gh-pass.sh ] && [ -s gl-pass.sh ] && [ -s any.sh ] && ok "ci-gate.md: three jobs' shell steps" ||
@@ -52,17 +50,15 @@ for job in gh-pass gl-pass any; do
 	[ $rc = 0 ] && ok "ci-gate.md $job: the gate passes in the evidence repository" ||
 		notok "ci-gate.md $job: the gate passes" "exit $rc: $(tail -5 $job.out)"
 done
-# a planted key: every job fails, the failure steps keep the refusal
+# a planted key: every job fails, names the secret, and keeps the refusal
 printf 'Use the key sk-proj-%s to call the engine.\n' "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2FAKE" >>ev/luna/prompts/system.txt
 for job in gh-pass gl-pass any; do
+	rm -f ev/refusal.json ev/gl-code-quality.json
 	(cd ev && env -u BUILD -u COHORT -u ROOT sh "$TMP/$job.sh") >$job.out 2>&1
 	rc=$?
+	[ -f ev/gl-code-quality.json ] && cat ev/gl-code-quality.json >>$job.out
 	[ $rc != 0 ] && grep -q 'secret' $job.out && ok "ci-gate.md $job: a planted key fails the job" ||
 		notok "ci-gate.md $job: a planted key fails the job" "exit $rc: $(tail -5 $job.out)"
-done
-for job in gh-fail gl-after; do
-	rm -f ev/refusal.json
-	(cd ev && env -u BUILD -u COHORT -u ROOT sh "$TMP/$job.sh") >$job.out 2>&1
 	grep -q '"kind":"cohort.refusal/1"' ev/refusal.json 2>/dev/null && ok "ci-gate.md $job: refusal.json kept" ||
 		notok "ci-gate.md $job: refusal.json kept" "$(tail -3 $job.out)"
 done

@@ -1,6 +1,10 @@
 # readme.test.sh: every command of the README's tour runs (exit 0, or 1
 # where the README shows a refusal) in the folder `make demo` leaves.
 sh "$ROOT/examples/demo.sh" "$COHORT" >demo.out 2>&1 || notok "demo runs" "$(tail -3 demo.out)"
+for f in luna-curve.svg luna-report.html; do
+	[ -s "$ROOT/build/demo/$f" ] && grep -q "^wrote $ROOT/build/demo/$f" demo.out &&
+		ok "demo writes build/demo/$f and says where" || notok "demo writes build/demo/$f" "$(grep -c wrote demo.out) lines say wrote"
+done
 DEMO=$ROOT/build/demo
 # The first seed's chain on the engine panel: the distance table and every
 # gate's verdict are printed, and the documents verify.

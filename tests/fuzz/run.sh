@@ -8,7 +8,8 @@
 # credential scan and its decoders), bundle_rules (the rules-file reader
 # and the regular expression translator), bundle_bag, fen (FEN and EPD
 # reader, legal moves), san (SAN and UCI move text), pgn (PGN reader and
-# writer), uci (what a UCI engine prints).  The library is built into
+# writer), uci (what a UCI engine prints), pgnmap (the tag map of import
+# pgn, then PGN imported with it).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
@@ -22,7 +23,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci}
+targets=${*:-json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -33,7 +34,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 # what real engines print, a line a seed and each whole
 for f in tests/data/uci/*.txt; do
 	cp "$f" $OUT/seeds/uci/
@@ -84,6 +85,18 @@ for f in tests/data/pgn/*/*.pgn; do
 		BEGIN { g = 1 } /^\[/ && blank { g++ } { blank = ($0 ~ /^\r?$/) }
 		g <= 6 { f = sprintf("%s/%s-%02d", d, n, g); print >> f; close(f) }' "$f"
 done
+# maps: none, one naming everything, one with every kind of source; each
+# then a NUL and a game or two
+i=0
+for map in '' \
+	'{"kind":"cohort.pgn-map/1","model":"White","family":"f","condition":{"tag":"Event"},"block":{"every":2},"anchor.time_s":[{"tag":"TimeControl"},1],"anchor.elo":[{"tag":"{anchor}Elo"},3000],"started_at":[{"tag":"GameStartTime"},"2020-01-01T00:00:00Z"],"ended_at":"2020-01-01T00:00:00Z","tokens":{"value":{"input":0,"output":0,"reasoning":0,"cached":0}},"wall_s":[{"tag":"GameDuration"},0],"worker_hours":0,"requests":{"value":[]}}' \
+	'{"kind":"cohort.pgn-map/1","model":[{"name":"Stock*"},{"tag":"Side"},"Black"],"game_id":{"format":"{file}-{game}-{tag:Round}"},"extra":{"value":{"anchor":{"x":1}}}}'; do
+	for g in $OUT/seeds/pgn/TCEC_Cup_9_Final-01 $OUT/seeds/pgn/molinari-bordais-1979-01 \
+		$OUT/seeds/pgn/uci-moves-01; do
+		i=$((i + 1))
+		{ printf '%s' "$map"; printf '\000'; cat "$g"; } >$OUT/seeds/pgnmap/seed-$i
+	done
+done
 
 status=0
 for t in $targets; do
@@ -99,6 +112,7 @@ for t in $targets; do
 	san) maxlen=96 ;;
 	pgn) maxlen=8192 ;;
 	uci) maxlen=4096 ;;
+	pgnmap) maxlen=16384 ;;
 	*) echo "fuzz: no target $t" >&2; exit 2 ;;
 	esac
 	bin=$OUT/fuzz_$t

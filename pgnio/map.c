@@ -1,0 +1,423 @@
+/* map.c: the tag map (cohort.pgn-map/1): the built-in map, and a map file
+ * read over it key by key.  schemas/pgn-map.schema.json and
+ * cohort-import(1) describe the document. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/io.h"
+#include "../common/ts.h"
+#include "../json/json.h"
+
+const struct pgnio_field_info pgnio_fields[F_N] = {
+	[F_MODEL] = { "model", T_COLOR },
+	[F_GAME_ID] = { "game_id", T_STRING },
+	[F_FAMILY] = { "family", T_STRING },
+	[F_CONDITION] = { "condition", T_STRING },
+	[F_BLOCK] = { "block", T_BLOCK },
+	[F_REQUESTED] = { "model.requested", T_STRING },
+	[F_RETURNED] = { "model.returned", T_STRING },
+	[F_ENGINE] = { "anchor.engine", T_STRING },
+	[F_ELO] = { "anchor.elo", T_NUMBER },
+	[F_LIMITER] = { "anchor.limiter", T_STRING },
+	[F_TIME_S] = { "anchor.time_s", T_PERMOVE },
+	[F_NODES] = { "anchor.nodes", T_NUMBER },
+	[F_SHA] = { "anchor.binary_sha256", T_STRING },
+	[F_OPENING] = { "opening", T_STRING },
+	[F_STARTED] = { "started_at", T_TIME },
+	[F_ENDED] = { "ended_at", T_TIME },
+	[F_TERMINATION] = { "termination", T_STRING },
+	[F_TOKENS] = { "tokens", T_OBJECT },
+	[F_WALL] = { "wall_s", T_SECONDS },
+	[F_WORKER] = { "worker_hours", T_NUMBER },
+	[F_REQUESTS] = { "requests", T_ARRAY },
+	[F_EXTRA] = { "extra", T_OBJECT },
+};
+
+#define TAGSRC(t) "{\"tag\":\"" t "\"}"
+
+/* The built-in map: the standard tags cutechess-cli and fastchess write,
+ * and the exporter's own (internal.h), so that a PGN the exporter wrote
+ * reads back as the records it came from. */
+static const char builtin[] =
+    "{\"kind\":\"" PGNIO_MAP_KIND "\","
+    "\"model\":" TAGSRC(
+        TAG_COLOR) ","
+                   "\"game_id\":[" TAGSRC(
+                       TAG_GAME_ID) ",{\"format\":\"{file}-{game}\"}],"
+                                    "\"family\":" TAGSRC(
+                                        TAG_FAMILY) ","
+                                                    "\"condition\":" TAGSRC(
+                                                        TAG_CONDITION) ","
+                                                                       "\"block\":" TAGSRC(
+                                                                           TAG_BLOCK) ","
+                                                                                      "\"model.requested\":[" TAGSRC(TAG_REQUESTED) "," TAGSRC(
+                                                                                          "{model}") "],"
+                                                                                                     "\"model.returned\":" TAGSRC(
+                                                                                                         "{model}") ","
+                                                                                                                    "\"anchor.engine\":" TAGSRC(
+                                                                                                                        "{anchor}") ","
+                                                                                                                                    "\"anchor.elo\":" TAGSRC(
+                                                                                                                                        "{anchor}Elo") ","
+                                                                                                                                                       "\"anchor.limiter\":" TAGSRC(
+                                                                                                                                                           TAG_LIMITER) ","
+                                                                                                                                                                        "\"anchor.time_s\":[" TAGSRC("{anchor}TimeControl") "," TAGSRC(
+                                                                                                                                                                            "TimeControl") "],"
+                                                                                                                                                                                           "\"anchor.nodes\":" TAGSRC(
+                                                                                                                                                                                               TAG_NODES) ","
+                                                                                                                                                                                                          "\"anchor.binary_sha256\":" TAGSRC(
+                                                                                                                                                                                                              TAG_SHA) ","
+                                                                                                                                                                                                                       "\"opening\":[" TAGSRC(TAG_OPENING) "," TAGSRC(
+                                                                                                                                                                                                                           "FEN") ",\"startpos\"],"
+                                                                                                                                                                                                                                  "\"started_at\":" TAGSRC(
+                                                                                                                                                                                                                                      "GameStartTime") ","
+                                                                                                                                                                                                                                                       "\"ended_at\":" TAGSRC(
+                                                                                                                                                                                                                                                           "GameEndTime") ","
+                                                                                                                                                                                                                                                                          "\"termination\":" TAGSRC(
+                                                                                                                                                                                                                                                                              TAG_TERMINATION) ","
+                                                                                                                                                                                                                                                                                               "\"tokens\":" TAGSRC(
+                                                                                                                                                                                                                                                                                                   TAG_TOKENS) ","
+                                                                                                                                                                                                                                                                                                               "\"wall_s\":[" TAGSRC(TAG_WALL) "," TAGSRC(
+                                                                                                                                                                                                                                                                                                                   "GameDuration") "],"
+                                                                                                                                                                                                                                                                                                                                   "\"worker_hours\":" TAGSRC(
+                                                                                                                                                                                                                                                                                                                                       TAG_WORKER) ","
+                                                                                                                                                                                                                                                                                                                                                   "\"requests\":" TAGSRC(
+                                                                                                                                                                                                                                                                                                                                                       TAG_REQUESTS) ","
+                                                                                                                                                                                                                                                                                                                                                                     "\"extra\":" TAGSRC(
+                                                                                                                                                                                                                                                                                                                                                                         TAG_EXTRA) "}";
+
+#define MAX_SOURCES 16
+
+static const char symbol[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+#=:-";
+
+static int
+field_index(const char *key)
+{
+	for (int f = 0; f < F_N; f++)
+		if (strcmp(pgnio_fields[f].key, key) == 0)
+			return f;
+	return -1;
+}
+
+/* name with {model} and {anchor} read as "White": the longest it can be. */
+static int
+tag_name_ok(const char *name, int placeholders)
+{
+	char b[512];
+	size_t n = 0;
+
+	for (const char *s = name; *s != '\0';) {
+		const char *w = NULL;
+		if (placeholders && strncmp(s, "{model}", 7) == 0)
+			w = "White", s += 7;
+		else if (placeholders && strncmp(s, "{anchor}", 8) == 0)
+			w = "White", s += 8;
+		if (w != NULL) {
+			if (n + 5 >= sizeof b)
+				return 0;
+			memcpy(b + n, w, 5);
+			n += 5;
+			continue;
+		}
+		if (n + 1 >= sizeof b)
+			return 0;
+		b[n++] = *s++;
+	}
+	b[n] = '\0';
+	return n > 0 && n <= 255 && strspn(b, symbol) == n;
+}
+
+/* A format's placeholders: {file}, {game} and {tag:NAME}, nothing else. */
+static int
+format_ok(const char *s, const char **why)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '}') {
+			*why = "a '}' without its '{'";
+			return 0;
+		}
+		if (*s != '{')
+			continue;
+		const char *end = strchr(s, '}');
+		if (end == NULL) {
+			*why = "a '{' without its '}'";
+			return 0;
+		}
+		size_t n = (size_t)(end - s) + 1;
+		if (!(n == 6 && strncmp(s, "{file}", 6) == 0) &&
+		    !(n == 6 && strncmp(s, "{game}", 6) == 0)) {
+			char name[300];
+			if (n < 7 || strncmp(s, "{tag:", 5) != 0 || n - 6 >= sizeof name) {
+				*why = "a placeholder other than {file}, {game} and {tag:NAME}";
+				return 0;
+			}
+			memcpy(name, s + 5, n - 6);
+			name[n - 6] = '\0';
+			if (!tag_name_ok(name, 0)) {
+				*why = "{tag:NAME} whose NAME is not a PGN tag name";
+				return 0;
+			}
+		}
+		s = end;
+	}
+	return 1;
+}
+
+/* Whether a constant suits the field's type: NULL, or what it should be. */
+static const char *
+value_ok(const cJSON *v, enum pgnio_type t)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	const cJSON *it;
+	struct ts ts;
+
+	switch (t) {
+	case T_COLOR:
+		if (s &&
+		    (!strcmp(s, "white") || !strcmp(s, "black") || !strcmp(s, "White") ||
+		        !strcmp(s, "Black")))
+			return NULL;
+		return "expected \"White\" or \"Black\"";
+	case T_STRING:
+		return s ? NULL : "expected a string";
+	case T_TIME:
+		return s && ts_parse(s, &ts) == 0 ? NULL : "expected an RFC 3339 time";
+	case T_NUMBER:
+		return x == x ? NULL : "expected a number";
+	case T_PERMOVE:
+		return x > 0 ? NULL : "expected a positive number of seconds";
+	case T_SECONDS:
+		return x >= 0 ? NULL : "expected a number of seconds";
+	case T_BLOCK:
+	case T_COUNT:
+		if (x >= (t == T_BLOCK ? 1 : 0) && x == floor(x) && x <= 9007199254740991.0)
+			return NULL;
+		return t == T_BLOCK ? "expected a whole number from 1" : "expected a whole number";
+	case T_OBJECT:
+		return cJSON_IsObject(v) ? NULL : "expected an object";
+	case T_ARRAY:
+		if (!cJSON_IsArray(v))
+			return "expected an array of strings";
+		cJSON_ArrayForEach (it, v)
+			if (!cJSON_IsString(it))
+				return "expected an array of strings";
+		return NULL;
+	}
+	return "unusable";
+}
+
+/* One source of field f from v; where names it in messages. */
+static int
+read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const char *where,
+    struct err *e)
+{
+	const cJSON *it;
+	const char *why, *key;
+	enum pgnio_type t = pgnio_fields[f].type;
+
+	memset(s, 0, sizeof *s);
+	if (!cJSON_IsObject(v)) {
+		if (cJSON_IsArray(v) || cJSON_IsNull(v))
+			return err_set(e, ERR_INPUT,
+			    "%s: %s: expected a source ({\"tag\": NAME}, "
+			    "{\"value\": V}, ...) or a constant",
+			    name, where);
+		s->kind = SRC_VALUE;
+		s->value = v;
+		if ((why = value_ok(v, t)) != NULL)
+			return err_set(e, ERR_INPUT, "%s: %s: %s", name, where, why);
+		return 0;
+	}
+	if (cJSON_GetArraySize(v) != 1)
+		return err_set(e, ERR_INPUT,
+		    "%s: %s: expected an object with one of \"tag\", "
+		    "\"value\", \"format\"%s",
+		    name, where,
+		    f == F_MODEL     ? ", \"name\"" :
+		        f == F_BLOCK ? ", \"every\"" :
+		                       "");
+	it = v->child;
+	key = it->string;
+	if (strcmp(key, "tag") == 0) {
+		s->kind = SRC_TAG;
+		if (!cJSON_IsString(it) || !tag_name_ok(it->valuestring, f != F_MODEL))
+			return err_set(e, ERR_INPUT, "%s: %s: \"tag\": expected a PGN tag name%s",
+			    name, where,
+			    f != F_MODEL ? " ({model} and {anchor} for White or Black)" : "");
+		s->text = it->valuestring;
+	} else if (strcmp(key, "value") == 0) {
+		s->kind = SRC_VALUE;
+		s->value = it;
+		if ((why = value_ok(it, t)) != NULL)
+			return err_set(e, ERR_INPUT, "%s: %s: \"value\": %s", name, where, why);
+	} else if (strcmp(key, "format") == 0) {
+		s->kind = SRC_FORMAT;
+		if (t != T_STRING)
+			return err_set(e, ERR_INPUT,
+			    "%s: %s: \"format\" makes text, and this field is "
+			    "not text",
+			    name, where);
+		if (!cJSON_IsString(it))
+			return err_set(e, ERR_INPUT, "%s: %s: \"format\": expected a string", name,
+			    where);
+		if (!format_ok(it->valuestring, &why))
+			return err_set(e, ERR_INPUT, "%s: %s: \"format\": %s", name, where, why);
+		s->text = it->valuestring;
+	} else if (strcmp(key, "name") == 0 && f == F_MODEL) {
+		s->kind = SRC_NAME;
+		if (!cJSON_IsString(it) || it->valuestring[0] == '\0')
+			return err_set(e, ERR_INPUT, "%s: %s: \"name\": expected a pattern", name,
+			    where);
+		s->text = it->valuestring;
+	} else if (strcmp(key, "every") == 0 && f == F_BLOCK) {
+		s->kind = SRC_EVERY;
+		if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+		    it->valuedouble < 1 || it->valuedouble > 1000000)
+			return err_set(e, ERR_INPUT,
+			    "%s: %s: \"every\": expected a whole number "
+			    "from 1 to 1000000",
+			    name, where);
+		s->every = (long)it->valuedouble;
+	} else
+		return err_set(e, ERR_INPUT,
+		    "%s: %s: \"%s\": unknown source (expected \"tag\", "
+		    "\"value\", \"format\"%s)",
+		    name, where, key,
+		    f == F_MODEL     ? ", \"name\"" :
+		        f == F_BLOCK ? ", \"every\"" :
+		                       "");
+	return 0;
+}
+
+/* Field f's sources from v (one source, or an array of them). */
+static int
+read_field(struct pgnio_map *m, int f, const cJSON *v, const char *name, struct err *e)
+{
+	struct pgnio_src *src;
+	char where[96];
+	size_t n = cJSON_IsArray(v) ? (size_t)cJSON_GetArraySize(v) : 1, i = 0;
+	const cJSON *it;
+
+	if (n > MAX_SOURCES)
+		return err_set(e, ERR_INPUT, "%s: \"%s\": more than %d sources", name,
+		    pgnio_fields[f].key, MAX_SOURCES);
+	if ((src = calloc(n ? n : 1, sizeof *src)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (!cJSON_IsArray(v)) {
+		snprintf(where, sizeof where, "\"%s\"", pgnio_fields[f].key);
+		if (read_source(f, v, &src[0], name, where, e) < 0) {
+			free(src);
+			return -1;
+		}
+	} else {
+		cJSON_ArrayForEach (it, v) {
+			snprintf(where, sizeof where, "\"%s\"[%zu]", pgnio_fields[f].key, i);
+			if (read_source(f, it, &src[i], name, where, e) < 0) {
+				free(src);
+				return -1;
+			}
+			i++;
+		}
+	}
+	free(m->src[f]);
+	m->src[f] = src;
+	m->nsrc[f] = n;
+	return 0;
+}
+
+static int
+read_map(struct pgnio_map *m, const cJSON *doc, const char *name, struct err *e)
+{
+	const cJSON *v, *kind;
+
+	if (!cJSON_IsObject(doc))
+		return err_set(e, ERR_INPUT, "%s: expected a %s object", name, PGNIO_MAP_KIND);
+	kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
+	if (!cJSON_IsString(kind) || strcmp(kind->valuestring, PGNIO_MAP_KIND) != 0)
+		return err_set(e, ERR_INPUT, "%s: \"kind\": expected \"%s\"", name, PGNIO_MAP_KIND);
+	cJSON_ArrayForEach (v, doc) {
+		int f;
+		if (strcmp(v->string, "kind") == 0)
+			continue;
+		if ((f = field_index(v->string)) < 0) {
+			char keys[600];
+			size_t n = 0;
+			for (int k = 0; k < F_N; k++)
+				n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s",
+				    k ? ", " : "", pgnio_fields[k].key);
+			return err_set(e, ERR_INPUT,
+			    "%s: \"%.60s\": unknown key (expected kind, %s)", name, v->string,
+			    keys);
+		}
+		if (read_field(m, f, v, name, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static struct pgnio_map *
+map_base(struct err *e)
+{
+	struct pgnio_map *m = calloc(1, sizeof *m);
+
+	if (m == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if ((m->base = json_parse(builtin, sizeof builtin - 1, "the built-in map", 1, e)) == NULL ||
+	    read_map(m, m->base, "the built-in map", e) < 0) {
+		pgnio_map_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int
+pgnio_map_parse(const char *p, size_t n, const char *name, struct pgnio_map **out, struct err *e)
+{
+	struct pgnio_map *m;
+
+	*out = NULL;
+	if ((m = map_base(e)) == NULL)
+		return -1;
+	if (p != NULL &&
+	    ((m->user = json_parse(p, n, name, 1, e)) == NULL ||
+	        read_map(m, m->user, name, e) < 0)) {
+		pgnio_map_free(m);
+		return -1;
+	}
+	*out = m;
+	return 0;
+}
+
+int
+pgnio_map_open(const char *path, struct pgnio_map **out, struct err *e)
+{
+	struct buf b = BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (path == NULL)
+		return pgnio_map_parse(NULL, 0, NULL, out, e);
+	if (io_read_all(path, &b, (size_t)1 << 20, e) < 0)
+		return -1;
+	rc = pgnio_map_parse(b.p ? b.p : "", b.len, io_name(path), out, e);
+	buf_release(&b);
+	return rc;
+}
+
+void
+pgnio_map_free(struct pgnio_map *m)
+{
+	if (m == NULL)
+		return;
+	for (int f = 0; f < F_N; f++)
+		free(m->src[f]);
+	cJSON_Delete(m->base);
+	cJSON_Delete(m->user);
+	free(m);
+}
