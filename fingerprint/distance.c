@@ -704,28 +704,6 @@ fset_mean(const struct fset *s, long r)
 	return s->n ? t / (double)s->n : NAN;
 }
 
-struct bld {
-	int oom;
-};
-
-static void
-put(struct bld *k, cJSON *o, const char *key, cJSON *v)
-{
-	if (v == NULL || !cJSON_AddItemToObjectCS(o, key, v)) {
-		cJSON_Delete(v);
-		k->oom = 1;
-	}
-}
-
-static void
-push(struct bld *k, cJSON *a, cJSON *v)
-{
-	if (v == NULL || !cJSON_AddItemToArray(a, v)) {
-		cJSON_Delete(v);
-		k->oom = 1;
-	}
-}
-
 static cJSON *
 rnum(double x, double step)
 {
@@ -759,7 +737,7 @@ replications(const struct dist *d, const char *fam)
 }
 
 static cJSON *
-retest_json(struct bld *k, const struct dist *d, const char *fam, double *tmp)
+retest_json(struct json_bld *k, const struct dist *d, const char *fam, double *tmp)
 {
 	cJSON *o = cJSON_CreateObject();
 	size_t nrep = replications(d, fam), n = 0;
@@ -770,25 +748,25 @@ retest_json(struct bld *k, const struct dist *d, const char *fam, double *tmp)
 		cJSON_Delete(o);
 		return NULL;
 	}
-	put(k, o, "family", cJSON_CreateString(fam));
-	put(k, o, "replications", cJSON_CreateNumber((double)nrep));
+	json_bld_put(k, o, "family", cJSON_CreateString(fam));
+	json_bld_put(k, o, "replications", cJSON_CreateNumber((double)nrep));
 	for (size_t r = 0; nrep >= 2 && r < d->R; r++) {
 		double v = fset_mean(&ff, (long)r);
 		if (!isnan(v))
 			tmp[n++] = v;
 	}
 	interval(tmp, n, &lo, &hi);
-	put(k, o, "d2", rnum(fset_mean(&ff, -1), 1e-6));
+	json_bld_put(k, o, "d2", rnum(fset_mean(&ff, -1), 1e-6));
 	free(ff.p);
-	put(k, o, "lo", rnum(lo, 1e-6));
-	put(k, o, "hi", rnum(hi, 1e-6));
+	json_bld_put(k, o, "lo", rnum(lo, 1e-6));
+	json_bld_put(k, o, "hi", rnum(hi, 1e-6));
 	if (nrep < 2)
-		put(k, o, "reason", cJSON_CreateString("one replication: no test-retest distance"));
+		json_bld_put(k, o, "reason", cJSON_CreateString("one replication: no test-retest distance"));
 	return o;
 }
 
 static cJSON *
-separation_json(struct bld *k, const struct dist *d, const char *fa, const char *fb)
+separation_json(struct json_bld *k, const struct dist *d, const char *fa, const char *fb)
 {
 	cJSON *o = cJSON_CreateObject();
 	struct fset sa = { NULL, 0 }, sb = { NULL, 0 }, sab = { NULL, 0 };
@@ -817,19 +795,19 @@ separation_json(struct bld *k, const struct dist *d, const char *fa, const char 
 	free(sa.p);
 	free(sb.p);
 	free(sab.p);
-	put(k, o, "a", cJSON_CreateString(fa));
-	put(k, o, "b", cJSON_CreateString(fb));
-	put(k, o, "between", rnum(bt, 1e-6));
-	put(k, o, "within_a", rnum(wa, 1e-6));
-	put(k, o, "within_b", rnum(wb, 1e-6));
-	put(k, o, "p", rnum(p, 1e-6));
+	json_bld_put(k, o, "a", cJSON_CreateString(fa));
+	json_bld_put(k, o, "b", cJSON_CreateString(fb));
+	json_bld_put(k, o, "between", rnum(bt, 1e-6));
+	json_bld_put(k, o, "within_a", rnum(wa, 1e-6));
+	json_bld_put(k, o, "within_b", rnum(wb, 1e-6));
+	json_bld_put(k, o, "p", rnum(p, 1e-6));
 	if (isnan(p)) {
-		put(k, o, "exceeds", cJSON_CreateNull());
-		put(k, o, "reason", cJSON_CreateString(isnan(wa) || isnan(wb) ?
+		json_bld_put(k, o, "exceeds", cJSON_CreateNull());
+		json_bld_put(k, o, "reason", cJSON_CreateString(isnan(wa) || isnan(wb) ?
 		    "a family with one replication: no within-family distance" :
 		    "no bootstrap replicate where all three distances are defined"));
 	} else {
-		put(k, o, "exceeds", cJSON_CreateBool(bt > fmax(wa, wb) && p < 1 - FP_LEVEL));
+		json_bld_put(k, o, "exceeds", cJSON_CreateBool(bt > fmax(wa, wb) && p < 1 - FP_LEVEL));
 	}
 	return o;
 }
@@ -848,34 +826,34 @@ who(const struct dfp *x)
 }
 
 static cJSON *
-pair_json(struct bld *k, const struct dist *d, const struct pair_out *p)
+pair_json(struct json_bld *k, const struct dist *d, const struct pair_out *p)
 {
 	cJSON *o = cJSON_CreateObject(), *c = cJSON_CreateObject();
 
-	put(k, o, "a", who(&d->fp[p->a]));
-	put(k, o, "b", who(&d->fp[p->b]));
-	put(k, o, "d2", rnum(p->d2, 1e-6));
-	put(k, o, "lo", rnum(p->lo, 1e-6));
-	put(k, o, "hi", rnum(p->hi, 1e-6));
-	put(k, o, "null_mean", rnum(p->null_mean, 1e-6));
-	put(k, o, "replicates", cJSON_CreateNumber((double)p->n));
-	put(k, o, "components", c);
+	json_bld_put(k, o, "a", who(&d->fp[p->a]));
+	json_bld_put(k, o, "b", who(&d->fp[p->b]));
+	json_bld_put(k, o, "d2", rnum(p->d2, 1e-6));
+	json_bld_put(k, o, "lo", rnum(p->lo, 1e-6));
+	json_bld_put(k, o, "hi", rnum(p->hi, 1e-6));
+	json_bld_put(k, o, "null_mean", rnum(p->null_mean, 1e-6));
+	json_bld_put(k, o, "replicates", cJSON_CreateNumber((double)p->n));
+	json_bld_put(k, o, "components", c);
 	for (int i = 0; c != NULL && i < NCOMP; i++) {
 		cJSON *x = cJSON_CreateObject();
-		put(k, c, comp_names[i], x);
+		json_bld_put(k, c, comp_names[i], x);
 		if (x == NULL)
 			break;
-		put(k, x, "estimate", rnum(p->comp[i], comp_step[i]));
-		put(k, x, "lo", rnum(p->clo[i], comp_step[i]));
-		put(k, x, "hi", rnum(p->chi[i], comp_step[i]));
+		json_bld_put(k, x, "estimate", rnum(p->comp[i], comp_step[i]));
+		json_bld_put(k, x, "lo", rnum(p->clo[i], comp_step[i]));
+		json_bld_put(k, x, "hi", rnum(p->chi[i], comp_step[i]));
 		if (p->why[i] != NULL)
-			put(k, x, "reason", cJSON_CreateString(p->why[i]));
+			json_bld_put(k, x, "reason", cJSON_CreateString(p->why[i]));
 	}
 	return o;
 }
 
 static int
-build(struct bld *k, struct dist *d, const cJSON *const *docs, size_t ndocs, cJSON *doc,
+build(struct json_bld *k, struct dist *d, const cJSON *const *docs, size_t ndocs, cJSON *doc,
     struct err *e)
 {
 	const cJSON *ds = json_get(docs[0], "distance");
@@ -891,40 +869,40 @@ build(struct bld *k, struct dist *d, const cJSON *const *docs, size_t ndocs, cJS
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	nf = families(d, fam);
-	put(k, doc, "kind", cJSON_CreateString("cohort.distance/1"));
-	put(k, doc, "prereg", cJSON_Duplicate(json_get(docs[0], "prereg"), 1));
-	put(k, doc, "inputs", a = cJSON_CreateObject());
+	json_bld_put(k, doc, "kind", cJSON_CreateString("cohort.distance/1"));
+	json_bld_put(k, doc, "prereg", cJSON_Duplicate(json_get(docs[0], "prereg"), 1));
+	json_bld_put(k, doc, "inputs", a = cJSON_CreateObject());
 	if (a != NULL) {
 		cJSON *ids = cJSON_CreateArray();
-		put(k, a, "fingerprints", ids);
+		json_bld_put(k, a, "fingerprints", ids);
 		for (size_t i = 0; ids != NULL && i < ndocs; i++)
-			push(k, ids, canon_id(docs[i], id, e) < 0 ? NULL : cJSON_CreateString(id));
+			json_bld_push(k, ids, canon_id(docs[i], id, e) < 0 ? NULL : cJSON_CreateString(id));
 	}
-	put(k, doc, "lambda", cJSON_Duplicate(json_get(ds, "lambda"), 1));
-	put(k, doc, "population", cJSON_Duplicate(json_get(ds, "population"), 1));
-	put(k, doc, "level", cJSON_CreateNumber(FP_LEVEL));
-	put(k, doc, "features", a = cJSON_CreateArray());
+	json_bld_put(k, doc, "lambda", cJSON_Duplicate(json_get(ds, "lambda"), 1));
+	json_bld_put(k, doc, "population", cJSON_Duplicate(json_get(ds, "population"), 1));
+	json_bld_put(k, doc, "level", cJSON_CreateNumber(FP_LEVEL));
+	json_bld_put(k, doc, "features", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < d->F; i++)
-		push(k, a, cJSON_CreateString(d->feat[i]));
-	put(k, doc, "scales", a = cJSON_CreateArray());
+		json_bld_push(k, a, cJSON_CreateString(d->feat[i]));
+	json_bld_put(k, doc, "scales", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < d->F; i++)
-		push(k, a, cJSON_CreateNumber(d->scale[i]));
-	put(k, doc, "dropped", d->dropped);
+		json_bld_push(k, a, cJSON_CreateNumber(d->scale[i]));
+	json_bld_put(k, doc, "dropped", d->dropped);
 	d->dropped = NULL;
-	put(k, doc, "fingerprints", a = cJSON_CreateArray());
+	json_bld_put(k, doc, "fingerprints", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < d->nfp; i++)
-		push(k, a, who(&d->fp[i]));
-	put(k, doc, "pairs", a = cJSON_CreateArray());
+		json_bld_push(k, a, who(&d->fp[i]));
+	json_bld_put(k, doc, "pairs", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < d->npairs && !k->oom; i++)
-		push(k, a, pair_json(k, d, &d->pairs[i]));
-	put(k, doc, "test_retest", a = cJSON_CreateArray());
+		json_bld_push(k, a, pair_json(k, d, &d->pairs[i]));
+	json_bld_put(k, doc, "test_retest", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < nf; i++)
-		push(k, a, retest_json(k, d, fam[i], tmp));
-	put(k, doc, "separation", a = cJSON_CreateArray());
+		json_bld_push(k, a, retest_json(k, d, fam[i], tmp));
+	json_bld_put(k, doc, "separation", a = cJSON_CreateArray());
 	for (size_t i = 0; a != NULL && i < nf; i++)
 		for (size_t j = i + 1; j < nf; j++)
-			push(k, a, separation_json(k, d, fam[i], fam[j]));
-	put(k, doc, "deviations", cJSON_CreateArray());
+			json_bld_push(k, a, separation_json(k, d, fam[i], fam[j]));
+	json_bld_put(k, doc, "deviations", cJSON_CreateArray());
 	free(fam);
 	free(tmp);
 	return k->oom ? err_set(e, ERR_NOMEM, "out of memory") : 0;
@@ -978,7 +956,7 @@ dist_setup(struct dist *d, const cJSON *const *docs, size_t ndocs, struct err *e
 static int
 dist_document(struct dist *d, const cJSON *const *docs, size_t ndocs, cJSON **out, struct err *e)
 {
-	struct bld k = { 0 };
+	struct json_bld k = { 0 };
 	cJSON *doc = cJSON_CreateObject();
 
 	if (doc == NULL)
@@ -1125,38 +1103,38 @@ num_json(double x)
 }
 
 static int
-add_vec(struct bld *k, cJSON *o, const char *key, const double *x, size_t n)
+add_vec(struct json_bld *k, cJSON *o, const char *key, const double *x, size_t n)
 {
 	cJSON *a = cJSON_CreateArray();
 
-	put(k, o, key, a);
+	json_bld_put(k, o, key, a);
 	for (size_t i = 0; a != NULL && i < n; i++)
-		push(k, a, num_json(x[i]));
+		json_bld_push(k, a, num_json(x[i]));
 	return !k->oom;
 }
 
 /* Pair u's figures, exactly: every double as it is (null when not finite). */
 static cJSON *
-pair_unit(struct bld *k, const struct dist *d, size_t u)
+pair_unit(struct json_bld *k, const struct dist *d, size_t u)
 {
 	const struct pair_out *p = &d->pairs[u];
 	cJSON *o = cJSON_CreateObject(), *w;
 
 	if (o == NULL)
 		return NULL;
-	put(k, o, "unit", cJSON_CreateNumber((double)u));
-	put(k, o, "d2", num_json(p->d2));
-	put(k, o, "null_mean", num_json(p->null_mean));
-	put(k, o, "lo", num_json(p->lo));
-	put(k, o, "hi", num_json(p->hi));
-	put(k, o, "n", cJSON_CreateNumber((double)p->n));
+	json_bld_put(k, o, "unit", cJSON_CreateNumber((double)u));
+	json_bld_put(k, o, "d2", num_json(p->d2));
+	json_bld_put(k, o, "null_mean", num_json(p->null_mean));
+	json_bld_put(k, o, "lo", num_json(p->lo));
+	json_bld_put(k, o, "hi", num_json(p->hi));
+	json_bld_put(k, o, "n", cJSON_CreateNumber((double)p->n));
 	add_vec(k, o, "d2r", p->d2r, d->R);
 	add_vec(k, o, "comp", p->comp, NCOMP);
 	add_vec(k, o, "clo", p->clo, NCOMP);
 	add_vec(k, o, "chi", p->chi, NCOMP);
-	put(k, o, "why", w = cJSON_CreateArray());
+	json_bld_put(k, o, "why", w = cJSON_CreateArray());
 	for (int c = 0; w != NULL && c < NCOMP; c++)
-		push(k, w, p->why[c] ? cJSON_CreateString(p->why[c]) : cJSON_CreateNull());
+		json_bld_push(k, w, p->why[c] ? cJSON_CreateString(p->why[c]) : cJSON_CreateNull());
 	return o;
 }
 
@@ -1182,7 +1160,7 @@ fp_distance_part(const cJSON *const *docs, size_t ndocs, const struct fp_dist_op
     const struct part_shard *s, cJSON **out, struct err *e)
 {
 	struct dist d;
-	struct bld k = { 0 };
+	struct json_bld k = { 0 };
 	cJSON *set = NULL, *part = NULL;
 	int rc = -1;
 
@@ -1199,7 +1177,7 @@ fp_distance_part(const cJSON *const *docs, size_t ndocs, const struct fp_dist_op
 	if ((part = part_new("cohort.distance/1", s, set, e)) == NULL)
 		goto done;
 	for (size_t u = d.p0; u < d.p1 && !k.oom; u++)
-		push(&k, part_units_of(part), pair_unit(&k, &d, u));
+		json_bld_push(&k, part_units_of(part), pair_unit(&k, &d, u));
 	if (k.oom) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;

@@ -52,28 +52,6 @@ is_p_k_star(const char *name)
 	return strncmp(name, "p_k_star[", 9) == 0;
 }
 
-struct bld {
-	int oom;
-};
-
-static void
-put(struct bld *k, cJSON *o, const char *key, cJSON *v)
-{
-	if (v == NULL || !cJSON_AddItemToObjectCS(o, key, v)) {
-		cJSON_Delete(v);
-		k->oom = 1;
-	}
-}
-
-static void
-push(struct bld *k, cJSON *a, cJSON *v)
-{
-	if (v == NULL || !cJSON_AddItemToArray(a, v)) {
-		cJSON_Delete(v);
-		k->oom = 1;
-	}
-}
-
 static cJSON *
 num_or_null(double x)
 {
@@ -88,7 +66,7 @@ in_rows(const struct fp_run *r, size_t f, size_t i)
 }
 
 static cJSON *
-feature_json(struct bld *k, const struct fp_run *r, size_t f, size_t i)
+feature_json(struct json_bld *k, const struct fp_run *r, size_t f, size_t i)
 {
 	const struct fp_why *y = &r->why[f * r->nfeat + i];
 	double v = r->est[f * r->nfeat + i], step = fp_defs[r->feat[i].base].step;
@@ -98,52 +76,52 @@ feature_json(struct bld *k, const struct fp_run *r, size_t f, size_t i)
 		return NULL;
 	if (r->feat[i].base == FB_P_K_STAR)
 		v = NAN;
-	put(k, o, "name", cJSON_CreateString(r->feat[i].name));
-	put(k, o, "estimate", num_or_null(isnan(v) ? v : json_round(v, step)));
-	put(k, o, "se", cJSON_CreateNull());
-	put(k, o, "lo", cJSON_CreateNull());
-	put(k, o, "hi", cJSON_CreateNull());
-	put(k, o, "finite", cJSON_CreateNumber(0));
+	json_bld_put(k, o, "name", cJSON_CreateString(r->feat[i].name));
+	json_bld_put(k, o, "estimate", num_or_null(isnan(v) ? v : json_round(v, step)));
+	json_bld_put(k, o, "se", cJSON_CreateNull());
+	json_bld_put(k, o, "lo", cJSON_CreateNull());
+	json_bld_put(k, o, "hi", cJSON_CreateNull());
+	json_bld_put(k, o, "finite", cJSON_CreateNumber(0));
 	if (r->feat[i].base == FB_P_K_STAR)
-		put(k, o, "reason", cJSON_CreateString("P(k* = k) comes from the bootstrap replicates, "
+		json_bld_put(k, o, "reason", cJSON_CreateString("P(k* = k) comes from the bootstrap replicates, "
 		    "and none has every width's R finite"));
 	else if (isnan(v))
-		put(k, o, "reason", cJSON_CreateString(y->reason[0] ? y->reason : "not measured"));
+		json_bld_put(k, o, "reason", cJSON_CreateString(y->reason[0] ? y->reason : "not measured"));
 	if (isnan(v) && y->bound) {
 		cJSON *b = cJSON_CreateObject();
-		put(k, o, "bound", b);
+		json_bld_put(k, o, "bound", b);
 		if (b != NULL) {
-			put(k, b, "side", cJSON_CreateString(y->bound == 1 ? "lower" : "upper"));
-			put(k, b, "value", cJSON_CreateNumber(json_round(y->value, step)));
+			json_bld_put(k, b, "side", cJSON_CreateString(y->bound == 1 ? "lower" : "upper"));
+			json_bld_put(k, b, "value", cJSON_CreateNumber(json_round(y->value, step)));
 		}
 	}
 	return o;
 }
 
 static cJSON *
-rows_json(struct bld *k, const struct fp_run *r, size_t f)
+rows_json(struct json_bld *k, const struct fp_run *r, size_t f)
 {
 	cJSON *o = cJSON_CreateObject(), *names = cJSON_CreateArray(), *rows = cJSON_CreateArray();
 	size_t span = (size_t)(r->r1 - r->r0);
 
-	put(k, o, "names", names);
-	put(k, o, "rows", rows);
+	json_bld_put(k, o, "names", names);
+	json_bld_put(k, o, "rows", rows);
 	for (size_t i = 0; names != NULL && i < r->nfeat; i++)
 		if (in_rows(r, f, i))
-			push(k, names, cJSON_CreateString(r->feat[i].name));
+			json_bld_push(k, names, cJSON_CreateString(r->feat[i].name));
 	for (size_t s = 0; rows != NULL && s < span && !k->oom; s++) {
 		const double *row = &r->rows[(f * span + s) * r->nfeat];
 		cJSON *a = cJSON_CreateArray();
-		push(k, rows, a);
+		json_bld_push(k, rows, a);
 		for (size_t i = 0; a != NULL && i < r->nfeat; i++)
 			if (in_rows(r, f, i))
-				push(k, a, num_or_null(row[i]));
+				json_bld_push(k, a, num_or_null(row[i]));
 	}
 	return o;
 }
 
 static cJSON *
-fingerprint_json(struct bld *k, const struct fp_run *r, size_t f)
+fingerprint_json(struct json_bld *k, const struct fp_run *r, size_t f)
 {
 	const struct fp_fam *fm = &r->fam[f];
 	cJSON *o = cJSON_CreateObject(), *feats = cJSON_CreateArray(), *cov = cJSON_CreateObject();
@@ -156,26 +134,26 @@ fingerprint_json(struct bld *k, const struct fp_run *r, size_t f)
 		k->oom = 1;
 		return NULL;
 	}
-	put(k, o, "family", cJSON_CreateString(fm->family));
-	put(k, o, "replication", cJSON_CreateString(fm->replication));
-	put(k, o, "freeze", cJSON_CreateString(id));
-	put(k, o, "decisions", cJSON_CreateNumber((double)fm->ndec));
-	put(k, o, "games", cJSON_CreateNumber((double)fm->ngames));
-	put(k, o, "units", cJSON_CreateNumber((double)fm->nunits));
-	put(k, o, "features", feats);
+	json_bld_put(k, o, "family", cJSON_CreateString(fm->family));
+	json_bld_put(k, o, "replication", cJSON_CreateString(fm->replication));
+	json_bld_put(k, o, "freeze", cJSON_CreateString(id));
+	json_bld_put(k, o, "decisions", cJSON_CreateNumber((double)fm->ndec));
+	json_bld_put(k, o, "games", cJSON_CreateNumber((double)fm->ngames));
+	json_bld_put(k, o, "units", cJSON_CreateNumber((double)fm->nunits));
+	json_bld_put(k, o, "features", feats);
 	for (size_t i = 0; feats != NULL && i < r->nfeat; i++)
-		push(k, feats, feature_json(k, r, f, i));
-	put(k, o, "covariance", cov);
+		json_bld_push(k, feats, feature_json(k, r, f, i));
+	json_bld_put(k, o, "covariance", cov);
 	if (cov != NULL) {
 		cJSON *names = cJSON_CreateArray();
-		put(k, cov, "names", names);
+		json_bld_put(k, cov, "names", names);
 		for (size_t i = 0; names != NULL && i < r->nfeat; i++)
 			if (in_rows(r, f, i) && r->feat[i].base != FB_P_K_STAR)
-				push(k, names, cJSON_CreateString(r->feat[i].name));
-		put(k, cov, "complete", cJSON_CreateNumber(0));
-		put(k, cov, "matrix", cJSON_CreateArray());
+				json_bld_push(k, names, cJSON_CreateString(r->feat[i].name));
+		json_bld_put(k, cov, "complete", cJSON_CreateNumber(0));
+		json_bld_put(k, cov, "matrix", cJSON_CreateArray());
 	}
-	put(k, o, "replicates", rows_json(k, r, f));
+	json_bld_put(k, o, "replicates", rows_json(k, r, f));
 	return o;
 }
 
@@ -212,49 +190,49 @@ deviations(const struct fp_run *r, cJSON *doc, struct err *e)
 }
 
 static cJSON *
-inputs_json(struct bld *k, const struct fp_run *r)
+inputs_json(struct json_bld *k, const struct fp_run *r)
 {
 	cJSON *o = cJSON_CreateObject(), *fz = cJSON_CreateArray(), *cand = cJSON_CreateArray();
 
-	put(k, o, "freezes", fz);
-	put(k, o, "candidates", cand);
+	json_bld_put(k, o, "freezes", fz);
+	json_bld_put(k, o, "candidates", cand);
 	for (size_t i = 0; fz != NULL && cand != NULL && i < r->nin; i++) {
 		int seen = 0;
-		push(k, fz, cJSON_CreateString(r->ids[i]));
+		json_bld_push(k, fz, cJSON_CreateString(r->ids[i]));
 		for (size_t j = 0; j < i && r->has_dec[i]; j++)
 			seen |= r->has_dec[j] && strcmp(r->pd[j].cand.id, r->pd[i].cand.id) == 0;
 		if (r->has_dec[i] && !seen)
-			push(k, cand, cJSON_CreateString(r->pd[i].cand.id));
+			json_bld_push(k, cand, cJSON_CreateString(r->pd[i].cand.id));
 	}
 	return o;
 }
 
 static cJSON *
-settings_json(struct bld *k, const struct fp_run *r, cJSON *doc)
+settings_json(struct json_bld *k, const struct fp_run *r, cJSON *doc)
 {
 	cJSON *b = cJSON_CreateObject(), *d = cJSON_CreateObject(), *w = cJSON_CreateArray();
 
-	put(k, doc, "bootstrap", b);
-	put(k, doc, "distance", d);
-	put(k, doc, "widths", w);
+	json_bld_put(k, doc, "bootstrap", b);
+	json_bld_put(k, doc, "distance", d);
+	json_bld_put(k, doc, "widths", w);
 	if (b == NULL || d == NULL || w == NULL)
 		return NULL;
-	put(k, b, "replicates", cJSON_CreateNumber((double)r->replicates));
-	put(k, b, "unit", cJSON_CreateString(r->by_position ? "position" : "opening"));
-	put(k, b, "seed", cJSON_CreateNumber((double)r->seed));
-	put(k, b, "level", cJSON_CreateNumber(FP_LEVEL));
-	put(k, b, "complete", cJSON_CreateNumber(0));
-	put(k, d, "lambda", cJSON_CreateNumber(r->pr->lambda));
-	put(k, d, "population", cJSON_CreateString(r->pr->population));
+	json_bld_put(k, b, "replicates", cJSON_CreateNumber((double)r->replicates));
+	json_bld_put(k, b, "unit", cJSON_CreateString(r->by_position ? "position" : "opening"));
+	json_bld_put(k, b, "seed", cJSON_CreateNumber((double)r->seed));
+	json_bld_put(k, b, "level", cJSON_CreateNumber(FP_LEVEL));
+	json_bld_put(k, b, "complete", cJSON_CreateNumber(0));
+	json_bld_put(k, d, "lambda", cJSON_CreateNumber(r->pr->lambda));
+	json_bld_put(k, d, "population", cJSON_CreateString(r->pr->population));
 	for (size_t i = 0; i < r->nwidths; i++)
-		push(k, w, cJSON_CreateNumber(r->widths[i]));
+		json_bld_push(k, w, cJSON_CreateNumber(r->widths[i]));
 	return doc;
 }
 
 int
 fp_run_document(struct fp_run *r, long r0, long r1, cJSON **out, struct err *e)
 {
-	struct bld k = { 0 };
+	struct json_bld k = { 0 };
 	cJSON *doc, *fps;
 
 	*out = NULL;
@@ -265,14 +243,14 @@ fp_run_document(struct fp_run *r, long r0, long r1, cJSON **out, struct err *e)
 		return -1;
 	if ((doc = cJSON_CreateObject()) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	put(&k, doc, "kind", cJSON_CreateString("cohort.fingerprint/1"));
-	put(&k, doc, "prereg", cJSON_CreateString(r->pr->id));
-	put(&k, doc, "inputs", inputs_json(&k, r));
-	put(&k, doc, "estimator", cJSON_CreateString("davidson-joint/1"));
+	json_bld_put(&k, doc, "kind", cJSON_CreateString("cohort.fingerprint/1"));
+	json_bld_put(&k, doc, "prereg", cJSON_CreateString(r->pr->id));
+	json_bld_put(&k, doc, "inputs", inputs_json(&k, r));
+	json_bld_put(&k, doc, "estimator", cJSON_CreateString("davidson-joint/1"));
 	settings_json(&k, r, doc);
-	put(&k, doc, "fingerprints", fps = cJSON_CreateArray());
+	json_bld_put(&k, doc, "fingerprints", fps = cJSON_CreateArray());
 	for (size_t f = 0; fps != NULL && f < r->nfam && !k.oom; f++)
-		push(&k, fps, fingerprint_json(&k, r, f));
+		json_bld_push(&k, fps, fingerprint_json(&k, r, f));
 	if (k.oom || deviations(r, doc, e) < 0) {
 		cJSON_Delete(doc);
 		return k.oom ? err_set(e, ERR_NOMEM, "out of memory") : -1;
@@ -303,7 +281,7 @@ fp_document(const struct fp_input *in, size_t nin, const struct fp_opts *o, cJSO
 /* -------- the summary from the rows -------- */
 
 static void
-replace(struct bld *k, cJSON *o, const char *key, cJSON *v)
+replace(struct json_bld *k, cJSON *o, const char *key, cJSON *v)
 {
 	if (v == NULL) {
 		k->oom = 1;
@@ -312,7 +290,7 @@ replace(struct bld *k, cJSON *o, const char *key, cJSON *v)
 	if (json_get(o, key) != NULL)
 		cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
 	else
-		put(k, o, key, v);
+		json_bld_put(k, o, key, v);
 }
 
 static long
@@ -345,7 +323,7 @@ column(const cJSON *rows, long j, double *v)
 }
 
 static void
-summarize_feature(struct bld *k, cJSON *ft, const cJSON *names, const cJSON *rows, double *v)
+summarize_feature(struct json_bld *k, cJSON *ft, const cJSON *names, const cJSON *rows, double *v)
 {
 	const char *name = cJSON_GetStringValue(json_get(ft, "name"));
 	long j = name ? name_index(names, name) : -1;
@@ -376,7 +354,7 @@ summarize_feature(struct bld *k, cJSON *ft, const cJSON *names, const cJSON *row
 
 /* The covariance over the rows complete in the covariance's names. */
 static double
-covariance(struct bld *k, cJSON *cov, const cJSON *names, const cJSON *rows)
+covariance(struct json_bld *k, cJSON *cov, const cJSON *names, const cJSON *rows)
 {
 	const cJSON *cn = json_get(cov, "names"), *row, *x;
 	size_t p = (size_t)cJSON_GetArraySize(cn), nr = (size_t)cJSON_GetArraySize(rows), n = 0;
@@ -408,14 +386,14 @@ covariance(struct bld *k, cJSON *cov, const cJSON *names, const cJSON *rows)
 		mu[a] /= (double)n; /* a constant column then has variance 0 exactly */
 	for (size_t a = 0; n >= 2 && a < p && !k->oom; a++) {
 		cJSON *line = cJSON_CreateArray();
-		push(k, mat, line);
+		json_bld_push(k, mat, line);
 		for (size_t b = 0; line != NULL && b < p; b++) {
 			double s = 0;
 			for (size_t r = 0; r < n; r++)
 				s += (X[r * p + a] - mu[a]) * (X[r * p + b] - mu[b]);
 			/* six digits, not the features' steps: a whole-number
 			 * feature's variance is a fraction */
-			push(k, line, cJSON_CreateNumber(fp_round_sig(s / (double)(n - 1))));
+			json_bld_push(k, line, cJSON_CreateNumber(fp_round_sig(s / (double)(n - 1))));
 		}
 	}
 	replace(k, cov, "complete", cJSON_CreateNumber((double)n));
@@ -432,7 +410,7 @@ done:
 int
 fp_summarize(cJSON *doc, struct err *e)
 {
-	struct bld k = { 0 };
+	struct json_bld k = { 0 };
 	cJSON *fp;
 	double complete = -1;
 

@@ -810,3 +810,21 @@ json_lines_release(struct json_lines *l)
 	l->at = NULL;
 	l->n = l->cap = 0;
 }
+
+void
+json_bld_put(struct json_bld *k, cJSON *o, const char *key, cJSON *v)
+{
+	if (v == NULL || !cJSON_AddItemToObjectCS(o, key, v)) {
+		cJSON_Delete(v);
+		k->oom = 1;
+	}
+}
+
+void
+json_bld_push(struct json_bld *k, cJSON *a, cJSON *v)
+{
+	if (v == NULL || !cJSON_AddItemToArray(a, v)) {
+		cJSON_Delete(v);
+		k->oom = 1;
+	}
+}

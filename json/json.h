@@ -79,6 +79,15 @@ double json_round(double x, double step);
  * and stores the value; 1 when the field is absent and !required; -1 with
  * e set to `"key": expected ...` otherwise. */
 const cJSON *json_get(const cJSON *obj, const char *key);
+
+/* A document built member by member: a member that could not be made or
+ * added is freed and remembered (oom), so a builder checks once, at the
+ * end, instead of after every call. */
+struct json_bld {
+	int oom;
+};
+void json_bld_put(struct json_bld *k, cJSON *o, const char *key, cJSON *v);
+void json_bld_push(struct json_bld *k, cJSON *a, cJSON *v);
 int json_get_string(const cJSON *obj, const char *key, int required, const char **out, struct err *e);
 int json_get_number(const cJSON *obj, const char *key, int required, double *out, struct err *e);
 /* An integral number within [lo, hi]. */

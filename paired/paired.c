@@ -121,12 +121,8 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 	return 0;
 }
 
-struct bld {
-	int oom;
-};
-
 static cJSON *
-ok(struct bld *k, cJSON *x)
+ok(struct json_bld *k, cJSON *x)
 {
 	if (x == NULL)
 		k->oom = 1;
@@ -137,15 +133,6 @@ static cJSON *
 num_or_null(double x, double step)
 {
 	return isnan(x) ? cJSON_CreateNull() : cJSON_CreateNumber(json_round(x, step));
-}
-
-static void
-put(struct bld *k, cJSON *o, const char *key, cJSON *v)
-{
-	if (v == NULL || !cJSON_AddItemToObjectCS(o, key, v)) {
-		cJSON_Delete(v);
-		k->oom = 1;
-	}
 }
 
 static cJSON *
@@ -189,78 +176,78 @@ median(struct paired_cell *c)
 }
 
 static cJSON *
-regret_json(struct bld *k, struct paired_cell *c, const struct paired_sums *t, double lo,
+regret_json(struct json_bld *k, struct paired_cell *c, const struct paired_sums *t, double lo,
     double hi)
 {
 	cJSON *o = ok(k, cJSON_CreateObject());
 
 	if (o == NULL)
 		return NULL;
-	put(k, o, "n", cJSON_CreateNumber(t->nreg));
-	put(k, o, "bounds", cJSON_CreateNumber(t->nbound));
-	put(k, o, "mean", num_or_null(stat(t, S_REGRET), 0.01));
-	put(k, o, "interval", interval(lo, hi, 0.01));
-	put(k, o, "median", num_or_null(median(c), 0.01));
-	put(k, o, "n_without_mates", cJSON_CreateNumber(t->nomate));
-	put(k, o, "mean_without_mates", num_or_null(paired_ratio(t->reg_nomate, t->nomate), 0.01));
+	json_bld_put(k, o, "n", cJSON_CreateNumber(t->nreg));
+	json_bld_put(k, o, "bounds", cJSON_CreateNumber(t->nbound));
+	json_bld_put(k, o, "mean", num_or_null(stat(t, S_REGRET), 0.01));
+	json_bld_put(k, o, "interval", interval(lo, hi, 0.01));
+	json_bld_put(k, o, "median", num_or_null(median(c), 0.01));
+	json_bld_put(k, o, "n_without_mates", cJSON_CreateNumber(t->nomate));
+	json_bld_put(k, o, "mean_without_mates", num_or_null(paired_ratio(t->reg_nomate, t->nomate), 0.01));
 	return o;
 }
 
 static cJSON *
-counts_json(struct bld *k, const double *v, const char *const *names, int n)
+counts_json(struct json_bld *k, const double *v, const char *const *names, int n)
 {
 	cJSON *o = ok(k, cJSON_CreateObject());
 
 	for (int i = 0; o && i < n; i++)
-		put(k, o, names[i], cJSON_CreateNumber(v[i]));
+		json_bld_put(k, o, names[i], cJSON_CreateNumber(v[i]));
 	return o;
 }
 
 static cJSON *
-blunder_json(struct bld *k, const struct paired_sums *t)
+blunder_json(struct json_bld *k, const struct paired_sums *t)
 {
 	cJSON *x = ok(k, cJSON_CreateObject());
 
 	for (int ph = 0; x != NULL && ph < 3; ph++) {
 		cJSON *b = ok(k, cJSON_CreateObject());
-		put(k, x, cand_phase_names[ph], b);
+		json_bld_put(k, x, cand_phase_names[ph], b);
 		if (b == NULL)
 			break;
-		put(k, b, "n", cJSON_CreateNumber(t->blunder_n[ph]));
-		put(k, b, "rate", num_or_null(paired_ratio(t->blunder_k[ph], t->blunder_n[ph]), 1e-6));
+		json_bld_put(k, b, "n", cJSON_CreateNumber(t->blunder_n[ph]));
+		json_bld_put(k, b, "rate", num_or_null(paired_ratio(t->blunder_k[ph], t->blunder_n[ph]), 1e-6));
 	}
 	return x;
 }
 
 static cJSON *
-order_json(struct bld *k, const struct paired_sums *t)
+order_json(struct json_bld *k, const struct paired_sums *t)
 {
 	cJSON *x = ok(k, cJSON_CreateObject());
 
 	if (x != NULL) {
-		put(k, x, "positions", cJSON_CreateNumber(t->groups));
-		put(k, x, "pairs", cJSON_CreateNumber(t->pairs));
-		put(k, x, "change_probability", num_or_null(paired_ratio(t->differ, t->pairs), 1e-6));
-		put(k, x, "regret_variance", num_or_null(paired_ratio(t->var, t->nvar), 0.01));
+		json_bld_put(k, x, "positions", cJSON_CreateNumber(t->groups));
+		json_bld_put(k, x, "pairs", cJSON_CreateNumber(t->pairs));
+		json_bld_put(k, x, "change_probability", num_or_null(paired_ratio(t->differ, t->pairs), 1e-6));
+		json_bld_put(k, x, "regret_variance", num_or_null(paired_ratio(t->var, t->nvar), 0.01));
 	}
 	return x;
 }
 
 static cJSON *
-rank_json(struct bld *k, const struct paired_sums *t)
+rank_json(struct json_bld *k, const struct paired_sums *t)
 {
 	cJSON *x = ok(k, cJSON_CreateObject());
 
 	if (x != NULL) {
-		put(k, x, "n", cJSON_CreateNumber(t->nrank));
-		put(k, x, "mean", num_or_null(paired_ratio(t->rank, t->nrank), 1e-6));
-		put(k, x, "outside", cJSON_CreateNumber(t->outside));
+		json_bld_put(k, x, "n", cJSON_CreateNumber(t->nrank));
+		json_bld_put(k, x, "mean", num_or_null(paired_ratio(t->rank, t->nrank), 1e-6));
+		json_bld_put(k, x, "outside", cJSON_CreateNumber(t->outside));
 	}
 	return x;
 }
 
 static cJSON *
-value_loss_json(struct bld *k, const struct paired_cell *c, const struct paired_sums *t,
+value_loss_json(struct json_bld *k, const struct paired_cell *c, const struct paired_sums *t,
     double lo, double hi)
 {
 	cJSON *x;
@@ -268,15 +255,15 @@ value_loss_json(struct bld *k, const struct paired_cell *c, const struct paired_
 	if (c->dc.kind == DK_NONE)
 		return cJSON_CreateNull();
 	if ((x = ok(k, cJSON_CreateObject())) != NULL) {
-		put(k, x, "n", cJSON_CreateNumber(t->nvl));
-		put(k, x, "mean", num_or_null(stat(t, S_VALUE_LOSS), 0.01));
-		put(k, x, "interval", interval(lo, hi, 0.01));
+		json_bld_put(k, x, "n", cJSON_CreateNumber(t->nvl));
+		json_bld_put(k, x, "mean", num_or_null(stat(t, S_VALUE_LOSS), 0.01));
+		json_bld_put(k, x, "interval", interval(lo, hi, 0.01));
 	}
 	return x;
 }
 
 static cJSON *
-cell_json(struct run *r, size_t ci, struct bld *k)
+cell_json(struct run *r, size_t ci, struct json_bld *k)
 {
 	struct paired_cell *c = &r->d.cells[ci];
 	struct paired_sums t;
@@ -290,25 +277,25 @@ cell_json(struct run *r, size_t ci, struct bld *k)
 		return o;
 	}
 	paired_cell_total(&r->d, c, &t);
-	put(k, o, "family", cJSON_CreateString(r->d.sp.families[c->fam]));
-	put(k, o, "replication", cJSON_CreateString(c->rep));
-	put(k, o, "condition", cJSON_CreateString(c->cond));
-	put(k, o, "budget", c->budget ? cJSON_CreateString(c->budget) : cJSON_CreateNull());
-	put(k, o, "decisions", cJSON_CreateNumber(t.n));
-	put(k, o, "openings", cJSON_CreateNumber((double)blocks_of(r, c, blk)));
+	json_bld_put(k, o, "family", cJSON_CreateString(r->d.sp.families[c->fam]));
+	json_bld_put(k, o, "replication", cJSON_CreateString(c->rep));
+	json_bld_put(k, o, "condition", cJSON_CreateString(c->cond));
+	json_bld_put(k, o, "budget", c->budget ? cJSON_CreateString(c->budget) : cJSON_CreateNull());
+	json_bld_put(k, o, "decisions", cJSON_CreateNumber(t.n));
+	json_bld_put(k, o, "openings", cJSON_CreateNumber((double)blocks_of(r, c, blk)));
 	free(blk);
-	put(k, o, "recall", share(stat(&t, S_RECALL), lo[S_RECALL], hi[S_RECALL]));
-	put(k, o, "coverage", share(stat(&t, S_COVERAGE), lo[S_COVERAGE], hi[S_COVERAGE]));
-	put(k, o, "regret", regret_json(k, c, &t, lo[S_REGRET], hi[S_REGRET]));
-	put(k, o, "rank", rank_json(k, &t));
-	put(k, o, "value_loss", value_loss_json(k, c, &t, lo[S_VALUE_LOSS], hi[S_VALUE_LOSS]));
-	put(k, o, "order", order_json(k, &t));
-	put(k, o, "blunder", blunder_json(k, &t));
-	put(k, o, "status", counts_json(k, t.status, decision_status_names, 3));
-	put(k, o, "failures", counts_json(k, t.failures, decision_failure_names, DF_N));
-	put(k, o, "tokens_per_decision", cJSON_CreateNumber(json_round(t.tok / t.n, 0.01)));
-	put(k, o, "latency_ms_per_decision", cJSON_CreateNumber(json_round(t.lat / t.n, 0.01)));
-	put(k, o, "retries_per_decision", cJSON_CreateNumber(json_round(t.retries / t.n, 1e-6)));
+	json_bld_put(k, o, "recall", share(stat(&t, S_RECALL), lo[S_RECALL], hi[S_RECALL]));
+	json_bld_put(k, o, "coverage", share(stat(&t, S_COVERAGE), lo[S_COVERAGE], hi[S_COVERAGE]));
+	json_bld_put(k, o, "regret", regret_json(k, c, &t, lo[S_REGRET], hi[S_REGRET]));
+	json_bld_put(k, o, "rank", rank_json(k, &t));
+	json_bld_put(k, o, "value_loss", value_loss_json(k, c, &t, lo[S_VALUE_LOSS], hi[S_VALUE_LOSS]));
+	json_bld_put(k, o, "order", order_json(k, &t));
+	json_bld_put(k, o, "blunder", blunder_json(k, &t));
+	json_bld_put(k, o, "status", counts_json(k, t.status, decision_status_names, 3));
+	json_bld_put(k, o, "failures", counts_json(k, t.failures, decision_failure_names, DF_N));
+	json_bld_put(k, o, "tokens_per_decision", cJSON_CreateNumber(json_round(t.tok / t.n, 0.01)));
+	json_bld_put(k, o, "latency_ms_per_decision", cJSON_CreateNumber(json_round(t.lat / t.n, 0.01)));
+	json_bld_put(k, o, "retries_per_decision", cJSON_CreateNumber(json_round(t.retries / t.n, 1e-6)));
 	return o;
 }
 
@@ -369,7 +356,7 @@ options_json(const struct paired_opts *o)
 static int
 build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 {
-	struct bld k = { 0 };
+	struct json_bld k = { 0 };
 	char fid[HASH_ID_LEN + 1];
 	cJSON *doc = ok(&k, cJSON_CreateObject()), *cells;
 
@@ -378,13 +365,13 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 		return doc == NULL ? err_set(e, ERR_NOMEM, "out of memory") : -1;
 	}
 	qsort_r(r->d.cells, r->d.ncells, sizeof *r->d.cells, cmp_cell, (void *)r->o->prereg);
-	put(&k, doc, "kind", cJSON_CreateString("cohort.paired/1"));
-	put(&k, doc, "input", cJSON_CreateString(fid));
-	put(&k, doc, "candidates", cJSON_CreateString(r->d.cand.id));
-	put(&k, doc, "prereg", r->o->prereg_id ? cJSON_CreateString(r->o->prereg_id) :
+	json_bld_put(&k, doc, "kind", cJSON_CreateString("cohort.paired/1"));
+	json_bld_put(&k, doc, "input", cJSON_CreateString(fid));
+	json_bld_put(&k, doc, "candidates", cJSON_CreateString(r->d.cand.id));
+	json_bld_put(&k, doc, "prereg", r->o->prereg_id ? cJSON_CreateString(r->o->prereg_id) :
 	    cJSON_CreateNull());
-	put(&k, doc, "options", options_json(r->o));
-	put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
+	json_bld_put(&k, doc, "options", options_json(r->o));
+	json_bld_put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
 	for (size_t i = 0; cells && i < r->d.ncells; i++) {
 		cJSON *c = cell_json(r, i, &k);
 		if (c == NULL || !cJSON_AddItemToArray(cells, c)) {
