@@ -302,42 +302,88 @@ b_same_cells(const struct gate_ctx *g, struct verdict *v)
 		    families, n);
 }
 
-/* B3: order effects (order change for every top<k>, k >= 2), phase
- * (blunders by phase), colour and stratum (strata by side to move and
- * kind) estimated in every cell. */
+/* An effect statistic is estimated: a number with its interval. */
+static int
+estimated_stat(const cJSON *x)
+{
+	return cJSON_IsNumber(json_get(x, "estimate")) &&
+	    cJSON_GetArraySize(json_get(x, "interval")) == 2;
+}
+
+/* A factor of a cell's effects (cohort-paired(1)) is estimated for both
+ * recall and regret; else why not (the first reason found). */
+static int
+estimated(const cJSON *cell, const char *factor, const char **why)
+{
+	const cJSON *f = json_get(json_get(cell, "effects"), factor);
+	const char *stats[2] = { "recall", "regret" };
+
+	if (!cJSON_IsObject(f)) {
+		*why = "no effects in the paired document";
+		return 0;
+	}
+	for (int s = 0; s < 2; s++)
+		if (!estimated_stat(json_get(f, stats[s]))) {
+			const char *r = str(json_get(f, stats[s]), "reason");
+			*why = r ? r : "no interval";
+			return 0;
+		}
+	return 1;
+}
+
+/* B3: in every cell, the colour, phase and stratum effects on recall and
+ * regret are estimated with their intervals; in every top<k> cell (k >=
+ * 2, where the order of the shown moves varies), the order-change
+ * probability and the order effect too.  "Estimated" is the criterion:
+ * an effect of any size passes; one the data cannot give is a gap. */
+enum { B_COLOUR, B_PHASE, B_STRATUM, B_ORDER, B_NF };
+
 static void
 b_effects(const struct gate_ctx *g, struct verdict *v)
 {
+	static const char *const fname[B_NF] = { "colour", "phase", "stratum", "order" };
 	const struct gate_in *p;
 	const cJSON *c;
+	const char *why[B_NF] = { 0 };
 	size_t i = 0;
-	long cells = 0, order = 0, phase = 0, strata = 0, need_order = 0;
+	long cells = 0, need_order = 0, got[B_NF] = { 0 };
 
 	while ((p = gate_next(g, "cohort.paired/1", &i)) != NULL) {
 		verdict_evidence(v, p->id);
 		cJSON_ArrayForEach(c, json_get(p->doc, "cells")) {
 			struct decision_cond dc;
-			const cJSON *s = json_get(c, "strata");
+			const char *w = NULL;
 			cells++;
-			if (str(c, "condition") && decision_cond_parse(str(c, "condition"), &dc) == 0 &&
-			    dc.kind == DK_TOP && dc.k >= 2) {
-				need_order++;
-				order += cJSON_IsNumber(json_get(json_get(c, "order"), "change_probability"));
+			for (int f = B_COLOUR; f < B_ORDER; f++) {
+				if (estimated(c, fname[f], &w))
+					got[f]++;
+				else if (why[f] == NULL)
+					why[f] = w;
 			}
-			phase += cJSON_IsObject(json_get(c, "blunder"));
-			strata += cJSON_IsObject(json_get(s, "to_move")) && cJSON_IsObject(json_get(s, "kind"));
+			if (!str(c, "condition") || decision_cond_parse(str(c, "condition"), &dc) != 0 ||
+			    dc.kind != DK_TOP || dc.k < 2)
+				continue;
+			need_order++;
+			if (!cJSON_IsNumber(json_get(json_get(c, "order"), "change_probability")))
+				w = "no order-change probability";
+			else if (estimated(c, "order", &w))
+				got[B_ORDER]++, w = NULL;
+			if (w != NULL && why[B_ORDER] == NULL)
+				why[B_ORDER] = w;
 		}
 	}
 	if (cells == 0)
 		return;
 	v->checked++;
-	if (order < need_order)
-		verdict_gap(v, "order effect estimated in %ld of %ld top-k cells", order, need_order);
-	if (phase < cells)
-		verdict_gap(v, "phase effect estimated in %ld of %ld cells", phase, cells);
-	if (strata < cells)
-		verdict_gap(v, "colour and position-stratum effects estimated in %ld of %ld cells",
-		    strata, cells);
+	for (int f = B_COLOUR; f < B_NF; f++) {
+		long need = f == B_ORDER ? need_order : cells;
+		if (got[f] < need)
+			verdict_gap(v, "%s effect estimated in %ld of %ld %s (%.80s)", fname[f], got[f],
+			    need, f == B_ORDER ? "top-k cells" : "cells", why[f]);
+		else
+			verdict_note(v, "%s effect estimated in %ld %s", fname[f], need,
+			    f == B_ORDER ? "top-k cells" : "cells");
+	}
 }
 
 /* B4: every cell that shows or proposes moves reports coverage of the best

@@ -17,6 +17,7 @@ struct paired_ord {
 	long long seed;
 	int move;      /* from * 512 + to * 8 + promotion, or -1 for no move */
 	double regret; /* NAN when not exact */
+	int best;      /* the move is the best candidate */
 };
 
 double
@@ -251,7 +252,8 @@ add_decision(struct paired_data *r, const struct decision *d, size_t pi, double 
 	if (grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	c->ord[c->nord++] = (struct paired_ord){ pi, d->history, d->order_seed,
-		m.have_chosen ? m.chosen.from * 512 + m.chosen.to * 8 + m.chosen.promo : -1, exact };
+		m.have_chosen ? m.chosen.from * 512 + m.chosen.to * 8 + m.chosen.promo : -1, exact,
+		p->ncand > 0 && m.have_chosen && same_move(m.chosen, p->cand[0].m) };
 	return 0;
 }
 
@@ -416,4 +418,77 @@ paired_data_release(struct paired_data *d)
 	cand_release(&d->cand);
 	spec_release(&d->sp);
 	memset(d, 0, sizeof *d);
+}
+
+static int
+cmp_seed(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The level of a factor a decision falls in, as PL_* with the seed's
+ * place among seeds[0..ns) for the order. */
+static size_t
+seed_level(const long long *seeds, size_t ns, long long s)
+{
+	const long long *at = bsearch(&s, seeds, ns, sizeof *seeds, cmp_seed);
+
+	return PL_SEED + (size_t)(at - seeds);
+}
+
+static void
+level_add(struct paired_level *l, const struct paired_ord *o)
+{
+	l->n++;
+	l->recall += o->best;
+	if (!isnan(o->regret)) {
+		l->nreg++;
+		l->reg += o->regret;
+	}
+}
+
+int
+paired_cell_levels(const struct paired_data *d, const struct paired_cell *c,
+    struct paired_levels *out)
+{
+	long long *s = malloc((c->nord + 1) * sizeof *s);
+	size_t ns = 0, nl;
+
+	memset(out, 0, sizeof *out);
+	if (s == NULL)
+		return -1;
+	for (size_t i = 0; i < c->nord; i++)
+		s[i] = c->ord[i].seed;
+	qsort(s, c->nord, sizeof *s, cmp_seed);
+	for (size_t i = 0; i < c->nord; i++)
+		if (ns == 0 || s[ns - 1] != s[i])
+			s[ns++] = s[i];
+	nl = PL_SEED + ns;
+	out->seeds = s;
+	out->nseeds = ns;
+	out->nlevels = nl;
+	if ((out->by_open = calloc(d->nopen * nl + 1, sizeof *out->by_open)) == NULL) {
+		paired_levels_release(out);
+		return -1;
+	}
+	for (size_t i = 0; i < c->nord; i++) {
+		const struct paired_ord *o = &c->ord[i];
+		const struct cand_position *p = &d->cand.p[o->pos];
+		struct paired_level *row = out->by_open + d->open_of[o->pos] * nl;
+		level_add(&row[p->pos.side == CHESS_WHITE ? PL_WHITE : PL_BLACK], o);
+		level_add(&row[PL_PHASE + (size_t)p->phase], o);
+		level_add(&row[PL_KIND + (size_t)p->kind], o);
+		level_add(&row[seed_level(s, ns, o->seed)], o);
+	}
+	return 0;
+}
+
+void
+paired_levels_release(struct paired_levels *l)
+{
+	free(l->seeds);
+	free(l->by_open);
+	memset(l, 0, sizeof *l);
 }

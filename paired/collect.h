@@ -88,6 +88,34 @@ void paired_sums_add(struct paired_sums *t, const struct paired_sums *s);
 void paired_cell_total(const struct paired_data *d, const struct paired_cell *c,
     struct paired_sums *t);
 
+/* The levels of the effects of cohort.paired/1 (effects.c): side to
+ * move, phase, the position's kind (its stratum), then each order seed
+ * of the cell, ascending. */
+enum { PL_WHITE, PL_BLACK, PL_PHASE, PL_KIND = PL_PHASE + 3, PL_SEED = PL_KIND + 3 };
+
+/* A level's decisions: all, those choosing the best candidate, those with
+ * an exact regret and its sum. */
+struct paired_level {
+	double n, recall, nreg, reg;
+};
+
+struct paired_levels {
+	long long *seeds;           /* the cell's order seeds, ascending */
+	size_t nseeds, nlevels;     /* nlevels: PL_SEED + nseeds */
+	struct paired_level *by_open; /* per opening, nlevels each */
+};
+
+/* The level sums of cell c per opening (ord sorted or not); -1 out of
+ * memory.  Release with paired_levels_release. */
+int paired_cell_levels(const struct paired_data *d, const struct paired_cell *c,
+    struct paired_levels *out);
+void paired_levels_release(struct paired_levels *l);
+
+/* The q-quantile of sorted v[0..n) by linear interpolation between order
+ * statistics (type 7), and the comparison that sorts v. */
+double paired_quantile(const double *v, size_t n, double q);
+int paired_cmp_double(const void *a, const void *b);
+
 /* Ratios, NAN where the denominator is 0. */
 double paired_ratio(double num, double den);
 

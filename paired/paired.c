@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* qsort_r */
 #include "paired.h"
 #include "collect.h"
+#include "effects.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,8 +31,8 @@ paired_opts_init(struct paired_opts *o)
 	o->blunder_cp = PAIRED_DEFAULT_BLUNDER_CP;
 }
 
-static int
-cmp_double(const void *a, const void *b)
+int
+paired_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -40,8 +41,8 @@ cmp_double(const void *a, const void *b)
 
 /* The q-quantile of sorted v[0..n) by linear interpolation between order
  * statistics (Hyndman and Fan's type 7, R's default). */
-static double
-quantile(const double *v, size_t n, double q)
+double
+paired_quantile(const double *v, size_t n, double q)
 {
 	double h = (double)(n - 1) * q;
 	size_t lo = (size_t)floor(h);
@@ -112,9 +113,9 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 		double *vk = v + (size_t)k * (size_t)r->o->replicates;
 		if (got[k] == 0)
 			continue;
-		qsort(vk, got[k], sizeof *vk, cmp_double);
-		lo[k] = quantile(vk, got[k], a);
-		hi[k] = quantile(vk, got[k], 1 - a);
+		qsort(vk, got[k], sizeof *vk, paired_cmp_double);
+		lo[k] = paired_quantile(vk, got[k], a);
+		hi[k] = paired_quantile(vk, got[k], 1 - a);
 	}
 	free(blk);
 	free(v);
@@ -171,8 +172,8 @@ median(struct paired_cell *c)
 {
 	if (c->nregrets == 0)
 		return NAN;
-	qsort(c->regrets, c->nregrets, sizeof *c->regrets, cmp_double);
-	return quantile(c->regrets, c->nregrets, 0.5);
+	qsort(c->regrets, c->nregrets, sizeof *c->regrets, paired_cmp_double);
+	return paired_quantile(c->regrets, c->nregrets, 0.5);
 }
 
 static cJSON *
@@ -291,6 +292,8 @@ cell_json(struct run *r, size_t ci, struct json_bld *k)
 	json_bld_put(k, o, "value_loss", value_loss_json(k, c, &t, lo[S_VALUE_LOSS], hi[S_VALUE_LOSS]));
 	json_bld_put(k, o, "order", order_json(k, &t));
 	json_bld_put(k, o, "blunder", blunder_json(k, &t));
+	json_bld_put(k, o, "effects", paired_effects_json(&r->d, ci, &(struct paired_effects_opts){
+	    r->o->replicates, r->o->seed, r->o->level }, k));
 	json_bld_put(k, o, "status", counts_json(k, t.status, decision_status_names, 3));
 	json_bld_put(k, o, "failures", counts_json(k, t.failures, decision_failure_names, DF_N));
 	json_bld_put(k, o, "tokens_per_decision", cJSON_CreateNumber(json_round(t.tok / t.n, 0.01)));

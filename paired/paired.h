@@ -3,8 +3,9 @@
  * shortlist coverage, regret (mean with a block-bootstrap interval,
  * median, mean without mate values; unscored moves kept apart as bounds),
  * chosen rank, value loss against the best shown, order-change
- * probability across order seeds, blunder rate by phase, status and
- * failure counts, tokens and latency per decision.  docs/cohort-paired.1
+ * probability across order seeds, blunder rate by phase, the order,
+ * colour, phase and stratum effects on recall and regret (effects.h),
+ * status and failure counts, tokens and latency per decision.  docs/cohort-paired.1
  * defines each figure.
  *
  * Ownership: documents returned through cJSON ** are the caller's.

@@ -107,21 +107,36 @@ canonize cv.json cvbad.json
 judged "B toy" 1 fail B tp.json cv.json
 expect_crit "B toy" B1 pass
 expect_crit "B toy" B2 fail
-expect_crit "B toy" B3 insufficient
+expect_crit "B toy" B3 pass
 expect_crit "B toy" B4 pass
-judged "B toy, every family the same cells" 1 insufficient B tcp.json cv.json
+judged "B toy, every family the same cells" 0 pass B tcp.json cv.json
 expect_crit "B toy, every family the same cells" B2 pass
 judged "B toy, no verify report" 1 insufficient B tcp.json
 expect_crit "B toy, no verify report" B1 insufficient
 judged "B toy, the manifest does not verify" 1 fail B tcp.json cvbad.json
 expect_crit "B toy, the manifest does not verify" B1 fail
-# with strata estimated (a paired document of a later kind would carry them)
+# an effect the data cannot give (one order seed; one side to move) is a
+# gap, never a pass; a paired document without effects, likewise
 $PY -c '
 import json; d=json.load(open("tcp.json"))
-for c in d["cells"]: c["strata"] = {"to_move": {"white": 1}, "kind": {"quiet": 1}}
-open("tcp2.json","w").write(json.dumps(d))'
-canonize tcp2.json
-judged "B with strata" 0 pass B tcp2.json cv.json
+for c in d["cells"]:
+    if c["condition"] == "top2":
+        c["effects"]["order"]["regret"] = {"estimate": None, "interval": None, "reason": "one order seed only"}
+open("tcn.json","w").write(json.dumps(d))
+for c in d["cells"]: c["effects"]["colour"]["recall"]["interval"] = None
+open("tcw.json","w").write(json.dumps(d))
+for c in d["cells"]: del c["effects"]
+open("tce.json","w").write(json.dumps(d))'
+canonize tcn.json tcw.json tce.json
+judged "B, one order seed" 1 insufficient B tcn.json cv.json
+expect_crit "B, one order seed" B3 insufficient
+grep -q 'order effect estimated in [0-9]* of [0-9]* top-k cells (one order seed only)' g.json &&
+	ok "gate B3 names the order effect's reason" || notok "gate B3 names the order effect's reason" "$(head -c 600 g.json)"
+judged "B, a colour effect without its interval" 1 insufficient B tcw.json cv.json
+expect_crit "B, a colour effect without its interval" B3 insufficient
+judged "B, a paired document without effects" 1 insufficient B tce.json cv.json
+expect_crit "B, a paired document without effects" B3 insufficient
+cp tcp.json tcp2.json
 $PY -c '
 import json; d=json.load(open("tcp2.json"))
 for c in d["cells"]:

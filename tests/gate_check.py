@@ -96,9 +96,15 @@ elif G == "B":
     cells = [c for p in pd for c in p["cells"]]
     def topk(c):
         return c.startswith("top") and c[3:].isdigit() and int(c[3:]) >= 2
-    gap = any(topk(c["condition"]) and not isinstance(c["order"]["change_probability"], (int, float)) for c in cells) or \
-        any(not isinstance(c.get("blunder"), dict) for c in cells) or \
-        any(not (isinstance(c.get("strata", {}).get("to_move"), dict) and isinstance(c.get("strata", {}).get("kind"), dict)) for c in cells)
+    def est(c, f):   # both statistics of a factor: a number and a two-ended interval
+        x = (c.get("effects") or {}).get(f)
+        return isinstance(x, dict) and all(
+            isinstance((x.get(s) or {}).get("estimate"), (int, float)) and
+            isinstance((x.get(s) or {}).get("interval"), list) and len(x[s]["interval"]) == 2
+            for s in ("recall", "regret"))
+    gap = any(not est(c, f) for c in cells for f in ("colour", "phase", "stratum")) or \
+        any(topk(c["condition"]) and not (isinstance(c["order"]["change_probability"], (int, float)) and est(c, "order"))
+            for c in cells)
     judge("B3", 0, gap, len(cells), ev)
     nn = [c for c in cells if c["condition"] != "none"]
     judge("B4", sum(c.get("coverage") is None or c.get("value_loss") is None for c in nn), 0, len(nn), ev)

@@ -34,7 +34,33 @@ assert a["recall"]["estimate"] == 0 and a["order"]["change_probability"] == 1, a
 assert c[("beta", "none", "low")]["regret"]["bounds"] == 1, c[("beta", "none", "low")]
 # no shortlist in none
 assert c[("alpha", "none", "low")]["coverage"] is None and c[("alpha", "none", "low")]["value_loss"] is None
+# effects: beta always right in top2, so every level's recall is 1 and
+# every effect 0; every cell has each factor's levels in the contract's order
+for f, lv in (("colour", ["white", "black"]), ("phase", ["opening", "middlegame", "endgame"]),
+              ("stratum", ["tactical", "ambiguous", "quiet"])):
+    e = c[("beta", "top2", "high")]["effects"][f]
+    assert [x["level"] for x in e["levels"]] == lv, e
+    assert all(x["recall"]["estimate"] in (1, None) for x in e["levels"]), e
+    assert e["recall"]["estimate"] == 0 and e["regret"]["estimate"] == 0, e
+assert c[("beta", "top2", "high")]["effects"]["colour"]["measure"] == "white-black"
+assert c[("beta", "top2", "high")]["effects"]["order"]["measure"] == "range"
 P
+$PY - p.json >p-eff.json <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cells"][3]["effects"]["stratum"]["regret"]["interval"][0] += 0.02
+print(json.dumps(d))
+P
+expect_status "paired_check finds an effect's interval off by 0.02 cp" 1 \
+	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p-eff.json
+$PY - p.json >p-eff2.json <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["cells"][3]["effects"]["colour"]["recall"]["estimate"] = None
+print(json.dumps(d))
+P
+expect_status "paired_check finds a colour effect turned null" 1 \
+	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p-eff2.json
 expect_status "verify recomputes the paired document" 0 "$COHORT" verify --store st f.json p.json
 grep -q '"check":"refit","detail":"[^"]*","ok":true,"subject":"p.json"' "$TMP/out" && ok "verify: the paired refit holds" ||
 	notok "verify: the paired refit holds" "$(head -c 400 "$TMP/out")"

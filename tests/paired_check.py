@@ -2,8 +2,9 @@
 every figure of cohort.paired/1 again, independently of the C code, from the
 candidate manifest, the decision log and the freeze's list of included
 decisions, and compare with PAIRED.  The bootstrap is written again from its
-documented rule (splitmix64 streams, type 7 quantiles).  Exit 1 on any
-difference, naming it."""
+documented rule (splitmix64 streams, type 7 quantiles), and so are the
+effects (colour, order, phase, stratum) with their intervals.  Exit 1 on
+any difference, naming it."""
 import json
 import math
 import sys
@@ -55,6 +56,114 @@ def value(s):
     return s["cp"]
 
 
+def level_keys(p, d):
+    """The levels a decision falls in: (factor, level) for each factor."""
+    st = p["stratum"]
+    return [("colour", st["to_move"]), ("phase", st["phase"]), ("stratum", st["kind"]),
+            ("order", str(d["order_seed"]))]
+
+
+def effect_values(factors, sums, use):
+    """Each level's recall and regret means and each factor's effect, by
+    name: (factor, level, stat) and (factor, None, stat)."""
+    out = {}
+    for f, levels in factors.items():
+        for lv in levels:
+            t = sums.get((f, lv), dict(n=0, rec=0, nreg=0, reg=0))
+            out[(f, lv, "recall")] = t["rec"] / t["n"] if t["n"] else None
+            out[(f, lv, "regret")] = t["reg"] / t["nreg"] if t["nreg"] else None
+        for stat in ("recall", "regret"):
+            if f == "colour":
+                a, b = out[(f, "white", stat)], out[(f, "black", stat)]
+                out[(f, None, stat)] = None if a is None or b is None else a - b
+                continue
+            have = [out[(f, lv, stat)] for lv in levels if use[(f, lv, stat)]]
+            out[(f, None, stat)] = None if len(have) < 2 or None in have else max(have) - min(have)
+    return out
+
+
+def check_effects(key, c, rows, pos, exact_of, opening_order, ci, opts):
+    """The cell's effects, bootstrap included; the number of differences."""
+    bad = 0
+    seeds = sorted({d["order_seed"] for d in rows})
+    factors = {"colour": ["white", "black"], "phase": ["opening", "middlegame", "endgame"],
+               "stratum": ["tactical", "ambiguous", "quiet"], "order": [str(x) for x in seeds]}
+    keys = [(f, lv) for f, levels in factors.items() for lv in levels]
+    slot = {k: i for i, k in enumerate(keys)}
+    per_open = {o: [0.0] * (4 * len(keys)) for o in opening_order}
+    for d in rows:
+        p = pos[d["position_id"]]
+        ex = exact_of[d["decision_id"]]
+        for fl in level_keys(p, d):
+            t, j = per_open[p["opening"]], 4 * slot[fl]
+            t[j] += 1
+            t[j + 1] += d.get("chosen") is not None and d["chosen"] == p["candidates"][0]["uci"]
+            if ex is not None:
+                t[j + 2] += 1
+                t[j + 3] += ex
+    def add(blocks):
+        v = [sum(col) for col in zip(*(per_open[o] for o in blocks))]
+        return {k: dict(n=v[4 * i], rec=v[4 * i + 1], nreg=v[4 * i + 2], reg=v[4 * i + 3])
+                for i, k in enumerate(keys)}
+    full = add(opening_order)
+    use = {}
+    for f, levels in factors.items():
+        for lv in levels:
+            t = full[(f, lv)]
+            use[(f, lv, "recall")] = t["n"] > 0
+            use[(f, lv, "regret")] = t["nreg"] > 0
+    est = effect_values(factors, full, use)
+    blocks = [o for o in opening_order if any(per_open[o][4 * i] for i in range(len(keys)))]
+    reps = opts["replicates"]
+    boot = {k: [] for k in est}
+    if len(blocks) >= 2:
+        for b in range(reps):
+            st = stream(opts["seed"], ci, b)
+            drawn = []
+            for _ in blocks:
+                st, i = below(st, len(blocks))
+                drawn.append(blocks[i])
+            for k, v in effect_values(factors, add(drawn), use).items():
+                if v is not None:
+                    boot[k].append(v)
+    a = (1 - opts["level"]) / 2
+    eff = c.get("effects")
+    if not isinstance(eff, dict):
+        print("cell", key, "no effects")
+        return 1
+    measures = {"colour": "white-black", "order": "range", "phase": "range", "stratum": "range"}
+    for f, levels in factors.items():
+        g = eff.get(f)
+        if g is None or g.get("measure") != measures[f] or [x["level"] for x in g["levels"]] != levels:
+            print("cell", key, f, "levels or measure differ:", g and g.get("measure"),
+                  g and [x["level"] for x in g["levels"]], levels)
+            bad += 1
+            continue
+        items = [((f, lv, st), g["levels"][i][st]) for i, lv in enumerate(levels) for st in ("recall", "regret")]
+        items += [((f, None, st), g[st]) for st in ("recall", "regret")]
+        for i, lv in enumerate(levels):
+            t = full.get((f, lv), dict(n=0, nreg=0))
+            if g["levels"][i]["decisions"] != t["n"] or g["levels"][i]["regret_n"] != t["nreg"]:
+                print("cell", key, f, lv, "counts differ")
+                bad += 1
+        for k, have in items:
+            step = 1e-6 if k[2] == "recall" else 0.01
+            w = rnd(est[k], step) if est[k] is not None else None
+            v = sorted(boot[k])
+            wi = [rnd(quantile(v, a), step), rnd(quantile(v, 1 - a), step)] if v else None
+            hv, hi = have.get("estimate"), have.get("interval")
+            if (w is None) != (hv is None) or (w is not None and abs(w - hv) > step / 2):
+                print("cell", key, k, "want", w, "have", hv)
+                bad += 1
+            if (wi is None) != (hi is None) or (wi is not None and any(abs(x - y) > step / 2 for x, y in zip(wi, hi))):
+                print("cell", key, k, "interval want", wi, "have", hi)
+                bad += 1
+            if hv is None and not have.get("reason"):
+                print("cell", key, k, "null without a reason")
+                bad += 1
+    return bad
+
+
 def main():
     man = [json.loads(l) for l in open(sys.argv[1])]
     pos = {p["position_id"]: p for p in man[1:]}
@@ -82,6 +191,7 @@ def main():
         per_open = {o: dict(n=0, rec=0, ncov=0, cov=0, nreg=0, reg=0, nvl=0, vl=0) for o in opening_order}
         regs, bounds, nomate, regn = [], 0, 0, 0.0
         seeds = {}
+        exact_of = {}
         for d in rows:
             p = pos[d["position_id"]]
             cands = p["candidates"]
@@ -127,6 +237,7 @@ def main():
                         s["nvl"] += 1
                         s["vl"] += max(vs) - (best - exact)
             seeds.setdefault((d["position_id"], d["context"]), []).append((d["order_seed"], ch, exact))
+            exact_of[d["decision_id"]] = exact
         pairs = differ = 0
         for grp in seeds.values():
             for a in range(len(grp)):
@@ -168,6 +279,7 @@ def main():
             if (w is None) != (have[k] is None) or (w is not None and abs(w - have[k]) > step / 2):
                 print("cell", key, k, "want", w, "have", have[k])
                 bad += 1
+        bad += check_effects(key, c, rows, pos, exact_of, opening_order, ci, opts)
         # the bootstrap, again
         blocks = [o for o in opening_order if per_open[o]["n"] > 0]
         reps = opts["replicates"]
