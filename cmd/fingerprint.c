@@ -17,7 +17,8 @@
 
 static const char usage[] =
     "usage: cohort fingerprint --prereg P [--store DIR] [--replicates N] [--seed S]\n"
-    "                          [--shard I/N] [--format json|table] [-o FILE]\n"
+    "                          [--split NAME] [--shard I/N] [--format json|table]\n"
+    "                          [-o FILE]\n"
     "                          FREEZE...\n";
 
 static int
@@ -43,10 +44,14 @@ store_beside(const char *path)
 }
 
 static int
-options(const struct opt_cmd *c, const char *reps, const char *seed, struct fp_opts *o)
+options(const struct opt_cmd *c, const char *reps, const char *seed, const char *split,
+    struct fp_opts *o)
 {
 	long long x;
 
+	if (split && (o->split = fp_split_of(split)) < -1)
+		return opt_usage_error(c, "--split: expected explore, confirm, heldout or all, got "
+		    "'%s'", split);
 	if (reps && whole(reps, 0, 1000000, &x) < 0)
 		return opt_usage_error(c, "--replicates: expected 0 to 1000000, got '%s'", reps);
 	if (reps)
@@ -99,7 +104,7 @@ int
 cmd_fingerprint(int argc, char **argv)
 {
 	const char *prereg = NULL, *store = NULL, *reps = NULL, *seed = NULL, *format = NULL;
-	const char *out = NULL, *shard = NULL;
+	const char *out = NULL, *shard = NULL, *split = NULL;
 	const struct opt table[] = {
 		{ .name = "prereg", .arg = "P", .value = &prereg, .required = 1,
 		    .help = "the cohort.prereg/1 fixing the features and bootstrap" },
@@ -109,6 +114,8 @@ cmd_fingerprint(int argc, char **argv)
 		    .help = "bootstrap replicates (default: the prereg's)" },
 		{ .name = "seed", .arg = "S", .value = &seed,
 		    .help = "the bootstrap's seed (default: the prereg's)" },
+		{ .name = "split", .arg = "NAME", .value = &split,
+		    .help = "one split only: its positions and its openings' games" },
 		{ .name = "shard", .arg = "I/N", .value = &shard, .excludes = "format",
 		    .help = "shard I of N of the replicates, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
@@ -133,7 +140,7 @@ cmd_fingerprint(int argc, char **argv)
 	if ((tab = opt_format(&c, format)) < 0)
 		return EXIT_ERROR;
 	fp_opts_init(&o);
-	if (options(&c, reps, seed, &o) != 0)
+	if (options(&c, reps, seed, split, &o) != 0)
 		return EXIT_ERROR;
 	if (shard && part_shard_parse(shard, "--shard", &sh, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);

@@ -17,6 +17,35 @@ fp_opts_init(struct fp_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->replicates = -1;
+	o->split = -1;
+}
+
+int
+fp_split_of(const char *name)
+{
+	if (strcmp(name, "all") == 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, cand_split_names[i]) == 0)
+			return i;
+	return -2;
+}
+
+/* The split of an opening of the manifest: the one split all its
+ * positions lie in; -1 when it has none (the manifest does not name it)
+ * or its positions lie in two. */
+static int
+opening_split(const struct candidates *c, const char *open)
+{
+	int s = -1;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->p[i].opening, open) == 0) {
+			if (s >= 0 && s != (int)c->p[i].split)
+				return -1;
+			s = (int)c->p[i].split;
+		}
+	return s;
 }
 
 long
@@ -267,6 +296,12 @@ add_game(struct fp_run *r, size_t in, const cJSON *entry, const cJSON *rec, stru
 	    json_get_string(rec, "replication", 0, &rep, e) < 0)
 		return err_prefix(e, "%s: game %.80s", r->in[in].name, cJSON_IsString(json_get(entry,
 		    "game_id")) ? json_get(entry, "game_id")->valuestring : "?");
+	/* a split's games: those of an opening whose positions lie in it */
+	if (r->o->split >= 0 && (!r->has_dec[in] || opening_split(&r->pd[in].cand, open) !=
+	    r->o->split)) {
+		r->games_outside++;
+		return 0;
+	}
 	if (rep == NULL && (rep = only_replication(r, in, fam)) == NULL)
 		return err_set(e, ERR_INPUT, "%s: game %.80s: no \"replication\", and family %.80s has "
 		    "not exactly one replication among the freeze's decisions", r->in[in].name, gid, fam);
@@ -463,8 +498,8 @@ read_all(struct fp_run *r, struct err *e)
 
 	for (size_t i = 0; i < r->nin && rc == 0; i++) {
 		r->has_dec[i] = json_get(r->in[i].freeze, "decisions") != NULL;
-		if (r->has_dec[i] && paired_collect_by(r->in[i].freeze, r->in[i].store_dir,
-		    r->in[i].name, r->pr->blunder_cp, r->by_position, &r->pd[i], e) < 0)
+		if (r->has_dec[i] && paired_collect_split(r->in[i].freeze, r->in[i].store_dir,
+		    r->in[i].name, r->pr->blunder_cp, r->by_position, r->o->split, &r->pd[i], e) < 0)
 			rc = -1;
 		if (rc == 0)
 			rc = add_decisions(r, i, e);

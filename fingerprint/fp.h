@@ -47,9 +47,14 @@ struct fp_opts {
 	int have_seed;           /* seed given here (a deviation when it differs) */
 	uint64_t seed;
 	int jobs;                /* threads: 0 one per processor */
+	int split;               /* the positions' split (enum cand_split), -1 all */
 };
 
+/* Replicates and seed the prereg's, every split. */
 void fp_opts_init(struct fp_opts *o);
+
+/* The split of a name (explore, confirm, heldout; all: -1); -2 unknown. */
+int fp_split_of(const char *name);
 
 struct fp_run;
 

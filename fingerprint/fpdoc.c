@@ -157,12 +157,29 @@ fingerprint_json(struct json_bld *k, const struct fp_run *r, size_t f)
 	return o;
 }
 
+/* The splits the prereg registers, as "confirm,explore" (its key order). */
+static void
+registered_splits(const struct prereg *p, char *s, size_t n)
+{
+	size_t len = 0;
+
+	s[0] = '\0';
+	for (size_t i = 0; i < p->nsplits && len < n; i++)
+		len += (size_t)snprintf(s + len, n - len, "%s%s", i ? "," : "", p->splits[i].name);
+}
+
 static int
 deviations(const struct fp_run *r, cJSON *doc, struct err *e)
 {
 	struct prereg_dev d[8 + 64];
-	char reg[3][32], used[3][32];
+	char reg[3][32], used[3][32], splits[128];
 	size_t n = 0;
+
+	/* a split the prereg allocates no positions to */
+	if (r->o->split >= 0 && prereg_split_size(r->pr, cand_split_names[r->o->split]) < 0) {
+		registered_splits(r->pr, splits, sizeof splits);
+		d[n++] = (struct prereg_dev){ "split", splits, (char *)cand_split_names[r->o->split] };
+	}
 
 	if (r->replicates != r->pr->replicates) {
 		snprintf(reg[0], sizeof reg[0], "%ld", r->pr->replicates);
@@ -247,6 +264,9 @@ fp_run_document(struct fp_run *r, long r0, long r1, cJSON **out, struct err *e)
 	json_bld_put(&k, doc, "prereg", cJSON_CreateString(r->pr->id));
 	json_bld_put(&k, doc, "inputs", inputs_json(&k, r));
 	json_bld_put(&k, doc, "estimator", cJSON_CreateString("davidson-joint/1"));
+	json_bld_put(&k, doc, "split", cJSON_CreateString(r->o->split < 0 ? "all" :
+	    cand_split_names[r->o->split]));
+	json_bld_put(&k, doc, "games_outside_split", cJSON_CreateNumber((double)r->games_outside));
 	settings_json(&k, r, doc);
 	json_bld_put(&k, doc, "fingerprints", fps = cJSON_CreateArray());
 	for (size_t f = 0; fps != NULL && f < r->nfam && !k.oom; f++)
@@ -472,6 +492,7 @@ fp_refit_check(const cJSON *doc, const struct prereg *pr, const struct fp_input 
 {
 	struct fp_opts o;
 	const cJSON *b = json_get(doc, "bootstrap");
+	const char *split = NULL;
 	double reps, seed;
 	struct buf x = BUF_INIT, y = BUF_INIT;
 	cJSON *again = NULL;
@@ -486,6 +507,10 @@ fp_refit_check(const cJSON *doc, const struct prereg *pr, const struct fp_input 
 	o.replicates = (long)reps;
 	o.have_seed = 1;
 	o.seed = (uint64_t)seed;
+	/* a document written before splits is of every split */
+	if (json_get_string(doc, "split", 0, &split, e) < 0 ||
+	    (split != NULL && (o.split = fp_split_of(split)) < -1))
+		return err_set(e, ERR_INPUT, "\"split\": expected explore, confirm, heldout or all");
 	if (fp_document(in, nin, &o, &again, e) == 0 && canon_write(doc, &x, e) == 0 &&
 	    canon_write(again, &y, e) == 0) {
 		*same = x.len == y.len && memcmp(x.p, y.p, x.len) == 0;

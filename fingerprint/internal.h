@@ -83,6 +83,7 @@ struct fp_run {
 	struct fp_why *why;        /* nfam x nfeat */
 	double *rows;              /* nfam x (r1 - r0) x nfeat */
 	long r0, r1;
+	long games_outside;        /* games left out: their opening not of the split */
 };
 
 /* One fingerprint's features from multiplicities m of its units (all 1

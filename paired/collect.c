@@ -334,6 +334,10 @@ read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const
 		if (rc == 0 && pos == NULL)
 			rc = err_set(e, ERR_INPUT, "decision %.80s: position %.80s is not in the manifest",
 			    d.decision_id, d.position_id);
+		if (rc == 0 && r->only && (int)pos->split != r->only - 1) {
+			cJSON_Delete(rec);
+			continue;
+		}
 		if (rc == 0)
 			rc = add_decision(r, &d, (size_t)(pos - r->cand.p), blunder_cp, e);
 		cJSON_Delete(rec);
@@ -382,11 +386,19 @@ int
 paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name, double blunder_cp,
     int by_position, struct paired_data *out, struct err *e)
 {
+	return paired_collect_split(freeze, store_dir, name, blunder_cp, by_position, -1, out, e);
+}
+
+int
+paired_collect_split(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, int split, struct paired_data *out, struct err *e)
+{
 	struct cas *store = NULL;
 	const cJSON *sec = NULL;
 	int rc = -1;
 
 	paired_data_release(out);
+	out->only = split + 1;
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		return -1;
 	if (read_inputs(out, freeze, store, name, store_dir, by_position, &sec, e) == 0 &&

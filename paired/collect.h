@@ -68,9 +68,10 @@ struct paired_data {
 	size_t *open_of;            /* per position of the manifest: its block */
 	struct paired_cell *cells;  /* as first met in the freeze's decision order */
 	size_t ncells, ccells;
+	int only;                   /* 1 + the cand_split whose decisions are kept; 0 all */
 };
 
-#define PAIRED_DATA_INIT { SPEC_INIT, CANDIDATES_INIT, 0, NULL, NULL, NULL, 0, 0 }
+#define PAIRED_DATA_INIT { SPEC_INIT, CANDIDATES_INIT, 0, NULL, NULL, NULL, 0, 0, 0 }
 
 /* Read freeze's spec, candidate manifest and every included decision from
  * the store at store_dir (name: the freeze's name in messages). */
@@ -80,6 +81,10 @@ int paired_collect(const cJSON *freeze, const char *store_dir, const char *name,
  * bootstrap whose unit is the position; by_position 0 is paired_collect. */
 int paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name,
     double blunder_cp, int by_position, struct paired_data *out, struct err *e);
+/* The same keeping only the decisions on positions of one split (split:
+ * a cand_split, or -1 for every split). */
+int paired_collect_split(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, int split, struct paired_data *out, struct err *e);
 void paired_data_release(struct paired_data *d);
 
 /* t += s. */

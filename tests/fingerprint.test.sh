@@ -92,3 +92,59 @@ expect_fail2 "fingerprint: a freeze whose store is missing" "store" \
 sed 's/"delta_r"/"delta_rr"/' prereg.json >bad-prereg.json
 expect_fail2 "fingerprint: an unknown feature in the prereg" "delta_rr" \
 	"$COHORT" fingerprint --prereg bad-prereg.json --store st f.json
+expect_fail2 "fingerprint: an unknown --split" "--split: expected explore, confirm, heldout or all" \
+	"$COHORT" fingerprint --prereg prereg.json --split training f.json
+# ---- splits: a split's positions, and the games of its openings
+# here every opening has positions in two splits: a split keeps its
+# decisions and none of the games
+"$COHORT" fingerprint --prereg prereg.json --store st --split heldout -o fph.json f.json
+check "fingerprint --split heldout: every figure again (the split's decisions, no game)" \
+	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg.json fph.json
+$PY - fp.json fph.json <<'P' && ok "fingerprint --split: the split named, every game outside it" ||
+import json, sys
+a, h = (json.load(open(p)) for p in sys.argv[1:])
+assert a["split"] == "all" and a["games_outside_split"] == 0, (a["split"], a["games_outside_split"])
+assert h["split"] == "heldout" and h["games_outside_split"] == sum(f["games"] for f in a["fingerprints"]), h["games_outside_split"]
+assert all(f["games"] == 0 for f in h["fingerprints"])
+# a third of the positions: a third of the decisions
+da = {(f["family"], f["replication"]): f["decisions"] for f in a["fingerprints"]}
+for f in h["fingerprints"]:
+    assert 3 * f["decisions"] == da[(f["family"], f["replication"])], f["decisions"]
+P
+	notok "fingerprint --split" "see fph.json"
+check "fingerprint --split: the document validates against schemas/fingerprint.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/fingerprint.schema.json" fph.json
+expect_status "verify recomputes a split's fingerprint" 0 "$COHORT" verify --store st prereg.json f.json fph.json
+sed 's/"estimate":\([0-9]\)/"estimate":9\1/' fph.json >fphx.json
+expect_status "verify: an edited split fingerprint is a finding" 1 "$COHORT" verify --store st prereg.json f.json fphx.json
+$PY -c 'import json,sys; d=json.load(open("fph.json")); d["split"]="explore"; print(json.dumps(d,separators=(",",":"),sort_keys=True),end="")' >fphs.json
+expect_status "verify: a split fingerprint relabelled explore is a finding" 1 "$COHORT" verify --store st prereg.json f.json fphs.json
+# a split the prereg allocates nothing to is a deviation
+$PY -c 'import json; p=json.load(open("prereg.json")); del p["allocation"]["splits"]["heldout"]; print(json.dumps(p,separators=(",",":"),sort_keys=True),end="")' >prereg-noh.json
+"$COHORT" fingerprint --prereg prereg-noh.json --store st --split heldout -o fpn.json f.json
+grep -q '"setting":"split","used":"heldout"' fpn.json && grep -q '{"registered":"confirm,explore","setting":"split"' fpn.json &&
+	ok "fingerprint --split: a split the prereg does not register is a deviation" ||
+	notok "fingerprint --split: an unregistered split" "$(grep -o '"deviations":[^]]*]' fpn.json)"
+check "fingerprint --split, an unregistered split: every figure again, the deviation too" \
+	$PY "$ROOT/tests/fp_check.py" candidates.jsonl decisions.jsonl games.jsonl f.json prereg-noh.json fpn.json
+# each opening in one split: a split's games are its openings'
+mkdir -p byo
+$PY "$ROOT/tests/fp_make.py" byo 60 by-opening
+"$COHORT" freeze --spec byo/spec.json --candidates byo/candidates.jsonl --decisions byo/decisions.jsonl \
+	--store byo/st -o byo/f.json byo/games.jsonl
+for s in heldout explore; do
+	"$COHORT" fingerprint --prereg byo/prereg.json --store byo/st --split $s -o byo/fp-$s.json byo/f.json
+	check "fingerprint --split $s, openings in one split: every figure again, games included" \
+		$PY "$ROOT/tests/fp_check.py" byo/candidates.jsonl byo/decisions.jsonl byo/games.jsonl byo/f.json \
+		byo/prereg.json byo/fp-$s.json
+done
+$PY - byo/fp-heldout.json <<'P' && ok "fingerprint --split heldout: its openings' games, strength features estimated" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["games_outside_split"] > 0
+for f in d["fingerprints"]:
+    assert f["games"] > 0 and f["units"] == 2, (f["family"], f["games"], f["units"])
+g = {x["name"]: x for f in d["fingerprints"] if f["family"] == "alpha" for x in f["features"]}
+assert isinstance(g["unaided"]["estimate"], (int, float)), g["unaided"]
+P
+	notok "fingerprint --split heldout, by opening" "see byo/fp-heldout.json"

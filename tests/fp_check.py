@@ -107,7 +107,7 @@ def cond_kind(c):
     return ("top", int(c[3:]))
 
 
-def sums_of_decisions(man, decs, freeze, bcp, by_position):
+def sums_of_decisions(man, decs, freeze, bcp, by_position, split=None):
     pos = {p["position_id"]: p for p in man[1:]}
     blk = "position_id" if by_position else "opening"
     openings = []
@@ -118,6 +118,8 @@ def sums_of_decisions(man, decs, freeze, bcp, by_position):
     groups = {}
     for e in freeze["decisions"]["included"]:
         d = decs[e["decision_id"]]
+        if split is not None and pos[d["position_id"]]["split"] != split:
+            continue
         key = (d["family"], d["replication"], d["condition"], d.get("budget"))
         if key not in cells:
             cells[key] = {o: zero() for o in openings}
@@ -528,8 +530,16 @@ def main():
         if bad[0] <= 40:
             print(*a)
 
+    # a split's fingerprint: the decisions on its positions, and the games
+    # of the openings whose positions all lie in it
+    split = doc.get("split", "all")
+    split = None if split == "all" else split
+    open_split = {}
+    for p in man[1:]:
+        open_split.setdefault(p["opening"], set()).add(p["split"])
     openings, cells, order = sums_of_decisions(man, decs, freeze, pr["blunder_cp"],
-                                             pr["bootstrap"]["unit"] == "position")
+                                             pr["bootstrap"]["unit"] == "position", split)
+    outside = 0
     widths = pr["widths"]
     feats = expand(pr)
     ctx = {"pr": pr, "feats": feats, "cells": cells}
@@ -543,6 +553,9 @@ def main():
                 fp["units"].append({"name": o, "open": o, "games": []})
     for e in freeze["games"]:
         g = recs[e["game_id"]]
+        if split is not None and open_split.get(g["opening"]) != {split}:
+            outside += 1
+            continue
         rep = g.get("replication")
         if rep is None:
             reps = [r for (f, r) in fps if f == g["family"]]
@@ -584,6 +597,12 @@ def main():
             fail("bootstrap", k, "differs from the prereg without its deviation", devs)
         if B[k] == pr["bootstrap"][k] and "bootstrap." + k in devs:
             fail("bootstrap", k, "a deviation where none is", devs)
+    if doc.get("games_outside_split") != outside:
+        fail("games_outside_split: want", outside, "have", doc.get("games_outside_split"))
+    want_sp = [] if split is None or split in pr["allocation"]["splits"] else [
+        {"setting": "split", "registered": ",".join(pr["allocation"]["splits"]), "used": split}]
+    if [d for d in doc["deviations"] if d["setting"] == "split"] != want_sp:
+        fail("split deviation", [d for d in doc["deviations"] if d["setting"] == "split"], want_sp)
     fz_prereg = [d for d in doc["deviations"] if d["setting"] == "freeze.prereg"]
     want_fz = [] if freeze.get("prereg") == doc["prereg"] else [
         {"setting": "freeze.prereg", "registered": doc["prereg"], "used": freeze.get("prereg", "none")}]

@@ -7,13 +7,18 @@ statuses and failure labels) and a game ledger per family and replication
 (widths 0, 2, 5 and 10 at two anchors, both colours, draws), plus family
 gamma with a closed-form strength curve: no draws, one anchor, White only,
 so R = anchor + 400 log10(w / l), and width 10 all won (a bound).  Also a
-prereg registering every feature.  Standard library only, fixed seeds."""
+prereg registering every feature.  Standard library only, fixed seeds.
+With a third argument "by-opening", each opening's positions lie in one
+split (o1 explore, o2 confirm, o3 heldout, o4 explore, ...), so a split's
+fingerprint has the games of its openings; without it, every opening has
+positions in two splits."""
 import hashlib
 import json
 import random
 import sys
 
 out = sys.argv[1]
+BY_OPENING = len(sys.argv) > 3 and sys.argv[3] == "by-opening"
 
 
 def canon(o):
@@ -53,7 +58,8 @@ for i, fen in enumerate(FENS):
             c["cp"] = v
         cands.append(c)
     rec = {"position_id": "p%02d" % (i + 1), "fen": fen,
-           "split": ["explore", "confirm", "heldout"][i % 3], "opening": "o%d" % (i // 2 + 1),
+           "split": ["explore", "confirm", "heldout"][(i // 2) % 3 if BY_OPENING else i % 3],
+           "opening": "o%d" % (i // 2 + 1),
            "stratum": {"phase": PHASES[i % 3], "kind": KINDS[(i // 3) % 3],
                        "to_move": "white" if " w " in fen else "black"},
            "candidates": cands, "evals": {moves[10]: cps[10]}}
