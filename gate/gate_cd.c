@@ -31,13 +31,14 @@ is_heldout(const cJSON *fp)
 	return s != NULL && strcmp(s, "heldout") == 0;
 }
 
-/* A fingerprint document's split is known and not heldout. */
+/* A fingerprint document's split is known, one split, and not heldout:
+ * "all" holds the heldout positions too, so it is neither side. */
 static int
 is_training(const cJSON *fp)
 {
 	const char *s = str(fp, "split");
 
-	return s != NULL && strcmp(s, "heldout") != 0;
+	return s != NULL && strcmp(s, "heldout") != 0 && strcmp(s, "all") != 0;
 }
 
 /* A feature of one fingerprint entry: 0 with its estimate (and interval

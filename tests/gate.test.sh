@@ -224,3 +224,49 @@ judged "D, a family never fingerprinted" 1 fail D --prereg s.json held.json
 expect_crit "D, a family never fingerprinted" D1 insufficient
 judged "D without prereg" 1 insufficient D held.json
 expect_fail2 "gate D refuses a distance" 'not evidence for gate D' "$COHORT" gate D held.json dist.json
+
+# ---- gates C and D on fingerprints cohort made of two splits: each
+# opening in one split (tests/fp_make.py by-opening), the predictions
+# registered in the prereg the fingerprints follow
+mkdir -p sp
+$PY "$ROOT/tests/fp_make.py" sp 40 by-opening
+$PY - sp/prereg.json <<'P'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["predictions"] = [
+    {"id": "assist", "kind": "heldout_assistance", "target": "oracle_regret[5]", "predictors": ["oracle_regret[2]"], "baseline": ["unaided"]},
+    {"id": "a-over-b", "kind": "architectural", "family": "alpha", "feature": "oracle_regret[5]", "relation": ">", "family2": "beta"},
+    {"id": "a-widen", "kind": "intervention", "family": "alpha", "target": "delta_r[5]", "control": "omit_best"}]
+open(sys.argv[1], "w").write(json.dumps(p, separators=(",", ":"), sort_keys=True))
+P
+"$COHORT" freeze --prereg sp/prereg.json --spec sp/spec.json --candidates sp/candidates.jsonl \
+	--decisions sp/decisions.jsonl --store sp/st -o sp/f.json sp/games.jsonl 2>/dev/null
+# (the freeze reports the order seeds it deviates by; the fingerprints
+# follow the prereg; C2 fails on these families, so gate C fails)
+for s in explore heldout all; do
+	"$COHORT" fingerprint --prereg sp/prereg.json --store sp/st --split $s -o sp/fp-$s.json sp/f.json
+done
+"$COHORT" distance -o sp/dist.json sp/fp-explore.json
+judged "D on a heldout fingerprint" 1 fail D --prereg sp/prereg.json sp/fp-heldout.json sp/fp-explore.json
+$PY - g.json sp/fp-heldout.json <<'P' && ok "gate D1: decided on the heldout split's intervals" ||
+import json, sys
+g = {c["id"]: c for c in json.load(open(sys.argv[1]))["criteria"]}
+fp = json.load(open(sys.argv[2]))
+ent = lambda fam: [{x["name"]: x for x in e["features"]}["oracle_regret[5]"] for e in fp["fingerprints"] if e["family"] == fam]
+a, b = ent("alpha"), ent("beta")
+holds = all(x["lo"] > y["hi"] for x in a for y in b)
+assert g["D1"]["verdict"] == ("pass" if holds else "fail"), (g["D1"], a, b)
+assert g["D1"]["evidence"] == [json.load(open(sys.argv[1]))["inputs"][0]["id"]] or len(g["D1"]["evidence"]) == 1, g["D1"]
+assert g["D2"]["verdict"] != "pass" or all(x["lo"] > 0 for x in ent("alpha")), g["D2"]
+P
+	notok "gate D1 on the heldout split" "$(head -c 600 g.json)"
+judged "D on a fingerprint of every split" 1 insufficient D --prereg sp/prereg.json sp/fp-all.json
+expect_crit "D on a fingerprint of every split" D1 insufficient
+judged "C on two splits' fingerprints" 1 fail C --prereg sp/prereg.json sp/fp-explore.json sp/fp-heldout.json sp/dist.json
+grep -q 'assist: 2 families with every feature, 4 needed' g.json &&
+	ok "gate C3: scored on the splits, insufficient for two families with decisions" ||
+	notok "gate C3 on the splits" "$(grep -o '"detail":"[^"]*","evidence":\[[^]]*\],"id":"C3"' g.json)"
+judged "C: a fingerprint of every split is on neither side" 1 fail C --prereg sp/prereg.json sp/fp-all.json sp/fp-heldout.json sp/dist.json
+grep -q 'assist: 0 families with every feature' g.json &&
+	ok "gate C3: split all is not the training side" ||
+	notok "gate C3: split all" "$(grep -o '"detail":"[^"]*","evidence":\[[^]]*\],"id":"C3"' g.json)"

@@ -135,7 +135,10 @@ if G == "C":
         have = {t["family"] for t in d["test_retest"]}
         for t in d["test_retest"]:
             c1 += 1
-            f1 += t["d2"] > q
+            if t["d2"] is None:   # a family of one replication: no test-retest distance
+                g1 += 1
+            else:
+                f1 += t["d2"] > q
         for p in d["pairs"]:
             if p["a"]["family"] == p["b"]["family"] and p["a"]["replication"] == p["b"]["replication"]:
                 c1 += 1; f1 += p["d2"] > q
@@ -146,7 +149,7 @@ if G == "C":
     def side(held, name):
         v = {}
         for fp in fps:
-            if fp.get("split") is None or (fp["split"] == "heldout") != held:
+            if fp.get("split") in (None, "all") or (fp["split"] == "heldout") != held:
                 continue
             for e in fp["fingerprints"]:
                 f = feat(e, name)
@@ -187,7 +190,7 @@ if G == "C":
     ev3 = set()
     for p in preds:
         mf, mb = loo(p["target"], p["predictors"]), loo(p["target"], p["baseline"])
-        ev3 |= {ident(fp) for fp in fps if fp.get("split") is not None}
+        ev3 |= {ident(fp) for fp in fps if fp.get("split") not in (None, "all")}
         if mf is None or mb is None:
             g3 += 1; continue
         c3 += 1
