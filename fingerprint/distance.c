@@ -28,6 +28,7 @@ static const double comp_step[NCOMP] = { 1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 0.01 };
 struct dfp {
 	const cJSON *fp;
 	const char *family, *replication;
+	const char *split;  /* its document's split; NULL for all (or none named) */
 	double *z, *S;      /* standardized estimates; covariance (F x F) */
 	double *zr;         /* R x F standardized rows, NAN where missing */
 	double *cx, *cse;   /* component features: estimate, se */
@@ -89,6 +90,22 @@ numv(const cJSON *v)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* Fingerprint k is one before it: the same family, replication and split
+ * (one family and replication of two splits, as of the explore and the
+ * heldout openings, are two fingerprints). */
+static int
+same_fp(const struct dist *d, size_t k)
+{
+	const struct dfp *x = &d->fp[k];
+
+	for (size_t j = 0; j < k; j++)
+		if (strcmp(d->fp[j].family, x->family) == 0 &&
+		    strcmp(d->fp[j].replication, x->replication) == 0 &&
+		    strcmp(d->fp[j].split ? d->fp[j].split : "", x->split ? x->split : "") == 0)
+			return 1;
+	return 0;
+}
+
 /* The panel's fingerprints, in the documents' order; every document of
  * one prereg, lambda, population, replicate count and widths. */
 static int
@@ -117,21 +134,24 @@ panel(struct dist *d, const cJSON *const *docs, size_t n, struct err *e)
 	d->R = reps > 0 ? (size_t)reps : 0;
 	if ((d->fp = calloc(d->nfp, sizeof *d->fp)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		const char *split = cJSON_GetStringValue(json_get(docs[i], "split"));
+		if (split != NULL && strcmp(split, "all") == 0)
+			split = NULL;
 		cJSON_ArrayForEach(fp, json_get(docs[i], "fingerprints")) {
 			struct dfp *x = &d->fp[k++];
 			x->fp = fp;
 			x->family = cJSON_GetStringValue(json_get(fp, "family"));
 			x->replication = cJSON_GetStringValue(json_get(fp, "replication"));
+			x->split = split;
 			if (x->family == NULL || x->replication == NULL)
 				return err_set(e, ERR_INPUT, "input %zu: a fingerprint without family or "
 				    "replication", i + 1);
-			for (size_t j = 0; j + 1 < k; j++)
-				if (strcmp(d->fp[j].family, x->family) == 0 &&
-				    strcmp(d->fp[j].replication, x->replication) == 0)
-					return err_set(e, ERR_INPUT, "fingerprint %s/%s given twice", x->family,
-					    x->replication);
+			if (same_fp(d, k - 1))
+				return err_set(e, ERR_INPUT, "fingerprint %s/%s%s%s given twice", x->family,
+				    x->replication, split ? " of split " : "", split ? split : "");
 		}
+	}
 	return 0;
 }
 
@@ -818,7 +838,8 @@ who(const struct dfp *x)
 	cJSON *o = cJSON_CreateObject();
 
 	if (o != NULL && (!json_add_string(o, "family", x->family) ||
-	    !json_add_string(o, "replication", x->replication))) {
+	    !json_add_string(o, "replication", x->replication) ||
+	    (x->split != NULL && !json_add_string(o, "split", x->split)))) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -989,8 +1010,10 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 static void
 label(char *s, size_t n, const cJSON *w)
 {
-	snprintf(s, n, "%s/%s", cJSON_GetStringValue(json_get(w, "family")),
-	    cJSON_GetStringValue(json_get(w, "replication")));
+	const char *split = cJSON_GetStringValue(json_get(w, "split"));
+
+	snprintf(s, n, "%s/%s%s%s", cJSON_GetStringValue(json_get(w, "family")),
+	    cJSON_GetStringValue(json_get(w, "replication")), split ? "/" : "", split ? split : "");
 }
 
 static void

@@ -84,6 +84,20 @@ def main():
             fail(name, "want", w, "have", h)
 
     fps = [fp for d in docs for fp in d["fingerprints"]]
+    # a fingerprint's split, from its document (all, or none named: no split)
+    splits = [d.get("split") for d in docs for fp in d["fingerprints"]]
+    splits = [None if s == "all" else s for s in splits]
+    names = [(fp["family"], fp["replication"], s) for fp, s in zip(fps, splits)]
+    if len(set(names)) != len(names):
+        fail("a fingerprint given twice, yet the document was written")
+
+    def who(i):
+        w = {"family": fps[i]["family"], "replication": fps[i]["replication"]}
+        if splits[i] is not None:
+            w["split"] = splits[i]
+        return w
+    if have["fingerprints"] != [who(i) for i in range(len(fps))]:
+        fail("fingerprints", have["fingerprints"])
     R = docs[0]["bootstrap"]["replicates"]
     lam = docs[0]["distance"]["lambda"]
     pop = docs[0]["distance"]["population"]
@@ -200,7 +214,7 @@ def main():
             h = hp[k]
             k += 1
             nm_ = "pair %s/%s %s/%s" % (fps[i]["family"], fps[i]["replication"], fps[j]["family"], fps[j]["replication"])
-            if h["a"] != {"family": fps[i]["family"], "replication": fps[i]["replication"]}:
+            if h["a"] != who(i) or h["b"] != who(j):
                 fail(nm_, "order", h["a"])
             near(nm_ + " d2", rnd(d2, 1e-6), h["d2"], 1e-6)
             near(nm_ + " null_mean", rnd(nm, 1e-6), h["null_mean"], 1e-6)

@@ -74,3 +74,27 @@ sed 's/"lambda":0.1/"lambda":0.2/' fp.json >fp-other.json
 expect_fail2 "distance: fingerprints of other settings" "another prereg, distance setting" \
 	"$COHORT" distance fp.json fp-other.json
 expect_fail2 "distance: one fingerprint twice" "given twice" "$COHORT" distance fp.json fp.json
+# fingerprints of two splits: one family and replication of the explore
+# and of the heldout openings are two fingerprints, named with their split
+"$COHORT" fingerprint --prereg prereg.json --store st --split explore -o fpe.json f.json
+"$COHORT" fingerprint --prereg prereg.json --store st --split heldout -o fph.json f.json
+"$COHORT" distance -o ds.json fpe.json fph.json
+check "distance of two splits' fingerprints: every figure again" \
+	$PY "$ROOT/tests/dist_check.py" fpe.json fph.json ds.json
+check "distance of two splits: validates against schemas/distance.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/distance.schema.json" ds.json
+$PY - ds.json <<'P' && ok "distance of two splits: the same family and replication across the openings is a pair" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert {"family": "alpha", "replication": "r1", "split": "heldout"} in d["fingerprints"], d["fingerprints"]
+assert any(p["a"]["family"] == p["b"]["family"] == "alpha" and p["a"]["replication"] == p["b"]["replication"] == "r1"
+           and p["a"]["split"] == "explore" and p["b"]["split"] == "heldout" for p in d["pairs"])
+P
+	notok "distance of two splits" "see ds.json"
+expect_status "verify recomputes the distance of two splits" 0 \
+	"$COHORT" verify --store st prereg.json f.json fpe.json fph.json ds.json
+"$COHORT" distance --format table fpe.json fph.json >tabs.txt
+grep -Eq '^alpha/r1/heldout +' tabs.txt && ok "distance --format table: a fingerprint's split in its label" ||
+	notok "distance --format table: split labels" "$(head -3 tabs.txt)"
+expect_fail2 "distance: one split's fingerprint given twice" "alpha/r1 of split heldout given twice" \
+	"$COHORT" distance fph.json fph.json
