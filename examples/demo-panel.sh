@@ -67,14 +67,28 @@ banner "engine panel: fingerprints (both replications, 2,000 replicates by openi
 banner "engine panel: distances (d2), test-retest and separation"
 "$COHORT" distance -o distance.json fingerprint.json
 "$COHORT" distance --format table fingerprint.json
+# the prereg registers a heldout split: the fingerprints of the explore
+# and of the heldout openings apart (gate C scores p1 across them, gate D
+# checks p5 and p6 on the heldout one), and their distances, where one
+# family and replication across the two splits is a pair
+banner "engine panel: fingerprints of the explore and the heldout openings"
+for s in explore heldout; do
+	"$COHORT" fingerprint --prereg prereg.json --split $s -o fingerprint-$s.json \
+		r1/freeze.json r2/freeze.json
+done
+"$COHORT" fingerprint --prereg prereg.json --split heldout --format table \
+	r1/freeze.json r2/freeze.json | awk 'NR == 1 || $3 ~ /^(delta_r\[5\]|engine_selects)$/'
+"$COHORT" distance -o distance-splits.json fingerprint-explore.json fingerprint-heldout.json
+"$COHORT" distance --format table fingerprint-explore.json fingerprint-heldout.json |
+	sed -n '/^test-retest/,$p'
 "$COHORT" candidates verify -o candidates-verify.json candidates.jsonl
 banner "engine panel: gates A to D"
 for g in A B C D; do
 	case $g in
 	A) set -- r1/freeze.json r2/freeze.json r1/reconcile.json r2/reconcile.json r1/fit.json r2/fit.json ;;
 	B) set -- r1/paired.json r2/paired.json candidates-verify.json ;;
-	C) set -- fingerprint.json distance.json ;;
-	D) set -- fingerprint.json ;;
+	C) set -- fingerprint-explore.json fingerprint-heldout.json distance.json distance-splits.json ;;
+	D) set -- fingerprint-heldout.json ;;
 	esac
 	"$COHORT" gate $g --prereg prereg.json -o gate-$g.json "$@" 2>/dev/null || [ $? = 1 ]
 	python3 - gate-$g.json <<'EOF'
@@ -82,6 +96,6 @@ import json, sys
 g = json.load(open(sys.argv[1]))
 print("gate %s: %s" % (g["gate"], g["verdict"]))
 for c in g["criteria"]:
-    print("  %-3s %-12s %s" % (c["id"], c["verdict"], str(c.get("detail", ""))[:100]))
+    print("  %-3s %-12s %s" % (c["id"], c["verdict"], str(c.get("detail", ""))[:300]))
 EOF
 done
