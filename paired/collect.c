@@ -461,20 +461,40 @@ level_add(struct paired_level *l, const struct paired_ord *o)
 	}
 }
 
+/* Decisions i..j-1 of c->ord (sorted by position, context and seed, as
+ * order_stats leaves them) are one position and context: *j set; 1 when
+ * they span two order seeds or more. */
+static int
+group_of(const struct paired_cell *c, size_t i, size_t *j)
+{
+	size_t k = i;
+
+	while (k < c->nord && c->ord[k].pos == c->ord[i].pos && c->ord[k].history == c->ord[i].history)
+		k++;
+	*j = k;
+	return c->ord[i].seed != c->ord[k - 1].seed;
+}
+
 int
 paired_cell_levels(const struct paired_data *d, const struct paired_cell *c,
     struct paired_levels *out)
 {
 	long long *s = malloc((c->nord + 1) * sizeof *s);
-	size_t ns = 0, nl;
+	size_t ns = 0, nl, j;
 
 	memset(out, 0, sizeof *out);
 	if (s == NULL)
 		return -1;
-	for (size_t i = 0; i < c->nord; i++)
-		s[i] = c->ord[i].seed;
-	qsort(s, c->nord, sizeof *s, cmp_seed);
-	for (size_t i = 0; i < c->nord; i++)
+	/* the order's levels: the seeds of the positions and contexts shown
+	 * under two seeds or more, so that the levels differ by order alone */
+	for (size_t i = 0; i < c->nord; i = j)
+		if (group_of(c, i, &j))
+			for (size_t k = i; k < j; k++)
+				s[ns++] = c->ord[k].seed;
+	qsort(s, ns, sizeof *s, cmp_seed);
+	nl = ns;
+	ns = 0;
+	for (size_t i = 0; i < nl; i++)
 		if (ns == 0 || s[ns - 1] != s[i])
 			s[ns++] = s[i];
 	nl = PL_SEED + ns;
@@ -485,14 +505,18 @@ paired_cell_levels(const struct paired_data *d, const struct paired_cell *c,
 		paired_levels_release(out);
 		return -1;
 	}
-	for (size_t i = 0; i < c->nord; i++) {
-		const struct paired_ord *o = &c->ord[i];
-		const struct cand_position *p = &d->cand.p[o->pos];
-		struct paired_level *row = out->by_open + d->open_of[o->pos] * nl;
-		level_add(&row[p->pos.side == CHESS_WHITE ? PL_WHITE : PL_BLACK], o);
-		level_add(&row[PL_PHASE + (size_t)p->phase], o);
-		level_add(&row[PL_KIND + (size_t)p->kind], o);
-		level_add(&row[seed_level(s, ns, o->seed)], o);
+	for (size_t i = 0; i < c->nord; i = j) {
+		int multi = group_of(c, i, &j);
+		for (size_t k = i; k < j; k++) {
+			const struct paired_ord *o = &c->ord[k];
+			const struct cand_position *p = &d->cand.p[o->pos];
+			struct paired_level *row = out->by_open + d->open_of[o->pos] * nl;
+			level_add(&row[p->pos.side == CHESS_WHITE ? PL_WHITE : PL_BLACK], o);
+			level_add(&row[PL_PHASE + (size_t)p->phase], o);
+			level_add(&row[PL_KIND + (size_t)p->kind], o);
+			if (multi)
+				level_add(&row[seed_level(s, ns, o->seed)], o);
+		}
 	}
 	return 0;
 }

@@ -95,7 +95,8 @@ void paired_cell_total(const struct paired_data *d, const struct paired_cell *c,
 
 /* The levels of the effects of cohort.paired/1 (effects.c): side to
  * move, phase, the position's kind (its stratum), then each order seed
- * of the cell, ascending. */
+ * of the cell, ascending (of the positions and contexts shown under two
+ * seeds or more). */
 enum { PL_WHITE, PL_BLACK, PL_PHASE, PL_KIND = PL_PHASE + 3, PL_SEED = PL_KIND + 3 };
 
 /* A level's decisions: all, those choosing the best candidate, those with
@@ -110,8 +111,10 @@ struct paired_levels {
 	struct paired_level *by_open; /* per opening, nlevels each */
 };
 
-/* The level sums of cell c per opening (ord sorted or not); -1 out of
- * memory.  Release with paired_levels_release. */
+/* The level sums of cell c per opening (after paired_collect, which
+ * sorts its decisions by position, context and seed); the order's levels
+ * hold only the positions and contexts shown under two seeds or more.
+ * -1 out of memory.  Release with paired_levels_release. */
 int paired_cell_levels(const struct paired_data *d, const struct paired_cell *c,
     struct paired_levels *out);
 void paired_levels_release(struct paired_levels *l);

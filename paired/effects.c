@@ -220,7 +220,7 @@ effect_why(const struct eff *x, const struct factor *f, int s, char *why, size_t
 	for (size_t l = f->first; l < f->first + f->n; l++)
 		have += x->use[l * NST + (size_t)s];
 	if (f->first == PL_SEED && f->n < 2)
-		snprintf(why, n, "one order seed only");
+		snprintf(why, n, "no position and context shown under two order seeds");
 	else if (f->diff)
 		snprintf(why, n, "%s", !x->use[PL_WHITE * NST + (size_t)s] ?
 		    "no white-to-move positions with data" : "no black-to-move positions with data");

@@ -1,7 +1,9 @@
 /* effects.h: the effects of cohort.paired/1's cells: how recall and
  * exact regret differ by side to move (colour: white minus black), by
  * phase, by the position's kind (stratum: tactical, ambiguous, quiet) and
- * by order seed (order); the last three as the range, the largest level
+ * by order seed (order: over the positions and contexts shown under two
+ * seeds or more, as the order-change probability's pairs); the last three
+ * as the range, the largest level
  * mean minus the smallest.  Each level's means and each effect carry a
  * percentile interval from the cell's own opening-block bootstrap: the
  * same streams and draws as its other figures.  docs/cohort-paired.1

@@ -115,13 +115,13 @@ judged "B toy, no verify report" 1 insufficient B tcp.json
 expect_crit "B toy, no verify report" B1 insufficient
 judged "B toy, the manifest does not verify" 1 fail B tcp.json cvbad.json
 expect_crit "B toy, the manifest does not verify" B1 fail
-# an effect the data cannot give (one order seed; one side to move) is a
+# an effect the data cannot give (no position under two order seeds; one side to move) is a
 # gap, never a pass; a paired document without effects, likewise
 $PY -c '
 import json; d=json.load(open("tcp.json"))
 for c in d["cells"]:
     if c["condition"] == "top2":
-        c["effects"]["order"]["regret"] = {"estimate": None, "interval": None, "reason": "one order seed only"}
+        c["effects"]["order"]["regret"] = {"estimate": None, "interval": None, "reason": "no position and context shown under two order seeds"}
 open("tcn.json","w").write(json.dumps(d))
 for c in d["cells"]: c["effects"]["colour"]["recall"]["interval"] = None
 open("tcw.json","w").write(json.dumps(d))
@@ -130,7 +130,7 @@ open("tce.json","w").write(json.dumps(d))'
 canonize tcn.json tcw.json tce.json
 judged "B, one order seed" 1 insufficient B tcn.json cv.json
 expect_crit "B, one order seed" B3 insufficient
-grep -q 'order effect estimated in [0-9]* of [0-9]* top-k cells (one order seed only)' g.json &&
+grep -q 'order effect estimated in [0-9]* of [0-9]* top-k cells (no position and context shown under two order seeds)' g.json &&
 	ok "gate B3 names the order effect's reason" || notok "gate B3 names the order effect's reason" "$(head -c 600 g.json)"
 judged "B, a colour effect without its interval" 1 insufficient B tcw.json cv.json
 expect_crit "B, a colour effect without its interval" B3 insufficient

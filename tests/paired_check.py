@@ -56,11 +56,13 @@ def value(s):
     return s["cp"]
 
 
-def level_keys(p, d):
-    """The levels a decision falls in: (factor, level) for each factor."""
+def level_keys(p, d, multi):
+    """The levels a decision falls in: (factor, level) for each factor; the
+    order only where its position and context were shown under two seeds
+    or more (multi)."""
     st = p["stratum"]
-    return [("colour", st["to_move"]), ("phase", st["phase"]), ("stratum", st["kind"]),
-            ("order", str(d["order_seed"]))]
+    keys = [("colour", st["to_move"]), ("phase", st["phase"]), ("stratum", st["kind"])]
+    return keys + ([("order", str(d["order_seed"]))] if multi else [])
 
 
 def effect_values(factors, sums, use):
@@ -85,7 +87,11 @@ def effect_values(factors, sums, use):
 def check_effects(key, c, rows, pos, exact_of, opening_order, ci, opts):
     """The cell's effects, bootstrap included; the number of differences."""
     bad = 0
-    seeds = sorted({d["order_seed"] for d in rows})
+    group = {}
+    for d in rows:
+        group.setdefault((d["position_id"], d["context"]), set()).add(d["order_seed"])
+    multi = lambda d: len(group[(d["position_id"], d["context"])]) >= 2
+    seeds = sorted({d["order_seed"] for d in rows if multi(d)})
     factors = {"colour": ["white", "black"], "phase": ["opening", "middlegame", "endgame"],
                "stratum": ["tactical", "ambiguous", "quiet"], "order": [str(x) for x in seeds]}
     keys = [(f, lv) for f, levels in factors.items() for lv in levels]
@@ -94,7 +100,7 @@ def check_effects(key, c, rows, pos, exact_of, opening_order, ci, opts):
     for d in rows:
         p = pos[d["position_id"]]
         ex = exact_of[d["decision_id"]]
-        for fl in level_keys(p, d):
+        for fl in level_keys(p, d, multi(d)):
             t, j = per_open[p["opening"]], 4 * slot[fl]
             t[j] += 1
             t[j + 1] += d.get("chosen") is not None and d["chosen"] == p["candidates"][0]["uci"]
