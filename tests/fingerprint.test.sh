@@ -148,3 +148,12 @@ g = {x["name"]: x for f in d["fingerprints"] if f["family"] == "alpha" for x in 
 assert isinstance(g["unaided"]["estimate"], (int, float)), g["unaided"]
 P
 	notok "fingerprint --split heldout, by opening" "see byo/fp-heldout.json"
+# a split's run sharded: the same bytes merged; a part of another split is another run
+for i in 1 2; do
+	"$COHORT" fingerprint --prereg byo/prereg.json --store byo/st --split heldout --shard $i/2 \
+		-o byo/part-$i.json byo/f.json
+done
+"$COHORT" merge -o byo/merged.json byo/part-2.json byo/part-1.json
+same_bytes "fingerprint --split --shard: the parts merge into the whole run's bytes" byo/fp-heldout.json byo/merged.json
+"$COHORT" fingerprint --prereg byo/prereg.json --store byo/st --split explore --shard 2/2 -o byo/part-e2.json byo/f.json
+expect_fail2 "merge: parts of two splits are two runs" "another run" "$COHORT" merge byo/part-1.json byo/part-e2.json
