@@ -691,6 +691,8 @@ s_value(struct streamer *s, const struct json_tok *t)
 	case JSON_FALSE:
 		return buf_add(&s->out, "false", 5) < 0 ? s_nomem(s) : 0;
 	case JSON_NUMBER:
+		if (t->plain)
+			return buf_add(&s->out, t->s, t->len) < 0 ? s_nomem(s) : 0;
 		canon_number(t->x, num);
 		return buf_adds(&s->out, num) < 0 ? s_nomem(s) : 0;
 	case JSON_STRING:

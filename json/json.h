@@ -53,7 +53,9 @@ struct json_tok {
 	const char *s;  /* a string's or key's characters (U+0000 as C0 80),
 			 * or a number's text; not NUL-terminated */
 	size_t len;     /* bytes at s */
-	int plain;      /* a string written without escapes: s is its text */
+	int plain;      /* a string written without escapes, or an integer of
+			 * at most 15 digits and not -0: s is its canonical
+			 * text (but for a string's quotes) */
 	double x;       /* a number's value */
 	long line, col; /* where the token begins */
 };

@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "../common/io.h"
 #include "../common/utf8.h"
-#include "rec.h"
 
 #define BLOCK ((size_t)1 << 20) /* a file is read this much at a time */
 
@@ -312,6 +314,31 @@ escape(struct json_rd *r, const unsigned char **pp, unsigned *out)
 	return 0;
 }
 
+/* The first byte at or after p that ends a run of plain string bytes:
+ * a quote, a backslash, a control character or a non-ASCII byte. */
+static const unsigned char *
+plain_run(const unsigned char *p, const unsigned char *end)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i space = _mm_set1_epi8(0x20);
+
+	/* As signed bytes, the non-ASCII ones are negative: one compare
+	 * finds them and the control characters. */
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+		    _mm_cmpeq_epi8(v, bslash)), _mm_cmplt_epi8(v, space));
+		int m = _mm_movemask_epi8(hit);
+		if (m != 0)
+			return p + __builtin_ctz((unsigned)m);
+	}
+#endif
+	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
 /* The string whose quote is at r->p.  1 read, 0 more bytes needed, -1
  * refused.  Without escapes its text is its characters, given in place;
  * with them, they are decoded into the scratch buffer. */
@@ -324,8 +351,7 @@ lex_string(struct json_rd *r, struct json_tok *t)
 	unsigned cp = 0;
 
 	for (;;) {
-		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
-			p++;
+		p = plain_run(p, end);
 		if (p >= end)
 			return r->eof ? fail(r, p, "unterminated string") : 0;
 		if (*p == '"')
@@ -407,14 +433,33 @@ number_grammar(struct json_rd *r, const unsigned char *s, const unsigned char *e
 	return p;
 }
 
-/* A number's value, as strtod reads it (rec_num_text's quick ways first). */
+/* A number's value, as strtod reads it.  Up to 15 significant digits
+ * times or over a power of ten up to 10^22 is one exact integer and one
+ * exact power, so one IEEE operation rounds it correctly (Clinger's fast
+ * path); anything else is strtod's. */
 static int
 number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
 {
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const unsigned char *p = s + (*s == '-'), *end = s + n;
+	uint64_t m = 0;
+	int sig = 0, e10 = 0;
 	char tmp[64], *num = tmp;
 
-	if (rec_num_text((const char *)s, n, x) == 0)
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (sig > 0 || *p != '0')
+			m = m * 10 + (uint64_t)(*p - '0'), sig++;
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, e10--)
+			if (sig > 0 || *p != '0')
+				m = m * 10 + (uint64_t)(*p - '0'), sig++;
+	if (p == end && sig <= 15 && e10 >= -22) {
+		*x = m == 0 ? 0 : e10 == 0 ? (double)m : (double)m / p10[-e10];
+		if (*s == '-')
+			*x = -*x;
 		return 0;
+	}
 	if (n >= sizeof tmp && (num = malloc(n + 1)) == NULL)
 		return nomem(r);
 	memcpy(num, s, n);
@@ -426,6 +471,21 @@ number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
 	if (!isfinite(*x))
 		return fail(r, s, "number out of double range");
 	return 0;
+}
+
+/* Whether a number's text is what canon_number writes for it: an integer
+ * of at most 15 digits (below 2^53, so written from its digits), not -0. */
+static int
+number_plain(const unsigned char *s, size_t n)
+{
+	size_t neg = *s == '-';
+
+	if (n - neg > 15 || (neg && n == 2 && s[1] == '0'))
+		return 0;
+	for (size_t i = neg; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
 }
 
 static int
@@ -445,6 +505,7 @@ lex_number(struct json_rd *r, struct json_tok *t)
 	t->type = JSON_NUMBER;
 	t->s = (const char *)s;
 	t->len = (size_t)(p - s);
+	t->plain = number_plain(s, t->len);
 	r->p = p;
 	return 1;
 }
