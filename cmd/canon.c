@@ -165,7 +165,7 @@ cmd_canon(int argc, char **argv)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
 	if ((rc = opt_output(&c, out, (const char *const *)ops, (size_t)nops)) != 0)
 		return rc;
-	if ((r = json_rd_open(nops ? ops[0] : "-", &e)) == NULL)
+	if ((r = json_rd_open(nops ? ops[0] : "-", 0, &e)) == NULL)
 		return cmd_fail("canon", &e);
 	rc = id ? canon_id_out(r, out, &e) : canon_out(r, out, &e);
 	json_rd_free(r);

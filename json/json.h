@@ -64,8 +64,10 @@ struct json_rd;
  * NULL when out of memory.  p and name must outlive it. */
 struct json_rd *json_rd_mem(const char *p, size_t len, const char *name, long first_line);
 /* A reader of a file ("-" or NULL: standard input), named as io_name
- * names it; NULL with e set when it cannot be opened. */
-struct json_rd *json_rd_open(const char *path, struct err *e);
+ * names it, read block bytes at a time (0: a megabyte; the tests try
+ * tiny blocks, so that tokens straddle them); NULL with e set when it
+ * cannot be opened. */
+struct json_rd *json_rd_open(const char *path, size_t block, struct err *e);
 /* The next token into *t: 0, or -1 with e set (a refusal reads
  * "NAME:LINE:COLUMN: what").  After JSON_EOF, JSON_EOF again. */
 int json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e);

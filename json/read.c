@@ -122,7 +122,7 @@ json_rd_mem(const char *p, size_t len, const char *name, long first_line)
 }
 
 struct json_rd *
-json_rd_open(const char *path, struct err *e)
+json_rd_open(const char *path, size_t block, struct err *e)
 {
 	int std = path == NULL || strcmp(path, "-") == 0;
 	int fd = std ? 0 : open(path, O_RDONLY | O_CLOEXEC);
@@ -139,14 +139,15 @@ json_rd_open(const char *path, struct err *e)
 		return NULL;
 	}
 	r = rd_new(io_name(path), 1);
-	if (r == NULL || (r->mem = malloc(BLOCK)) == NULL) {
+	block = block ? block : BLOCK;
+	if (r == NULL || (r->mem = malloc(block)) == NULL) {
 		if (!std)
 			close(fd);
 		free(r);
 		err_set(e, ERR_NOMEM, "%s: out of memory", io_name(path));
 		return NULL;
 	}
-	r->cap = BLOCK;
+	r->cap = block;
 	r->start = r->p = r->end = r->mem;
 	r->fd = fd;
 	r->own_fd = !std;
