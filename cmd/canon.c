@@ -2,9 +2,11 @@
  * identity, streamed: the document is never held whole (json.h,
  * canon_stream). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../common/io.h"
@@ -17,7 +19,8 @@ static const char usage[] =
 
 /* Standard output gets the bytes only once the whole document has been
  * read and found good, as a file gets them only by the rename: until then
- * they wait in memory, and past SPOOL_MEM in an unlinked temporary file. */
+ * they wait in memory, and past SPOOL_MEM in an unlinked temporary file
+ * (but for a regular file, which can be cut back instead). */
 #define SPOOL_MEM ((size_t)8 << 20)
 
 struct spool {
@@ -117,8 +120,39 @@ canon_id_out(struct json_rd *r, const char *out, struct err *e)
 	return rc;
 }
 
-/* The canonical bytes to out: to a file through its temporary file, to
- * standard output through the spool. */
+/* Where a standard output that is a regular file ends now (-1 when it is
+ * something else): cut back to there, it is as it was before the run. */
+static off_t
+stdout_file_end(void)
+{
+	struct stat st;
+	off_t at;
+
+	if (fstat(STDOUT_FILENO, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	at = lseek(STDOUT_FILENO, 0, SEEK_CUR);
+	if (at < 0)
+		return -1;
+	return (fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND) ? st.st_size : at;
+}
+
+/* Standard output back to its old end (bytes still buffered go first, so
+ * none come after the cut), and its offset with it. */
+static void
+stdout_cut(off_t end, struct err *e)
+{
+	char was[sizeof e->msg];
+
+	fflush(stdout);
+	if (ftruncate(STDOUT_FILENO, end) == 0 && lseek(STDOUT_FILENO, end, SEEK_SET) == end)
+		return;
+	memcpy(was, e->msg, sizeof was);
+	err_set(e, e->code, "%s; standard output not cut back: %s", was, strerror(errno));
+}
+
+/* The canonical bytes to out: to a file through its temporary file; to
+ * standard output through the spool, or, when it is a regular file,
+ * straight, cut back to its old end on a refusal. */
 static int
 canon_out(struct json_rd *r, const char *out, struct err *e)
 {
@@ -126,14 +160,17 @@ canon_out(struct json_rd *r, const char *out, struct err *e)
 	struct spool s = { BUF_INIT, NULL };
 	const struct canon_sink to_file = { file_put, &o }, to_spool = { spool_put, &s };
 	int std = out == NULL || strcmp(out, "-") == 0, rc;
+	off_t end = std ? stdout_file_end() : -1;
 
-	if (!std && outfile_open(&o, out, e) < 0)
+	if ((!std || end >= 0) && outfile_open(&o, out, e) < 0)
 		return -1;
-	rc = canon_stream(r, std ? &to_spool : &to_file, e);
-	if (rc == 0 && std && (rc = outfile_open(&o, out, e)) == 0)
+	rc = canon_stream(r, std && end < 0 ? &to_spool : &to_file, e);
+	if (rc == 0 && std && end < 0 && (rc = outfile_open(&o, out, e)) == 0)
 		rc = spool_out(&s, &o, e);
 	if (rc == 0)
 		rc = outfile_commit(&o, e);
+	if (rc < 0 && end >= 0)
+		stdout_cut(end, e);
 	if (rc < 0)
 		outfile_abort(&o);
 	if (s.fp != NULL)

@@ -558,6 +558,33 @@ s_nomem(struct streamer *s)
 	return err_set(s->e, ERR_NOMEM, "canonical writer: out of memory");
 }
 
+/* buf_add and buf_addc, inline: the writer's every byte goes through
+ * them. */
+static inline int
+s_put(struct streamer *s, const void *p, size_t n)
+{
+	struct buf *b = &s->out;
+
+	if (b->len + n >= b->cap && buf_grow(b, n) < 0)
+		return -1;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static inline int
+s_putc(struct streamer *s, char c)
+{
+	struct buf *b = &s->out;
+
+	if (b->len + 1 >= b->cap && buf_grow(b, 1) < 0)
+		return -1;
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
 static int
 s_flush(struct streamer *s)
 {
@@ -610,7 +637,18 @@ s_sort(struct streamer *s, const struct sframe *f)
 		const struct member *m = &s->m[f->m0 + i];
 		s->v[i] = (struct mview){ s->keys.p + m->key, m->start, m->len };
 	}
-	qsort(s->v, n, sizeof *s->v, mview_cmp);
+	if (n > 32) {
+		qsort(s->v, n, sizeof *s->v, mview_cmp);
+	} else {
+		/* a record's few keys: insertion, without qsort's calls */
+		for (size_t i = 1; i < n; i++) {
+			struct mview x = s->v[i];
+			size_t j = i;
+			for (; j > 0 && canon_keycmp(s->v[j - 1].key, x.key) > 0; j--)
+				s->v[j] = s->v[j - 1];
+			s->v[j] = x;
+		}
+	}
 	buf_reset(&s->scratch);
 	if (buf_grow(&s->scratch, s->out.len - f->start) < 0)
 		return s_nomem(s);
@@ -632,7 +670,7 @@ s_key(struct streamer *s, const struct json_tok *t)
 
 	if (f->n > 0) {
 		s->m[s->nm - 1].len = s->out.len - s->m[s->nm - 1].start;
-		if (buf_addc(&s->out, ',') < 0)
+		if (s_putc(s, ',') < 0)
 			return s_nomem(s);
 	}
 	if (s->nm == s->capm) {
@@ -652,7 +690,7 @@ s_key(struct streamer *s, const struct json_tok *t)
 	f->n++;
 	if (s_string(s, t->plain ? t->s : s->keys.p + key, t->len, t->plain) < 0)
 		return -1;
-	return buf_addc(&s->out, ':') < 0 ? s_nomem(s) : 0;
+	return s_putc(s, ':') < 0 ? s_nomem(s) : 0;
 }
 
 static int
@@ -670,7 +708,7 @@ s_close(struct streamer *s, const struct json_tok *t)
 		s->held--;
 	}
 	s->depth--;
-	return buf_addc(&s->out, t->type == JSON_OBJECT_END ? '}' : ']') < 0 ? s_nomem(s) : 0;
+	return s_putc(s, t->type == JSON_OBJECT_END ? '}' : ']') < 0 ? s_nomem(s) : 0;
 }
 
 /* A value token: its separator in an array, then its text or its
@@ -681,20 +719,20 @@ s_value(struct streamer *s, const struct json_tok *t)
 	struct sframe *f = &s->f[s->depth];
 	char num[32];
 
-	if (s->depth > 0 && !f->obj && f->n++ > 0 && buf_addc(&s->out, ',') < 0)
+	if (s->depth > 0 && !f->obj && f->n++ > 0 && s_putc(s, ',') < 0)
 		return s_nomem(s);
 	switch (t->type) {
 	case JSON_NULL:
-		return buf_add(&s->out, "null", 4) < 0 ? s_nomem(s) : 0;
+		return s_put(s, "null", 4) < 0 ? s_nomem(s) : 0;
 	case JSON_TRUE:
-		return buf_add(&s->out, "true", 4) < 0 ? s_nomem(s) : 0;
+		return s_put(s, "true", 4) < 0 ? s_nomem(s) : 0;
 	case JSON_FALSE:
-		return buf_add(&s->out, "false", 5) < 0 ? s_nomem(s) : 0;
+		return s_put(s, "false", 5) < 0 ? s_nomem(s) : 0;
 	case JSON_NUMBER:
 		if (t->plain)
-			return buf_add(&s->out, t->s, t->len) < 0 ? s_nomem(s) : 0;
+			return s_put(s, t->s, t->len) < 0 ? s_nomem(s) : 0;
 		canon_number(t->x, num);
-		return buf_adds(&s->out, num) < 0 ? s_nomem(s) : 0;
+		return s_put(s, num, strlen(num)) < 0 ? s_nomem(s) : 0;
 	case JSON_STRING:
 		return s_string(s, t->s, t->len, t->plain);
 	default:
@@ -704,7 +742,7 @@ s_value(struct streamer *s, const struct json_tok *t)
 	*f = (struct sframe){ .obj = t->type == JSON_OBJECT, .sorted = 1, .start = s->out.len,
 		.m0 = s->nm, .k0 = s->keys.len };
 	s->held += f->obj;
-	return buf_addc(&s->out, f->obj ? '{' : '[') < 0 ? s_nomem(s) : 0;
+	return s_putc(s, f->obj ? '{' : '[') < 0 ? s_nomem(s) : 0;
 }
 
 static int

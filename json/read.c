@@ -603,17 +603,28 @@ keyrec_cmp(const void *a, const void *b)
 static int
 dup_check(struct json_rd *r, const struct frame *f)
 {
-	struct ki *v;
+	struct ki small[32], *v = small;
 	size_t n = r->nkeys - f->k0;
 	int rc = 0;
 
-	if ((v = malloc(n * sizeof *v)) == NULL)
+	if (n > 32 && (v = malloc(n * sizeof *v)) == NULL)
 		return nomem(r);
 	for (size_t i = 0; i < n; i++) {
 		v[i].k = r->arena.p + r->keys[f->k0 + i].off;
 		v[i].i = f->k0 + i;
 	}
-	qsort(v, n, sizeof *v, keyrec_cmp);
+	if (n > 32) {
+		qsort(v, n, sizeof *v, keyrec_cmp);
+	} else {
+		/* a record's few keys: insertion, without qsort's calls */
+		for (size_t i = 1; i < n; i++) {
+			struct ki x = v[i];
+			size_t j = i;
+			for (; j > 0 && strcmp(v[j - 1].k, x.k) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
 	for (size_t i = 1; i < n && rc == 0; i++)
 		if (strcmp(v[i - 1].k, v[i].k) == 0) {
 			char what[200];
@@ -621,7 +632,8 @@ dup_check(struct json_rd *r, const struct frame *f)
 			snprintf(what, sizeof what, "duplicate key \"%.120s\"", v[i].k);
 			rc = fail_at(r, k->line, k->col, what);
 		}
-	free(v);
+	if (v != small)
+		free(v);
 	return rc;
 }
 

@@ -93,11 +93,25 @@ else
 fi
 rm -f big-out.json
 
-# A refusal at the very end of a document larger than what stdout's spool
-# keeps in memory: nothing written, and the spool's temporary file gone.
+# A refusal at the end of a document larger than what stdout's spool keeps
+# in memory: into a pipe, nothing is written and the spool's temporary
+# file is gone; into a regular file, it is cut back to where it ended.
 mkdir spool
 { printf '['; yes "$(cat rec.json)," | head -n 13000; printf ']'; } >late-bad.json
-TMPDIR=$TMP/spool expect_fail2 "a refusal after 20 MB leaves stdout empty" \
-	'^cohort canon: late-bad.json:13001:1: unexpected character$' "$COHORT" canon late-bad.json
+{ TMPDIR=$TMP/spool "$COHORT" canon late-bad.json 2>late.err; echo $? >late.rc; } | wc -c >late.bytes
+if [ "$(cat late.rc)" = 2 ] && [ "$(cat late.bytes)" = 0 ] &&
+	grep -q '^cohort canon: late-bad.json:13001:1: unexpected character$' late.err; then
+	ok "a refusal after 20 MB writes nothing into a pipe, exit 2"
+else
+	notok "a refusal after 20 MB into a pipe" "exit $(cat late.rc), $(cat late.bytes) bytes, $(cat late.err)"
+fi
 if [ -z "$(ls spool)" ]; then ok "no spool file left"; else notok "no spool file left" "$(ls spool)"; fi
+expect_fail2 "a refusal after 20 MB leaves a file on stdout empty" \
+	'^cohort canon: late-bad.json:13001:1: unexpected character$' "$COHORT" canon late-bad.json
+printf 'kept\n' >kept.txt
+cp kept.txt appended.txt
+{ "$COHORT" canon late-bad.json; "$COHORT" canon rec.json; } >>appended.txt 2>/dev/null
+cat kept.txt rec-canon.json >want-appended.txt
+same_bytes "appended to, a file on stdout is cut back to its old end, and the next run goes on from there" \
+	appended.txt want-appended.txt
 rm -f big.json late-bad.json
