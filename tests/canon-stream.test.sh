@@ -59,6 +59,21 @@ for f in s-luna.json s-bigobj.json; do
 	same_bytes "$f streamed as node canonicalizes it" "ours-$f" "node-$f"
 done
 
+# A million doubles from random bit patterns and every power of two, as
+# node's Number::toString writes them (canonical already, so they must come
+# back unchanged) and as toPrecision(17) writes them (17 digits, through
+# strtod and canon_number, to the same bytes).
+node "$ROOT/tests/es-numbers.js" doubles 1000000 | cut -d, -f2 >doubles.txt
+{ printf '['; paste -sd, doubles.txt | tr -d '\n'; printf ']'; } >doubles.json
+node -e 'const t = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n");
+	process.stdout.write("[" + t.map(x => Number(x).toPrecision(17)).join(",") + "]")' doubles.txt >doubles17.json
+"$COHORT" canon doubles.json >ours-doubles.json
+same_bytes "a million doubles as node writes them stream through unchanged" ours-doubles.json doubles.json
+"$COHORT" canon doubles17.json >ours-doubles17.json
+same_bytes "the same million with 17 digits each, canonicalized as node writes them" \
+	ours-doubles17.json doubles.json
+rm -f doubles.txt doubles*.json ours-doubles*.json
+
 # Memory: 200 MB of records in one array, streamed record by record.  The
 # expected bytes are made apart: the record's canonical bytes, repeated.
 head -n 1 "$ROOT/examples/luna/ledger.jsonl" >rec.json
