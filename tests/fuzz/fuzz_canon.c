@@ -78,7 +78,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	agree(tree_rc, &want, &we, streamed(json_rd_mem((const char *)data, size, "fuzz", 1), &got, &ge),
 	    &got, &ge);
 	if (path[0] == '\0') {
-		snprintf(path, sizeof path, "/tmp/fuzz-canon.%ld", (long)getpid());
+		/* in memory when the system has a tmpfs for it */
+		snprintf(path, sizeof path, "%s/fuzz-canon.%ld",
+		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (long)getpid());
 		atexit(cleanup);
 	}
 	if ((fp = fopen(path, "wb")) == NULL || fwrite(data, 1, size, fp) != size || fclose(fp) != 0)

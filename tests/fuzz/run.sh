@@ -5,11 +5,11 @@
 # Targets: json (strict reader, canonical writer), canon (the streaming
 # canonical writer against the tree path, over blocks of 1 to 16 bytes),
 # rec (the flat record reader against the tree reader and writer),
-# ledger (JSON Lines reader, record validator, manifest derivation), csv, bundle_secret (the
-# credential scan and its decoders), bundle_rules (the rules-file reader
-# and the regular expression translator), bundle_bag, fen (FEN and EPD
-# reader, legal moves), san (SAN and UCI move text), pgn (PGN reader and
-# writer), uci (what a UCI engine prints), pgnmap (the tag map of import
+# ledger (JSON Lines reader, record validator, manifest derivation), csv,
+# bundle_secret (the credential scan and its decoders), bundle_rules (the
+# rules-file reader and the regular expression translator), bundle_bag,
+# fen (FEN and EPD reader, legal moves), san (SAN and UCI move text), pgn
+# (PGN reader and writer), uci (what a UCI engine prints), pgnmap (the tag map of import
 # pgn, then PGN imported with it).  The library is built into
 # build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
