@@ -9,9 +9,9 @@
 # bundle_secret (the credential scan and its decoders), bundle_rules (the
 # rules-file reader and the regular expression translator), bundle_bag,
 # fen (FEN and EPD reader, legal moves), san (SAN and UCI move text), pgn
-# (PGN reader and writer), uci (what a UCI engine prints), pgnmap (the tag map of import
-# pgn, then PGN imported with it).  The library is built into
-# build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
+# (PGN reader and writer), uci (what a UCI engine prints), pgnmap (the
+# tag map of import pgn, then PGN imported with it).  The library is built
+# into build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
 set -u
