@@ -79,10 +79,16 @@ rm -f doubles.txt doubles*.json ours-doubles*.json
 head -n 1 "$ROOT/examples/luna/ledger.jsonl" >rec.json
 "$COHORT" canon rec.json >rec-canon.json
 n=140000
+# sanitized, memory is the sanitizer's: the bytes only, of fewer records
+[ -n "${COHORT_SANITIZED:-}" ] && n=10000
 { printf '['; yes "$(cat rec.json)," | head -n $n; printf '0]'; } >big.json
 want=$({ printf '['; yes "$(cat rec-canon.json)," | head -n $n | tr -d '\n'; printf '0]'; } | sha256sum | cut -c1-64)
 size=$(wc -c <big.json)
-if [ -x /usr/bin/time ]; then
+if [ -n "${COHORT_SANITIZED:-}" ]; then
+	"$COHORT" canon --id big.json >big-id.txt 2>big.err
+	if [ "$(cat big-id.txt)" = "sha256:$want" ]; then ok "canon --id of $n records"; else
+		notok "canon --id of $n records" "$(cat big-id.txt big.err)"; fi
+elif [ -x /usr/bin/time ]; then
 	/usr/bin/time -f %M -o rss.txt "$COHORT" canon --id big.json >big-id.txt 2>big.err
 	rss=$(tail -n 1 rss.txt)
 	if [ "$(cat big-id.txt)" = "sha256:$want" ] && [ "$rss" -lt 65536 ]; then
@@ -100,8 +106,10 @@ if [ -x /usr/bin/time ]; then
 fi
 # The address space too: 128 MB, of which the shared libraries take some 57 MB
 # (the tree reader needs ten times the document's size).
-(ulimit -v 131072 && "$COHORT" canon -o big-out.json big.json) 2>big.err
-if [ "$(sha256sum <big-out.json | cut -c1-64)" = "$want" ]; then
+if [ -n "${COHORT_SANITIZED:-}" ]; then
+	:
+elif (ulimit -v 131072 && "$COHORT" canon -o big-out.json big.json) 2>big.err &&
+	[ "$(sha256sum <big-out.json | cut -c1-64)" = "$want" ]; then
 	ok "canon -o of $size bytes within 128 MB of address space"
 else
 	notok "canon -o of $size bytes within 128 MB of address space" "$(cat big.err)"
