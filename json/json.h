@@ -71,9 +71,6 @@ struct json_rd *json_rd_open(const char *path, size_t block, struct err *e);
 /* The next token into *t: 0, or -1 with e set (a refusal reads
  * "NAME:LINE:COLUMN: what").  After JSON_EOF, JSON_EOF again. */
 int json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e);
-/* How many arrays and objects are open. */
-int json_rd_depth(const struct json_rd *r);
-const char *json_rd_name(const struct json_rd *r);
 void json_rd_free(struct json_rd *r);
 
 /* Parse len bytes named name; line numbers in messages start at first_line. */

@@ -793,15 +793,3 @@ json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e)
 			return -1;
 	return rc < 0 ? -1 : 0;
 }
-
-int
-json_rd_depth(const struct json_rd *r)
-{
-	return r->depth;
-}
-
-const char *
-json_rd_name(const struct json_rd *r)
-{
-	return r->name;
-}
