@@ -234,12 +234,78 @@ name_of(const struct worker *w)
 	return w->path ? w->path : "<bytes>";
 }
 
+/* a made ready to read p[0..n) as one raw stream through any of the
+ * filters, at its one entry; -1 when it cannot. */
+static int
+stream_open(struct archive *a, const unsigned char *p, size_t n)
+{
+	struct archive_entry *ent;
+
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_memory(a, p, n) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ent) != ARCHIVE_OK)
+		return -1;
+	return 0;
+}
+
+/* What a decompressed stream holds, from its first bytes (head): into
+ * *kind, and those bytes taken as that kind, read whole (SQLite, or
+ * compressed again), as UTF-16 or as text. */
+static int
+stream_decide(struct tstream *ts, struct u16 *u, struct buf *whole, const struct buf *head,
+    int depth, enum secret_kind *kind)
+{
+	*kind = secret_sniff((const unsigned char *)(head->p ? head->p : ""), head->len);
+	u->be = *kind == KIND_UTF16BE;
+	if (depth + 1 >= SECRET_MAX_DEPTH)
+		*kind = KIND_TEXT;
+	if (*kind == KIND_SQLITE || *kind == KIND_COMPRESSED) {
+		if (buf_add(whole, head->p, head->len) < 0)
+			return secret_fail(ts->w, ERR_NOMEM, "out of memory");
+	} else if (*kind == KIND_UTF16LE || *kind == KIND_UTF16BE) {
+		char w2[128];
+		secret_where(w2, ts->where, *kind == KIND_UTF16BE ? "in UTF-16BE text" : "in UTF-16LE text");
+		memcpy(ts->where, w2, sizeof ts->where);
+		if (u16_add(u, (const unsigned char *)head->p, head->len) < 0)
+			return -1;
+	} else if (head->len && ts_add(ts, head->p, head->len) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* The next k bytes of a decompressed stream of the kind decided, taken
+ * as stream_decide took its first ones (filter names it in errors). */
+static int
+stream_take(struct tstream *ts, struct u16 *u, struct buf *whole, enum secret_kind kind,
+    const char *filter, const unsigned char *p, size_t k)
+{
+	struct worker *w = ts->w;
+
+	if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
+		if (whole->len + k > MAX_WHOLE)
+			return secret_fail(w, ERR_INPUT, "%s: %s stream: what it holds is over %zu MiB, "
+			    "too large to read inside it", name_of(w), filter, MAX_WHOLE >> 20);
+		if (buf_add(whole, p, k) < 0)
+			return secret_fail(w, ERR_NOMEM, "out of memory");
+	} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
+		if (u16_add(u, p, k) < 0)
+			return -1;
+	} else if (ts_add(ts, p, k) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
 int
 secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const char *where,
     int depth)
 {
 	struct archive *a = archive_read_new();
-	struct archive_entry *ent;
 	struct tstream ts = { w, BUF_INIT, 1, { 0 }, depth + 1 };
 	struct u16 u = { &ts, 0, 1, 0, 0, 0 };
 	struct buf whole = BUF_INIT, head = BUF_INIT;
@@ -252,13 +318,7 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 		secret_fail(w, ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, p, n) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &ent) != ARCHIVE_OK) {
+	if (stream_open(a, p, n) < 0) {
 		secret_fail(w, ERR_INPUT, "%s: cannot decompress: %s", name_of(w),
 		    archive_error_string(a) ? archive_error_string(a) : "unknown format");
 		goto out;
@@ -279,23 +339,9 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 				goto oom;
 			if (head.len < 4096 && k > 0)
 				continue;
-			kind = secret_sniff((const unsigned char *)(head.p ? head.p : ""), head.len);
 			decided = 1;
-			u.be = kind == KIND_UTF16BE;
-			if (depth + 1 >= SECRET_MAX_DEPTH)
-				kind = KIND_TEXT;
-			if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
-				if (buf_add(&whole, head.p, head.len) < 0)
-					goto oom;
-			} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
-				char w2[128];
-				secret_where(w2, ts.where, kind == KIND_UTF16BE ? "in UTF-16BE text" : "in UTF-16LE text");
-				memcpy(ts.where, w2, sizeof ts.where);
-				if (u16_add(&u, (const unsigned char *)head.p, head.len) < 0)
-					goto out;
-			} else if (head.len && ts_add(&ts, head.p, head.len) < 0) {
+			if (stream_decide(&ts, &u, &whole, &head, depth, &kind) < 0)
 				goto out;
-			}
 			buf_release(&head);
 			if (k == 0)
 				break;
@@ -303,20 +349,8 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 		}
 		if (k == 0)
 			break;
-		if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
-			if (whole.len + (size_t)k > MAX_WHOLE) {
-				secret_fail(w, ERR_INPUT, "%s: %s stream: what it holds is over %zu MiB, too "
-				    "large to read inside it", name_of(w), filter, MAX_WHOLE >> 20);
-				goto out;
-			}
-			if (buf_add(&whole, chunk, (size_t)k) < 0)
-				goto oom;
-		} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
-			if (u16_add(&u, chunk, (size_t)k) < 0)
-				goto out;
-		} else if (ts_add(&ts, chunk, (size_t)k) < 0) {
+		if (stream_take(&ts, &u, &whole, kind, filter, chunk, (size_t)k) < 0)
 			goto out;
-		}
 		if (w->t && w->failed)
 			goto out;
 	}
