@@ -438,69 +438,88 @@ scan_table(struct worker *w, sqlite3 *db, const char *name, const char *where, i
 	return 0;
 }
 
-int
-secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const char *where, int depth)
+/* db made to read the n bytes at p: a copy, marked as a rollback
+ * database, when they are in write-ahead-log mode. */
+static int
+sqlite_load(struct worker *w, sqlite3 *db, const unsigned char *p, size_t n)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
 	unsigned char *data = (unsigned char *)p;
 	unsigned flags = SQLITE_DESERIALIZE_READONLY;
-	char **names = NULL;
-	size_t nn = 0, cn = 0;
-	int rc = -1;
 
-	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		sqlite_fail(w, db, "SQLite");
-		goto out;
-	}
 	if (n > 19 && (p[18] == 2 || p[19] == 2)) {
 		/* write-ahead-log mode: what the file holds reads as a rollback database */
-		if ((data = sqlite3_malloc64(n)) == NULL) {
-			secret_fail(w, ERR_NOMEM, "out of memory");
-			goto out;
-		}
+		if ((data = sqlite3_malloc64(n)) == NULL)
+			return secret_fail(w, ERR_NOMEM, "out of memory");
 		memcpy(data, p, n);
 		data[18] = data[19] = 1;
 		flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
 	}
-	if (sqlite3_deserialize(db, "main", data, (sqlite3_int64)n, (sqlite3_int64)n, flags) != SQLITE_OK) {
-		sqlite_fail(w, db, "not a readable SQLite database");
-		goto out;
-	}
+	if (sqlite3_deserialize(db, "main", data, (sqlite3_int64)n, (sqlite3_int64)n, flags) != SQLITE_OK)
+		return sqlite_fail(w, db, "not a readable SQLite database");
+	return 0;
+}
+
+/* The names of db's tables in schema order, into *names (*nn of them,
+ * each allocated, also on failure); a virtual table's data is in its
+ * shadow tables, and it is left out. */
+static int
+table_names(struct worker *w, sqlite3 *db, char ***names, size_t *nn)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cn = 0;
+	int s, rc = -1;
+
 	if (sqlite3_prepare_v2(db,
 	        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY rowid", -1, &st,
 	        NULL) != SQLITE_OK) {
 		sqlite_fail(w, db, "not a readable SQLite database");
 		goto out;
 	}
-	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *nm = (const char *)sqlite3_column_text(st, 0);
 		const char *sql = (const char *)sqlite3_column_text(st, 1);
 		if (nm == NULL || (sql && strncmp(sql, "CREATE VIRTUAL TABLE", 20) == 0))
 			continue; /* a virtual table's data is in its shadow tables */
-		if (nn == cn) {
+		if (*nn == cn) {
 			size_t nc = cn ? 2 * cn : 8;
-			char **nv = realloc(names, nc * sizeof *nv);
+			char **nv = realloc(*names, nc * sizeof *nv);
 			if (nv == NULL) {
 				secret_fail(w, ERR_NOMEM, "out of memory");
 				goto out;
 			}
-			names = nv;
+			*names = nv;
 			cn = nc;
 		}
-		if ((names[nn] = strdup(nm)) == NULL) {
+		if (((*names)[*nn] = strdup(nm)) == NULL) {
 			secret_fail(w, ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		nn++;
+		(*nn)++;
 	}
 	if (s != SQLITE_DONE) {
 		sqlite_fail(w, db, "not a readable SQLite database");
 		goto out;
 	}
+	rc = 0;
+out:
 	sqlite3_finalize(st);
-	st = NULL;
+	return rc;
+}
+
+int
+secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const char *where, int depth)
+{
+	sqlite3 *db = NULL;
+	char **names = NULL;
+	size_t nn = 0;
+	int rc = -1;
+
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		sqlite_fail(w, db, "SQLite");
+		goto out;
+	}
+	if (sqlite_load(w, db, p, n) < 0 || table_names(w, db, &names, &nn) < 0)
+		goto out;
 	if (scan_table(w, db, "sqlite_schema", where, depth) < 0)
 		goto out;
 	for (size_t i = 0; i < nn; i++)
@@ -508,7 +527,6 @@ secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const cha
 			goto out;
 	rc = 0;
 out:
-	sqlite3_finalize(st);
 	sqlite3_close(db);
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
