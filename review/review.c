@@ -215,7 +215,7 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	const char *kind;
 
 	if (d->archive)
-		return bundle_verify_path(d->path, checks, e);
+		return bundle_verify_jobs(d->path, o->jobs, checks, e);
 	if (d->held != NULL) {
 		cJSON *c;
 		while ((c = cJSON_DetachItemFromArray(d->held, 0)) != NULL)
