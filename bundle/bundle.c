@@ -765,40 +765,91 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 	}
 }
 
-/* Digest and scan each file in one mapping (the digest on a second
- * thread for a large one); parse the cohort documents. */
+/* Digest and scan file k in one mapping (the digest on a second thread
+ * for a large one); parse it when it is an item's own document. */
+static int
+read_one(struct ctx *c, size_t k)
+{
+	struct file *f = &c->f[k];
+	struct item *it = &c->it[f->item];
+	struct scan_ctx sc = { c, it, f->rel, NULL };
+	struct pool_thread th = POOL_THREAD_INIT;
+	void *m = NULL;
+	int r;
+
+	stage(c, "reading %s (file %zu of %zu)", f->rel, k + 1, c->nf);
+	if (map_file(c, f, &m) < 0)
+		return -1;
+	struct hash_job job = { m ? m : "", f->size, f->sha };
+	if (f->size >= ((size_t)1 << 20))
+		pool_spawn(&th, hash_job_run, &job);
+	else
+		hash_job_run(&job);
+	r = scan_bytes(m ? m : "", f->size, &sc);
+	pool_join(&th);
+	if (r == 0) {
+		hash_id_format(f->sha, f->id);
+		if (it->file == f)
+			parse_doc(c, it, m, f->size);
+	}
+	if (m)
+		munmap(m, (size_t)f->size);
+	return r;
+}
+
+/* Each file read on a thread of a pool, with findings and an error of
+ * its own (each file writes only its own struct file and its item's
+ * document); the findings are then appended in the files' order, up to
+ * the first file that could not be read, as reading them one after
+ * another would give. */
+struct fjob {
+	struct ctx c;
+	struct err e;
+	int r;
+};
+
+static void
+read_job(void *arg, size_t k, int worker)
+{
+	struct fjob *j = &((struct fjob *)arg)[k];
+
+	(void)worker;
+	j->r = j->c.findings == NULL ? err_set(&j->e, ERR_NOMEM, "out of memory") : read_one(&j->c, k);
+}
+
 static int
 read_files(struct ctx *c)
 {
-	for (size_t k = 0; k < c->nf; k++) {
-		struct file *f = &c->f[k];
-		struct item *it = &c->it[f->item];
-		struct scan_ctx sc = { c, it, f->rel, NULL };
-		struct pool_thread th = POOL_THREAD_INIT;
-		void *m = NULL;
-		int r;
+	struct fjob *j = calloc(c->nf + 1, sizeof *j);
+	int threads = (c->o->jobs > 0 ? c->o->jobs : pool_cpus()) - 1, rc = 0;
+	struct pool *p = NULL;
+	cJSON *x;
 
-		stage(c, "reading %s (file %zu of %zu)", f->rel, k + 1, c->nf);
-		if (map_file(c, f, &m) < 0)
-			return -1;
-		struct hash_job job = { m ? m : "", f->size, f->sha };
-		if (f->size >= ((size_t)1 << 20))
-			pool_spawn(&th, hash_job_run, &job);
-		else
-			hash_job_run(&job);
-		r = scan_bytes(m ? m : "", f->size, &sc);
-		pool_join(&th);
-		if (r == 0) {
-			hash_id_format(f->sha, f->id);
-			if (it->file == f)
-				parse_doc(c, it, m, f->size);
-		}
-		if (m)
-			munmap(m, (size_t)f->size);
-		if (r < 0)
-			return -1;
+	if ((size_t)threads >= c->nf)
+		threads = c->nf > 0 ? (int)c->nf - 1 : 0;
+	if (j == NULL || (p = pool_new(threads)) == NULL) {
+		free(j);
+		return err_set(c->e, ERR_NOMEM, "out of memory");
 	}
-	return 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		j[k].c = *c;
+		j[k].c.e = &j[k].e;
+		j[k].c.findings = cJSON_CreateArray();
+		j[k].e = (struct err)ERR_INIT;
+	}
+	pool_run(p, c->nf, read_job, j);
+	pool_free(p);
+	for (size_t k = 0; k < c->nf; k++) {
+		if (rc == 0 && j[k].r < 0) {
+			*c->e = j[k].e;
+			rc = -1;
+		}
+		while (rc == 0 && (x = cJSON_DetachItemFromArray(j[k].c.findings, 0)) != NULL)
+			cJSON_AddItemToArray(c->findings, x);
+		cJSON_Delete(j[k].c.findings);
+	}
+	free(j);
+	return rc;
 }
 
 /* ------------------------------------------------------------ checks */
