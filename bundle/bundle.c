@@ -2629,6 +2629,20 @@ vinputs(struct vctx *vc)
 	return findings;
 }
 
+/* The tree the verifier read of the item at bundle.json's path p, for
+ * the page (report_bundle_docs): an item whose identity held, read from
+ * its file's bytes by the strict reader; else NULL. */
+static const cJSON *
+vitem_doc(void *ctx, const char *p)
+{
+	const struct vctx *vc = ctx;
+
+	for (size_t i = 0; i < vc->n; i++)
+		if (vc->v[i].good && vc->v[i].doc != NULL && strcmp(vc->v[i].path, p) == 0)
+			return vc->v[i].doc;
+	return NULL;
+}
+
 /* The bag's reviewer's page, where the bundle document names one: derived
  * again from it and the documents in the bag, the same bytes.  The
  * findings (0 or 1), or -1. */
@@ -2649,7 +2663,7 @@ bag_page(struct vctx *vc, const cJSON *doc)
 	vc->page = "data/" REPORT_PAGE;
 	if (asprintf(&data, "%s/data", bag_root(vc->b)) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	if (report_bundle(doc, data, NULL, &page, vc->e) < 0) {
+	if (report_bundle_docs(doc, data, NULL, vitem_doc, vc, &page, vc->e) < 0) {
 		free(data);
 		return -1;
 	}
