@@ -1199,9 +1199,30 @@ same_core(const cJSON *old, const cJSON *again, struct refreeze *o, struct err *
  * the cut and live ones, counted in o->after and o->live.  The gate and
  * the archive verifier both ask here.  0 the same, 1 they differ (o says
  * how), 2 the ledgers no longer freeze (o->why), -1 with e set. */
+/* 1 when the file's bytes are p[0..n) (a freeze written as freeze writes
+ * it), else 0. */
 static int
-refreeze(const cJSON *doc, const char **ledgers, size_t nl, int jobs, struct refreeze *o,
-    struct err *e)
+file_is(const char *file, const char *p, size_t n)
+{
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd = file != NULL ? open(file, O_RDONLY | O_NOFOLLOW) : -1, same = 0;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n &&
+	    n > 0)
+		m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (m != MAP_FAILED) {
+		same = memcmp(m, p, n) == 0;
+		munmap(m, n);
+	}
+	return same;
+}
+
+static int
+refreeze(const cJSON *doc, const char *file, const char **ledgers, size_t nl, int jobs,
+    struct refreeze *o, struct err *e)
 {
 	struct freeze_opts fo = { 0 };
 	struct buf ab = BUF_INIT, ob = BUF_INIT;
@@ -1220,6 +1241,13 @@ refreeze(const cJSON *doc, const char **ledgers, size_t nl, int jobs, struct ref
 		if (o->why.code == ERR_NOMEM)
 			return err_set(e, ERR_NOMEM, "%s", o->why.msg);
 		return 2;
+	}
+	/* doc's file (parsed into doc) holding the bytes made again, with no
+	 * "repo" to set aside: its canonical bytes are those, no copy of the
+	 * tree written again needed */
+	if (json_get(doc, "repo") == NULL && file_is(file, ab.p, ab.len)) {
+		buf_release(&ab);
+		return 0;
 	}
 	if ((old = cJSON_Duplicate(doc, 1)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
@@ -1312,7 +1340,7 @@ slow_ledgers(struct ctx *c, const struct item *it, struct slot *s)
 			ledgers[nl++] = src->file->abs;
 	}
 	s->fr_nl = nl;
-	s->fr = nl > 0 ? refreeze(it->doc, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
+	s->fr = nl > 0 ? refreeze(it->doc, it->file->abs, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
 	free(ledgers);
 }
 
@@ -2283,13 +2311,17 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 {
 	const cJSON *d, *from = json_get(it->x, "derived_from");
 	const char **ledgers = calloc(vc->n + 1, sizeof *ledgers);
-	char **own = calloc(vc->n + 1, sizeof *own);
+	char **own = calloc(vc->n + 1, sizeof *own), *file = NULL;
 	struct refreeze o;
 	size_t nl = 0;
 	int r = -1;
 
 	if (ledgers == NULL || own == NULL)
 		goto done;
+	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		file = NULL;
+		goto done;
+	}
 	cJSON_ArrayForEach(d, from)
 		for (size_t j = 0; cJSON_IsString(d) && j < vc->n && nl < vc->n; j++)
 			if (vc->v[j].good && vc->v[j].doc == NULL &&
@@ -2304,7 +2336,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 		    "neither a store nor a ledger in the bag to check the freeze against");
 	else if (nl == 0)
 		r = 0;
-	else if ((r = refreeze(it->doc, ledgers, nl, vc->jobs, &o, vc->e)) == 2)
+	else if ((r = refreeze(it->doc, file, ledgers, nl, vc->jobs, &o, vc->e)) == 2)
 		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
 		    "its ledgers in the bag no longer freeze: %s", o.why.msg);
 	else if (r == 1)
@@ -2328,6 +2360,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 done:
 	for (size_t j = 0; own && j < nl; j++)
 		free(own[j]);
+	free(file);
 	free(own);
 	free(ledgers);
 	return r < 0 && vc->e->code == ERR_OK ? err_set(vc->e, ERR_NOMEM, "out of memory") : r;
