@@ -140,11 +140,8 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 			g->cond = (int)i;
 			break;
 		}
-	for (size_t i = 0; i < a->sp.nfamilies && !fam; i++)
-		if (a->sp.famlen[i] == nfam && memcmp(family, a->sp.families[i], nfam) == 0) {
-			fam = 1;
-			g->fam = (int)i;
-		}
+	g->fam = (int)spec_family(&a->sp, family, nfam);
+	fam = g->fam >= 0;
 	g->reason = X_NONE;
 	g->early = a->prereg != NULL && ts_cmp(started, a->prereg->registered) < 0;
 	if (!fam)
