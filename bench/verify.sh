@@ -15,7 +15,7 @@ mv spec.json ledger.jsonl ev/
 		"$COHORT" fit -o fit.json freeze.json && "$COHORT" bound -o bound.json freeze.json
 ) >/dev/null || return 1
 cat >ev/bundle.json <<'JSON'
-{"kind": "cohort.bundle-spec/1", "name": "bench-cohort", "as_of": "2026-07-20T00:00:00Z",
+{"kind": "cohort.bundle-spec/1", "name": "bench-cohort", "as_of": "2030-01-01T00:00:00Z",
  "items": [{"role": "spec", "path": "spec.json"}, {"role": "ledger", "path": "ledger.jsonl"},
   {"role": "freeze", "path": "freeze.json", "store": "store", "derived_from": ["spec", "ledger"]},
   {"role": "fit", "path": "fit.json", "derived_from": ["freeze"]},
@@ -28,7 +28,7 @@ best() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a + 0 < b + 0) ? a :
 t_base= t_ours=
 for run in 1 2; do
 	rm -rf x
-	bench_time "tar -xf + sha256sum -c (run $run)" sh -c 'mkdir x && tar -xf cohort.tar -C x &&
+	bench_time "tar -xf + sha256sum -c (run $run)" sh -c 'mkdir x && tar -m -xf cohort.tar -C x &&
 		cd x/bench-cohort && sha256sum -c --quiet manifest-sha256.txt tagmanifest-sha256.txt' &&
 		t_base=$(best "$BENCH_WALL" "$t_base")
 	rm -rf x

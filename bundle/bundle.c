@@ -122,6 +122,22 @@ finding(struct ctx *c, const char *check, const struct item *it, const char *pat
 	return f;
 }
 
+/* What the gate is doing now, to o->progress when set (a terminal's
+ * progress line). */
+static void
+stage(const struct ctx *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (c->o->progress == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->o->progress(c->o->progress_ctx, msg);
+}
+
 /* ------------------------------------------------------------ the spec */
 
 /* as_of (RFC 3339, common/ts.h) to whole seconds and its UTC date. */
@@ -749,39 +765,91 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 	}
 }
 
-/* Digest and scan each file in one mapping (the digest on a second
- * thread for a large one); parse the cohort documents. */
+/* Digest and scan file k in one mapping (the digest on a second thread
+ * for a large one); parse it when it is an item's own document. */
+static int
+read_one(struct ctx *c, size_t k)
+{
+	struct file *f = &c->f[k];
+	struct item *it = &c->it[f->item];
+	struct scan_ctx sc = { c, it, f->rel, NULL };
+	struct pool_thread th = POOL_THREAD_INIT;
+	void *m = NULL;
+	int r;
+
+	stage(c, "reading %s (file %zu of %zu)", f->rel, k + 1, c->nf);
+	if (map_file(c, f, &m) < 0)
+		return -1;
+	struct hash_job job = { m ? m : "", f->size, f->sha };
+	if (f->size >= ((size_t)1 << 20))
+		pool_spawn(&th, hash_job_run, &job);
+	else
+		hash_job_run(&job);
+	r = scan_bytes(m ? m : "", f->size, &sc);
+	pool_join(&th);
+	if (r == 0) {
+		hash_id_format(f->sha, f->id);
+		if (it->file == f)
+			parse_doc(c, it, m, f->size);
+	}
+	if (m)
+		munmap(m, (size_t)f->size);
+	return r;
+}
+
+/* Each file read on a thread of a pool, with findings and an error of
+ * its own (each file writes only its own struct file and its item's
+ * document); the findings are then appended in the files' order, up to
+ * the first file that could not be read, as reading them one after
+ * another would give. */
+struct fjob {
+	struct ctx c;
+	struct err e;
+	int r;
+};
+
+static void
+read_job(void *arg, size_t k, int worker)
+{
+	struct fjob *j = &((struct fjob *)arg)[k];
+
+	(void)worker;
+	j->r = j->c.findings == NULL ? err_set(&j->e, ERR_NOMEM, "out of memory") : read_one(&j->c, k);
+}
+
 static int
 read_files(struct ctx *c)
 {
-	for (size_t k = 0; k < c->nf; k++) {
-		struct file *f = &c->f[k];
-		struct item *it = &c->it[f->item];
-		struct scan_ctx sc = { c, it, f->rel, NULL };
-		struct pool_thread th = POOL_THREAD_INIT;
-		void *m = NULL;
-		int r;
+	struct fjob *j = calloc(c->nf + 1, sizeof *j);
+	int threads = (c->o->jobs > 0 ? c->o->jobs : pool_cpus()) - 1, rc = 0;
+	struct pool *p = NULL;
+	cJSON *x;
 
-		if (map_file(c, f, &m) < 0)
-			return -1;
-		struct hash_job job = { m ? m : "", f->size, f->sha };
-		if (f->size >= ((size_t)1 << 20))
-			pool_spawn(&th, hash_job_run, &job);
-		else
-			hash_job_run(&job);
-		r = scan_bytes(m ? m : "", f->size, &sc);
-		pool_join(&th);
-		if (r == 0) {
-			hash_id_format(f->sha, f->id);
-			if (it->file == f)
-				parse_doc(c, it, m, f->size);
-		}
-		if (m)
-			munmap(m, (size_t)f->size);
-		if (r < 0)
-			return -1;
+	if ((size_t)threads >= c->nf)
+		threads = c->nf > 0 ? (int)c->nf - 1 : 0;
+	if (j == NULL || (p = pool_new(threads)) == NULL) {
+		free(j);
+		return err_set(c->e, ERR_NOMEM, "out of memory");
 	}
-	return 0;
+	for (size_t k = 0; k < c->nf; k++) {
+		j[k].c = *c;
+		j[k].c.e = &j[k].e;
+		j[k].c.findings = cJSON_CreateArray();
+		j[k].e = (struct err)ERR_INIT;
+	}
+	pool_run(p, c->nf, read_job, j);
+	pool_free(p);
+	for (size_t k = 0; k < c->nf; k++) {
+		if (rc == 0 && j[k].r < 0) {
+			*c->e = j[k].e;
+			rc = -1;
+		}
+		while (rc == 0 && (x = cJSON_DetachItemFromArray(j[k].c.findings, 0)) != NULL)
+			cJSON_AddItemToArray(c->findings, x);
+		cJSON_Delete(j[k].c.findings);
+	}
+	free(j);
+	return rc;
 }
 
 /* ------------------------------------------------------------ checks */
@@ -1131,8 +1199,30 @@ same_core(const cJSON *old, const cJSON *again, struct refreeze *o, struct err *
  * the cut and live ones, counted in o->after and o->live.  The gate and
  * the archive verifier both ask here.  0 the same, 1 they differ (o says
  * how), 2 the ledgers no longer freeze (o->why), -1 with e set. */
+/* 1 when the file's bytes are p[0..n) (a freeze written as freeze writes
+ * it), else 0. */
 static int
-refreeze(const cJSON *doc, const char **ledgers, size_t nl, struct refreeze *o, struct err *e)
+file_is(const char *file, const char *p, size_t n)
+{
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd = file != NULL ? open(file, O_RDONLY | O_NOFOLLOW) : -1, same = 0;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n &&
+	    n > 0)
+		m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (m != MAP_FAILED) {
+		same = memcmp(m, p, n) == 0;
+		munmap(m, n);
+	}
+	return same;
+}
+
+static int
+refreeze(const cJSON *doc, const char *file, const char **ledgers, size_t nl, int jobs,
+    struct refreeze *o, struct err *e)
 {
 	struct freeze_opts fo = { 0 };
 	struct buf ab = BUF_INIT, ob = BUF_INIT;
@@ -1145,11 +1235,19 @@ refreeze(const cJSON *doc, const char **ledgers, size_t nl, struct refreeze *o, 
 	fo.spec = json_get(doc, "spec");
 	fo.ledgers = ledgers;
 	fo.nledgers = nl;
+	fo.jobs = jobs;
 	if (freeze_build(&fo, &ab, &o->why) < 0) {
 		buf_release(&ab);
 		if (o->why.code == ERR_NOMEM)
 			return err_set(e, ERR_NOMEM, "%s", o->why.msg);
 		return 2;
+	}
+	/* doc's file (parsed into doc) holding the bytes made again, with no
+	 * "repo" to set aside: its canonical bytes are those, no copy of the
+	 * tree written again needed */
+	if (json_get(doc, "repo") == NULL && file_is(file, ab.p, ab.len)) {
+		buf_release(&ab);
+		return 0;
 	}
 	if ((old = cJSON_Duplicate(doc, 1)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
@@ -1201,170 +1299,302 @@ appended(struct ctx *c, const struct item *it, const struct refreeze *o)
 		    o->first_live);
 }
 
+/* What the slow checks computed for one item, on a thread of the pool
+ * (slow_run), each into a slot of its own; the checks below then report
+ * from the slots in item order, as they would have computed them one
+ * after another, so the findings are the same bytes on any number of
+ * threads. */
+struct slot {
+	int fr_ran, fr;             /* its ledgers frozen again: ran, refreeze's result */
+	size_t fr_nl;
+	struct refreeze o;
+	struct err fe;
+	int rf_ran, rf;             /* computed again from its inputs: ran, derive's result */
+	int rf_ids;                 /* a many-input kind whose inputs cannot be read (rfe) */
+	struct err rfe;
+	int st_ran, st;             /* against its store: ran, verify's result */
+	cJSON *st_checks;
+	struct err se;
+};
+
+/* Freeze the ledger items a freeze is derived from again. */
+static void
+slow_ledgers(struct ctx *c, const struct item *it, struct slot *s)
+{
+	const cJSON *d;
+	const char **ledgers;
+	size_t nl = 0;
+
+	if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+	    it->derived == NULL || json_get(it->doc, "spec") == NULL)
+		return;
+	s->fr_ran = 1;
+	ledgers = calloc((size_t)cJSON_GetArraySize(it->derived) + 1, sizeof *ledgers);
+	if (ledgers == NULL) {
+		s->fr = err_set(&s->fe, ERR_NOMEM, "out of memory");
+		return;
+	}
+	cJSON_ArrayForEach(d, it->derived) {
+		const struct item *src = item_by_role(c, d->valuestring);
+		if (src && src->file && src->doc == NULL)
+			ledgers[nl++] = src->file->abs;
+	}
+	s->fr_nl = nl;
+	s->fr = nl > 0 ? refreeze(it->doc, it->file->abs, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
+	free(ledgers);
+}
+
 /* Re-derive each freeze from the ledger items it is derived from. */
 static int
-check_freeze_ledgers(struct ctx *c, int *ran)
+check_freeze_ledgers(struct ctx *c, struct slot *slots, int *ran)
 {
 	*ran = 1;
 	for (size_t i = 0; i < c->n; i++) {
 		struct item *it = &c->it[i];
-		const cJSON *d;
-		const char **ledgers;
-		size_t nl = 0;
-		struct refreeze o;
-		int r;
+		const struct refreeze *o = &slots[i].o;
+		size_t nl = slots[i].fr_nl;
+		int r = slots[i].fr;
 
-		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
-		    it->derived == NULL || json_get(it->doc, "spec") == NULL)
+		if (!slots[i].fr_ran)
 			continue;
-		ledgers = calloc((size_t)cJSON_GetArraySize(it->derived) + 1, sizeof *ledgers);
-		if (ledgers == NULL)
-			return err_set(c->e, ERR_NOMEM, "out of memory");
-		cJSON_ArrayForEach(d, it->derived) {
-			const struct item *src = item_by_role(c, d->valuestring);
-			if (src && src->file && src->doc == NULL)
-				ledgers[nl++] = src->file->abs;
-		}
-		r = nl > 0 ? refreeze(it->doc, ledgers, nl, &o, c->e) : 0;
-		free(ledgers);
-		if (r < 0)
+		if (r < 0) {
+			*c->e = slots[i].fe;
 			return -1;
+		}
 		if (r == 2)
 			finding(c, "stale", it, it->path, 0, "fix the ledgers, freeze again and bundle again",
-			    "its ledgers no longer freeze: %s", o.why.msg);
-		else if (r == 1 && o.added > 0 && o.changed == 0 && o.removed == 0)
+			    "its ledgers no longer freeze: %s", o->why.msg);
+		else if (r == 1 && o->added > 0 && o->changed == 0 && o->removed == 0)
 			finding(c, "stale", it, it->path, 0,
 			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
 			    "a game inside the cut was added to its ledgers (%ld in all; first: %s): "
-			    "freeze again (freezing them gives %s)", o.added, o.first, o.again);
+			    "freeze again (freezing them gives %s)", o->added, o->first, o->again);
 		else if (r == 1)
 			finding(c, "stale", it, it->path, 0,
 			    "freeze the ledgers again (same spec and cut) and bundle the new freeze",
 			    "no longer matches its ledgers: freezing them again gives %s; included games: "
-			    "%ld changed, %ld added, %ld gone%s%s", o.again, o.changed, o.added, o.removed,
-			    o.first[0] ? "; first: " : "", o.first);
+			    "%ld changed, %ld added, %ld gone%s%s", o->again, o->changed, o->added, o->removed,
+			    o->first[0] ? "; first: " : "", o->first);
 		else if (r == 0 && nl > 0)
-			appended(c, it, &o);
+			appended(c, it, o);
 	}
 	return 0;
 }
 
-/* A document computed from several (a gate) is computed again from the
- * bundled documents it names; one not in the bundle is reported missing
- * by the inputs check. */
+/* A fit, bound or later document computed again from the bundled
+ * documents it names (derive/derive.h); one whose input is not in the
+ * bundle is reported missing or stale already. */
 static void
-refit_many(struct ctx *c, const struct item *it)
+slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 {
 	const char *ids[256];
-	const cJSON *in[256];
+	const cJSON *in[256], *inid;
 	const struct item *src;
-	struct err fe = ERR_INIT;
 	size_t n, m = 0;
 	cJSON *scratch;
-	int r;
+	char *sdir = NULL;
 
-	if (derive_input_ids(it->kind, it->doc, ids, 256, &n, &fe) < 0) {
-		finding(c, "invalid", it, it->path, 0, "compute it again with the tool, and bundle again",
-		    "%s", fe.msg);
+	if (it->doc == NULL || !derive_known(it->kind))
+		return;
+	if (derive_many(it->kind)) {
+		if (derive_input_ids(it->kind, it->doc, ids, 256, &n, &s->rfe) < 0) {
+			s->rf_ids = 1;
+			return;
+		}
+		for (size_t j = 0; j < n; j++) {
+			if ((src = item_by_id(c, ids[j])) == NULL || src->doc == NULL)
+				return;
+			in[m++] = src->doc;
+		}
+		scratch = cJSON_CreateArray();
+		s->rf = derive_check_set(it->kind, it->doc, in, m, it->path, NULL, scratch, &s->rfe);
+		s->rf_ran = 1;
+		cJSON_Delete(scratch);
 		return;
 	}
-	for (size_t j = 0; j < n; j++) {
-		if ((src = item_by_id(c, ids[j])) == NULL || src->doc == NULL)
-			return;
-		in[m++] = src->doc;
-	}
+	inid = json_get(it->doc, "input");
+	src = cJSON_IsString(inid) ? item_by_id(c, inid->valuestring) : NULL;
+	if (src == NULL || src->doc == NULL)
+		return;
 	scratch = cJSON_CreateArray();
-	r = derive_check_set(it->kind, it->doc, in, m, it->path, NULL, scratch, &fe);
-	if (r != 0)
-		finding(c, "stale", it, it->path, 0,
-		    "compute it again from the bundled inputs with the tool, and bundle again",
-		    "computing it again from the documents it names does not reproduce it byte for byte%s%s",
-		    r < 0 ? ": " : "", r < 0 ? fe.msg : "");
+	if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
+		sdir = NULL;
+	struct derive_env env = { sdir, NULL };
+	s->rf = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &s->rfe);
+	s->rf_ran = 1;
+	free(sdir);
 	cJSON_Delete(scratch);
 }
 
 /* A fit or bound must be what computing it again from the input it names
- * gives, byte for byte (derive/derive.h). */
+ * gives, byte for byte; so must a document computed from several (a
+ * gate), from the bundled documents it names. */
 static void
-check_refits(struct ctx *c)
+check_refits(struct ctx *c, const struct slot *slots)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i], *src;
-		const cJSON *in;
-		struct err fe = ERR_INIT;
-		cJSON *scratch;
-		int r;
+		const struct slot *s = &slots[i];
 
-		if (it->doc == NULL || !derive_known(it->kind))
+		if (s->rf_ids)
+			finding(c, "invalid", it, it->path, 0, "compute it again with the tool, and bundle again",
+			    "%s", s->rfe.msg);
+		if (!s->rf_ran)
 			continue;
 		if (derive_many(it->kind)) {
-			refit_many(c, it);
+			if (s->rf != 0)
+				finding(c, "stale", it, it->path, 0,
+				    "compute it again from the bundled inputs with the tool, and bundle again",
+				    "computing it again from the documents it names does not reproduce it "
+				    "byte for byte%s%s", s->rf < 0 ? ": " : "", s->rf < 0 ? s->rfe.msg : "");
 			continue;
 		}
-		in = json_get(it->doc, "input");
-		src = cJSON_IsString(in) ? item_by_id(c, in->valuestring) : NULL;
-		if (src == NULL || src->doc == NULL)
-			continue; /* reported as missing or stale already */
-		scratch = cJSON_CreateArray();
-		char *sdir = NULL;
-		if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
-			sdir = NULL;
-		struct derive_env env = { sdir, NULL };
-		r = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &fe);
-		free(sdir);
-		if (r < 0)
+		src = item_by_id(c, json_get(it->doc, "input")->valuestring);
+		if (s->rf < 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
-			    "cannot be computed again from %s: %s", src->path, fe.msg);
-		else if (r > 0)
+			    "cannot be computed again from %s: %s", src->path, s->rfe.msg);
+		else if (s->rf > 0)
 			finding(c, "stale", it, it->path, 0,
 			    "compute it again from the bundled input with the tool, and bundle again",
 			    "computing it again from %s does not reproduce it byte for byte", src->path);
-		cJSON_Delete(scratch);
 	}
+}
+
+/* A freeze against its store: the quick proof on the file's bytes
+ * (verify/fast.c), or where it shows nothing the thorough way, which
+ * names what is wrong.  For a freeze that holds both append the same
+ * checks.  verify_freeze's result. */
+static int
+freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, cJSON *checks,
+    struct err *e)
+{
+	char id[HASH_ID_LEN + 1];
+	struct stat st;
+	void *m = MAP_FAILED;
+	int fd = open(file, O_RDONLY | O_NOFOLLOW), rc = 1;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0)
+		close(fd);
+	if (m != MAP_FAILED) {
+		rc = verify_freeze_fast(m, (size_t)st.st_size, dir, jobs, checks, id, e);
+		munmap(m, (size_t)st.st_size);
+	}
+	return rc == 1 ? verify_freeze(doc, dir, jobs, checks, e) : rc;
+}
+
+/* A freeze's bundled store checked against it (verify's own check). */
+static void
+slow_store(struct ctx *c, const struct item *it, struct slot *s)
+{
+	char *dir;
+
+	if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
+	    it->store == NULL || !it->store_exists)
+		return;
+	s->st_ran = 1;
+	if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0) {
+		s->st = -2;
+		return;
+	}
+	if ((s->st_checks = cJSON_CreateArray()) == NULL)
+		s->st = -2;
+	else
+		s->st = freeze_vs_store(it->file->abs, it->doc, dir, c->o->jobs, s->st_checks, &s->se);
+	free(dir);
 }
 
 /* A freeze's bundled store must hold every record it names, and the freeze
  * must be what its records give (verify's own check), so that the archive
  * verifies on a reviewer's machine. */
 static int
-check_stores(struct ctx *c)
+check_stores(struct ctx *c, const struct slot *slots)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i];
-		char *dir;
-		cJSON *checks, *x;
-		struct err ve = ERR_INIT;
-		int r, bad = 0;
+		const struct slot *s = &slots[i];
+		const cJSON *x;
+		int bad = 0;
 		const char *first = NULL;
 
-		if (it->doc == NULL || it->kind == NULL || strcmp(it->kind, "cohort.freeze/1") != 0 ||
-		    it->store == NULL || !it->store_exists)
+		if (!s->st_ran)
 			continue;
-		if (asprintf(&dir, "%s/%s", c->dir, it->store) < 0)
+		if (s->st == -2)
 			return err_set(c->e, ERR_NOMEM, "out of memory");
-		checks = cJSON_CreateArray();
-		r = verify_freeze(it->doc, dir, 0, checks, &ve);
-		free(dir);
-		cJSON_ArrayForEach(x, checks)
+		cJSON_ArrayForEach(x, s->st_checks)
 			if (cJSON_IsFalse(json_get(x, "ok"))) {
 				const cJSON *d = json_get(x, "detail"), *ck = json_get(x, "check");
 				if (bad++ == 0)
 					first = cJSON_IsString(d) ? d->valuestring :
 					    cJSON_IsString(ck) ? ck->valuestring : "?";
 			}
-		if (r < 0)
+		if (s->st < 0)
 			finding(c, "invalid", it, it->store, 0,
 			    "freeze again with --store into this folder, and bundle again",
-			    "the store cannot be read: %s", ve.msg);
-		else if (r > 0)
+			    "the store cannot be read: %s", s->se.msg);
+		else if (s->st > 0)
 			finding(c, "stale", it, it->store, 0,
 			    "freeze again with --store into this folder, and bundle again",
 			    "the store does not match the freeze: %d check%s fail (first: %s)", bad,
 			    bad == 1 ? "" : "s", first ? first : "?");
-		cJSON_Delete(checks);
 	}
 	return 0;
+}
+
+/* The slow checks' computations at once: job 3i + k is item i's ledgers
+ * (k 0), store (k 1) or computation again (k 2). */
+struct slow {
+	struct ctx *c;
+	struct slot *slots;
+};
+
+static void
+slow_job(void *arg, size_t j, int worker)
+{
+	struct slow *w = arg;
+	const struct item *it = &w->c->it[j / 3];
+	struct slot *s = &w->slots[j / 3];
+
+	(void)worker;
+	if (j % 3 == 0)
+		slow_ledgers(w->c, it, s);
+	else if (j % 3 == 1)
+		slow_store(w->c, it, s);
+	else
+		slow_refit(w->c, it, s);
+}
+
+/* Run the slow checks' computations on jobs threads (this one among
+ * them; 0: one per processor): NULL when out of memory. */
+static struct slot *
+slow_run(struct ctx *c)
+{
+	struct slot *slots = calloc(c->n + 1, sizeof *slots);
+	struct slow w = { c, slots };
+	int threads = (c->o->jobs > 0 ? c->o->jobs : pool_cpus()) - 1;
+	struct pool *p;
+
+	if (slots == NULL)
+		return NULL;
+	if ((size_t)threads > 3 * c->n)
+		threads = (int)(3 * c->n);
+	if ((p = pool_new(threads)) == NULL) {
+		free(slots);
+		return NULL;
+	}
+	pool_run(p, 3 * c->n, slow_job, &w);
+	pool_free(p);
+	return slots;
+}
+
+static void
+slots_free(struct slot *slots, size_t n)
+{
+	for (size_t i = 0; slots != NULL && i < n; i++)
+		cJSON_Delete(slots[i].st_checks);
+	free(slots);
 }
 
 /* 1 when path is dir or inside it (both resolved, dir without a
@@ -1713,6 +1943,7 @@ int
 bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], struct err *e)
 {
 	struct ctx c;
+	struct slot *slots = NULL;
 	int rc = -1, ran;
 
 	memset(&c, 0, sizeof c);
@@ -1735,13 +1966,20 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	check_inputs(&c);
 	check_live(&c);
 	check_cuts(&c);
-	if (check_freeze_ledgers(&c, &ran) < 0)
+	stage(&c, "freezing the ledgers again, checking the stores, computing again");
+	if ((slots = slow_run(&c)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
+	}
+	if (check_freeze_ledgers(&c, slots, &ran) < 0)
+		goto done;
+	stage(&c, "checking git");
 	check_git(&c);
-	check_refits(&c);
+	check_refits(&c, slots);
 	check_claims(&c);
-	if (check_stores(&c) < 0)
+	if (check_stores(&c, slots) < 0)
 		goto done;
+	stage(&c, o->check ? "done" : "writing the archive");
 	/* the checks that ran, sorted */
 	{
 		const char *names[] = { "freeze-ledgers", "git", "identity", "live", "missing", "refit",
@@ -1769,6 +2007,7 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	}
 	rc = 0;
 done:
+	slots_free(slots, c.n);
 	ctx_release(&c);
 	return rc;
 }
@@ -1844,6 +2083,7 @@ struct vctx {
 	cJSON *checks;
 	struct vitem *v;
 	size_t n;
+	int jobs;                  /* threads, this one among them; 0: one per processor */
 	struct err *e;
 };
 
@@ -2047,14 +2287,19 @@ vitem_by_id(struct vctx *vc, const char *id)
 static int
 vfreeze_store(struct vctx *vc, const struct vitem *it)
 {
-	char *sdir;
+	char *sdir, *file;
 	int r;
 
 	if (it->store[0] == '\0')
 		return 0;
 	if (asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	r = verify_freeze(it->doc, sdir, 0, vc->checks, vc->e);
+	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		free(sdir);
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	}
+	r = freeze_vs_store(file, it->doc, sdir, vc->jobs, vc->checks, vc->e);
+	free(file);
 	free(sdir);
 	return r < 0 ? -1 : r > 0;
 }
@@ -2066,13 +2311,17 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 {
 	const cJSON *d, *from = json_get(it->x, "derived_from");
 	const char **ledgers = calloc(vc->n + 1, sizeof *ledgers);
-	char **own = calloc(vc->n + 1, sizeof *own);
+	char **own = calloc(vc->n + 1, sizeof *own), *file = NULL;
 	struct refreeze o;
 	size_t nl = 0;
 	int r = -1;
 
 	if (ledgers == NULL || own == NULL)
 		goto done;
+	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		file = NULL;
+		goto done;
+	}
 	cJSON_ArrayForEach(d, from)
 		for (size_t j = 0; cJSON_IsString(d) && j < vc->n && nl < vc->n; j++)
 			if (vc->v[j].good && vc->v[j].doc == NULL &&
@@ -2087,7 +2336,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 		    "neither a store nor a ledger in the bag to check the freeze against");
 	else if (nl == 0)
 		r = 0;
-	else if ((r = refreeze(it->doc, ledgers, nl, &o, vc->e)) == 2)
+	else if ((r = refreeze(it->doc, file, ledgers, nl, vc->jobs, &o, vc->e)) == 2)
 		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
 		    "its ledgers in the bag no longer freeze: %s", o.why.msg);
 	else if (r == 1)
@@ -2111,6 +2360,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 done:
 	for (size_t j = 0; own && j < nl; j++)
 		free(own[j]);
+	free(file);
 	free(own);
 	free(ledgers);
 	return r < 0 && vc->e->code == ERR_OK ? err_set(vc->e, ERR_NOMEM, "out of memory") : r;
@@ -2234,23 +2484,25 @@ vclaims(struct vctx *vc, const cJSON *doc)
 	return findings;
 }
 
-/* Each document: the live rule, and what its kind derives from. */
+/* Each document: the live rule, and what its kind derives from; a
+ * freeze's ledgers frozen again apart (part 1: a job of its own), the
+ * rest in part 0.  The findings, or -1. */
 static int
-vitem_document(struct vctx *vc, const struct vitem *it)
+vitem_document(struct vctx *vc, const struct vitem *it, int part)
 {
 	struct bag_live bl = { vc->checks, it->path };
-	int findings = (int)freeze_live(it->doc, on_bag_live, &bl), r = 0;
+	int findings = 0, r = 0;
 
+	if (part == 1)
+		return it->kind != NULL && strcmp(it->kind, "cohort.freeze/1") == 0 ?
+		    vfreeze_ledgers(vc, it) : 0;
+	findings = (int)freeze_live(it->doc, on_bag_live, &bl);
 	if (it->kind == NULL)
 		return findings;
 	if (strcmp(it->kind, "cohort.freeze/1") == 0) {
 		if ((r = vfreeze_store(vc, it)) >= 0) {
 			findings += r;
 			r = vfreeze_spec(vc, it);
-		}
-		if (r >= 0) {
-			findings += r;
-			r = vfreeze_ledgers(vc, it);
 		}
 	} else if (derive_many(it->kind)) {
 		r = vderived_many(vc, it);
@@ -2410,6 +2662,20 @@ vinputs(struct vctx *vc)
 	return findings;
 }
 
+/* The tree the verifier read of the item at bundle.json's path p, for
+ * the page (report_bundle_docs): an item whose identity held, read from
+ * its file's bytes by the strict reader; else NULL. */
+static const cJSON *
+vitem_doc(void *ctx, const char *p)
+{
+	const struct vctx *vc = ctx;
+
+	for (size_t i = 0; i < vc->n; i++)
+		if (vc->v[i].good && vc->v[i].doc != NULL && strcmp(vc->v[i].path, p) == 0)
+			return vc->v[i].doc;
+	return NULL;
+}
+
 /* The bag's reviewer's page, where the bundle document names one: derived
  * again from it and the documents in the bag, the same bytes.  The
  * findings (0 or 1), or -1. */
@@ -2430,7 +2696,7 @@ bag_page(struct vctx *vc, const cJSON *doc)
 	vc->page = "data/" REPORT_PAGE;
 	if (asprintf(&data, "%s/data", bag_root(vc->b)) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	if (report_bundle(doc, data, NULL, &page, vc->e) < 0) {
+	if (report_bundle_docs(doc, data, NULL, vitem_doc, vc, &page, vc->e) < 0) {
 		free(data);
 		return -1;
 	}
@@ -2451,6 +2717,72 @@ bag_page(struct vctx *vc, const cJSON *doc)
 	return !ok;
 }
 
+/* The verifier's independent checks run at once (common/pool.h), each
+ * with checks and an error of its own; the caller appends them in task
+ * order and stops at the first that could not run, as running them one
+ * after another would: the same bytes on any number of threads. */
+enum vpart { V_READ, V_DOC, V_LEDGERS, V_PAGE };
+
+struct vtask {
+	struct vctx vc;            /* the caller's, but for checks and e */
+	struct vitem *it;
+	enum vpart part;
+	const cJSON *doc;          /* V_PAGE: the bundle document */
+	struct err e;
+	int r;
+};
+
+static void
+vtask_job(void *arg, size_t i, int worker)
+{
+	struct vtask *t = &((struct vtask *)arg)[i];
+
+	(void)worker;
+	t->vc.e = &t->e;
+	if (t->vc.checks == NULL)
+		t->r = err_set(&t->e, ERR_NOMEM, "out of memory");
+	else if (t->part == V_READ)
+		t->r = (t->r = vitem_identity(&t->vc, t->it)) == 0 ? vitem_read(&t->vc, t->it) : t->r;
+	else if (t->part == V_PAGE)
+		t->r = bag_page(&t->vc, t->doc);
+	else
+		t->r = vitem_document(&t->vc, t->it, t->part == V_LEDGERS);
+}
+
+/* Run the n tasks t (their part, it and doc set), append their checks in
+ * order: the findings, or -1 with the first error. */
+static int
+vtasks_run(struct vctx *vc, struct vtask *t, size_t n)
+{
+	int threads = (vc->jobs > 0 ? vc->jobs : pool_cpus()) - 1, findings = 0, failed = 0;
+	struct pool *p;
+	cJSON *c;
+
+	if ((size_t)threads > n)
+		threads = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		t[i].vc = *vc;
+		t[i].vc.checks = cJSON_CreateArray();
+		t[i].e = (struct err)ERR_INIT;
+	}
+	if ((p = pool_new(threads)) != NULL)
+		pool_run(p, n, vtask_job, t);
+	pool_free(p);
+	for (size_t i = 0; i < n; i++) {
+		if (p == NULL || (!failed && t[i].r < 0)) {
+			*vc->e = p == NULL ? (struct err){ ERR_NOMEM, "out of memory" } : t[i].e;
+			failed = 1;
+		}
+		while (!failed && (c = cJSON_DetachItemFromArray(t[i].vc.checks, 0)) != NULL)
+			cJSON_AddItemToArray(vc->checks, c);
+		if (!failed && t[i].part == V_PAGE)
+			vc->page = t[i].vc.page;
+		findings += t[i].r > 0 ? t[i].r : 0;
+		cJSON_Delete(t[i].vc.checks);
+	}
+	return failed ? -1 : findings;
+}
+
 /* bundle.json of a bag against the bag: every item's paths and identity,
  * every document read and derived again, every payload file listed.  The
  * findings, or -1. */
@@ -2458,26 +2790,32 @@ static int
 verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 {
 	const cJSON *items = json_get(doc, "items");
+	struct vtask *t;
+	size_t n = 0;
 	int findings, r = 0;
 
 	if (!cJSON_IsArray(items))
 		return !bag_check_add(vc->checks, "bundle", vc->bdoc, 0, "no \"items\" array");
 	if ((findings = vitems_read(vc, items)) < 0)
 		return -1;
-	for (size_t i = 0; i < vc->n; i++) {
-		if (!vc->v[i].good)
-			continue;
-		if ((r = vitem_identity(vc, &vc->v[i])) == 0)
-			r = vitem_read(vc, &vc->v[i]);
-		if (r < 0)
-			return -1;
+	if ((t = calloc(2 * vc->n + 1, sizeof *t)) == NULL)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < vc->n; i++)
+		if (vc->v[i].good)
+			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_READ };
+	if ((r = vtasks_run(vc, t, n)) >= 0) {
 		findings += r;
+		n = 0;
+		for (size_t i = 0; i < vc->n; i++)
+			if (vc->v[i].good && vc->v[i].doc != NULL) {
+				t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_DOC };
+				t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_LEDGERS };
+			}
+		t[n++] = (struct vtask){ .part = V_PAGE, .doc = doc };
+		r = vtasks_run(vc, t, n);
 	}
-	for (size_t i = 0; i < vc->n && r >= 0; i++)
-		if (vc->v[i].good && vc->v[i].doc != NULL &&
-		    (r = vitem_document(vc, &vc->v[i])) > 0)
-			findings += r;
-	if (r < 0 || (r = bag_page(vc, doc)) < 0)
+	free(t);
+	if (r < 0)
 		return -1;
 	findings += r;
 	if ((r = vunlisted(vc)) < 0)
@@ -2601,6 +2939,12 @@ bundle_document(struct bag *b, cJSON *checks, char name[BAG_MAX_NAME + 8], cJSON
 int
 bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 {
+	return bundle_verify_jobs(path, 0, checks, e);
+}
+
+int
+bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
+{
 	struct bag *b = NULL;
 	char name[BAG_MAX_NAME + 8];
 	cJSON *doc = NULL;
@@ -2612,7 +2956,7 @@ bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
 		if (doc != NULL) {
-			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .e = e };
+			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .jobs = jobs, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;
 			for (size_t i = 0; i < vc.n; i++)

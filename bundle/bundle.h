@@ -27,6 +27,13 @@ struct bundle_opts {
 	void *note_ctx;
 	const char *tool_version;    /* cohort's version, for the RO-Crate metadata */
 	const char *tool_commit;     /* its source commit, or NULL */
+	/* threads for the slow checks (freezing again, the stores, computing
+	 * again), this one among them; 0: one per online processor.  The
+	 * findings do not depend on it */
+	int jobs;
+	/* called with what the gate does now, when set (a terminal's progress) */
+	void (*progress)(void *ctx, const char *stage);
+	void *progress_ctx;
 };
 
 /* Read the bundle spec and every file it names, run every check, and
@@ -56,6 +63,13 @@ int bundle_table(const cJSON *doc, struct buf *out, struct err *e);
  * archive, an entry named "../x", a link, items given twice) or a check
  * cannot run (out of memory). */
 int bundle_verify_path(const char *path, cJSON *checks, struct err *e);
+
+/* The same, the independent checks (each freeze against its store and
+ * its ledgers, each derived document, the reviewer's page) at once on
+ * jobs threads, this one among them (0: one per online processor).  The
+ * checks are appended in the same order, the same bytes, on any number
+ * of threads. */
+int bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e);
 
 /* At most this many items in an archive's bundle document (more is an
  * input error). */

@@ -234,12 +234,78 @@ name_of(const struct worker *w)
 	return w->path ? w->path : "<bytes>";
 }
 
+/* a made ready to read p[0..n) as one raw stream through any of the
+ * filters, at its one entry; -1 when it cannot. */
+static int
+stream_open(struct archive *a, const unsigned char *p, size_t n)
+{
+	struct archive_entry *ent;
+
+	archive_read_support_filter_gzip(a);
+	archive_read_support_filter_zstd(a);
+	archive_read_support_filter_xz(a);
+	archive_read_support_filter_bzip2(a);
+	archive_read_support_format_raw(a);
+	if (archive_read_open_memory(a, p, n) != ARCHIVE_OK ||
+	    archive_read_next_header(a, &ent) != ARCHIVE_OK)
+		return -1;
+	return 0;
+}
+
+/* What a decompressed stream holds, from its first bytes (head): into
+ * *kind, and those bytes taken as that kind, read whole (SQLite, or
+ * compressed again), as UTF-16 or as text. */
+static int
+stream_decide(struct tstream *ts, struct u16 *u, struct buf *whole, const struct buf *head,
+    int depth, enum secret_kind *kind)
+{
+	*kind = secret_sniff((const unsigned char *)(head->p ? head->p : ""), head->len);
+	u->be = *kind == KIND_UTF16BE;
+	if (depth + 1 >= SECRET_MAX_DEPTH)
+		*kind = KIND_TEXT;
+	if (*kind == KIND_SQLITE || *kind == KIND_COMPRESSED) {
+		if (buf_add(whole, head->p, head->len) < 0)
+			return secret_fail(ts->w, ERR_NOMEM, "out of memory");
+	} else if (*kind == KIND_UTF16LE || *kind == KIND_UTF16BE) {
+		char w2[128];
+		secret_where(w2, ts->where, *kind == KIND_UTF16BE ? "in UTF-16BE text" : "in UTF-16LE text");
+		memcpy(ts->where, w2, sizeof ts->where);
+		if (u16_add(u, (const unsigned char *)head->p, head->len) < 0)
+			return -1;
+	} else if (head->len && ts_add(ts, head->p, head->len) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/* The next k bytes of a decompressed stream of the kind decided, taken
+ * as stream_decide took its first ones (filter names it in errors). */
+static int
+stream_take(struct tstream *ts, struct u16 *u, struct buf *whole, enum secret_kind kind,
+    const char *filter, const unsigned char *p, size_t k)
+{
+	struct worker *w = ts->w;
+
+	if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
+		if (whole->len + k > MAX_WHOLE)
+			return secret_fail(w, ERR_INPUT, "%s: %s stream: what it holds is over %zu MiB, "
+			    "too large to read inside it", name_of(w), filter, MAX_WHOLE >> 20);
+		if (buf_add(whole, p, k) < 0)
+			return secret_fail(w, ERR_NOMEM, "out of memory");
+	} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
+		if (u16_add(u, p, k) < 0)
+			return -1;
+	} else if (ts_add(ts, p, k) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
 int
 secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const char *where,
     int depth)
 {
 	struct archive *a = archive_read_new();
-	struct archive_entry *ent;
 	struct tstream ts = { w, BUF_INIT, 1, { 0 }, depth + 1 };
 	struct u16 u = { &ts, 0, 1, 0, 0, 0 };
 	struct buf whole = BUF_INIT, head = BUF_INIT;
@@ -252,13 +318,7 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 		secret_fail(w, ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	archive_read_support_filter_gzip(a);
-	archive_read_support_filter_zstd(a);
-	archive_read_support_filter_xz(a);
-	archive_read_support_filter_bzip2(a);
-	archive_read_support_format_raw(a);
-	if (archive_read_open_memory(a, p, n) != ARCHIVE_OK ||
-	    archive_read_next_header(a, &ent) != ARCHIVE_OK) {
+	if (stream_open(a, p, n) < 0) {
 		secret_fail(w, ERR_INPUT, "%s: cannot decompress: %s", name_of(w),
 		    archive_error_string(a) ? archive_error_string(a) : "unknown format");
 		goto out;
@@ -279,23 +339,9 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 				goto oom;
 			if (head.len < 4096 && k > 0)
 				continue;
-			kind = secret_sniff((const unsigned char *)(head.p ? head.p : ""), head.len);
 			decided = 1;
-			u.be = kind == KIND_UTF16BE;
-			if (depth + 1 >= SECRET_MAX_DEPTH)
-				kind = KIND_TEXT;
-			if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
-				if (buf_add(&whole, head.p, head.len) < 0)
-					goto oom;
-			} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
-				char w2[128];
-				secret_where(w2, ts.where, kind == KIND_UTF16BE ? "in UTF-16BE text" : "in UTF-16LE text");
-				memcpy(ts.where, w2, sizeof ts.where);
-				if (u16_add(&u, (const unsigned char *)head.p, head.len) < 0)
-					goto out;
-			} else if (head.len && ts_add(&ts, head.p, head.len) < 0) {
+			if (stream_decide(&ts, &u, &whole, &head, depth, &kind) < 0)
 				goto out;
-			}
 			buf_release(&head);
 			if (k == 0)
 				break;
@@ -303,20 +349,8 @@ secret_scan_compressed(struct worker *w, const unsigned char *p, size_t n, const
 		}
 		if (k == 0)
 			break;
-		if (kind == KIND_SQLITE || kind == KIND_COMPRESSED) {
-			if (whole.len + (size_t)k > MAX_WHOLE) {
-				secret_fail(w, ERR_INPUT, "%s: %s stream: what it holds is over %zu MiB, too "
-				    "large to read inside it", name_of(w), filter, MAX_WHOLE >> 20);
-				goto out;
-			}
-			if (buf_add(&whole, chunk, (size_t)k) < 0)
-				goto oom;
-		} else if (kind == KIND_UTF16LE || kind == KIND_UTF16BE) {
-			if (u16_add(&u, chunk, (size_t)k) < 0)
-				goto out;
-		} else if (ts_add(&ts, chunk, (size_t)k) < 0) {
+		if (stream_take(&ts, &u, &whole, kind, filter, chunk, (size_t)k) < 0)
 			goto out;
-		}
 		if (w->t && w->failed)
 			goto out;
 	}
@@ -404,69 +438,88 @@ scan_table(struct worker *w, sqlite3 *db, const char *name, const char *where, i
 	return 0;
 }
 
-int
-secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const char *where, int depth)
+/* db made to read the n bytes at p: a copy, marked as a rollback
+ * database, when they are in write-ahead-log mode. */
+static int
+sqlite_load(struct worker *w, sqlite3 *db, const unsigned char *p, size_t n)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
 	unsigned char *data = (unsigned char *)p;
 	unsigned flags = SQLITE_DESERIALIZE_READONLY;
-	char **names = NULL;
-	size_t nn = 0, cn = 0;
-	int rc = -1;
 
-	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		sqlite_fail(w, db, "SQLite");
-		goto out;
-	}
 	if (n > 19 && (p[18] == 2 || p[19] == 2)) {
 		/* write-ahead-log mode: what the file holds reads as a rollback database */
-		if ((data = sqlite3_malloc64(n)) == NULL) {
-			secret_fail(w, ERR_NOMEM, "out of memory");
-			goto out;
-		}
+		if ((data = sqlite3_malloc64(n)) == NULL)
+			return secret_fail(w, ERR_NOMEM, "out of memory");
 		memcpy(data, p, n);
 		data[18] = data[19] = 1;
 		flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
 	}
-	if (sqlite3_deserialize(db, "main", data, (sqlite3_int64)n, (sqlite3_int64)n, flags) != SQLITE_OK) {
-		sqlite_fail(w, db, "not a readable SQLite database");
-		goto out;
-	}
+	if (sqlite3_deserialize(db, "main", data, (sqlite3_int64)n, (sqlite3_int64)n, flags) != SQLITE_OK)
+		return sqlite_fail(w, db, "not a readable SQLite database");
+	return 0;
+}
+
+/* The names of db's tables in schema order, into *names (*nn of them,
+ * each allocated, also on failure); a virtual table's data is in its
+ * shadow tables, and it is left out. */
+static int
+table_names(struct worker *w, sqlite3 *db, char ***names, size_t *nn)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cn = 0;
+	int s, rc = -1;
+
 	if (sqlite3_prepare_v2(db,
 	        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY rowid", -1, &st,
 	        NULL) != SQLITE_OK) {
 		sqlite_fail(w, db, "not a readable SQLite database");
 		goto out;
 	}
-	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *nm = (const char *)sqlite3_column_text(st, 0);
 		const char *sql = (const char *)sqlite3_column_text(st, 1);
 		if (nm == NULL || (sql && strncmp(sql, "CREATE VIRTUAL TABLE", 20) == 0))
 			continue; /* a virtual table's data is in its shadow tables */
-		if (nn == cn) {
+		if (*nn == cn) {
 			size_t nc = cn ? 2 * cn : 8;
-			char **nv = realloc(names, nc * sizeof *nv);
+			char **nv = realloc(*names, nc * sizeof *nv);
 			if (nv == NULL) {
 				secret_fail(w, ERR_NOMEM, "out of memory");
 				goto out;
 			}
-			names = nv;
+			*names = nv;
 			cn = nc;
 		}
-		if ((names[nn] = strdup(nm)) == NULL) {
+		if (((*names)[*nn] = strdup(nm)) == NULL) {
 			secret_fail(w, ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		nn++;
+		(*nn)++;
 	}
 	if (s != SQLITE_DONE) {
 		sqlite_fail(w, db, "not a readable SQLite database");
 		goto out;
 	}
+	rc = 0;
+out:
 	sqlite3_finalize(st);
-	st = NULL;
+	return rc;
+}
+
+int
+secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const char *where, int depth)
+{
+	sqlite3 *db = NULL;
+	char **names = NULL;
+	size_t nn = 0;
+	int rc = -1;
+
+	if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		sqlite_fail(w, db, "SQLite");
+		goto out;
+	}
+	if (sqlite_load(w, db, p, n) < 0 || table_names(w, db, &names, &nn) < 0)
+		goto out;
 	if (scan_table(w, db, "sqlite_schema", where, depth) < 0)
 		goto out;
 	for (size_t i = 0; i < nn; i++)
@@ -474,7 +527,6 @@ secret_scan_sqlite(struct worker *w, const unsigned char *p, size_t n, const cha
 			goto out;
 	rc = 0;
 out:
-	sqlite3_finalize(st);
 	sqlite3_close(db);
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);

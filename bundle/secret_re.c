@@ -263,6 +263,55 @@ escape_byte(struct parser *ps, const char **pp)
 	return fail(ps, at, "unknown escape \\%c", c);
 }
 
+/* A POSIX class "[:name:]" (or "[:^name:]") at *pp inside a bracket
+ * expression, added to set; *pp left past it. */
+static int
+class_posix(struct parser *ps, uint8_t *set, const char **pp)
+{
+	const char *p = *pp, *q = p + 2, *nm;
+	int cneg = 0;
+
+	if (q < ps->end && *q == '^') {
+		cneg = 1;
+		q++;
+	}
+	nm = q;
+	while (q + 1 < ps->end && !(q[0] == ':' && q[1] == ']'))
+		q++;
+	if (q + 1 >= ps->end || !posix_class(set, nm, (size_t)(q - nm), cneg))
+		return fail(ps, p, "unknown class [:%.*s:]", (int)(q - nm), nm);
+	*pp = q + 2;
+	return 0;
+}
+
+/* The upper end of a range "lo-hi" at *pp (lo itself when none follows),
+ * *pp left past it; -1 on a bad one. */
+static int
+class_range_end(struct parser *ps, const char **pp, int lo)
+{
+	const char *p = *pp;
+	int hi = lo;
+
+	if (p + 1 < ps->end && *p == '-' && p[1] != ']') {
+		p++;
+		if (*p == '\\') {
+			p++;
+			hi = escape_byte(ps, &p);
+			if (hi < 0)
+				return -1;
+		} else {
+			hi = (unsigned char)*p++;
+			if (hi >= 0x80)
+				return fail(ps, p - 1,
+				    "a non-ASCII byte in a character class is not supported");
+		}
+		if (hi < lo)
+			return fail(ps, p - 1, "a range out of order in a character class");
+	}
+	*pp = p;
+	return hi;
+}
+
 /* [...] at ps->p (just past the '['). */
 static int
 parse_class(struct parser *ps, int flags)
@@ -286,18 +335,8 @@ parse_class(struct parser *ps, int flags)
 		first = 0;
 		set = ps->sets[s]; /* sets may have moved */
 		if (*p == '[' && p + 1 < ps->end && p[1] == ':') {
-			const char *q = p + 2, *nm;
-			int cneg = 0;
-			if (q < ps->end && *q == '^') {
-				cneg = 1;
-				q++;
-			}
-			nm = q;
-			while (q + 1 < ps->end && !(q[0] == ':' && q[1] == ']'))
-				q++;
-			if (q + 1 >= ps->end || !posix_class(set, nm, (size_t)(q - nm), cneg))
-				return fail(ps, p, "unknown class [:%.*s:]", (int)(q - nm), nm);
-			p = q + 2;
+			if (class_posix(ps, set, &p) < 0)
+				return -1;
 			continue;
 		}
 		if (*p == '\\') {
@@ -316,23 +355,8 @@ parse_class(struct parser *ps, int flags)
 			if (lo >= 0x80)
 				return fail(ps, p - 1, "a non-ASCII byte in a character class is not supported");
 		}
-		hi = lo;
-		if (p + 1 < ps->end && *p == '-' && p[1] != ']') {
-			p++;
-			if (*p == '\\') {
-				p++;
-				hi = escape_byte(ps, &p);
-				if (hi < 0)
-					return -1;
-			} else {
-				hi = (unsigned char)*p++;
-				if (hi >= 0x80)
-					return fail(ps, p - 1,
-					    "a non-ASCII byte in a character class is not supported");
-			}
-			if (hi < lo)
-				return fail(ps, p - 1, "a range out of order in a character class");
-		}
+		if ((hi = class_range_end(ps, &p, lo)) < 0)
+			return -1;
 		set_range(set, (unsigned)lo, (unsigned)hi);
 	}
 	ps->p = p + 1;
@@ -386,6 +410,62 @@ perl_node(struct parser *ps, char c)
 
 static int parse_alt(struct parser *ps, int *flags);
 
+/* A group's name after "(?P<" or "(?<" at *pp, up to and past its '>'. */
+static int
+group_name(struct parser *ps, const char *at, const char **pp)
+{
+	const char *p = *pp, *nm;
+
+	p += *p == 'P' ? 2 : 1;
+	nm = p;
+	while (p < ps->end && *p != '>') {
+		char c = *p;
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+		        (c >= 'A' && c <= 'Z') || c == '_'))
+			return fail(ps, at, "a malformed group name");
+		p++;
+	}
+	if (p >= ps->end || p == nm)
+		return fail(ps, at, "a malformed group name");
+	*pp = p + 1;
+	return 0;
+}
+
+/* The flags after "(?" at *pp into *inner, *pp left past the ':' (0: a
+ * group follows) or the ')' (1: the flags alone); -1 on bad ones. */
+static int
+group_flags(struct parser *ps, const char *at, const char **pp, int *inner)
+{
+	const char *p = *pp;
+	int neg = 0, sawflag = 0;
+
+	for (;;) {
+		if (p >= ps->end)
+			return fail(ps, at, "missing ) of a flag group");
+		char c = *p++;
+		if (c == 'm') {
+			return fail(ps, p - 1, "the m flag is not supported (^ and $ match "
+			    "where a rule is tried and where its window ends)");
+		} else if (c == 'i' || c == 's') {
+			int f = c == 'i' ? F_I : F_S;
+			*inner = neg ? *inner & ~f : *inner | f;
+			sawflag = 1;
+		} else if (c == 'U') {
+			return fail(ps, p - 1, "the U flag is not supported");
+		} else if (c == '-' && !neg) {
+			neg = 1;
+			sawflag = 0;
+		} else if (c == ')' || c == ':') {
+			if (neg && !sawflag)
+				return fail(ps, at, "a malformed flag group");
+			*pp = p;
+			return c == ')';
+		} else {
+			return fail(ps, p - 1, "unknown flag or group syntax (?%c", c);
+		}
+	}
+}
+
 /* (?flags), (?flags:...), (?:...), (?P<name>...), (?<name>...), (...) */
 static int
 parse_group(struct parser *ps, int *flags)
@@ -401,50 +481,17 @@ parse_group(struct parser *ps, int *flags)
 			return fail(ps, at, "lookbehind is not supported (nor is it in RE2)");
 		if ((p < ps->end && *p == 'P' && p + 1 < ps->end && p[1] == '<') ||
 		    (p < ps->end && *p == '<')) {
-			p += *p == 'P' ? 2 : 1;
-			const char *nm = p;
-			while (p < ps->end && *p != '>') {
-				char c = *p;
-				if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-				        (c >= 'A' && c <= 'Z') || c == '_'))
-					return fail(ps, at, "a malformed group name");
-				p++;
-			}
-			if (p >= ps->end || p == nm)
-				return fail(ps, at, "a malformed group name");
-			p++;
+			if (group_name(ps, at, &p) < 0)
+				return -1;
 			cap = ++ps->ncap;
 		} else {
-			int neg = 0, sawflag = 0;
-			for (;;) {
-				if (p >= ps->end)
-					return fail(ps, at, "missing ) of a flag group");
-				char c = *p++;
-				if (c == 'm') {
-					return fail(ps, p - 1, "the m flag is not supported (^ and $ match "
-					    "where a rule is tried and where its window ends)");
-				} else if (c == 'i' || c == 's') {
-					int f = c == 'i' ? F_I : F_S;
-					inner = neg ? inner & ~f : inner | f;
-					sawflag = 1;
-				} else if (c == 'U') {
-					return fail(ps, p - 1, "the U flag is not supported");
-				} else if (c == '-' && !neg) {
-					neg = 1;
-					sawflag = 0;
-				} else if (c == ')') {
-					if (neg && !sawflag)
-						return fail(ps, at, "a malformed flag group");
-					*flags = inner; /* (?i): to the end of the enclosing group */
-					ps->p = p;
-					return node_new(ps, N_EMPTY);
-				} else if (c == ':') {
-					if (neg && !sawflag)
-						return fail(ps, at, "a malformed flag group");
-					break;
-				} else {
-					return fail(ps, p - 1, "unknown flag or group syntax (?%c", c);
-				}
+			int r = group_flags(ps, at, &p, &inner);
+			if (r < 0)
+				return -1;
+			if (r == 1) {
+				*flags = inner; /* (?i): to the end of the enclosing group */
+				ps->p = p;
+				return node_new(ps, N_EMPTY);
 			}
 		}
 	} else {
@@ -500,92 +547,55 @@ parse_braces(const char *p, const char *end, int *min, int *max, const char **pp
 	return 1;
 }
 
-/* One atom and its quantifiers. */
+/* ".": any byte but NUL, and but newline unless (?s). */
 static int
-parse_atom(struct parser *ps, int *flags)
+parse_dot(struct parser *ps, int flags)
 {
-	const char *at = ps->p;
-	unsigned c = (unsigned char)*ps->p++;
-	int id;
+	int s = set_new(ps), id;
 
-	if (ps->quote) {
-		id = literal(ps, c, *flags);
-		if (ps->end - ps->p >= 2 && ps->p[0] == '\\' && ps->p[1] == 'E') {
-			ps->p += 2;
-			ps->quote = 0;
-		} else {
-			return id; /* no quantifier inside \Q...\E */
-		}
-		goto quantifiers;
+	if (s < 0)
+		return -1;
+	set_range(ps->sets[s], 1, 255);
+	if (!(flags & F_S))
+		ps->sets[s]['\n' >> 3] &= (uint8_t)~(1u << ('\n' & 7));
+	if ((id = node_new(ps, N_SET)) >= 0)
+		ps->n[id].set = s;
+	return id;
+}
+
+/* An escape after its backslash, but \Q: a Perl class, an assertion or
+ * one escaped byte. */
+static int
+parse_escape(struct parser *ps, int flags)
+{
+	char e = ps->p < ps->end ? *ps->p : 0;
+
+	if (e == 'd' || e == 'D' || e == 's' || e == 'S' || e == 'w' || e == 'W') {
+		ps->p++;
+		return perl_node(ps, e);
+	} else if (e == 'b' || e == 'B') {
+		ps->p++;
+		return node_new(ps, e == 'b' ? N_WB : N_NWB);
+	} else if (e == 'A') {
+		ps->p++;
+		return node_new(ps, N_BOL);
+	} else if (e == 'z') {
+		ps->p++;
+		return node_new(ps, N_EOL);
 	}
-	switch (c) {
-	case '(':
-		id = parse_group(ps, flags);
-		break;
-	case '[':
-		id = parse_class(ps, *flags);
-		break;
-	case '.': {
-		int s = set_new(ps);
-		if (s < 0)
-			return -1;
-		set_range(ps->sets[s], 1, 255);
-		if (!(*flags & F_S))
-			ps->sets[s]['\n' >> 3] &= (uint8_t)~(1u << ('\n' & 7));
-		if ((id = node_new(ps, N_SET)) >= 0)
-			ps->n[id].set = s;
-		break;
-	}
-	case '^':
-		id = node_new(ps, N_BOL);
-		break;
-	case '$':
-		id = node_new(ps, N_EOL);
-		break;
-	case '*':
-	case '+':
-	case '?':
-		return fail(ps, at, "missing argument to repetition operator %c", c);
-	case ')':
-		return fail(ps, at, "unexpected )");
-	case '\\': {
-		char e = ps->p < ps->end ? *ps->p : 0;
-		if (e == 'd' || e == 'D' || e == 's' || e == 'S' || e == 'w' || e == 'W') {
-			ps->p++;
-			id = perl_node(ps, e);
-		} else if (e == 'b' || e == 'B') {
-			ps->p++;
-			id = node_new(ps, e == 'b' ? N_WB : N_NWB);
-		} else if (e == 'A') {
-			ps->p++;
-			id = node_new(ps, N_BOL);
-		} else if (e == 'z') {
-			ps->p++;
-			id = node_new(ps, N_EOL);
-		} else if (e == 'Q') {
-			/* \Q...\E: literal bytes, each an atom of its own */
-			ps->p++;
-			ps->quote = 1;
-			if (ps->end - ps->p >= 2 && ps->p[0] == '\\' && ps->p[1] == 'E') {
-				ps->p += 2;
-				ps->quote = 0;
-			}
-			return node_new(ps, N_EMPTY);
-		} else {
-			const char *p = ps->p;
-			int b = escape_byte(ps, &p);
-			if (b < 0)
-				return -1;
-			ps->p = p;
-			id = literal(ps, (unsigned)b, *flags);
-		}
-		break;
-	}
-	default:
-		id = literal(ps, c, *flags);
-		break;
-	}
-quantifiers:
+	const char *p = ps->p;
+	int b = escape_byte(ps, &p);
+	if (b < 0)
+		return -1;
+	ps->p = p;
+	return literal(ps, (unsigned)b, flags);
+}
+
+/* The quantifiers after atom id, each wrapping the one before: the
+ * outermost. */
+static int
+parse_quantifiers(struct parser *ps, int id)
+{
 	if (id < 0)
 		return -1;
 	while (ps->p < ps->end) {
@@ -620,6 +630,66 @@ quantifiers:
 		id = rep;
 	}
 	return id;
+}
+
+/* One atom and its quantifiers. */
+static int
+parse_atom(struct parser *ps, int *flags)
+{
+	const char *at = ps->p;
+	unsigned c = (unsigned char)*ps->p++;
+	int id;
+
+	if (ps->quote) {
+		id = literal(ps, c, *flags);
+		if (ps->end - ps->p >= 2 && ps->p[0] == '\\' && ps->p[1] == 'E') {
+			ps->p += 2;
+			ps->quote = 0;
+		} else {
+			return id; /* no quantifier inside \Q...\E */
+		}
+		return parse_quantifiers(ps, id);
+	}
+	switch (c) {
+	case '(':
+		id = parse_group(ps, flags);
+		break;
+	case '[':
+		id = parse_class(ps, *flags);
+		break;
+	case '.':
+		id = parse_dot(ps, *flags);
+		break;
+	case '^':
+		id = node_new(ps, N_BOL);
+		break;
+	case '$':
+		id = node_new(ps, N_EOL);
+		break;
+	case '*':
+	case '+':
+	case '?':
+		return fail(ps, at, "missing argument to repetition operator %c", c);
+	case ')':
+		return fail(ps, at, "unexpected )");
+	case '\\':
+		if (ps->p < ps->end && *ps->p == 'Q') {
+			/* \Q...\E: literal bytes, each an atom of its own */
+			ps->p++;
+			ps->quote = 1;
+			if (ps->end - ps->p >= 2 && ps->p[0] == '\\' && ps->p[1] == 'E') {
+				ps->p += 2;
+				ps->quote = 0;
+			}
+			return node_new(ps, N_EMPTY);
+		}
+		id = parse_escape(ps, *flags);
+		break;
+	default:
+		id = literal(ps, c, *flags);
+		break;
+	}
+	return parse_quantifiers(ps, id);
 }
 
 static int
@@ -888,6 +958,85 @@ inst(struct prog *pg, int op, int x, int y)
 	return pg->n++;
 }
 
+static void emit_prog(struct prog *pg, const struct parser *ps, int id);
+
+/* An alternation: a split before each branch but the last, each
+ * branch's end a jump past them all. */
+static void
+emit_alt(struct prog *pg, const struct parser *ps, const struct node *n)
+{
+	int *jumps, nj = 0, nk = 0, k;
+
+	for (k = n->kid; k >= 0; k = ps->n[k].next)
+		nk++;
+	if ((jumps = malloc((size_t)nk * sizeof *jumps)) == NULL) {
+		pg->over = 1;
+		return;
+	}
+	for (k = n->kid; k >= 0 && !pg->over; k = ps->n[k].next) {
+		if (ps->n[k].next < 0) {
+			emit_prog(pg, ps, k);
+			break;
+		}
+		int s = inst(pg, I_SPLIT, 0, 0);
+		if (pg->over)
+			break;
+		pg->i[s].x = pg->n;
+		emit_prog(pg, ps, k);
+		jumps[nj++] = inst(pg, I_JMP, 0, 0);
+		if (pg->over)
+			break;
+		pg->i[s].y = pg->n;
+	}
+	for (int q = 0; q < nj && !pg->over; q++)
+		pg->i[jumps[q]].x = pg->n;
+	free(jumps);
+}
+
+/* A repetition: min copies, then a loop (no upper bound) or max - min
+ * optional copies, each one split past, greedy or not. */
+static void
+emit_rep(struct prog *pg, const struct parser *ps, const struct node *n)
+{
+	for (int k = 0; k < n->min; k++)
+		emit_prog(pg, ps, n->kid);
+	if (n->max == -1) {
+		int s = inst(pg, I_SPLIT, 0, 0);
+		int body = pg->n;
+		emit_prog(pg, ps, n->kid);
+		inst(pg, I_JMP, s, 0);
+		if (pg->over)
+			return;
+		pg->i[s].x = n->greedy ? body : pg->n;
+		pg->i[s].y = n->greedy ? pg->n : body;
+	} else {
+		int opt = n->max - n->min, *splits;
+		if (opt <= 0)
+			return;
+		if ((splits = malloc((size_t)opt * sizeof *splits)) == NULL) {
+			pg->over = 1;
+			return;
+		}
+		for (int k = 0; k < opt && !pg->over; k++) {
+			splits[k] = inst(pg, I_SPLIT, 0, 0);
+			if (pg->over)
+				break;
+			if (n->greedy)
+				pg->i[splits[k]].x = pg->n;
+			else
+				pg->i[splits[k]].y = pg->n;
+			emit_prog(pg, ps, n->kid);
+		}
+		for (int k = 0; k < opt && !pg->over; k++) {
+			if (n->greedy)
+				pg->i[splits[k]].y = pg->n;
+			else
+				pg->i[splits[k]].x = pg->n;
+		}
+		free(splits);
+	}
+}
+
 static void
 emit_prog(struct prog *pg, const struct parser *ps, int id)
 {
@@ -903,34 +1052,9 @@ emit_prog(struct prog *pg, const struct parser *ps, int id)
 		for (int k = n->kid; k >= 0; k = ps->n[k].next)
 			emit_prog(pg, ps, k);
 		break;
-	case N_ALT: {
-		int *jumps, nj = 0, nk = 0, k;
-		for (k = n->kid; k >= 0; k = ps->n[k].next)
-			nk++;
-		if ((jumps = malloc((size_t)nk * sizeof *jumps)) == NULL) {
-			pg->over = 1;
-			return;
-		}
-		for (k = n->kid; k >= 0 && !pg->over; k = ps->n[k].next) {
-			if (ps->n[k].next < 0) {
-				emit_prog(pg, ps, k);
-				break;
-			}
-			int s = inst(pg, I_SPLIT, 0, 0);
-			if (pg->over)
-				break;
-			pg->i[s].x = pg->n;
-			emit_prog(pg, ps, k);
-			jumps[nj++] = inst(pg, I_JMP, 0, 0);
-			if (pg->over)
-				break;
-			pg->i[s].y = pg->n;
-		}
-		for (int q = 0; q < nj && !pg->over; q++)
-			pg->i[jumps[q]].x = pg->n;
-		free(jumps);
+	case N_ALT:
+		emit_alt(pg, ps, n);
 		break;
-	}
 	case N_GROUP:
 		if (n->cap > 0)
 			inst(pg, I_SAVE, 2 * n->cap, 0);
@@ -938,46 +1062,9 @@ emit_prog(struct prog *pg, const struct parser *ps, int id)
 		if (n->cap > 0)
 			inst(pg, I_SAVE, 2 * n->cap + 1, 0);
 		break;
-	case N_REP: {
-		for (int k = 0; k < n->min; k++)
-			emit_prog(pg, ps, n->kid);
-		if (n->max == -1) {
-			int s = inst(pg, I_SPLIT, 0, 0);
-			int body = pg->n;
-			emit_prog(pg, ps, n->kid);
-			inst(pg, I_JMP, s, 0);
-			if (pg->over)
-				return;
-			pg->i[s].x = n->greedy ? body : pg->n;
-			pg->i[s].y = n->greedy ? pg->n : body;
-		} else {
-			int opt = n->max - n->min, *splits;
-			if (opt <= 0)
-				break;
-			if ((splits = malloc((size_t)opt * sizeof *splits)) == NULL) {
-				pg->over = 1;
-				return;
-			}
-			for (int k = 0; k < opt && !pg->over; k++) {
-				splits[k] = inst(pg, I_SPLIT, 0, 0);
-				if (pg->over)
-					break;
-				if (n->greedy)
-					pg->i[splits[k]].x = pg->n;
-				else
-					pg->i[splits[k]].y = pg->n;
-				emit_prog(pg, ps, n->kid);
-			}
-			for (int k = 0; k < opt && !pg->over; k++) {
-				if (n->greedy)
-					pg->i[splits[k]].y = pg->n;
-				else
-					pg->i[splits[k]].x = pg->n;
-			}
-			free(splits);
-		}
+	case N_REP:
+		emit_rep(pg, ps, n);
 		break;
-	}
 	case N_BOL:
 		inst(pg, I_BOL, 0, 0);
 		break;
@@ -1045,12 +1132,63 @@ lead_star_set(const struct parser *ps, int id)
 	return -1;
 }
 
+/* The POSIX form of the expression at root, whole-anchored, into
+ * re->posix; -1 out of memory. */
+static int
+posix_form(struct secret_re *re, const struct parser *ps, int root)
+{
+	struct out o = { 0 };
+
+	out_add(&o, "^(", 2);
+	o.ngroup = 1;
+	emit_posix(&o, ps, root, re->posix_group);
+	out_c(&o, ')');
+	if (o.oom) {
+		free(o.p);
+		return -1;
+	}
+	re->posix = o.p;
+	return 0;
+}
+
+/* What the expression at root begins with, for the scanner to skip
+ * starts that cannot match: \b, ^, or a starred set without context. */
+static void
+lead_facts(struct secret_re *re, const struct parser *ps, int root)
+{
+	int ls = lead_star_set(ps, root);
+
+	re->lead_b = leads_with(ps, root, N_WB);
+	re->lead_caret = leads_with(ps, root, N_BOL);
+	if (ls >= 0 && !has_context(ps, root)) {
+		re->lead_star = 1;
+		memcpy(re->lead_set, ps->sets[ls], 32);
+	}
+}
+
+/* The backtracking program of the expression at root, group 0 around
+ * it, into re->prog (left NULL when too large). */
+static void
+program(struct secret_re *re, const struct parser *ps, int root)
+{
+	struct prog pg = { 0 };
+
+	inst(&pg, I_SAVE, 0, 0);
+	emit_prog(&pg, ps, root);
+	inst(&pg, I_SAVE, 1, 0);
+	inst(&pg, I_MATCH, 0, 0);
+	if (!pg.over) {
+		re->prog = pg.i;
+		re->ninst = pg.n;
+		pg.i = NULL;
+	}
+	free(pg.i);
+}
+
 struct secret_re *
 secret_re_compile(const char *pattern, char *why, size_t whylen)
 {
 	struct parser ps = { 0 };
-	struct out o = { 0 };
-	struct prog pg = { 0 };
 	struct secret_re *re = NULL;
 	int flags = 0, root;
 
@@ -1075,46 +1213,21 @@ secret_re_compile(const char *pattern, char *why, size_t whylen)
 		goto done;
 	}
 	re->ngroups = ps.ncap;
-	out_add(&o, "^(", 2);
-	o.ngroup = 1;
-	emit_posix(&o, &ps, root, re->posix_group);
-	out_c(&o, ')');
-	if (o.oom) {
+	if (posix_form(re, &ps, root) < 0) {
 		snprintf(why, whylen, "out of memory");
 		goto done;
 	}
-	re->posix = o.p;
-	o.p = NULL;
-	re->lead_b = leads_with(&ps, root, N_WB);
-	re->lead_caret = leads_with(&ps, root, N_BOL);
-	{
-		int ls = lead_star_set(&ps, root);
-		if (ls >= 0 && !has_context(&ps, root)) {
-			re->lead_star = 1;
-			memcpy(re->lead_set, ps.sets[ls], 32);
-		}
-	}
-	inst(&pg, I_SAVE, 0, 0);
-	emit_prog(&pg, &ps, root);
-	inst(&pg, I_SAVE, 1, 0);
-	inst(&pg, I_MATCH, 0, 0);
-	if (!pg.over) {
-		re->prog = pg.i;
-		re->ninst = pg.n;
-		pg.i = NULL;
-	}
+	lead_facts(re, &ps, root);
+	program(re, &ps, root);
 	re->sets = ps.sets;
 	re->nsets = ps.nsets;
 	ps.sets = NULL;
 	free(ps.n);
-	free(pg.i);
 	return re;
 done:
 	secret_re_free(re);
 	free(ps.n);
 	free(ps.sets);
-	free(o.p);
-	free(pg.i);
 	return NULL;
 }
 
@@ -1179,7 +1292,8 @@ isword(unsigned c)
 
 /* Run from (pc 0, start) over t[0..lim], n the bytes assertions may see;
  * visited bits are shared by the caller's calls.  1 matched (caps set when
- * caps is not NULL), 0 not, -1 out of memory. */
+ * caps is not NULL), 0 not, -1 out of memory.  One loop on purpose: the
+ * scanner's innermost step, run per instruction and byte of every file. */
 static int
 bs_run(const struct secret_re *re, const unsigned char *t, size_t n, size_t lim, int noteol,
     size_t start, long *caps, struct secret_re_work *w)

@@ -223,6 +223,51 @@ basic_escape(struct rd *d, struct buf *b, const char *field)
 	return put_utf8(b, cp);
 }
 
+/* At a quote character like the one that opened a string (multi: of
+ * three): 1 when it closes the string, d->p past it and up to two more
+ * quotes kept in b; 0 when it is part of the string; -1 out of memory. */
+static int
+string_closes(struct rd *d, char q, int multi, struct buf *b)
+{
+	if (!multi) {
+		d->p++;
+		return 1;
+	}
+	if (d->end - d->p >= 3 && d->p[1] == q && d->p[2] == q) {
+		/* up to two more quotes belong to the string */
+		int extra = 0;
+		while (extra < 2 && d->end - d->p >= 4 + extra && d->p[3 + extra] == q)
+			extra++;
+		if (extra && buf_add(b, d->p, (size_t)extra) < 0)
+			return -1;
+		d->p += 3 + extra;
+		return 1;
+	}
+	return 0;
+}
+
+/* After a backslash in a basic string (d->p just past it): a
+ * line-ending backslash and the white space after it dropped, or one
+ * escape into b. */
+static int
+string_escape(struct rd *d, struct buf *b, const char *field, int multi)
+{
+	if (multi && d->p < d->end &&
+	    (*d->p == '\n' || *d->p == ' ' || *d->p == '\t' || *d->p == '\r')) {
+		/* line-ending backslash: drop the white space after it */
+		const char *t = d->p;
+		while (t < d->end && (*t == ' ' || *t == '\t'))
+			t++;
+		if (t < d->end && (*t == '\n' || *t == '\r')) {
+			while (d->p < d->end && (*d->p == ' ' || *d->p == '\t' ||
+			                            *d->p == '\n' || *d->p == '\r'))
+				d->line += *d->p++ == '\n';
+			return 0;
+		}
+	}
+	return basic_escape(d, b, field);
+}
+
 /* A string of any of the four kinds at d->p; *out is allocated. */
 static int
 read_string(struct rd *d, char **out, const char *field)
@@ -248,20 +293,11 @@ read_string(struct rd *d, char **out, const char *field)
 		}
 		c = (unsigned char)*d->p;
 		if (c == (unsigned char)q) {
-			if (!multi) {
-				d->p++;
+			int r = string_closes(d, q, multi, &b);
+			if (r < 0)
+				goto oom;
+			if (r)
 				break;
-			}
-			if (d->end - d->p >= 3 && d->p[1] == q && d->p[2] == q) {
-				/* up to two more quotes belong to the string */
-				int extra = 0;
-				while (extra < 2 && d->end - d->p >= 4 + extra && d->p[3 + extra] == q)
-					extra++;
-				if (extra && buf_add(&b, d->p, (size_t)extra) < 0)
-					goto oom;
-				d->p += 3 + extra;
-				break;
-			}
 		}
 		if (c == '\n') {
 			if (!multi) {
@@ -275,20 +311,7 @@ read_string(struct rd *d, char **out, const char *field)
 		}
 		if (q == '"' && c == '\\') {
 			d->p++;
-			if (multi && d->p < d->end &&
-			    (*d->p == '\n' || *d->p == ' ' || *d->p == '\t' || *d->p == '\r')) {
-				/* line-ending backslash: drop the white space after it */
-				const char *t = d->p;
-				while (t < d->end && (*t == ' ' || *t == '\t'))
-					t++;
-				if (t < d->end && (*t == '\n' || *t == '\r')) {
-					while (d->p < d->end && (*d->p == ' ' || *d->p == '\t' ||
-					                            *d->p == '\n' || *d->p == '\r'))
-						d->line += *d->p++ == '\n';
-					continue;
-				}
-			}
-			if (basic_escape(d, &b, field) < 0) {
+			if (string_escape(d, &b, field, multi) < 0) {
 				buf_release(&b);
 				return -1;
 			}
@@ -680,25 +703,54 @@ valid_id(const char *s)
 	return 1;
 }
 
+/* A rule's "id": valid, and not one an earlier rule has. */
+static int
+set_rule_id(struct rd *d, struct rule *r, const char *key, struct tval *v)
+{
+	if (want(d, v, TV_STRING, key) < 0)
+		return -1;
+	if (!valid_id(v->s))
+		return rd_err(d, v->line, key,
+		    "expected 1 to 64 letters, digits and . _ - (not \"%.64s\")", v->s);
+	for (size_t i = 0; i < d->r->nrules; i++)
+		if (i != d->rule && d->r->rule[i].id && strcmp(d->r->rule[i].id, v->s) == 0)
+			return rd_err(d, v->line, key, "rule \"%s\" is already defined (%s:%ld)",
+			    v->s, d->r->rule[i].origin, d->r->rule[i].line);
+	r->id = v->s;
+	v->s = NULL;
+	return 0;
+}
+
+/* A rule's "tags": the ones that choose how a hit is reported, or that
+ * skip base64 text, taken note of. */
+static int
+set_rule_tags(struct rd *d, struct rule *r, const char *key, struct tval *v)
+{
+	if (take_strings(d, v, key, 0, &r->tags, &r->ntags) < 0)
+		return -1;
+	for (size_t i = 0; i < r->ntags; i++) {
+		const char *t = r->tags[i];
+		if (strcmp(t, "private-key") == 0)
+			r->action = ACTION_PRIVATE;
+		else if (strcmp(t, "authorization") == 0)
+			r->action = ACTION_AUTH;
+		else if (strcmp(t, "url") == 0 || strcmp(t, "webhook") == 0)
+			r->action = ACTION_URL;
+		else if (strcmp(t, "assignment") == 0)
+			r->action = ACTION_ASSIGN;
+		else if (strcmp(t, "skip-base64-text") == 0)
+			r->skip_base64_text = 1;
+	}
+	return 0;
+}
+
 static int
 set_rule_field(struct rd *d, const char *key, struct tval *v)
 {
 	struct rule *r = &d->r->rule[d->rule];
 
-	if (strcmp(key, "id") == 0) {
-		if (want(d, v, TV_STRING, key) < 0)
-			return -1;
-		if (!valid_id(v->s))
-			return rd_err(d, v->line, key,
-			    "expected 1 to 64 letters, digits and . _ - (not \"%.64s\")", v->s);
-		for (size_t i = 0; i < d->r->nrules; i++)
-			if (i != d->rule && d->r->rule[i].id && strcmp(d->r->rule[i].id, v->s) == 0)
-				return rd_err(d, v->line, key, "rule \"%s\" is already defined (%s:%ld)",
-				    v->s, d->r->rule[i].origin, d->r->rule[i].line);
-		r->id = v->s;
-		v->s = NULL;
-		return 0;
-	}
+	if (strcmp(key, "id") == 0)
+		return set_rule_id(d, r, key, v);
 	if (strcmp(key, "description") == 0) {
 		if (want(d, v, TV_STRING, key) < 0)
 			return -1;
@@ -740,24 +792,8 @@ set_rule_field(struct rd *d, const char *key, struct tval *v)
 				return rd_err(d, v->line, key, "a keyword of 1 to 64 bytes");
 		return 0;
 	}
-	if (strcmp(key, "tags") == 0) {
-		if (take_strings(d, v, key, 0, &r->tags, &r->ntags) < 0)
-			return -1;
-		for (size_t i = 0; i < r->ntags; i++) {
-			const char *t = r->tags[i];
-			if (strcmp(t, "private-key") == 0)
-				r->action = ACTION_PRIVATE;
-			else if (strcmp(t, "authorization") == 0)
-				r->action = ACTION_AUTH;
-			else if (strcmp(t, "url") == 0 || strcmp(t, "webhook") == 0)
-				r->action = ACTION_URL;
-			else if (strcmp(t, "assignment") == 0)
-				r->action = ACTION_ASSIGN;
-			else if (strcmp(t, "skip-base64-text") == 0)
-				r->skip_base64_text = 1;
-		}
-		return 0;
-	}
+	if (strcmp(key, "tags") == 0)
+		return set_rule_tags(d, r, key, v);
 	if (strcmp(key, "skipReport") == 0 || strcmp(key, "required") == 0)
 		return rd_err(d, v->line, key, "multi-part rules are not supported");
 	if (strcmp(key, "allowlist") == 0 || strcmp(key, "allowlists") == 0)
@@ -1076,12 +1112,10 @@ fail:
 
 /* ---------------------------------------------------------------- index */
 
-int
-secret_rules_index(struct secret_rules *r)
+/* One entry per distinct keyword, naming its rules in order. */
+static int
+keywords_index(struct secret_rules *r)
 {
-	const unsigned char *lc = secret_lower;
-
-	/* one entry per distinct keyword, naming its rules in order */
 	for (size_t i = 0; i < r->nrules; i++) {
 		for (size_t k = 0; k < r->rule[i].nkeywords; k++) {
 			const char *w = r->rule[i].keywords[k];
@@ -1106,6 +1140,54 @@ secret_rules_index(struct secret_rules *r)
 			kw->rules[kw->nrules++] = i;
 		}
 	}
+	return 0;
+}
+
+/* Keyword j into the prefilters: its first two bytes' pairs, its short or
+ * three-byte hash, and its chain by first byte or pair. */
+static void
+keyword_filters(struct secret_rules *r, size_t j)
+{
+	const unsigned char *lc = secret_lower;
+	const unsigned char *w = (const unsigned char *)r->kw[j].word;
+	unsigned a = lc[w[0]], b = r->kw[j].len > 1 ? lc[w[1]] : 0;
+
+	/* every byte pair that lower-cases to the keyword's first two */
+	for (unsigned x = 0; x < 256; x++) {
+		if (lc[x] != a)
+			continue;
+		for (unsigned y = 0; y < 256; y++) {
+			if (r->kw[j].len > 1 && lc[y] != b)
+				continue;
+			unsigned v = x | y << 8;
+			r->raw2[v >> 6] |= (uint64_t)1 << (v & 63);
+		}
+	}
+	if (r->kw[j].len <= 2) {
+		for (unsigned y = 0; y < 256; y++) {
+			unsigned k = a << 8 | y;
+			if (r->kw[j].len == 1 || lc[y] == b)
+				r->short2[k >> 6] |= (uint64_t)1 << (k & 63);
+		}
+	} else {
+		unsigned h = SECRET_THREE_HASH(a, b, lc[w[2]]) & 65535u;
+		r->three[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
+	if (r->kw[j].len == 1) {
+		r->chain[j] = r->single[a];
+		r->single[a] = (uint32_t)j + 1;
+	} else {
+		unsigned k = a << 8 | b, h = SECRET_PAIR_HASH(k);
+		r->chain[j] = r->bucket[h];
+		r->bucket[h] = (uint32_t)j + 1;
+	}
+}
+
+int
+secret_rules_index(struct secret_rules *r)
+{
+	if (keywords_index(r) < 0)
+		return -1;
 	for (int k = 0; k < 2; k++) {
 		if ((r->gate[k] = calloc(r->nrules ? r->nrules : 1, sizeof *r->gate[k])) == NULL ||
 		    (r->agate[k] = calloc(r->nsre ? r->nsre : 1, sizeof *r->agate[k])) == NULL)
@@ -1126,38 +1208,7 @@ secret_rules_index(struct secret_rules *r)
 	free(r->chain);
 	if ((r->chain = calloc(r->nkw ? r->nkw : 1, sizeof *r->chain)) == NULL)
 		return -1;
-	for (size_t j = r->nkw; j-- > 0;) {
-		const unsigned char *w = (const unsigned char *)r->kw[j].word;
-		unsigned a = lc[w[0]], b = r->kw[j].len > 1 ? lc[w[1]] : 0;
-		/* every byte pair that lower-cases to the keyword's first two */
-		for (unsigned x = 0; x < 256; x++) {
-			if (lc[x] != a)
-				continue;
-			for (unsigned y = 0; y < 256; y++) {
-				if (r->kw[j].len > 1 && lc[y] != b)
-					continue;
-				unsigned v = x | y << 8;
-				r->raw2[v >> 6] |= (uint64_t)1 << (v & 63);
-			}
-		}
-		if (r->kw[j].len <= 2) {
-			for (unsigned y = 0; y < 256; y++) {
-				unsigned k = a << 8 | y;
-				if (r->kw[j].len == 1 || lc[y] == b)
-					r->short2[k >> 6] |= (uint64_t)1 << (k & 63);
-			}
-		} else {
-			unsigned h = SECRET_THREE_HASH(a, b, lc[w[2]]) & 65535u;
-			r->three[h >> 6] |= (uint64_t)1 << (h & 63);
-		}
-		if (r->kw[j].len == 1) {
-			r->chain[j] = r->single[a];
-			r->single[a] = (uint32_t)j + 1;
-		} else {
-			unsigned k = a << 8 | b, h = SECRET_PAIR_HASH(k);
-			r->chain[j] = r->bucket[h];
-			r->bucket[h] = (uint32_t)j + 1;
-		}
-	}
+	for (size_t j = r->nkw; j-- > 0;)
+		keyword_filters(r, j);
 	return 0;
 }

@@ -113,12 +113,22 @@ emit_report(const cJSON *doc, int fmt, const char *report, const char *spec, str
 	return emit_ci(doc, fmt, spec, e);
 }
 
+/* What the gate does now, on one line of the terminal rewritten. */
+static void
+progress(void *ctx, const char *stage)
+{
+	(void)ctx;
+	fprintf(stderr, "\rcohort bundle: %.200s\033[K", stage);
+}
+
 static void
 note(void *ctx, const char *msg)
 {
 	struct buf b = BUF_INIT;
 
 	(void)ctx;
+	if (isatty(STDERR_FILENO)) /* off the progress line */
+		fputs("\r\033[K", stderr);
 	buf_adds(&b, "note: ");
 	buf_adds(&b, msg);
 	opt_say("bundle", b.p != NULL ? b.p : msg);
@@ -128,8 +138,8 @@ note(void *ctx, const char *msg)
 int
 cmd_bundle(int argc, char **argv)
 {
-	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL, note, NULL, COHORT_VERSION,
-		COHORT_COMMIT };
+	struct bundle_opts o = { .compress = BAG_PLAIN, .note = note, .tool_version = COHORT_VERSION,
+		.tool_commit = COHORT_COMMIT };
 	const char *format = NULL, *key = NULL, *pwfile = NULL;
 	struct ms_sec sk;
 	struct buf pw = BUF_INIT;
@@ -190,7 +200,12 @@ cmd_bundle(int argc, char **argv)
 	ms_wipe(pw.p, pw.len);
 	buf_release(&pw);
 
+	o.jobs = cmd_jobs();
+	if (isatty(STDERR_FILENO))
+		o.progress = progress;
 	rc = bundle_run(&o, &doc, id, &e);
+	if (o.progress)
+		fputs("\r\033[K", stderr);
 	if (rc == 0 && key != NULL && sign_archive(&sk, o.out, id, attest ? doc : NULL, &e) < 0)
 		rc = -1;
 	ms_wipe(&sk, sizeof sk);

@@ -238,14 +238,18 @@ handshake(struct engine *g, struct err *e)
 {
 	double deadline = engine_now() + g->ready_s;
 	unsigned nlines = 0;
+	struct err sent = ERR_INIT;
 	char *line;
 
-	if (send_cmd(g, "uci\n", e) < 0)
-		return -1;
+	/* A program that is not UCI may have printed its piece and gone before
+	 * "uci" reaches it: a failed send is judged by what it printed. */
+	(void)engine_proc_send(&g->proc, "uci\n", deadline, &sent);
 	for (;;) {
 		struct err why = ERR_INIT;
 		const char *not_uci = g->saw_uci ? "handshake failed" : "not a UCI engine";
 		int rc = engine_proc_line(&g->proc, deadline, &line, &why);
+		if (rc == 0 && sent.msg[0])
+			return fail(g, e, ERR_IO, 0, &g->first, "%s", sent.msg);
 		if (rc == 0)
 			return fail(g, e, ERR_INPUT, 0, &g->first, "%s: no uciok within %g s",
 			    not_uci, g->ready_s);

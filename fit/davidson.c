@@ -171,6 +171,126 @@ grad_tol(double n)
 	return fmax(FIT_GRAD_TOL, FIT_ROUND_PER_GAME * n);
 }
 
+/* The largest free gradient at the last pass, and in *over the largest
+ * relative to its tolerance. */
+static double
+free_gradient(const struct ctx *x, long fixc, int fphi, int fpen, double *over)
+{
+	const struct pass *ps = &x->ps;
+	double mg = 0;
+
+	*over = 0;
+	for (size_t c = 0; c < x->m->ncond; c++)
+		if (x->act[c] && (long)c != fixc) {
+			mg = fmax(mg, fabs(ps->g[c]));
+			*over = fmax(*over, fabs(ps->g[c]) / x->tol[c]);
+		}
+	if (fphi) {
+		mg = fmax(mg, fabs(ps->gphi));
+		*over = fmax(*over, fabs(ps->gphi) / x->tol_all);
+	}
+	if (fpen) {
+		mg = fmax(mg, fabs(ps->gpen));
+		*over = fmax(*over, fabs(ps->gpen) / x->tol_all);
+	}
+	return mg;
+}
+
+/* The Newton step from the last pass: x->dth, *dphi and *dpen, with *big
+ * its largest component and *slope its gain along the gradient. */
+static int
+newton_step(struct ctx *x, long fixc, int fphi, int fpen, double *dphi, double *dpen,
+            double *big, double *slope, struct err *e)
+{
+	const struct fit_model *m = x->m;
+	const struct pass *ps = &x->ps;
+
+	/* Block elimination: S = C - B' D^-1 B, S dg = -gg + B' D^-1 g. */
+	double S00 = fphi ? ps->hpp : -1, S01 = 0, S11 = fpen ? ps->hqq : -1;
+	double r0 = fphi ? -ps->gphi : 0, r1 = fpen ? -ps->gpen : 0;
+	if (fphi && fpen)
+		S01 = ps->hpq;
+	for (size_t c = 0; c < m->ncond; c++) {
+		if (!x->act[c] || (long)c == fixc)
+			continue;
+		double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
+		double b0 = fphi ? ps->hphi[c] : 0, b1 = fpen ? ps->hpen[c] : 0;
+		S00 -= b0 * b0 / dc;
+		S01 -= b0 * b1 / dc;
+		S11 -= b1 * b1 / dc;
+		r0 += b0 * ps->g[c] / dc;
+		r1 += b1 * ps->g[c] / dc;
+	}
+	double det = S00 * S11 - S01 * S01;
+	if (!(det > 0) || !(S00 < 0))
+		return err_set(e, ERR_NUMERIC, "Hessian is not negative definite");
+	*dphi = (r0 * S11 - r1 * S01) / det;
+	*dpen = (S00 * r1 - S01 * r0) / det;
+	if (!fphi)
+		*dphi = 0;
+	if (!fpen)
+		*dpen = 0;
+	*big = fabs(*dphi) > fabs(*dpen) ? fabs(*dphi) : fabs(*dpen);
+	*slope = 0;
+	for (size_t c = 0; c < m->ncond; c++) {
+		x->dth[c] = 0;
+		if (!x->act[c] || (long)c == fixc)
+			continue;
+		double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
+		x->dth[c] = (-ps->g[c] - ps->hphi[c] * *dphi - ps->hpen[c] * *dpen) / dc;
+		*slope += ps->g[c] * x->dth[c];
+		if (fabs(x->dth[c]) > *big)
+			*big = fabs(x->dth[c]);
+	}
+	*slope += ps->gphi * *dphi + ps->gpen * *dpen;
+	return 0;
+}
+
+/* Cap a long step, then backtrack (Armijo) until L rises; near
+ * the top the full Newton step is taken as it is.  The point taken is
+ * left in x->trial and its likelihood in *Lt. */
+static int
+line_search(struct ctx *x, const struct par *p, double L, double mg, double big, double slope,
+            double dphi, double dpen, double *Lt, struct err *e)
+{
+	const struct fit_model *m = x->m;
+	double alpha = big > 2 ? 2 / big : 1;
+
+	for (;;) {
+		for (size_t c = 0; c < m->ncond; c++)
+			x->trial.th[c] = p->th[c] + alpha * x->dth[c];
+		x->trial.phi = p->phi + alpha * dphi;
+		x->trial.pen = p->pen + alpha * dpen;
+		*Lt = pass_eval(x, &x->trial, 1);
+		/* L is a sum over every block: its rounding noise grows
+		 * with |L|, and a step whose gain is below it is a step
+		 * at the top. */
+		double noise = 1e-12 * (1 + fabs(L));
+		if (isfinite(*Lt) && (mg < 1e-6 || *Lt >= L + 1e-4 * alpha * slope - noise))
+			return 0;
+		alpha *= 0.5;
+		if (alpha < 1e-14)
+			return err_set(e, ERR_NUMERIC,
+			               "line search failed (max gradient %g)", mg);
+	}
+}
+
+/* Refuse a point that ran off to infinity: a rating far past its
+ * anchors, the draw parameter or the penalty past their limits. */
+static int
+check_finite(const struct ctx *x, const struct par *p, int fphi, struct err *e)
+{
+	for (size_t c = 0; c < x->m->ncond; c++)
+		if (x->act[c] && (p->th[c] < x->amin[c] - THETA_LIMIT ||
+		                  p->th[c] > x->amax[c] + THETA_LIMIT))
+			return err_set(e, ERR_INPUT, "a rating has no finite estimate");
+	if (fphi && fabs(p->phi) > PHI_LIMIT)
+		return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
+	if (fabs(p->pen) > THETA_LIMIT)
+		return err_set(e, ERR_INPUT, "the black penalty has no finite estimate");
+	return 0;
+}
+
 /* Maximise L over the free parameters: every active condition but fixc
  * (-1: none), phi unless fixphi, the penalty when estimated and not
  * fixpen.  On success p holds the maximum and x->ps the derivatives
@@ -179,26 +299,12 @@ static int
 solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iters, double *maxg,
       struct err *e)
 {
-	const struct fit_model *m = x->m;
-	struct pass *ps = &x->ps;
 	int fphi = !fixphi && !x->nu_zero, fpen = x->spec->estimate_pen && !fixpen;
 	double L = pass_eval(x, p, 1);
 
 	for (int it = 0;; it++) {
-		double mg = 0, over = 0; /* the largest gradient, and relative to its tolerance */
-		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && (long)c != fixc) {
-				mg = fmax(mg, fabs(ps->g[c]));
-				over = fmax(over, fabs(ps->g[c]) / x->tol[c]);
-			}
-		if (fphi) {
-			mg = fmax(mg, fabs(ps->gphi));
-			over = fmax(over, fabs(ps->gphi) / x->tol_all);
-		}
-		if (fpen) {
-			mg = fmax(mg, fabs(ps->gpen));
-			over = fmax(over, fabs(ps->gpen) / x->tol_all);
-		}
+		double over, dphi = 0, dpen = 0, big = 0, slope = 0, Lt = 0;
+		double mg = free_gradient(x, fixc, fphi, fpen, &over);
 		if (!isfinite(L) || !isfinite(mg))
 			return err_set(e, ERR_NUMERIC, "likelihood is not finite");
 		if (over <= 1) {
@@ -212,75 +318,13 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			return err_set(e, ERR_NUMERIC,
 			               "no convergence after %d Newton steps (max gradient %g)",
 			               MAX_NEWTON, mg);
-
-		/* Block elimination: S = C - B' D^-1 B, S dg = -gg + B' D^-1 g. */
-		double S00 = fphi ? ps->hpp : -1, S01 = 0, S11 = fpen ? ps->hqq : -1;
-		double r0 = fphi ? -ps->gphi : 0, r1 = fpen ? -ps->gpen : 0;
-		if (fphi && fpen)
-			S01 = ps->hpq;
-		for (size_t c = 0; c < m->ncond; c++) {
-			if (!x->act[c] || (long)c == fixc)
-				continue;
-			double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
-			double b0 = fphi ? ps->hphi[c] : 0, b1 = fpen ? ps->hpen[c] : 0;
-			S00 -= b0 * b0 / dc;
-			S01 -= b0 * b1 / dc;
-			S11 -= b1 * b1 / dc;
-			r0 += b0 * ps->g[c] / dc;
-			r1 += b1 * ps->g[c] / dc;
-		}
-		double det = S00 * S11 - S01 * S01;
-		if (!(det > 0) || !(S00 < 0))
-			return err_set(e, ERR_NUMERIC, "Hessian is not negative definite");
-		double dphi = (r0 * S11 - r1 * S01) / det;
-		double dpen = (S00 * r1 - S01 * r0) / det;
-		if (!fphi)
-			dphi = 0;
-		if (!fpen)
-			dpen = 0;
-		double big = fabs(dphi) > fabs(dpen) ? fabs(dphi) : fabs(dpen), slope = 0;
-		for (size_t c = 0; c < m->ncond; c++) {
-			x->dth[c] = 0;
-			if (!x->act[c] || (long)c == fixc)
-				continue;
-			double dc = ps->h[c] < -1e-300 ? ps->h[c] : -1e-300;
-			x->dth[c] = (-ps->g[c] - ps->hphi[c] * dphi - ps->hpen[c] * dpen) / dc;
-			slope += ps->g[c] * x->dth[c];
-			if (fabs(x->dth[c]) > big)
-				big = fabs(x->dth[c]);
-		}
-		slope += ps->gphi * dphi + ps->gpen * dpen;
-
-		/* Cap a long step, then backtrack (Armijo) until L rises; near
-		 * the top the full Newton step is taken as it is. */
-		double alpha = big > 2 ? 2 / big : 1, Lt;
-		for (;;) {
-			for (size_t c = 0; c < m->ncond; c++)
-				x->trial.th[c] = p->th[c] + alpha * x->dth[c];
-			x->trial.phi = p->phi + alpha * dphi;
-			x->trial.pen = p->pen + alpha * dpen;
-			Lt = pass_eval(x, &x->trial, 1);
-			/* L is a sum over every block: its rounding noise grows
-			 * with |L|, and a step whose gain is below it is a step
-			 * at the top. */
-			double noise = 1e-12 * (1 + fabs(L));
-			if (isfinite(Lt) && (mg < 1e-6 || Lt >= L + 1e-4 * alpha * slope - noise))
-				break;
-			alpha *= 0.5;
-			if (alpha < 1e-14)
-				return err_set(e, ERR_NUMERIC,
-				               "line search failed (max gradient %g)", mg);
-		}
-		par_copy(m, p, &x->trial);
+		if (newton_step(x, fixc, fphi, fpen, &dphi, &dpen, &big, &slope, e) < 0 ||
+		    line_search(x, p, L, mg, big, slope, dphi, dpen, &Lt, e) < 0)
+			return -1;
+		par_copy(x->m, p, &x->trial);
 		L = Lt;
-		for (size_t c = 0; c < m->ncond; c++)
-			if (x->act[c] && (p->th[c] < x->amin[c] - THETA_LIMIT ||
-			                  p->th[c] > x->amax[c] + THETA_LIMIT))
-				return err_set(e, ERR_INPUT, "a rating has no finite estimate");
-		if (fphi && fabs(p->phi) > PHI_LIMIT)
-			return err_set(e, ERR_INPUT, "the draw parameter has no finite estimate");
-		if (fabs(p->pen) > THETA_LIMIT)
-			return err_set(e, ERR_INPUT, "the black penalty has no finite estimate");
+		if (check_finite(x, p, fphi, e) < 0)
+			return -1;
 	}
 }
 
@@ -918,6 +962,51 @@ f_exact2(struct ctx *x, double phi, double pen, struct fval2 *out, struct err *e
 	return 0;
 }
 
+/* F and its gradient at the n x n Chebyshev points of [lo, hi]: into v,
+ * v0 and v1, row k the k-th point in phi. */
+static int
+cheb2_sample(struct ctx *x, const double lo[2], const double hi[2], int n, double *v, double *v0,
+             double *v1, struct err *e)
+{
+	for (int k = 0; k < n; k++) {
+		double phi = 0.5 * (lo[0] + hi[0]) +
+		             0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
+		for (int l = 0; l < n; l++) {
+			double pen = 0.5 * (lo[1] + hi[1]) +
+			             0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
+			struct fval2 f;
+			if (f_exact2(x, phi, pen, &f, e) < 0)
+				return -1;
+			v[k * n + l] = f.F;
+			v0[k * n + l] = f.g[0];
+			v1[k * n + l] = f.g[1];
+		}
+	}
+	return 0;
+}
+
+/* The same rule as in one dimension, on the coefficients with
+ * either index in its last quarter. */
+static int
+cheb2_converged(const struct cheb2 *ch, int n, double Lbest)
+{
+	double floor = 1e-9 + 1e-14 * fabs(Lbest), tail = 0, gtail = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			if (i < n - n / 4 && j < n - n / 4)
+				continue;
+			size_t k = (size_t)i * n + j;
+			if (fabs(ch->cf[k]) > tail)
+				tail = fabs(ch->cf[k]);
+			if (fabs(ch->c0[k]) > gtail)
+				gtail = fabs(ch->c0[k]);
+			if (fabs(ch->c1[k]) > gtail)
+				gtail = fabs(ch->c1[k]);
+		}
+	return tail <= floor && gtail <= 10 * floor;
+}
+
 static int
 cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 **out,
             struct err *e)
@@ -945,40 +1034,13 @@ cheb2_build(struct ctx *x, const double lo[2], const double hi[2], struct cheb2 
 			err_set(e, ERR_NOMEM, "out of memory");
 			goto fail;
 		}
-		for (int k = 0; k < n; k++) {
-			double phi = 0.5 * (lo[0] + hi[0]) +
-			             0.5 * (hi[0] - lo[0]) * cos(M_PI * (k + 0.5) / n);
-			for (int l = 0; l < n; l++) {
-				double pen = 0.5 * (lo[1] + hi[1]) +
-				             0.5 * (hi[1] - lo[1]) * cos(M_PI * (l + 0.5) / n);
-				struct fval2 f;
-				if (f_exact2(x, phi, pen, &f, e) < 0)
-					goto fail;
-				v[k * n + l] = f.F;
-				v0[k * n + l] = f.g[0];
-				v1[k * n + l] = f.g[1];
-			}
-		}
+		if (cheb2_sample(x, lo, hi, n, v, v0, v1, e) < 0)
+			goto fail;
 		ch->n = n;
 		cheb2_coef(v, n, ch->cf, tmp);
 		cheb2_coef(v0, n, ch->c0, tmp);
 		cheb2_coef(v1, n, ch->c1, tmp);
-		/* The same rule as in one dimension, on the coefficients with
-		 * either index in its last quarter. */
-		double floor = 1e-9 + 1e-14 * fabs(x->Lbest), tail = 0, gtail = 0;
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++) {
-				if (i < n - n / 4 && j < n - n / 4)
-					continue;
-				size_t k = (size_t)i * n + j;
-				if (fabs(ch->cf[k]) > tail)
-					tail = fabs(ch->cf[k]);
-				if (fabs(ch->c0[k]) > gtail)
-					gtail = fabs(ch->c0[k]);
-				if (fabs(ch->c1[k]) > gtail)
-					gtail = fabs(ch->c1[k]);
-			}
-		if ((tail <= floor && gtail <= 10 * floor) || n >= 32)
+		if (cheb2_converged(ch, n, x->Lbest) || n >= 32)
 			break;
 		n = n < 24 ? 24 : 32;
 	}
@@ -1313,6 +1375,118 @@ start_values(struct ctx *x)
 	x->best.pen = pen;
 }
 
+/* The MLE at x->best into r (ratings of inactive conditions NaN, every
+ * interval NaN until profiled), with the Fisher information of each
+ * rating and the profile information of phi and pen. */
+static void
+take_mle(struct ctx *x, struct fit_result *r)
+{
+	size_t K = x->m->ncond;
+
+	x->Lbest = x->ps.L;
+	r->loglik = x->Lbest;
+	for (size_t c = 0; c < K; c++) {
+		r->theta[c] = x->act[c] ? x->best.th[c] : NAN;
+		r->lo[c] = r->hi[c] = r->bound[c] = NAN;
+		x->infodiag[c] = -x->ps.h[c];
+	}
+	r->phi = x->best.phi;
+	r->pen = x->best.pen;
+	r->phi_lo = r->phi_hi = r->pen_lo = r->pen_hi = NAN;
+	/* Profile information of phi and pen (Schur complements). */
+	double S = x->ps.hpp, Sq = x->ps.hqq;
+	for (size_t c = 0; c < K; c++)
+		if (x->act[c]) {
+			S -= x->ps.hphi[c] * x->ps.hphi[c] / x->ps.h[c];
+			Sq -= x->ps.hpen[c] * x->ps.hpen[c] / x->ps.h[c];
+		}
+	x->info_phi = -S;
+	x->info_pen = -Sq;
+}
+
+/* The draw parameter's profile interval into r->phi_lo and r->phi_hi. */
+static int
+profile_draw(struct ctx *x, struct fit_result *r, struct err *e)
+{
+	const struct fit_spec *spec = x->spec;
+
+	if (x->nu_zero)
+		return prof_nu_zero(x, &r->phi_lo, &r->phi_hi, e);
+	if (spec->estimate_pen || spec->direct)
+		return prof_both(x, PROF_PHI, 0, x->best.phi, x->info_phi, &r->phi_lo, &r->phi_hi,
+		                 e);
+	/* Interpolate F over the quadratic guess of nu's interval, find
+	 * nu's ends on it (exactly where they fall outside), and rebuild
+	 * around them if they come near its edges. */
+	double w = x->info_phi > 0 ? sqrt(x->q / x->info_phi) : 1;
+	double lo = x->best.phi - 1.6 * w, hi = x->best.phi + 1.6 * w;
+	if (cheb_build(x, lo, hi, e) < 0)
+		return -1;
+	if (prof_both(x, PROF_PHI, 0, x->best.phi, x->info_phi, &r->phi_lo, &r->phi_hi, e) < 0)
+		return -1;
+	double pad = 0.05 * (hi - lo);
+	if (!(r->phi_lo > lo + pad && r->phi_hi < hi - pad)) {
+		lo = isfinite(r->phi_lo) ? r->phi_lo : x->best.phi - 3;
+		hi = isfinite(r->phi_hi) ? r->phi_hi : x->best.phi + 3;
+		pad = 0.25 * (hi - lo);
+		cheb_free(x->fphi);
+		x->fphi = NULL;
+		if (cheb_build(x, lo - pad, hi + pad, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* With the penalty estimated: its profile interval into r->pen_lo and
+ * r->pen_hi, then (unless direct or drawless) the interpolant of F over
+ * both intervals, padded. */
+static int
+profile_pen(struct ctx *x, struct fit_result *r, struct err *e)
+{
+	const struct fit_spec *spec = x->spec;
+
+	if (!spec->estimate_pen)
+		return 0;
+	if (prof_both(x, PROF_PEN, 0, x->best.pen, x->info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
+		return -1;
+	if (spec->direct || x->nu_zero)
+		return 0;
+	double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
+	double mid[2] = {x->best.phi, x->best.pen};
+	for (int k = 0; k < 2; k++) {
+		if (!isfinite(lo[k]))
+			lo[k] = mid[k] - 3;
+		if (!isfinite(hi[k]))
+			hi[k] = mid[k] + 3;
+		double pad = 0.25 * (hi[k] - lo[k]);
+		lo[k] -= pad;
+		hi[k] += pad;
+	}
+	return cheb2_build(x, lo, hi, &x->fphi2, e);
+}
+
+/* Each condition's profile interval, and a saturated one's exact bound. */
+static int
+profile_conditions(struct ctx *x, struct fit_result *r, struct err *e)
+{
+	const struct fit_model *m = x->m;
+
+	for (size_t c = 0; c < m->ncond; c++) {
+		int rc;
+		if (m->sat[c] == FIT_EMPTY)
+			continue;
+		if (m->sat[c] == FIT_FINITE)
+			rc = prof_both(x, PROF_COND, c, x->best.th[c], x->infodiag[c], &r->lo[c],
+			               &r->hi[c], e);
+		else if ((rc = prof_saturated(x, c, &r->lo[c], &r->hi[c], e)) == 0)
+			rc = fit_exact_bound(m, c, x->best.phi, x->best.pen,
+			                     (1 - x->spec->level) / 2, &r->bound[c], e);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit_result *r,
               struct err *e)
@@ -1343,90 +1517,10 @@ fit_solve_all(const struct fit_model *m, const struct fit_spec *spec, struct fit
 		goto fail;
 	r->converged = 1;
 	r->tolerance = x.tol_all;
-	x.Lbest = x.ps.L;
-	r->loglik = x.Lbest;
-	for (size_t c = 0; c < K; c++) {
-		r->theta[c] = x.act[c] ? x.best.th[c] : NAN;
-		r->lo[c] = r->hi[c] = r->bound[c] = NAN;
-		x.infodiag[c] = -x.ps.h[c];
-	}
-	r->phi = x.best.phi;
-	r->pen = x.best.pen;
-	r->phi_lo = r->phi_hi = r->pen_lo = r->pen_hi = NAN;
-	/* Profile information of phi and pen (Schur complements). */
-	{
-		double S = x.ps.hpp, Sq = x.ps.hqq;
-		for (size_t c = 0; c < K; c++)
-			if (x.act[c]) {
-				S -= x.ps.hphi[c] * x.ps.hphi[c] / x.ps.h[c];
-				Sq -= x.ps.hpen[c] * x.ps.hpen[c] / x.ps.h[c];
-			}
-		x.info_phi = -S;
-		x.info_pen = -Sq;
-	}
-	if (!spec->profiles)
-		goto done;
-
-	if (x.nu_zero) {
-		if (prof_nu_zero(&x, &r->phi_lo, &r->phi_hi, e) < 0)
-			goto fail;
-	} else if (!spec->estimate_pen && !spec->direct) {
-		/* Interpolate F over the quadratic guess of nu's interval, find
-		 * nu's ends on it (exactly where they fall outside), and rebuild
-		 * around them if they come near its edges. */
-		double w = x.info_phi > 0 ? sqrt(x.q / x.info_phi) : 1;
-		double lo = x.best.phi - 1.6 * w, hi = x.best.phi + 1.6 * w;
-		if (cheb_build(&x, lo, hi, e) < 0)
-			goto fail;
-		if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
-		    0)
-			goto fail;
-		double pad = 0.05 * (hi - lo);
-		if (!(r->phi_lo > lo + pad && r->phi_hi < hi - pad)) {
-			lo = isfinite(r->phi_lo) ? r->phi_lo : x.best.phi - 3;
-			hi = isfinite(r->phi_hi) ? r->phi_hi : x.best.phi + 3;
-			pad = 0.25 * (hi - lo);
-			cheb_free(x.fphi);
-			x.fphi = NULL;
-			if (cheb_build(&x, lo - pad, hi + pad, e) < 0)
-				goto fail;
-		}
-	} else if (prof_both(&x, PROF_PHI, 0, x.best.phi, x.info_phi, &r->phi_lo, &r->phi_hi, e) <
-	           0) {
+	take_mle(&x, r);
+	if (spec->profiles && (profile_draw(&x, r, e) < 0 || profile_pen(&x, r, e) < 0 ||
+	                       profile_conditions(&x, r, e) < 0))
 		goto fail;
-	}
-	if (spec->estimate_pen &&
-	    prof_both(&x, PROF_PEN, 0, x.best.pen, x.info_pen, &r->pen_lo, &r->pen_hi, e) < 0)
-		goto fail;
-	if (spec->estimate_pen && !spec->direct && !x.nu_zero) {
-		double lo[2] = {r->phi_lo, r->pen_lo}, hi[2] = {r->phi_hi, r->pen_hi};
-		double mid[2] = {x.best.phi, x.best.pen};
-		for (int k = 0; k < 2; k++) {
-			if (!isfinite(lo[k]))
-				lo[k] = mid[k] - 3;
-			if (!isfinite(hi[k]))
-				hi[k] = mid[k] + 3;
-			double pad = 0.25 * (hi[k] - lo[k]);
-			lo[k] -= pad;
-			hi[k] += pad;
-		}
-		if (cheb2_build(&x, lo, hi, &x.fphi2, e) < 0)
-			goto fail;
-	}
-	for (size_t c = 0; c < K; c++) {
-		int rc;
-		if (m->sat[c] == FIT_EMPTY)
-			continue;
-		if (m->sat[c] == FIT_FINITE)
-			rc = prof_both(&x, PROF_COND, c, x.best.th[c], x.infodiag[c], &r->lo[c],
-			               &r->hi[c], e);
-		else if ((rc = prof_saturated(&x, c, &r->lo[c], &r->hi[c], e)) == 0)
-			rc = fit_exact_bound(m, c, x.best.phi, x.best.pen, (1 - spec->level) / 2,
-			                     &r->bound[c], e);
-		if (rc < 0)
-			goto fail;
-	}
-done:
 	r->evaluations = x.evals;
 	ctx_release(&x);
 	return 0;

@@ -379,6 +379,40 @@ put_bound(struct bld *k, cJSON *o, const char *key, int lower, double theta)
 	}
 }
 
+/* One block's entry of a condition's "blocks": its counts, score and the
+ * one-block shortcut rating (null at a score of 0 or 1). */
+static void
+put_block(struct bld *k, cJSON *blocks, const struct blk *b, long n, double pen_elo)
+{
+	cJSON *bo = add_object(k, blocks, NULL);
+	double S;
+
+	if (bo == NULL)
+		return;
+	put_num(k, bo, "anchor", json_round(b->anchor, 0.01));
+	if (b->index > 0)
+		put_num(k, bo, "block", (double)b->index);
+	chk(k, json_add_string(bo, "color", b->black ? "black" : "white"));
+	put_num(k, bo, "games", (double)n);
+	put_num(k, bo, "w", (double)b->w);
+	put_num(k, bo, "d", (double)b->d);
+	put_num(k, bo, "l", (double)b->l);
+	if (n == 0) {
+		chk(k, json_add_null(bo, "score"));
+		chk(k, json_add_null(bo, "shortcut"));
+		return;
+	}
+	S = (b->w + 0.5 * b->d) / (double)n;
+	put_num(k, bo, "score", json_round(S, 1e-6));
+	if (S > 0 && S < 1)
+		put_num(k, bo, "shortcut",
+		        json_round(b->anchor + (b->black ? pen_elo : -pen_elo) +
+		                       400 * log10(S / (1 - S)),
+		                   0.01));
+	else
+		chk(k, json_add_null(bo, "shortcut"));
+}
+
 /* One condition's entry, its blocks with their logistic shortcut. */
 static void
 put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
@@ -408,31 +442,8 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 		l += b->l;
 		if (n > 0)
 			an[na++] = b->anchor;
-		cJSON *bo = blocks ? add_object(k, blocks, NULL) : NULL;
-		if (bo == NULL)
-			continue;
-		put_num(k, bo, "anchor", json_round(b->anchor, 0.01));
-		if (b->index > 0)
-			put_num(k, bo, "block", (double)b->index);
-		chk(k, json_add_string(bo, "color", b->black ? "black" : "white"));
-		put_num(k, bo, "games", (double)n);
-		put_num(k, bo, "w", (double)b->w);
-		put_num(k, bo, "d", (double)b->d);
-		put_num(k, bo, "l", (double)b->l);
-		if (n == 0) {
-			chk(k, json_add_null(bo, "score"));
-			chk(k, json_add_null(bo, "shortcut"));
-			continue;
-		}
-		double S = (b->w + 0.5 * b->d) / (double)n;
-		put_num(k, bo, "score", json_round(S, 1e-6));
-		if (S > 0 && S < 1)
-			put_num(k, bo, "shortcut",
-			        json_round(b->anchor + (b->black ? pen_elo : -pen_elo) +
-			                       400 * log10(S / (1 - S)),
-			                   0.01));
-		else
-			chk(k, json_add_null(bo, "shortcut"));
+		if (blocks != NULL)
+			put_block(k, blocks, b, n, pen_elo);
 	}
 	qsort(an, na, sizeof *an, cmp_double);
 	anchors = add_array(k, o, "anchors");
@@ -480,6 +491,72 @@ model_build(const struct input *in, struct err *e)
 	return m;
 }
 
+/* The document's "options": the level, the penalty (or "estimate") and
+ * the sensitivity's assumed penalties. */
+static void
+put_options(struct bld *k, cJSON *doc, const struct fit_options *o, double pen_elo)
+{
+	cJSON *x, *a;
+
+	x = add_object(k, doc, "options");
+	if (x != NULL) {
+		put_num(k, x, "level", o->level);
+		if (o->estimate)
+			chk(k, json_add_string(x, "black_penalty", "estimate"));
+		else
+			put_num(k, x, "black_penalty", json_round(pen_elo, 0.01));
+		a = add_array(k, x, "sensitivity");
+		for (size_t i = 0; a && i < o->nsens; i++)
+			push_num(k, a, o->sens[i]);
+	}
+}
+
+/* "sensitivity": one row per assumed penalty, each condition's rating
+ * refitted with it. */
+static void
+put_sensitivity(struct bld *k, cJSON *doc, const struct input *in, const struct fit_options *o,
+                const struct fit_result *sens)
+{
+	cJSON *a;
+
+	a = add_array(k, doc, "sensitivity");
+	for (size_t i = 0; a && i < o->nsens; i++) {
+		cJSON *row = add_object(k, a, NULL), *ra;
+		if (row == NULL)
+			continue;
+		put_num(k, row, "black_penalty", o->sens[i]);
+		put_num(k, row, "nu", json_round(exp(sens[i].phi), 1e-6));
+		ra = add_array(k, row, "ratings");
+		for (size_t c = 0; ra && c < in->ncond; c++) {
+			cJSON *one = add_object(k, ra, NULL);
+			if (one == NULL)
+				continue;
+			chk(k, json_add_string(one, "condition", in->unit[c].condition));
+			if (in->src.families)
+				chk(k, json_add_string(one, "family", in->unit[c].family));
+			put_elo(k, one, "rating", sens[i].theta[c]);
+		}
+	}
+}
+
+/* "diagnostics": how the optimizer ended, and the chi-squared cut. */
+static void
+put_diagnostics(struct bld *k, cJSON *doc, const struct fit_options *o,
+                const struct fit_result *r)
+{
+	cJSON *x;
+
+	x = add_object(k, doc, "diagnostics");
+	if (x != NULL) {
+		put_num(k, x, "iterations", r->iterations);
+		put_num(k, x, "max_gradient", json_round(r->max_gradient, FIT_GRAD_TOL));
+		put_num(k, x, "tolerance", r->tolerance);
+		chk(k, json_add_bool(x, "converged", r->converged));
+		put_num(k, x, "log_likelihood", json_round(r->loglik, 1e-6));
+		put_num(k, x, "chi2_cut", json_round(fit_chi2_quantile(o->level), 1e-6));
+	}
+}
+
 static int
 build_doc(const cJSON *input, const struct input *in, const struct fit_options *o,
           const struct fit_model *m, const struct fit_result *r, const struct fit_result *sens,
@@ -506,17 +583,7 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 	                    "P(loss)=1/(x+1+nu*sqrt(x)), x=10^((R-anchor-p)/400) for a Black game, "
 	                    "10^((R-anchor+p)/400) for a White game"));
 
-	x = add_object(&k, doc, "options");
-	if (x != NULL) {
-		put_num(&k, x, "level", o->level);
-		if (o->estimate)
-			chk(&k, json_add_string(x, "black_penalty", "estimate"));
-		else
-			put_num(&k, x, "black_penalty", json_round(pen_elo, 0.01));
-		a = add_array(&k, x, "sensitivity");
-		for (size_t i = 0; a && i < o->nsens; i++)
-			push_num(&k, a, o->sens[i]);
-	}
+	put_options(&k, doc, o, pen_elo);
 
 	x = add_object(&k, doc, "black_penalty");
 	if (x != NULL) {
@@ -538,34 +605,9 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 	for (size_t c = 0; a && c < in->ncond; c++)
 		put_condition(&k, a, in, c, m, r, pen_elo);
 
-	a = add_array(&k, doc, "sensitivity");
-	for (size_t i = 0; a && i < o->nsens; i++) {
-		cJSON *row = add_object(&k, a, NULL), *ra;
-		if (row == NULL)
-			continue;
-		put_num(&k, row, "black_penalty", o->sens[i]);
-		put_num(&k, row, "nu", json_round(exp(sens[i].phi), 1e-6));
-		ra = add_array(&k, row, "ratings");
-		for (size_t c = 0; ra && c < in->ncond; c++) {
-			cJSON *one = add_object(&k, ra, NULL);
-			if (one == NULL)
-				continue;
-			chk(&k, json_add_string(one, "condition", in->unit[c].condition));
-			if (in->src.families)
-				chk(&k, json_add_string(one, "family", in->unit[c].family));
-			put_elo(&k, one, "rating", sens[i].theta[c]);
-		}
-	}
+	put_sensitivity(&k, doc, in, o, sens);
 
-	x = add_object(&k, doc, "diagnostics");
-	if (x != NULL) {
-		put_num(&k, x, "iterations", r->iterations);
-		put_num(&k, x, "max_gradient", json_round(r->max_gradient, FIT_GRAD_TOL));
-		put_num(&k, x, "tolerance", r->tolerance);
-		chk(&k, json_add_bool(x, "converged", r->converged));
-		put_num(&k, x, "log_likelihood", json_round(r->loglik, 1e-6));
-		put_num(&k, x, "chi2_cut", json_round(fit_chi2_quantile(o->level), 1e-6));
-	}
+	put_diagnostics(&k, doc, o, r);
 	if (k.oom) {
 		cJSON_Delete(doc);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -721,6 +763,111 @@ unit_label(const cJSON *c, const cJSON *conds, char *out, size_t n)
 	    cJSON_IsString(name) ? name->valuestring : "?");
 }
 
+/* One condition's row of the table: label, games, W-D-L, tested anchors,
+ * the joint local Elo (or the exact bound) and its profile interval. */
+static void
+condition_row(const cJSON *c, const cJSON *conds, struct trow *t)
+{
+	const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
+	const cJSON *bd = json_get(c, "bound");
+	char lo[32], hi[32];
+	int na = cJSON_GetArraySize(an);
+
+	unit_label(c, conds, t->cell[0], TCELL);
+	snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
+	snprintf(
+	    t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
+	    cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
+	if (na == 0)
+		snprintf(t->cell[3], TCELL, "none");
+	else if (na == 1)
+		snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
+	else
+		snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
+		         cJSON_GetArrayItem(an, na - 1)->valuedouble);
+	fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+	fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+	if (cJSON_IsObject(bd)) {
+		/* the exact bound; the profile column keeps the profile end */
+		const cJSON *side = json_get(bd, "side");
+		int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
+		char v[32];
+		fmt_elo(json_get(bd, "value"), v, sizeof v);
+		snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
+		snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
+	} else if (cJSON_IsNumber(json_get(c, "rating"))) {
+		fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
+		snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
+	} else {
+		snprintf(t->cell[4], TCELL, "no games");
+		snprintf(t->cell[5], TCELL, "-");
+	}
+}
+
+/* The lines under the table: the draw parameter and the black penalty,
+ * with their profile intervals at level lv. */
+static void
+param_lines(const cJSON *draw, const cJSON *pen, const char *lv, struct buf *out)
+{
+	const cJSON *div = json_get(draw, "interval");
+
+	buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
+	           cJSON_GetNumberValue(json_get(draw, "nu")), lv,
+	           cJSON_GetNumberValue(cJSON_GetArrayItem(div, 0)),
+	           cJSON_GetNumberValue(cJSON_GetArrayItem(div, 1)));
+	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
+		const cJSON *iv = json_get(pen, "interval");
+		char lo[32], hi[32];
+		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
+		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
+		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
+		           cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
+	} else {
+		buf_printf(out, "black penalty %g assumed\n",
+		           cJSON_GetNumberValue(json_get(pen, "value")));
+	}
+}
+
+/* Sensitivity: one row per assumed penalty, one column per condition. */
+static void
+sensitivity_lines(const cJSON *conds, const cJSON *sens, struct buf *out)
+{
+	const cJSON *c, *row;
+
+	if (cJSON_GetArraySize(sens) == 0)
+		return;
+	buf_printf(out, "\nassumed black penalty");
+	cJSON_ArrayForEach(c, conds) {
+		char label[TCELL];
+		unit_label(c, conds, label, sizeof label);
+		buf_printf(out, "  %8s", label);
+	}
+	buf_addc(out, '\n');
+	cJSON_ArrayForEach(row, sens)
+	{
+		const cJSON *r;
+		int j = 0;
+		buf_printf(out, "%21g",
+		           cJSON_GetNumberValue(json_get(row, "black_penalty")));
+		cJSON_ArrayForEach(r, json_get(row, "ratings"))
+		{
+			const cJSON *st =
+			    json_get(cJSON_GetArrayItem(conds, j++), "status");
+			char v[32];
+			fmt_elo(json_get(r, "rating"), v, sizeof v);
+			/* No point for a saturated condition: say so. */
+			if (!cJSON_IsNumber(json_get(r, "rating")))
+				snprintf(v, sizeof v, "%s",
+				         cJSON_IsString(st) &&
+				                 strcmp(st->valuestring, "no_games") == 0
+				             ? "-"
+				             : "bound");
+			buf_printf(out, "  %8s", v);
+		}
+		buf_addc(out, '\n');
+	}
+}
+
 int
 fit_table(const cJSON *doc, struct buf *out, struct err *e)
 {
@@ -749,98 +896,10 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	snprintf(rows[0].cell[4], TCELL, "joint local Elo");
 	snprintf(rows[0].cell[5], TCELL, "profile %s", lv);
 	cJSON_ArrayForEach(c, conds)
-	{
-		struct trow *t = &rows[++i];
-		const cJSON *an = json_get(c, "anchors"), *iv = json_get(c, "interval");
-		const cJSON *bd = json_get(c, "bound");
-		char lo[32], hi[32];
-		int na = cJSON_GetArraySize(an);
-		unit_label(c, conds, t->cell[0], TCELL);
-		snprintf(t->cell[1], TCELL, "%.0f", cJSON_GetNumberValue(json_get(c, "games")));
-		snprintf(
-		    t->cell[2], TCELL, "%.0f-%.0f-%.0f", cJSON_GetNumberValue(json_get(c, "w")),
-		    cJSON_GetNumberValue(json_get(c, "d")), cJSON_GetNumberValue(json_get(c, "l")));
-		if (na == 0)
-			snprintf(t->cell[3], TCELL, "none");
-		else if (na == 1)
-			snprintf(t->cell[3], TCELL, "%g", cJSON_GetArrayItem(an, 0)->valuedouble);
-		else
-			snprintf(t->cell[3], TCELL, "%g-%g", cJSON_GetArrayItem(an, 0)->valuedouble,
-			         cJSON_GetArrayItem(an, na - 1)->valuedouble);
-		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
-		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
-		if (cJSON_IsObject(bd)) {
-			/* the exact bound; the profile column keeps the profile end */
-			const cJSON *side = json_get(bd, "side");
-			int lower = cJSON_IsString(side) && strcmp(side->valuestring, "lower") == 0;
-			char v[32];
-			fmt_elo(json_get(bd, "value"), v, sizeof v);
-			snprintf(t->cell[4], TCELL, "%s %s", lower ? ">=" : "<=", v);
-			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
-		} else if (cJSON_IsNumber(json_get(c, "rating"))) {
-			fmt_elo(json_get(c, "rating"), t->cell[4], TCELL);
-			snprintf(t->cell[5], TCELL, "%s .. %s", lo, hi);
-		} else {
-			snprintf(t->cell[4], TCELL, "no games");
-			snprintf(t->cell[5], TCELL, "-");
-		}
-	}
+		condition_row(c, conds, &rows[++i]);
 	table_print(out, rows, n + 1, TCOLS);
 	free(rows);
-
-	{
-		const cJSON *iv = json_get(draw, "interval");
-		buf_printf(out, "draw parameter nu %.2f (profile %s: %.2f .. %.2f)\n",
-		           cJSON_GetNumberValue(json_get(draw, "nu")), lv,
-		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 0)),
-		           cJSON_GetNumberValue(cJSON_GetArrayItem(iv, 1)));
-	}
-	if (cJSON_IsTrue(json_get(pen, "estimated"))) {
-		const cJSON *iv = json_get(pen, "interval");
-		char lo[32], hi[32];
-		fmt_elo(cJSON_GetArrayItem(iv, 0), lo, sizeof lo);
-		fmt_elo(cJSON_GetArrayItem(iv, 1), hi, sizeof hi);
-		buf_printf(out, "black penalty %.0f estimated (profile %s: %s .. %s)\n",
-		           cJSON_GetNumberValue(json_get(pen, "value")), lv, lo, hi);
-	} else {
-		buf_printf(out, "black penalty %g assumed\n",
-		           cJSON_GetNumberValue(json_get(pen, "value")));
-	}
-
-	/* Sensitivity: one row per assumed penalty, one column per condition. */
-	size_t ns = (size_t)cJSON_GetArraySize(sens);
-	if (ns > 0) {
-		const cJSON *row;
-		buf_printf(out, "\nassumed black penalty");
-		cJSON_ArrayForEach(c, conds) {
-			char label[TCELL];
-			unit_label(c, conds, label, sizeof label);
-			buf_printf(out, "  %8s", label);
-		}
-		buf_addc(out, '\n');
-		cJSON_ArrayForEach(row, sens)
-		{
-			const cJSON *r;
-			int j = 0;
-			buf_printf(out, "%21g",
-			           cJSON_GetNumberValue(json_get(row, "black_penalty")));
-			cJSON_ArrayForEach(r, json_get(row, "ratings"))
-			{
-				const cJSON *st =
-				    json_get(cJSON_GetArrayItem(conds, j++), "status");
-				char v[32];
-				fmt_elo(json_get(r, "rating"), v, sizeof v);
-				/* No point for a saturated condition: say so. */
-				if (!cJSON_IsNumber(json_get(r, "rating")))
-					snprintf(v, sizeof v, "%s",
-					         cJSON_IsString(st) &&
-					                 strcmp(st->valuestring, "no_games") == 0
-					             ? "-"
-					             : "bound");
-				buf_printf(out, "  %8s", v);
-			}
-			buf_addc(out, '\n');
-		}
-	}
+	param_lines(draw, pen, lv, out);
+	sensitivity_lines(conds, sens, out);
 	return 0;
 }

@@ -96,6 +96,45 @@ spec_has_condition(const cJSON *spec, const char *cond)
 	return 0;
 }
 
+/* "last": the last block played (its anchor, W-D-L and score), or null. */
+static int
+put_last(cJSON *doc, const struct ladder_block *lb, size_t n, const struct ladder_state *st)
+{
+	cJSON *last;
+
+	if (n == 0)
+		return json_add_null(doc, "last") ? 0 : -1;
+	if (!(last = cJSON_AddObjectToObject(doc, "last")) ||
+	    !json_add_number(last, "anchor", json_round(lb[n - 1].anchor, 0.01)) ||
+	    !json_add_number(last, "w", lb[n - 1].w) ||
+	    !json_add_number(last, "d", lb[n - 1].d) ||
+	    !json_add_number(last, "l", lb[n - 1].l) ||
+	    !json_add_number(last, "score", json_round(st->score, 1e-6)))
+		return -1;
+	return 0;
+}
+
+/* The deviations the replay found, each its block, anchor, the anchor
+ * expected (null when the policy had stopped) and why. */
+static int
+put_deviations(cJSON *dev, const struct ladder_state *st)
+{
+	for (size_t i = 0; i < st->ndev; i++) {
+		cJSON *d = cJSON_CreateObject();
+		if (d == NULL || !cJSON_AddItemToArray(dev, d) ||
+		    !json_add_number(d, "block", (double)st->dev[i].block) ||
+		    !json_add_number(d, "anchor", json_round(st->dev[i].anchor, 0.01)) ||
+		    !cJSON_AddItemToObject(
+		        d, "expected",
+		        isnan(st->dev[i].expected)
+		            ? cJSON_CreateNull()
+		            : cJSON_CreateNumber(json_round(st->dev[i].expected, 0.01))) ||
+		    !json_add_string(d, "why", st->dev[i].why))
+			return -1;
+	}
+	return 0;
+}
+
 int
 ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec_id,
                      const char *family, const char *cond, cJSON **out, struct err *e)
@@ -104,7 +143,7 @@ ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec
 	struct ladder_state st = LADDER_STATE_INIT;
 	struct ladder_block *lb = malloc((c->n ? c->n : 1) * sizeof *lb);
 	const cJSON *lad;
-	cJSON *doc = NULL, *dev, *last;
+	cJSON *doc = NULL, *dev;
 	size_t n = 0;
 	long games = 0;
 	const char *fam = "";
@@ -141,30 +180,8 @@ ladder_next_document(const struct blocks *c, const cJSON *spec, const char *spec
 	                 : json_add_number(doc, "next", json_round(st.next, 0.01))) ||
 	    !(dev = cJSON_AddArrayToObject(doc, "deviations")))
 		goto nomem;
-	if (n == 0) {
-		if (!json_add_null(doc, "last"))
-			goto nomem;
-	} else if (!(last = cJSON_AddObjectToObject(doc, "last")) ||
-	           !json_add_number(last, "anchor", json_round(lb[n - 1].anchor, 0.01)) ||
-	           !json_add_number(last, "w", lb[n - 1].w) ||
-	           !json_add_number(last, "d", lb[n - 1].d) ||
-	           !json_add_number(last, "l", lb[n - 1].l) ||
-	           !json_add_number(last, "score", json_round(st.score, 1e-6))) {
+	if (put_last(doc, lb, n, &st) < 0 || put_deviations(dev, &st) < 0)
 		goto nomem;
-	}
-	for (size_t i = 0; i < st.ndev; i++) {
-		cJSON *d = cJSON_CreateObject();
-		if (d == NULL || !cJSON_AddItemToArray(dev, d) ||
-		    !json_add_number(d, "block", (double)st.dev[i].block) ||
-		    !json_add_number(d, "anchor", json_round(st.dev[i].anchor, 0.01)) ||
-		    !cJSON_AddItemToObject(
-		        d, "expected",
-		        isnan(st.dev[i].expected)
-		            ? cJSON_CreateNull()
-		            : cJSON_CreateNumber(json_round(st.dev[i].expected, 0.01))) ||
-		    !json_add_string(d, "why", st.dev[i].why))
-			goto nomem;
-	}
 	ladder_state_release(&st);
 	free(lb);
 	*out = doc;

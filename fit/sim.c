@@ -639,16 +639,17 @@ add_cell(cJSON *cells, const struct sim_ctx *c, size_t si, size_t tj, struct acc
 	return 0;
 }
 
-static cJSON *
-audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
+/* The audit's fields before its cells: kind, spec, ladder, color,
+ * penalty, options, rng and the undefined rule; the empty "cells" and
+ * "summary" arrays into *cells and *summ. */
+static int
+audit_head(cJSON *doc, const struct sim_ctx *c, const char *spec_id, const cJSON *spec,
+           cJSON **cells, cJSON **summ)
 {
 	const struct sim_options *o = c->o;
-	cJSON *doc = cJSON_CreateObject(), *opt, *cells, *summ, *st, *x;
-	struct acc *a = malloc(sizeof *a);
+	cJSON *opt, *st, *x;
 	char seed[32];
 
-	if (doc == NULL || a == NULL)
-		goto fail;
 	snprintf(seed, sizeof seed, "%llu", o->seed);
 	if (!json_add_string(doc, "kind", "cohort.ladder-audit/1") ||
 	    !json_add_string(doc, "spec", spec_id) ||
@@ -675,53 +676,78 @@ audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
 	        "two-sided interval at level, a one-sided bound at level (1 + level)/2 "
 	        "(profile likelihood for joint and deleted_below_final, Clopper-Pearson "
 	        "for last_block); *_defined leave it out") ||
-	    !(cells = cJSON_AddArrayToObject(doc, "cells")) ||
-	    !(summ = cJSON_AddArrayToObject(doc, "summary")))
-		goto fail;
+	    !(*cells = cJSON_AddArrayToObject(doc, "cells")) ||
+	    !(*summ = cJSON_AddArrayToObject(doc, "summary")))
+		return -1;
 	for (size_t si = 0; si < o->nstarts; si++)
 		if (!cJSON_AddItemToArray(st, cJSON_CreateNumber(json_round(o->starts[si], 0.01))))
-			goto fail;
-	for (size_t si = 0; si < o->nstarts; si++) {
-		double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
-		struct est_summary s[NEST],
-		    m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
-		cJSON *it = cJSON_CreateObject(), *est;
-		memset(m, 0, sizeof m);
-		for (size_t tj = 0; tj < c->ntruth; tj++) {
-			if (add_cell(cells, c, si, tj, a, s) < 0)
-				goto fail;
-			g += a->games / (double)o->reps, b += a->blocks / (double)o->reps;
-			sat += a->sat / a->blocks, cov += a->covered / (double)o->reps;
-			one += a->onebl / (double)o->reps;
-			for (int j = 0; j < NEST; j++)
-				m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
-				    m[j].rmse += s[j].rmse,
-				    m[j].rmse_defined += s[j].rmse * s[j].rmse;
-		}
-		if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
-		    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
-		    !json_add_number(it, "games", json_round(g / nt, 1e-6)) ||
-		    !json_add_number(it, "blocks", json_round(b / nt, 1e-6)) ||
-		    !json_add_number(it, "one_block", json_round(one / nt, 1e-6)) ||
-		    !json_add_number(it, "saturated", json_round(sat / nt, 1e-6)) ||
-		    !json_add_number(it, "coverage", json_round(cov / nt, 1e-6)) ||
-		    !(est = cJSON_AddObjectToObject(it, "estimators"))) {
-			if (it && !cJSON_GetArraySize(summ))
-				cJSON_Delete(it);
-			goto fail;
-		}
-		for (int j = 0; j < NEST; j++) {
-			cJSON *e = cJSON_AddObjectToObject(est, est_name[j]);
-			if (e == NULL ||
-			    !json_add_number(e, "undefined",
-			                     json_round(m[j].undefined / nt, 1e-6)) ||
-			    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
-			    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
-			    !json_add_number(e, "rmse_pooled",
-			                     json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
-				goto fail;
-		}
+			return -1;
+	return 0;
+}
+
+/* The cells of start si, one per truth, and its row of "summary": means
+ * over the truths. */
+static int
+start_summary(cJSON *summ, cJSON *cells, const struct sim_ctx *c, size_t si, struct acc *a)
+{
+	const struct sim_options *o = c->o;
+	double g = 0, b = 0, sat = 0, cov = 0, one = 0, nt = (double)c->ntruth;
+	struct est_summary s[NEST],
+	    m[NEST]; /* m: sums over truths (rmse_defined: of squared RMSEs) */
+	cJSON *it = cJSON_CreateObject(), *est;
+
+	memset(m, 0, sizeof m);
+	for (size_t tj = 0; tj < c->ntruth; tj++) {
+		if (add_cell(cells, c, si, tj, a, s) < 0)
+			return -1;
+		g += a->games / (double)o->reps, b += a->blocks / (double)o->reps;
+		sat += a->sat / a->blocks, cov += a->covered / (double)o->reps;
+		one += a->onebl / (double)o->reps;
+		for (int j = 0; j < NEST; j++)
+			m[j].undefined += s[j].undefined, m[j].bias += s[j].bias,
+			    m[j].rmse += s[j].rmse,
+			    m[j].rmse_defined += s[j].rmse * s[j].rmse;
 	}
+	if (it == NULL || !cJSON_AddItemToArray(summ, it) ||
+	    !json_add_number(it, "start", json_round(o->starts[si], 0.01)) ||
+	    !json_add_number(it, "games", json_round(g / nt, 1e-6)) ||
+	    !json_add_number(it, "blocks", json_round(b / nt, 1e-6)) ||
+	    !json_add_number(it, "one_block", json_round(one / nt, 1e-6)) ||
+	    !json_add_number(it, "saturated", json_round(sat / nt, 1e-6)) ||
+	    !json_add_number(it, "coverage", json_round(cov / nt, 1e-6)) ||
+	    !(est = cJSON_AddObjectToObject(it, "estimators"))) {
+		if (it && !cJSON_GetArraySize(summ))
+			cJSON_Delete(it);
+		return -1;
+	}
+	for (int j = 0; j < NEST; j++) {
+		cJSON *e = cJSON_AddObjectToObject(est, est_name[j]);
+		if (e == NULL ||
+		    !json_add_number(e, "undefined",
+		                     json_round(m[j].undefined / nt, 1e-6)) ||
+		    !json_add_number(e, "bias", json_round(m[j].bias / nt, 0.01)) ||
+		    !json_add_number(e, "rmse", json_round(m[j].rmse / nt, 0.01)) ||
+		    !json_add_number(e, "rmse_pooled",
+		                     json_round(sqrt(m[j].rmse_defined / nt), 0.01)))
+			return -1;
+	}
+	return 0;
+}
+
+static cJSON *
+audit_document(const struct sim_ctx *c, const char *spec_id, const cJSON *spec)
+{
+	const struct sim_options *o = c->o;
+	cJSON *doc = cJSON_CreateObject(), *cells, *summ;
+	struct acc *a = malloc(sizeof *a);
+
+	if (doc == NULL || a == NULL)
+		goto fail;
+	if (audit_head(doc, c, spec_id, spec, &cells, &summ) < 0)
+		goto fail;
+	for (size_t si = 0; si < o->nstarts; si++)
+		if (start_summary(summ, cells, c, si, a) < 0)
+			goto fail;
 	free(a);
 	return doc;
 fail:
@@ -1026,6 +1052,62 @@ emit_game(struct emit *em, gsl_rng *r, const char *family, const char *cond, dou
 	return rc;
 }
 
+/* The games of a condition's nb blocks, into the ledger and logs; the
+ * clock moved past each. */
+static int
+emit_blocks(struct emit *em, const struct sim_ctx *c, gsl_rng *rl, const struct ladder_block *blk,
+            size_t nb, const char *family, const char *cond, long long *clock, struct err *e)
+{
+	for (size_t i = 0; i < nb; i++) {
+		int order[SIM_MAX_BLOCK_GAMES], n = 0;
+		for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
+			order[n++] = q < blk[i].w              ? 0
+			             : q < blk[i].w + blk[i].d ? 1
+			                                       : 2;
+		/* The block's outcomes, in an order drawn from the ledger
+		 * stream. */
+		gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
+		for (int k = 0; k < n; k++)
+			if (emit_game(em, rl, family, cond, blk[i].anchor, c->black, (long)i + 1,
+			              k + 1, order[k], clock, e) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* The spec of the simulated study to o->emit_spec: the input spec named
+ * "<name>-simulated", as of the day after the last game, with one family
+ * and the simulated conditions (*conds, taken). */
+static int
+emit_sim_spec(const struct sim_options *o, const cJSON *spec, const char *family,
+              long long last, cJSON **conds, struct err *e)
+{
+	char asof[32], name[256];
+	const cJSON *nm = json_get(spec, "name");
+	cJSON *es = cJSON_Duplicate(spec, 1);
+	int rc;
+
+	fmt_time((last / 86400 + 1) * 86400, asof);
+	snprintf(name, sizeof name, "%s-simulated",
+	         cJSON_IsString(nm) ? nm->valuestring : "cohort");
+	if (es == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	cJSON_DeleteItemFromObjectCaseSensitive(es, "conditions");
+	cJSON_DeleteItemFromObjectCaseSensitive(es, "as_of");
+	cJSON_DeleteItemFromObjectCaseSensitive(es, "name");
+	cJSON_DeleteItemFromObjectCaseSensitive(es, "families");
+	if (!json_add_string(es, "name", name) || !json_add_string(es, "as_of", asof) ||
+	    !cJSON_AddItemToObject(es, "families", cJSON_CreateStringArray(&family, 1))) {
+		cJSON_Delete(es);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	cJSON_AddItemToObject(es, "conditions", *conds);
+	*conds = NULL;
+	rc = json_emit(es, o->emit_spec, e);
+	cJSON_Delete(es);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 {
@@ -1035,7 +1117,7 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	struct emit em = {OUTFILE_INIT, OUTFILE_INIT, OUTFILE_INIT, BUF_INIT};
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937), *rl = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ladder_block *blk = malloc(SIM_MAX_BLOCKS * sizeof *blk);
-	cJSON *conds = cJSON_CreateArray(), *es = NULL;
+	cJSON *conds = cJSON_CreateArray();
 	long long last = SIM_EPOCH;
 	int rc = -1;
 	static const char head[] =
@@ -1067,21 +1149,8 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 				gsl_rng_set(r, stream_seed(o->seed, start, truth, rep, 0));
 				gsl_rng_set(rl, stream_seed(o->seed, start, truth, rep, 1));
 				nb = run_ladder(c, r, start, truth, blk);
-				for (size_t i = 0; i < nb; i++) {
-					int order[SIM_MAX_BLOCK_GAMES], n = 0;
-					for (int q = 0; q < blk[i].w + blk[i].d + blk[i].l; q++)
-						order[n++] = q < blk[i].w              ? 0
-						             : q < blk[i].w + blk[i].d ? 1
-						                                       : 2;
-					/* The block's outcomes, in an order drawn from the ledger
-					 * stream. */
-					gsl_ran_shuffle(rl, order, (size_t)n, sizeof order[0]);
-					for (int k = 0; k < n; k++)
-						if (emit_game(&em, rl, family, cond, blk[i].anchor,
-						              c->black, (long)i + 1, k + 1,
-						              order[k], &clock, e) < 0)
-							goto done;
-				}
+				if (emit_blocks(&em, c, rl, blk, nb, family, cond, &clock, e) < 0)
+					goto done;
 				if (clock > last)
 					last = clock;
 			}
@@ -1089,37 +1158,14 @@ emit_ledger(const struct sim_ctx *c, const cJSON *spec, struct err *e)
 	    (o->requests && outfile_commit(&em.requests, e) < 0) ||
 	    (o->billing && outfile_commit(&em.billing, e) < 0))
 		goto done;
-	if (o->emit_spec) {
-		char asof[32], name[256];
-		const cJSON *nm = json_get(spec, "name");
-		es = cJSON_Duplicate(spec, 1);
-		fmt_time((last / 86400 + 1) * 86400, asof);
-		snprintf(name, sizeof name, "%s-simulated",
-		         cJSON_IsString(nm) ? nm->valuestring : "cohort");
-		if (es == NULL)
-			goto nomem;
-		cJSON_DeleteItemFromObjectCaseSensitive(es, "conditions");
-		cJSON_DeleteItemFromObjectCaseSensitive(es, "as_of");
-		cJSON_DeleteItemFromObjectCaseSensitive(es, "name");
-		cJSON_DeleteItemFromObjectCaseSensitive(es, "families");
-		if (!json_add_string(es, "name", name) || !json_add_string(es, "as_of", asof) ||
-		    !cJSON_AddItemToObject(es, "families", cJSON_CreateStringArray(&family, 1)))
-			goto nomem;
-		cJSON_AddItemToObject(es, "conditions", conds);
-		conds = NULL;
-		if (json_emit(es, o->emit_spec, e) < 0)
-			goto done;
-	}
+	if (o->emit_spec && emit_sim_spec(o, spec, family, last, &conds, e) < 0)
+		goto done;
 	rc = 0;
-	goto done;
-nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
 done:
 	outfile_abort(&em.ledger);
 	outfile_abort(&em.requests);
 	outfile_abort(&em.billing);
 	buf_release(&em.line);
-	cJSON_Delete(es);
 	cJSON_Delete(conds);
 	gsl_rng_free(r);
 	gsl_rng_free(rl);

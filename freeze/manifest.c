@@ -351,6 +351,114 @@ block_entry(const struct cstrs *cs, const struct freeze_item *g, long long n, lo
 	    PUT(out, "}") < 0 ? -1 : 0;
 }
 
+/* The (block, color) groups of unit u from inc[*i] on, *i left past them:
+ * each an entry of blocks (comma-separated), its games summed into s, its
+ * block into lb for the ladder's replay and its anchor into anch. */
+static int
+unit_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_item **inc,
+    size_t ninc, size_t *i, size_t u, struct ladder_block *lb, size_t *nlb, double *anch,
+    size_t *nanch, struct sums *s, struct buf *blocks, struct err *e)
+{
+	size_t c = u % a->sp.nconds, f = u / a->sp.nconds;
+	int lastblock = -1;
+	char wh[512];
+
+	while (*i < ninc && freeze_unit(a, inc[*i]) == (int)u) {
+		struct freeze_item *g = inc[*i];
+		size_t j = *i;
+		long long w = 0, d = 0, l = 0;
+		/* one (block, color) group */
+		while (j < ninc && freeze_unit(a, inc[j]) == (int)u && inc[j]->block == g->block &&
+		    inc[j]->color == g->color) {
+			if (j + AHEAD < ninc)
+				__builtin_prefetch(inc[j + AHEAD]);
+			if (inc[j]->anchor != g->anchor)
+				return err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s "
+				    "was played at %g and at %g", freeze_where(inc[j], wh, sizeof wh),
+				    g->block, a->sp.families[f], a->sp.conds[c], g->anchor,
+				    inc[j]->anchor);
+			w += inc[j]->result == R_WIN;
+			d += inc[j]->result == R_DRAW;
+			l += inc[j]->result == R_LOSS;
+			sums_add(s, inc[j]);
+			j++;
+		}
+		if ((blocks->len > 0 && PUT(blocks, ",") < 0) ||
+		    block_entry(cs, g, (long long)(j - *i), w, d, l, blocks) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		if (g->block == lastblock) {
+			if (lb[*nlb - 1].anchor != g->anchor)
+				return err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s "
+				    "was played at two anchors", freeze_where(g, wh, sizeof wh),
+				    g->block, a->sp.families[f], a->sp.conds[c]);
+			lb[*nlb - 1].w += (int)w;
+			lb[*nlb - 1].d += (int)d;
+			lb[*nlb - 1].l += (int)l;
+		} else {
+			lb[*nlb].anchor = g->anchor;
+			lb[*nlb].w = (int)w;
+			lb[*nlb].d = (int)d;
+			lb[*nlb].l = (int)l;
+			(*nlb)++;
+			lastblock = g->block;
+		}
+		anch[(*nanch)++] = g->anchor;
+		*i = j;
+	}
+	return 0;
+}
+
+/* The "conditions" entry of condition c of family f: its ladder state ls
+ * after nlb blocks, its sums s and its nanch anchors (sorted here). */
+static cJSON *
+condition_json(const struct freeze_acc *a, size_t c, size_t f, const struct ladder_state *ls,
+    const struct sums *s, double *anch, size_t nanch, size_t nlb, struct err *e)
+{
+	cJSON *co = cJSON_CreateObject(), *arr, *devs, *lo;
+	char what[240];
+
+	if (co == NULL)
+		goto nomem;
+	ADD(co, "condition", cJSON_CreateString(a->sp.conds[c]));
+	ADD(co, "family", cJSON_CreateString(a->sp.families[f]));
+	ADD(co, "state", cJSON_CreateString(ls->stopped ? "terminal" : "active"));
+	snprintf(what, sizeof what, "condition %.100s of family %.100s", a->sp.conds[c],
+	    a->sp.families[f]);
+	if (add_sums(co, s, what, e) < 0) {
+		cJSON_Delete(co);
+		return NULL;
+	}
+	qsort(anch, nanch, sizeof *anch, cmp_double);
+	arr = cJSON_CreateArray();
+	ADD(co, "anchors", arr);
+	for (size_t k = 0; k < nanch; k++)
+		if (k == 0 || anch[k] != anch[k - 1])
+			PUSH(arr, cJSON_CreateNumber(anch[k]));
+	ADD(co, "blocks", cJSON_CreateNumber((double)nlb));
+	lo = cJSON_CreateObject();
+	ADD(co, "ladder", lo);
+	ADD(lo, "rule", cJSON_CreateString(ladder_rule_name(ls->rule)));
+	ADD(lo, "next", ls->stopped ? cJSON_CreateNull() : cJSON_CreateNumber(ls->next));
+	ADD(lo, "last_score", isnan(ls->score) ? cJSON_CreateNull() :
+	    cJSON_CreateNumber(json_round(ls->score, 1e-6)));
+	devs = cJSON_CreateArray();
+	ADD(co, "deviations", devs);
+	for (size_t k = 0; k < ls->ndev; k++) {
+		cJSON *dv = cJSON_CreateObject();
+		PUSH(devs, dv);
+		ADD(dv, "block", cJSON_CreateNumber((double)ls->dev[k].block));
+		ADD(dv, "anchor", cJSON_CreateNumber(ls->dev[k].anchor));
+		ADD(dv, "expected", isnan(ls->dev[k].expected) ? cJSON_CreateNull() :
+		    cJSON_CreateNumber(ls->dev[k].expected));
+		ADD(dv, "why", cJSON_CreateString(ls->dev[k].why));
+	}
+	return co;
+nomem:
+	cJSON_Delete(co);
+	err_set(e, ERR_NOMEM, "out of memory");
+	return NULL;
+}
+
 /* Blocks and conditions from the included games, in block order: the
  * entries of "blocks" go to blocks and those of "conditions" to conds, each
  * comma-separated, without the brackets. */
@@ -368,110 +476,21 @@ derive_blocks(const struct freeze_acc *a, const struct cstrs *cs, struct freeze_
 		double *anch = NULL;
 		struct sums s = { 0 };
 		struct ladder_state ls = LADDER_STATE_INIT;
-		cJSON *co = NULL, *arr, *devs;
-		int lastblock = -1;
+		cJSON *co = NULL;
 
 		lb = malloc((ninc + 1) * sizeof *lb);
 		anch = malloc((ninc + 1) * sizeof *anch);
 		if (lb == NULL || anch == NULL)
-			goto nomem_c;
-		while (i < ninc && freeze_unit(a, inc[i]) == (int)u) {
-			size_t j = i;
-			long long w = 0, d = 0, l = 0;
-			/* one (block, color) group */
-			while (j < ninc && freeze_unit(a, inc[j]) == (int)u && inc[j]->block == inc[i]->block &&
-			    inc[j]->color == inc[i]->color) {
-				if (j + AHEAD < ninc)
-					__builtin_prefetch(inc[j + AHEAD]);
-				if (inc[j]->anchor != inc[i]->anchor) {
-					char w[512];
-					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s was "
-					    "played at %g and at %g", freeze_where(inc[j], w, sizeof w),
-					    inc[i]->block, a->sp.families[f], a->sp.conds[c], inc[i]->anchor,
-					    inc[j]->anchor);
-					goto done_c;
-				}
-				w += inc[j]->result == R_WIN;
-				d += inc[j]->result == R_DRAW;
-				l += inc[j]->result == R_LOSS;
-				sums_add(&s, inc[j]);
-				j++;
-			}
-			if ((blocks->len > 0 && PUT(blocks, ",") < 0) ||
-			    block_entry(cs, inc[i], (long long)(j - i), w, d, l, blocks) < 0)
-				goto nomem_c;
-			if (inc[i]->block == lastblock) {
-				if (lb[nlb - 1].anchor != inc[i]->anchor) {
-					char w[512];
-					rc = err_set(e, ERR_INPUT, "%s: \"anchor\": block %d of %s %s was "
-					    "played at two anchors", freeze_where(inc[i], w, sizeof w), inc[i]->block,
-					    a->sp.families[f], a->sp.conds[c]);
-					goto done_c;
-				}
-				lb[nlb - 1].w += (int)w;
-				lb[nlb - 1].d += (int)d;
-				lb[nlb - 1].l += (int)l;
-			} else {
-				lb[nlb].anchor = inc[i]->anchor;
-				lb[nlb].w = (int)w;
-				lb[nlb].d = (int)d;
-				lb[nlb].l = (int)l;
-				nlb++;
-				lastblock = inc[i]->block;
-			}
-			anch[nanch++] = inc[i]->anchor;
-			i = j;
-		}
-		if (ladder_replay(&a->sp.ladder, lb, nlb, &ls, e) < 0) {
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		else if (unit_blocks(a, cs, inc, ninc, &i, u, lb, &nlb, anch, &nanch, &s, blocks,
+		    e) < 0 ||
+		    ladder_replay(&a->sp.ladder, lb, nlb, &ls, e) < 0 ||
+		    (co = condition_json(a, c, f, &ls, &s, anch, nanch, nlb, e)) == NULL)
 			rc = -1;
-			goto done_c;
-		}
-		co = cJSON_CreateObject();
-		if (co == NULL)
-			goto nomem_c;
-		ADD(co, "condition", cJSON_CreateString(a->sp.conds[c]));
-		ADD(co, "family", cJSON_CreateString(a->sp.families[f]));
-		ADD(co, "state", cJSON_CreateString(ls.stopped ? "terminal" : "active"));
-		char what[240];
-		snprintf(what, sizeof what, "condition %.100s of family %.100s", a->sp.conds[c],
-		    a->sp.families[f]);
-		if (add_sums(co, &s, what, e) < 0) {
+		else if (u > 0 && PUT(conds, ",") < 0)
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+		else if (canon_write(co, conds, e) < 0)
 			rc = -1;
-			goto done_c;
-		}
-		qsort(anch, nanch, sizeof *anch, cmp_double);
-		arr = cJSON_CreateArray();
-		ADD(co, "anchors", arr);
-		for (size_t k = 0; k < nanch; k++)
-			if (k == 0 || anch[k] != anch[k - 1])
-				PUSH(arr, cJSON_CreateNumber(anch[k]));
-		ADD(co, "blocks", cJSON_CreateNumber((double)nlb));
-		cJSON *lo = cJSON_CreateObject();
-		ADD(co, "ladder", lo);
-		ADD(lo, "rule", cJSON_CreateString(ladder_rule_name(ls.rule)));
-		ADD(lo, "next", ls.stopped ? cJSON_CreateNull() : cJSON_CreateNumber(ls.next));
-		ADD(lo, "last_score", isnan(ls.score) ? cJSON_CreateNull() :
-		    cJSON_CreateNumber(json_round(ls.score, 1e-6)));
-		devs = cJSON_CreateArray();
-		ADD(co, "deviations", devs);
-		for (size_t k = 0; k < ls.ndev; k++) {
-			cJSON *dv = cJSON_CreateObject();
-			PUSH(devs, dv);
-			ADD(dv, "block", cJSON_CreateNumber((double)ls.dev[k].block));
-			ADD(dv, "anchor", cJSON_CreateNumber(ls.dev[k].anchor));
-			ADD(dv, "expected", isnan(ls.dev[k].expected) ? cJSON_CreateNull() :
-			    cJSON_CreateNumber(ls.dev[k].expected));
-			ADD(dv, "why", cJSON_CreateString(ls.dev[k].why));
-		}
-		if (u > 0 && PUT(conds, ",") < 0)
-			goto nomem_c;
-		if (canon_write(co, conds, e) < 0)
-			rc = -1;
-		goto done_c;
-nomem:
-nomem_c:
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-done_c:
 		cJSON_Delete(co);
 		ladder_state_release(&ls);
 		free(lb);
@@ -642,6 +661,200 @@ nomem:
 	return err_set(e, ERR_NOMEM, "out of memory");
 }
 
+/* Many games, streamed: the entries of the later ones are written on a
+ * thread of their own while this one derives the blocks and conditions
+ * and writes the earlier ones; they follow those.  (With no second
+ * thread they are written where it is joined.  Into a buffer made
+ * ready for the whole, as freeze_acc_write does, the second thread's
+ * bytes would be copied once more and cost more than they save.)
+ * 1 when the thread runs, 0 when not, -1 when out of memory. */
+static int
+later_start(struct entries *later, struct pool_thread *th, const struct cstrs *cs,
+    struct freeze_item **ord, size_t n, const struct freeze_sink *k, const struct buf *reserve,
+    struct err *e)
+{
+	size_t lo;
+
+	*later = (struct entries){ cs, ord, n, n, BUF_INIT, { k, 0, 0, 1, 0 }, 0, ERR_INIT, 0 };
+	if (n < ENTRIES_SPLIT || reserve != NULL)
+		return 0;
+	lo = n * 3 / 10;
+	while (lo < n && ord[lo]->reason != X_NONE)
+		lo++;
+	/* room for them all at once, unless they are compared as they
+	 * come: entries of one ledger are alike */
+	if (lo < n && k->expect == NULL &&
+	    buf_grow(&later->b, (n - lo) * (entry_bound(cs, ord[lo]) + 8)) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	later->lo = lo;
+	later->to.hint = k->nexpect / n * lo;
+	if (lo >= n)
+		return 0;
+	pool_spawn(th, entries_thread, later);
+	return 1;
+}
+
+/* The included games of ord into inc (*ninc of them, summed into all),
+ * the others counted in *nexcl; with room, every entry's bound added to
+ * it (a million ids' lengths: only when asked). */
+static void
+split_included(struct freeze_item **ord, size_t n, const struct cstrs *cs, struct freeze_item **inc,
+    size_t *ninc, size_t *nexcl, struct sums *all, size_t *room)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct freeze_item *g = ord[i];
+		if (i + AHEAD < n)
+			__builtin_prefetch(ord[i + AHEAD]);
+		if (room != NULL)
+			*room += entry_bound(cs, g);
+		if (g->reason == X_NONE) {
+			inc[(*ninc)++] = g;
+			sums_add(all, g);
+		} else {
+			(*nexcl)++;
+		}
+	}
+}
+
+/* The manifest's first bytes, up to its "blocks" array opened. */
+static int
+head_bytes(const struct freeze_acc *a, struct buf *head, struct err *e)
+{
+	if (PUT(head, "{\"as_of\":") < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (canon_string(json_get(a->spec, "as_of")->valuestring, head, e) < 0)
+		return -1;
+	if (PUT(head, ",\"blocks\":[") < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* The manifest's last bytes, from the "games" array's close on: kind,
+ * prereg, repo, spec, spec_id and totals; with a prereg followed, its
+ * deviations into devs (written before the entries). */
+static int
+tail_bytes(struct freeze_acc *a, struct freeze_item *const *ord, const cJSON *repo,
+    const struct buf *spec, const char *sid, const struct sums *all, size_t nexcl,
+    struct buf *tail, struct buf *devs, struct err *e)
+{
+	cJSON *tot = cJSON_CreateObject();
+	int rc = -1;
+
+	if (tot == NULL)
+		goto nomem;
+	if (add_sums(tot, all, "totals", e) < 0)
+		goto done;
+	if (json_add_number(tot, "excluded", (double)nexcl) == NULL)
+		goto nomem;
+	if (PUT(tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
+		goto nomem;
+	if (a->prereg != NULL && deviations_bytes(a, ord, devs, e) < 0)
+		goto done;
+	if (a->prereg != NULL && (PUT(tail, ",\"prereg\":\"") < 0 ||
+	    buf_add(tail, a->prereg->id, strlen(a->prereg->id)) < 0 ||
+	    PUT(tail, "\",\"preregistration\":") < 0 ||
+	    buf_add(tail, a->prereg_doc.p, a->prereg_doc.len) < 0))
+		goto nomem;
+	if (repo != NULL) {
+		if (PUT(tail, ",\"repo\":") < 0)
+			goto nomem;
+		if (canon_write(repo, tail, e) < 0)
+			goto done;
+	}
+	if (PUT(tail, ",\"spec\":") < 0 || buf_add(tail, spec->p, spec->len) < 0 ||
+	    PUT(tail, ",\"spec_id\":\"") < 0 || buf_add(tail, sid, HASH_ID_LEN) < 0 ||
+	    PUT(tail, "\",\"totals\":") < 0)
+		goto nomem;
+	if (canon_write(tot, tail, e) < 0)
+		goto done;
+	if (PUT(tail, "}") < 0)
+		goto nomem;
+	rc = 0;
+	goto done;
+nomem:
+	err_set(e, ERR_NOMEM, "out of memory");
+done:
+	cJSON_Delete(tot);
+	return rc;
+}
+
+/* Everything before the entries into out: head, blocks, conditions,
+ * decisions and deviations, up to the "excluded" array opened. */
+static int
+front_bytes(const struct freeze_acc *a, const struct buf *head, const struct buf *blocks,
+    const struct buf *conds, const struct buf *devs, struct buf *out, struct err *e)
+{
+	if (buf_add(out, head->p, head->len) < 0 || buf_add(out, blocks->p, blocks->len) < 0 ||
+	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds->p, conds->len) < 0 ||
+	    PUT(out, "]") < 0)
+		goto nomem;
+	if (a->decisions.len > 0 && (PUT(out, ",\"decisions\":") < 0 ||
+	    buf_add(out, a->decisions.p, a->decisions.len) < 0))
+		goto nomem;
+	if (a->prereg != NULL && (PUT(out, ",\"deviations\":") < 0 ||
+	    buf_add(out, devs->p, devs->len) < 0))
+		goto nomem;
+	if (PUT(out, ",\"excluded\":[") < 0)
+		goto nomem;
+	return 0;
+nomem:
+	return err_set(e, ERR_NOMEM, "out of memory");
+}
+
+/* The later entries' thread joined and its bytes handed on after the n
+ * earlier ones in out.  0, -1 (e says why) or -2 (the sink did not take
+ * them). */
+static int
+later_join(struct pool_thread *th, struct entries *later, size_t n, struct buf *out,
+    struct dest *to, struct err *e)
+{
+	const struct freeze_sink *k = to->k;
+
+	pool_join(th);
+	if (later->rc == -2)
+		return -2;
+	if (later->rc < 0) {
+		*e = later->err;
+		return -1;
+	}
+	if (n > 0 && later->m > 0 && PUT(out, ",") < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (flush(to, out, 1) < 0)
+		return -2;
+	if (k->expect != NULL) {
+		/* compared already: it must begin just where this part ends */
+		if (later->to.find || later->to.start != to->at)
+			return -2;
+		to->at = later->to.at;
+	}
+	for (size_t at = 0; at < later->b.len; at += (size_t)1 << 20) {
+		size_t m = later->b.len - at < ((size_t)1 << 20) ? later->b.len - at : (size_t)1 << 20;
+		if (dest_take(to, later->b.p + at, m) < 0)
+			return -2;
+	}
+	return 0;
+}
+
+/* The "excluded" entries, then the "games" ones: the earlier ones here,
+ * the later ones from their thread when it runs.  0, -1 (e says why) or
+ * -2 (the sink did not take them). */
+static int
+entries_bytes(const struct cstrs *cs, struct freeze_item *const *ord, size_t n, size_t nexcl,
+    struct entries *later, struct pool_thread *th, int threaded, struct buf *out,
+    struct dest *to, struct err *e)
+{
+	size_t m;
+	int wr = write_entries(cs, ord, 0, nexcl > 0 ? n : 0, 0, out, to, &m, e);
+
+	if (wr == 0 && PUT(out, "],\"games\":[") < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (wr == 0)
+		wr = write_entries(cs, ord, 0, later->lo, 1, out, to, &m, e);
+	if (wr == 0 && threaded)
+		wr = later_join(th, later, m, out, to, e);
+	return wr;
+}
+
 int
 freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e)
@@ -659,8 +872,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	size_t ninc = 0, nexcl = 0, room = 0;
 	uint8_t sd[HASH_LEN];
 	char sid[HASH_ID_LEN + 1];
-	cJSON *tot = NULL;
-	int rc = -1;
+	int rc = -1, wr;
 
 	if (freeze_games_in_order(a, &ord, e) < 0)
 		return -1;
@@ -671,135 +883,28 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	hash_id_format(sd, sid);
 	if (cstrs_init(&cs, a, e) < 0)
 		goto done;
-	/* Many games, streamed: the entries of the later ones are written on a
-	 * thread of their own while this one derives the blocks and conditions
-	 * and writes the earlier ones; they follow those.  (With no second
-	 * thread they are written where it is joined.  Into a buffer made
-	 * ready for the whole, as freeze_acc_write does, the second thread's
-	 * bytes would be copied once more and cost more than they save.) */
-	later = (struct entries){ &cs, ord, a->n, a->n, BUF_INIT, { k, 0, 0, 1, 0 }, 0, ERR_INIT,
-		0 };
-	if (a->n >= ENTRIES_SPLIT && reserve == NULL) {
-		size_t lo = a->n * 3 / 10;
-		while (lo < a->n && ord[lo]->reason != X_NONE)
-			lo++;
-		/* room for them all at once, unless they are compared as they
-		 * come: entries of one ledger are alike */
-		if (lo < a->n && k->expect == NULL &&
-		    buf_grow(&later.b, (a->n - lo) * (entry_bound(&cs, ord[lo]) + 8)) < 0)
-			goto nomem;
-		later.lo = lo;
-		later.to.hint = k->nexpect / a->n * lo;
-		threaded = lo < a->n;
-		if (threaded)
-			pool_spawn(&th, entries_thread, &later);
-	}
+	if ((threaded = later_start(&later, &th, &cs, ord, a->n, k, reserve, e)) < 0)
+		goto done;
 	inc = malloc((a->n + 1) * sizeof *inc);
 	if (inc == NULL)
 		goto nomem;
-	for (size_t i = 0; i < a->n; i++) {
-		struct freeze_item *g = ord[i];
-		if (i + AHEAD < a->n)
-			__builtin_prefetch(ord[i + AHEAD]);
-		if (reserve != NULL) /* a million ids' lengths: only when asked */
-			room += entry_bound(&cs, g);
-		if (g->reason == X_NONE) {
-			inc[ninc++] = g;
-			sums_add(&all, g);
-		} else {
-			nexcl++;
-		}
-	}
+	split_included(ord, a->n, &cs, inc, &ninc, &nexcl, &all, reserve != NULL ? &room : NULL);
 	if (freeze_block_order(a, inc, ninc, e) < 0)
 		goto done;
-	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0)
+	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0 ||
+	    head_bytes(a, &head, e) < 0 ||
+	    tail_bytes(a, ord, repo, &spec, sid, &all, nexcl, &tail, &devs, e) < 0)
 		goto done;
-	if (PUT(&head, "{\"as_of\":") < 0)
-		goto nomem;
-	if (canon_string(json_get(a->spec, "as_of")->valuestring, &head, e) < 0)
-		goto done;
-	if (PUT(&head, ",\"blocks\":[") < 0)
-		goto nomem;
-	tot = cJSON_CreateObject();
-	if (tot == NULL)
-		goto nomem;
-	if (add_sums(tot, &all, "totals", e) < 0)
-		goto done;
-	if (json_add_number(tot, "excluded", (double)nexcl) == NULL)
-		goto nomem;
-	if (PUT(&tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
-		goto nomem;
-	if (a->prereg != NULL && deviations_bytes(a, ord, &devs, e) < 0)
-		goto done;
-	if (a->prereg != NULL && (PUT(&tail, ",\"prereg\":\"") < 0 ||
-	    buf_add(&tail, a->prereg->id, strlen(a->prereg->id)) < 0 ||
-	    PUT(&tail, "\",\"preregistration\":") < 0 ||
-	    buf_add(&tail, a->prereg_doc.p, a->prereg_doc.len) < 0))
-		goto nomem;
-	if (repo != NULL) {
-		if (PUT(&tail, ",\"repo\":") < 0)
-			goto nomem;
-		if (canon_write(repo, &tail, e) < 0)
-			goto done;
-	}
-	if (PUT(&tail, ",\"spec\":") < 0 || buf_add(&tail, spec.p, spec.len) < 0 ||
-	    PUT(&tail, ",\"spec_id\":\"") < 0 || buf_add(&tail, sid, HASH_ID_LEN) < 0 ||
-	    PUT(&tail, "\",\"totals\":") < 0)
-		goto nomem;
-	if (canon_write(tot, &tail, e) < 0)
-		goto done;
-	if (PUT(&tail, "}") < 0)
-		goto nomem;
 	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + devs.len + 80;
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
-	if (buf_add(out, head.p, head.len) < 0 || buf_add(out, blocks.p, blocks.len) < 0 ||
-	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds.p, conds.len) < 0 ||
-	    PUT(out, "]") < 0)
-		goto nomem;
-	if (a->decisions.len > 0 && (PUT(out, ",\"decisions\":") < 0 ||
-	    buf_add(out, a->decisions.p, a->decisions.len) < 0))
-		goto nomem;
-	if (a->prereg != NULL && (PUT(out, ",\"deviations\":") < 0 ||
-	    buf_add(out, devs.p, devs.len) < 0))
-		goto nomem;
-	if (PUT(out, ",\"excluded\":[") < 0)
-		goto nomem;
-	size_t n;
-	int wr = write_entries(&cs, ord, 0, nexcl > 0 ? a->n : 0, 0, out, &to, &n, e);
-	if (wr == 0 && PUT(out, "],\"games\":[") < 0)
-		goto nomem;
-	if (wr == 0)
-		wr = write_entries(&cs, ord, 0, later.lo, 1, out, &to, &n, e);
+	if (front_bytes(a, &head, &blocks, &conds, &devs, out, e) < 0)
+		goto done;
+	wr = entries_bytes(&cs, ord, a->n, nexcl, &later, &th, threaded, out, &to, e);
 	if (wr == -2)
 		goto sunk;
 	if (wr < 0)
 		goto done;
-	if (threaded) {
-		pool_join(&th);
-		threaded = 0;
-		if (later.rc == -2)
-			goto sunk;
-		if (later.rc < 0) {
-			*e = later.err;
-			goto done;
-		}
-		if (n > 0 && later.m > 0 && PUT(out, ",") < 0)
-			goto nomem;
-		if (flush(&to, out, 1) < 0)
-			goto sunk;
-		if (k->expect != NULL) {
-			/* compared already: it must begin just where this part ends */
-			if (later.to.find || later.to.start != to.at)
-				goto sunk;
-			to.at = later.to.at;
-		}
-		for (size_t at = 0; at < later.b.len; at += (size_t)1 << 20) {
-			size_t m = later.b.len - at < ((size_t)1 << 20) ? later.b.len - at : (size_t)1 << 20;
-			if (dest_take(&to, later.b.p + at, m) < 0)
-				goto sunk;
-		}
-	}
 	if (buf_add(out, tail.p, tail.len) < 0)
 		goto nomem;
 	if (flush(&to, out, 1) < 0 || (k->expect != NULL && to.at != k->nexpect))
@@ -815,7 +920,6 @@ done:
 	pool_join(&th);
 	buf_release(&later.b);
 	buf_release(&wb);
-	cJSON_Delete(tot);
 	free(inc);
 	free(ord);
 	free(cs.off);

@@ -233,6 +233,67 @@ repeats(const struct gkey *last, const struct gkey *t, const struct freeze_item 
 /* Below this many games one thread sorts them. */
 #define SORT_SPLIT 65536
 
+/* Ledgers are often written in game_id order: look before sorting.  1
+ * when g[0..n) is strictly increasing. */
+static int
+in_order(const struct freeze_item *g, size_t n)
+{
+	size_t k = 1;
+
+	for (struct gkey x, y; k < n; k++) {
+		gkey_make(&x, &g[k - 1], (uint32_t)k - 1);
+		gkey_make(&y, &g[k], (uint32_t)k);
+		if (!gkey_less(&x, &y, g))
+			break;
+	}
+	return k >= n;
+}
+
+/* Fewer games: their keys sorted on this thread, into ord. */
+static int
+order_one(struct gkey *key, struct gkey *tmp, size_t *runs, uint8_t *pile, struct freeze_item *g,
+    size_t n, struct freeze_item **ord, struct err *e)
+{
+	struct half h = { key, tmp, NULL, runs, n, 0, g, pile };
+
+	sort_half(&h);
+	for (size_t i = 0; i < n; i++) {
+		if (repeats(i > 0 ? &h.out[i - 1] : NULL, &h.out[i], g, e))
+			return -1;
+		ord[i] = &g[h.out[i].i];
+	}
+	return 0;
+}
+
+/* The halves' keys made and sorted on two threads, then merged
+ * into pointers in order, a repeat looked for on the way. */
+static int
+order_two(struct gkey *key, struct gkey *tmp, size_t *runs, uint8_t *pile, struct freeze_item *g,
+    size_t n, struct freeze_item **ord, struct err *e)
+{
+	size_t h1 = n / 2;
+	struct pool_thread th = POOL_THREAD_INIT;
+	struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, pile + h1 };
+	struct half ha = { key, tmp, NULL, runs, h1, 0, g, pile };
+
+	pool_spawn(&th, sort_half, &hb);
+	sort_half(&ha);
+	pool_join(&th);
+	const struct gkey *s1 = ha.out, *e1 = s1 + h1, *s2 = hb.out, *e2 = s2 + (n - h1);
+	const struct gkey *last = NULL, *t;
+	for (size_t o = 0; o < n; o++, last = t) {
+		/* ties take the first half: stable */
+		if (s1 < e1 && (s2 == e2 || !gkey_less(s2, s1, g)))
+			t = s1++;
+		else
+			t = s2++;
+		if (repeats(last, t, g, e))
+			return -1;
+		ord[o] = &g[t->i];
+	}
+	return 0;
+}
+
 /* a->games in game_id order, stably, as pointers (*out, n + 1 of them);
  * a duplicate refused, naming the earlier one first.  The games stay where
  * they are: a million of them moved would be 176 MB written, and as much
@@ -241,12 +302,11 @@ repeats(const struct gkey *last, const struct gkey *t, const struct freeze_item 
 int
 freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e)
 {
-	size_t n = a->n, k = 1, h1 = n / 2;
+	size_t n = a->n;
 	struct gkey *key = NULL, *tmp = NULL;
 	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
 	uint8_t *pile = NULL;
-	struct pool_thread th = POOL_THREAD_INIT;
 	int rc = 0;
 
 	*out = NULL;
@@ -254,14 +314,7 @@ freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, str
 		return err_set(e, ERR_INPUT, "more than 2^32 games");
 	if ((ord = malloc((n + 1) * sizeof *ord)) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	/* Ledgers are often written in game_id order: look before sorting. */
-	for (struct gkey x, y; k < n; k++) {
-		gkey_make(&x, &g[k - 1], (uint32_t)k - 1);
-		gkey_make(&y, &g[k], (uint32_t)k);
-		if (!gkey_less(&x, &y, g))
-			break;
-	}
-	if (k >= n) {
+	if (in_order(g, n)) {
 		/* strictly increasing: in order, no duplicate */
 		for (size_t i = 0; i < n; i++)
 			ord[i] = &g[i];
@@ -272,45 +325,17 @@ freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, str
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 2) * sizeof *runs);
 	pile = malloc(n + 1);
-	if (key == NULL || tmp == NULL || runs == NULL || pile == NULL)
-		goto nomem;
-	if (n < SORT_SPLIT) {
-		struct half h = { key, tmp, NULL, runs, n, 0, g, pile };
-		sort_half(&h);
-		for (size_t i = 0; i < n; i++) {
-			if (repeats(i > 0 ? &h.out[i - 1] : NULL, &h.out[i], g, e))
-				goto fail;
-			ord[i] = &g[h.out[i].i];
-		}
-	} else {
-		/* the halves' keys made and sorted on two threads, then merged
-		 * into pointers in order, a repeat looked for on the way */
-		struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, pile + h1 };
-		struct half ha = { key, tmp, NULL, runs, h1, 0, g, pile };
-		pool_spawn(&th, sort_half, &hb);
-		sort_half(&ha);
-		pool_join(&th);
-		const struct gkey *s1 = ha.out, *e1 = s1 + h1, *s2 = hb.out, *e2 = s2 + (n - h1);
-		const struct gkey *last = NULL, *t;
-		for (size_t o = 0; o < n; o++, last = t) {
-			/* ties take the first half: stable */
-			if (s1 < e1 && (s2 == e2 || !gkey_less(s2, s1, g)))
-				t = s1++;
-			else
-				t = s2++;
-			if (repeats(last, t, g, e))
-				goto fail;
-			ord[o] = &g[t->i];
-		}
+	if (key == NULL || tmp == NULL || runs == NULL || pile == NULL) {
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	if ((n < SORT_SPLIT ? order_one(key, tmp, runs, pile, g, n, ord, e) :
+	    order_two(key, tmp, runs, pile, g, n, ord, e)) < 0) {
+		rc = -1;
+		goto done;
 	}
 	*out = ord;
 	ord = NULL;
-	goto done;
-nomem:
-	rc = err_set(e, ERR_NOMEM, "out of memory");
-	goto done;
-fail:
-	rc = -1;
 done:
 	free(key);
 	free(tmp);

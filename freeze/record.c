@@ -140,11 +140,8 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 			g->cond = (int)i;
 			break;
 		}
-	for (size_t i = 0; i < a->sp.nfamilies && !fam; i++)
-		if (a->sp.famlen[i] == nfam && memcmp(family, a->sp.families[i], nfam) == 0) {
-			fam = 1;
-			g->fam = (int)i;
-		}
+	g->fam = (int)spec_family(&a->sp, family, nfam);
+	fam = g->fam >= 0;
 	g->reason = X_NONE;
 	g->early = a->prereg != NULL && ts_cmp(started, a->prereg->registered) < 0;
 	if (!fam)
@@ -157,6 +154,56 @@ classify(const struct freeze_acc *a, const char *cond, size_t ncond, const char 
 		g->reason = st == 1 ? X_LIVE : st == 2 ? X_PROVIDER_ERROR : X_ABORTED;
 }
 
+/* A record's "anchor": its engine, its Elo into g (within a million),
+ * and a time or node limit. */
+static int
+read_anchor(const cJSON *anchor, struct freeze_item *g, struct err *e)
+{
+	const char *s;
+	double x;
+
+	if (json_get_string(anchor, "engine", 1, &s, e) < 0 ||
+	    json_get_number(anchor, "elo", 1, &g->anchor, e) < 0)
+		return err_prefix(e, "\"anchor\"");
+	if (fabs(g->anchor) > 1e6)
+		return err_set(e, ERR_INPUT, "\"anchor\": \"elo\": out of range");
+	if (json_get(anchor, "time_s") == NULL && json_get(anchor, "nodes") == NULL)
+		return err_set(e, ERR_INPUT, "\"anchor\": expected \"time_s\" or \"nodes\"");
+	if ((json_get(anchor, "time_s") && json_get_number(anchor, "time_s", 1, &x, e) < 0) ||
+	    (json_get(anchor, "nodes") && json_get_number(anchor, "nodes", 1, &x, e) < 0) ||
+	    json_get_string(anchor, "limiter", 0, &s, e) < 0 ||
+	    json_get_string(anchor, "binary_sha256", 0, &s, e) < 0)
+		return err_prefix(e, "\"anchor\"");
+	return 0;
+}
+
+/* A record's costs into g: its tokens, wall time and worker-hours; its
+ * request ids checked to be strings. */
+static int
+read_costs(const cJSON *rec, struct freeze_item *g, struct err *e)
+{
+	const cJSON *tokens, *reqs, *it;
+
+	if (json_get_object(rec, "tokens", 1, &tokens, e) < 0)
+		return -1;
+	for (int k = 0; k < 4; k++)
+		if (json_get_int(tokens, freeze_token_names[k], 1, 0, TOKENS_MAX, &g->tok[k], e) < 0)
+			return err_prefix(e, "\"tokens\"");
+	if (json_get_number(rec, "wall_s", 1, &g->wall_s, e) < 0 ||
+	    json_get_number(rec, "worker_hours", 1, &g->worker_hours, e) < 0)
+		return -1;
+	if (g->wall_s < 0 || g->wall_s > 1e12)
+		return err_set(e, ERR_INPUT, "\"wall_s\": expected a non-negative number of seconds");
+	if (g->worker_hours < 0 || g->worker_hours > 1e12)
+		return err_set(e, ERR_INPUT, "\"worker_hours\": expected a non-negative number");
+	if (json_get_array(rec, "requests", 1, &reqs, e) < 0)
+		return -1;
+	cJSON_ArrayForEach(it, reqs)
+		if (!cJSON_IsString(it))
+			return err_set(e, ERR_INPUT, "\"requests\": expected request id strings");
+	return 0;
+}
+
 /* Validate a record against the ledger contract and fill g (without game_id
  * and where).  Messages are `"field": what`. */
 static int
@@ -165,11 +212,10 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
 	const char *family, *cond, *color, *status, *result, *s;
-	const cJSON *anchor, *model, *tokens, *reqs, *it;
+	const cJSON *anchor, *model;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 	int have_start, have_end, st;
-	double x;
 
 	if (json_get_string(rec, "family", 1, &family, e) < 0 ||
 	    json_get_object(rec, "model", 1, &model, e) < 0 ||
@@ -188,18 +234,8 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	if ((st = word(status, statuses, 4)) < 0)
 		return err_set(e, ERR_INPUT, "\"status\": expected terminal, live, provider_error or "
 		    "aborted, found \"%.40s\"", status);
-	if (json_get_string(anchor, "engine", 1, &s, e) < 0 ||
-	    json_get_number(anchor, "elo", 1, &g->anchor, e) < 0)
-		return err_prefix(e, "\"anchor\"");
-	if (fabs(g->anchor) > 1e6)
-		return err_set(e, ERR_INPUT, "\"anchor\": \"elo\": out of range");
-	if (json_get(anchor, "time_s") == NULL && json_get(anchor, "nodes") == NULL)
-		return err_set(e, ERR_INPUT, "\"anchor\": expected \"time_s\" or \"nodes\"");
-	if ((json_get(anchor, "time_s") && json_get_number(anchor, "time_s", 1, &x, e) < 0) ||
-	    (json_get(anchor, "nodes") && json_get_number(anchor, "nodes", 1, &x, e) < 0) ||
-	    json_get_string(anchor, "limiter", 0, &s, e) < 0 ||
-	    json_get_string(anchor, "binary_sha256", 0, &s, e) < 0)
-		return err_prefix(e, "\"anchor\"");
+	if (read_anchor(anchor, g, e) < 0)
+		return -1;
 	g->result = R_NONE;
 	if (st == 0 || json_get(rec, "result") != NULL) {
 		if (json_get_string(rec, "result", st == 0, &result, e) < 0)
@@ -216,23 +252,8 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 		return -1;
 	if (have_end && ts_cmp(ended, started) < 0)
 		return err_set(e, ERR_INPUT, "\"ended_at\": before \"started_at\"");
-	if (json_get_object(rec, "tokens", 1, &tokens, e) < 0)
+	if (read_costs(rec, g, e) < 0)
 		return -1;
-	for (int k = 0; k < 4; k++)
-		if (json_get_int(tokens, freeze_token_names[k], 1, 0, TOKENS_MAX, &g->tok[k], e) < 0)
-			return err_prefix(e, "\"tokens\"");
-	if (json_get_number(rec, "wall_s", 1, &g->wall_s, e) < 0 ||
-	    json_get_number(rec, "worker_hours", 1, &g->worker_hours, e) < 0)
-		return -1;
-	if (g->wall_s < 0 || g->wall_s > 1e12)
-		return err_set(e, ERR_INPUT, "\"wall_s\": expected a non-negative number of seconds");
-	if (g->worker_hours < 0 || g->worker_hours > 1e12)
-		return err_set(e, ERR_INPUT, "\"worker_hours\": expected a non-negative number");
-	if (json_get_array(rec, "requests", 1, &reqs, e) < 0)
-		return -1;
-	cJSON_ArrayForEach(it, reqs)
-		if (!cJSON_IsString(it))
-			return err_set(e, ERR_INPUT, "\"requests\": expected request id strings");
 	g->block = (int)block;
 	classify(a, cond, strlen(cond), family, strlen(family), st, started, ended, g);
 	return 0;

@@ -160,6 +160,52 @@ duration(const char *v, double *x)
 	return 0;
 }
 
+/* A time per move ("N" or "N/move", seconds): 0 and *out (NULL out of
+ * memory); 1, noted, when it is not one. */
+static int
+tag_permove(struct imp *x, const char *tag, const char *v, cJSON **out)
+{
+	char text[96];
+	double d;
+	const char *slash = strchr(v, '/');
+
+	if (slash != NULL && strcmp(slash, "/move") == 0 &&
+	    (size_t)(slash - v) < sizeof text) {
+		memcpy(text, v, (size_t)(slash - v));
+		text[slash - v] = '\0';
+		v = text;
+	}
+	if (pgnio_number(v, &d) < 0 || !(d > 0)) {
+		note(x, "%s \"%.30s\" is not a time per move", tag, v);
+		return 1;
+	}
+	*out = cJSON_CreateNumber(d);
+	return 0;
+}
+
+/* A tag holding JSON: an object (T_OBJECT) or an array of strings. */
+static int
+tag_json(struct imp *x, const char *tag, const char *v, enum pgnio_type t, cJSON **out,
+    struct err *e)
+{
+	struct err je = ERR_INIT;
+	const cJSON *it;
+	cJSON *j = json_parse(v, strlen(v), tag, 1, &je);
+	int ok = j != NULL && (t == T_OBJECT ? cJSON_IsObject(j) : cJSON_IsArray(j));
+
+	if (ok && t == T_ARRAY)
+		cJSON_ArrayForEach (it, j)
+			ok = ok && cJSON_IsString(it);
+	if (!ok) {
+		cJSON_Delete(j);
+		return game_fail(x, e, "tag %s: expected a JSON %s%s%s", tag,
+		    t == T_OBJECT ? "object" : "array of strings", je.msg[0] ? ": " : "",
+		    je.msg);
+	}
+	*out = j;
+	return 0;
+}
+
 /* A tag's text as a value of type t: 0 and *out; 1 when the text is a
  * value this field cannot take but that is no error (a time control that
  * is not a time per move); -1 with e set. */
@@ -169,7 +215,6 @@ convert(struct imp *x, const char *tag, const char *v, enum pgnio_type t, cJSON 
 {
 	char text[96];
 	double d;
-	const char *slash;
 
 	*out = NULL;
 	switch (t) {
@@ -204,18 +249,8 @@ convert(struct imp *x, const char *tag, const char *v, enum pgnio_type t, cJSON 
 		*out = cJSON_CreateNumber(d);
 		break;
 	case T_PERMOVE:
-		slash = strchr(v, '/');
-		if (slash != NULL && strcmp(slash, "/move") == 0 &&
-		    (size_t)(slash - v) < sizeof text) {
-			memcpy(text, v, (size_t)(slash - v));
-			text[slash - v] = '\0';
-			v = text;
-		}
-		if (pgnio_number(v, &d) < 0 || !(d > 0)) {
-			note(x, "%s \"%.30s\" is not a time per move", tag, v);
+		if (tag_permove(x, tag, v, out) > 0)
 			return 1;
-		}
-		*out = cJSON_CreateNumber(d);
 		break;
 	case T_SECONDS:
 		if (pgnio_number(v, &d) < 0 && duration(v, &d) < 0)
@@ -226,23 +261,8 @@ convert(struct imp *x, const char *tag, const char *v, enum pgnio_type t, cJSON 
 		*out = cJSON_CreateNumber(d);
 		break;
 	case T_OBJECT:
-	case T_ARRAY: {
-		struct err je = ERR_INIT;
-		const cJSON *it;
-		cJSON *j = json_parse(v, strlen(v), tag, 1, &je);
-		int ok = j != NULL && (t == T_OBJECT ? cJSON_IsObject(j) : cJSON_IsArray(j));
-		if (ok && t == T_ARRAY)
-			cJSON_ArrayForEach (it, j)
-				ok = ok && cJSON_IsString(it);
-		if (!ok) {
-			cJSON_Delete(j);
-			return game_fail(x, e, "tag %s: expected a JSON %s%s%s", tag,
-			    t == T_OBJECT ? "object" : "array of strings", je.msg[0] ? ": " : "",
-			    je.msg);
-		}
-		*out = j;
-		return 0;
-	}
+	case T_ARRAY:
+		return tag_json(x, tag, v, t, out, e);
 	}
 	if (*out == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");

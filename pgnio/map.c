@@ -210,6 +210,63 @@ value_ok(const cJSON *v, enum pgnio_type t)
 	return "unusable";
 }
 
+/* A constant where a source was expected: the value itself. */
+static int
+source_constant(const cJSON *v, enum pgnio_type t, struct pgnio_src *s, const char *name,
+    const char *where, struct err *e)
+{
+	const char *why;
+
+	if (cJSON_IsArray(v) || cJSON_IsNull(v))
+		return err_set(e, ERR_INPUT,
+		    "%s: %s: expected a source ({\"tag\": NAME}, "
+		    "{\"value\": V}, ...) or a constant",
+		    name, where);
+	s->kind = SRC_VALUE;
+	s->value = v;
+	if ((why = value_ok(v, t)) != NULL)
+		return err_set(e, ERR_INPUT, "%s: %s: %s", name, where, why);
+	return 0;
+}
+
+/* {"format": TEXT}: text made of the tags, for a text field only. */
+static int
+source_format(const cJSON *it, enum pgnio_type t, struct pgnio_src *s, const char *name,
+    const char *where, struct err *e)
+{
+	const char *why;
+
+	s->kind = SRC_FORMAT;
+	if (t != T_STRING)
+		return err_set(e, ERR_INPUT,
+		    "%s: %s: \"format\" makes text, and this field is "
+		    "not text",
+		    name, where);
+	if (!cJSON_IsString(it))
+		return err_set(e, ERR_INPUT, "%s: %s: \"format\": expected a string", name,
+		    where);
+	if (!format_ok(it->valuestring, &why))
+		return err_set(e, ERR_INPUT, "%s: %s: \"format\": %s", name, where, why);
+	s->text = it->valuestring;
+	return 0;
+}
+
+/* {"every": N}: a block every N games. */
+static int
+source_every(const cJSON *it, struct pgnio_src *s, const char *name, const char *where,
+    struct err *e)
+{
+	s->kind = SRC_EVERY;
+	if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
+	    it->valuedouble < 1 || it->valuedouble > 1000000)
+		return err_set(e, ERR_INPUT,
+		    "%s: %s: \"every\": expected a whole number "
+		    "from 1 to 1000000",
+		    name, where);
+	s->every = (long)it->valuedouble;
+	return 0;
+}
+
 /* One source of field f from v; where names it in messages. */
 static int
 read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const char *where,
@@ -220,18 +277,8 @@ read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const 
 	enum pgnio_type t = pgnio_fields[f].type;
 
 	memset(s, 0, sizeof *s);
-	if (!cJSON_IsObject(v)) {
-		if (cJSON_IsArray(v) || cJSON_IsNull(v))
-			return err_set(e, ERR_INPUT,
-			    "%s: %s: expected a source ({\"tag\": NAME}, "
-			    "{\"value\": V}, ...) or a constant",
-			    name, where);
-		s->kind = SRC_VALUE;
-		s->value = v;
-		if ((why = value_ok(v, t)) != NULL)
-			return err_set(e, ERR_INPUT, "%s: %s: %s", name, where, why);
-		return 0;
-	}
+	if (!cJSON_IsObject(v))
+		return source_constant(v, t, s, name, where, e);
 	if (cJSON_GetArraySize(v) != 1)
 		return err_set(e, ERR_INPUT,
 		    "%s: %s: expected an object with one of \"tag\", "
@@ -255,18 +302,8 @@ read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const 
 		if ((why = value_ok(it, t)) != NULL)
 			return err_set(e, ERR_INPUT, "%s: %s: \"value\": %s", name, where, why);
 	} else if (strcmp(key, "format") == 0) {
-		s->kind = SRC_FORMAT;
-		if (t != T_STRING)
-			return err_set(e, ERR_INPUT,
-			    "%s: %s: \"format\" makes text, and this field is "
-			    "not text",
-			    name, where);
-		if (!cJSON_IsString(it))
-			return err_set(e, ERR_INPUT, "%s: %s: \"format\": expected a string", name,
-			    where);
-		if (!format_ok(it->valuestring, &why))
-			return err_set(e, ERR_INPUT, "%s: %s: \"format\": %s", name, where, why);
-		s->text = it->valuestring;
+		if (source_format(it, t, s, name, where, e) < 0)
+			return -1;
 	} else if (strcmp(key, "name") == 0 && f == F_MODEL) {
 		s->kind = SRC_NAME;
 		if (!cJSON_IsString(it) || it->valuestring[0] == '\0')
@@ -274,14 +311,8 @@ read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const 
 			    where);
 		s->text = it->valuestring;
 	} else if (strcmp(key, "every") == 0 && f == F_BLOCK) {
-		s->kind = SRC_EVERY;
-		if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble) ||
-		    it->valuedouble < 1 || it->valuedouble > 1000000)
-			return err_set(e, ERR_INPUT,
-			    "%s: %s: \"every\": expected a whole number "
-			    "from 1 to 1000000",
-			    name, where);
-		s->every = (long)it->valuedouble;
+		if (source_every(it, s, name, where, e) < 0)
+			return -1;
 	} else
 		return err_set(e, ERR_INPUT,
 		    "%s: %s: \"%s\": unknown source (expected \"tag\", "

@@ -407,6 +407,61 @@ draw_lines(struct svg *g, const struct chart_area *a, const struct curve *c,
 	    st.dash[0] ? " stroke-dasharray=\"" : "", st.dash, st.dash[0] ? "\"" : "");
 }
 
+/* The x axis: a tick and its label at each width's band centre, kept in
+ * xs. */
+static void
+curve_xaxis(struct svg *g, const struct chart_area *a, const struct curve *c, double band,
+    double *xs)
+{
+	char num[32];
+
+	svg_put(g, "<g class=\"axis x-axis\">\n");
+	for (size_t wi = 0; wi < c->nw; wi++) {
+		xs[wi] = a->x0 + band * ((double)wi + 0.5);
+		svg_fixed(c->widths[wi], 0, num);
+		svg_put(g, "<path d=\"M%v %vv3\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n", xs[wi],
+		    a->y1);
+		chart_text(g, xs[wi], a->y1 + 3 + SVG_FONT, "middle", SVG_FONT, "tick-label", NULL,
+		    num);
+	}
+	chart_text(g, (a->x0 + a->x1) / 2, a->y1 + 5 + 2 * SVG_FONT, "middle", SVG_FONT,
+	    "axis-label", NULL, "candidate width k (none = 0, top k = k)");
+	svg_put(g, "</g>\n");
+}
+
+/* W-D-L and games under each width, a pair of rows per series */
+static void
+draw_counts(struct chart *ch, const struct chart_area *a, const struct curve *c,
+    const double *xs)
+{
+	struct svg *g = &ch->s;
+
+	svg_put(g, "<g class=\"counts\">\n");
+	for (size_t i = 0; i < c->ns; i++) {
+		const struct series *s = &c->s[i];
+		double y1 = ch->y + SVG_FONT * 1.2, y2 = y1 + SVG_FONT * 1.15;
+		chart_text(g, a->x0 - 3, y1, "end", SVG_FONT, "row-label", NULL, "W-D-L");
+		chart_text(g, a->x0 - 3, y2, "end", SVG_FONT, "row-label", NULL, "games");
+		if (c->ns > 1)
+			chart_marker(g, chart_style(i).marker, 5, (y1 + y2) / 2 - SVG_FONT * 0.35, 3,
+			    chart_style(i).colour, "key", "");
+		for (size_t j = 0; j < s->n; j++) {
+			const struct point *p = &s->pt[j];
+			char wdl[96], gm[32], attrs[320];
+			double x = xs[width_index(c, p->width)];
+			attrs_of(attrs, sizeof attrs, s, p);
+			snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", p->w, p->d, p->l);
+			snprintf(gm, sizeof gm, "%lld", p->games);
+			svg_put(g, "<g class=\"wdl\" %s>", attrs);
+			chart_text(g, x, y1, "middle", SVG_FONT, "wdl-text", NULL, wdl);
+			chart_text(g, x, y2, "middle", SVG_FONT, "games-text", NULL, gm);
+			svg_put(g, "</g>\n");
+		}
+		ch->y = y2 + SVG_FONT * 0.3;
+	}
+	svg_put(g, "</g>\n");
+}
+
 static void
 draw_curve(struct chart *ch, const struct curve *c)
 {
@@ -429,17 +484,7 @@ draw_curve(struct chart *ch, const struct curve *c)
 	chart_yaxis(g, &a, ticks, nt, chart_decimals(ticks[1] - ticks[0]), "local Elo");
 	band = (a.x1 - a.x0) / (double)c->nw;
 	dodge = c->ns > 1 ? fmin(9.0, band / (double)(c->ns + 1)) : 0;
-	svg_put(g, "<g class=\"axis x-axis\">\n");
-	for (size_t wi = 0; wi < c->nw; wi++) {
-		xs[wi] = a.x0 + band * ((double)wi + 0.5);
-		svg_fixed(c->widths[wi], 0, num);
-		svg_put(g, "<path d=\"M%v %vv3\" stroke=\"#000000\" stroke-width=\"0.8\"/>\n", xs[wi],
-		    a.y1);
-		chart_text(g, xs[wi], a.y1 + 3 + SVG_FONT, "middle", SVG_FONT, "tick-label", NULL, num);
-	}
-	chart_text(g, (a.x0 + a.x1) / 2, a.y1 + 5 + 2 * SVG_FONT, "middle", SVG_FONT, "axis-label",
-	    NULL, "candidate width k (none = 0, top k = k)");
-	svg_put(g, "</g>\n");
+	curve_xaxis(g, &a, c, band, xs);
 	for (size_t i = 0; i < c->ns; i++) {
 		const struct series *s = &c->s[i];
 		double off = ((double)i - (double)(c->ns - 1) / 2) * dodge, x[CURVE_MAX_WIDTHS];
@@ -453,31 +498,7 @@ draw_curve(struct chart *ch, const struct curve *c)
 		svg_put(g, "</g>\n");
 	}
 	ch->y = a.y1 + 8 + 2 * SVG_FONT;
-	/* W-D-L and games under each width, a pair of rows per series */
-	svg_put(g, "<g class=\"counts\">\n");
-	for (size_t i = 0; i < c->ns; i++) {
-		const struct series *s = &c->s[i];
-		double y1 = ch->y + SVG_FONT * 1.2, y2 = y1 + SVG_FONT * 1.15;
-		chart_text(g, a.x0 - 3, y1, "end", SVG_FONT, "row-label", NULL, "W-D-L");
-		chart_text(g, a.x0 - 3, y2, "end", SVG_FONT, "row-label", NULL, "games");
-		if (c->ns > 1)
-			chart_marker(g, chart_style(i).marker, 5, (y1 + y2) / 2 - SVG_FONT * 0.35, 3,
-			    chart_style(i).colour, "key", "");
-		for (size_t j = 0; j < s->n; j++) {
-			const struct point *p = &s->pt[j];
-			char wdl[96], gm[32], attrs[320];
-			double x = xs[width_index(c, p->width)];
-			attrs_of(attrs, sizeof attrs, s, p);
-			snprintf(wdl, sizeof wdl, "%lld-%lld-%lld", p->w, p->d, p->l);
-			snprintf(gm, sizeof gm, "%lld", p->games);
-			svg_put(g, "<g class=\"wdl\" %s>", attrs);
-			chart_text(g, x, y1, "middle", SVG_FONT, "wdl-text", NULL, wdl);
-			chart_text(g, x, y2, "middle", SVG_FONT, "games-text", NULL, gm);
-			svg_put(g, "</g>\n");
-		}
-		ch->y = y2 + SVG_FONT * 0.3;
-	}
-	svg_put(g, "</g>\n");
+	draw_counts(ch, &a, c, xs);
 	ch->y += 4;
 	svg_fixed(c->level * 100, 2, num);
 	snprintf(cap, sizeof cap,

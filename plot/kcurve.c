@@ -85,12 +85,100 @@ read_val(const struct plot_doc *d, const cJSON *it, const char *where, const cha
 	return 0;
 }
 
+/* A condition with no candidate width, named in f->omitted once. */
+static int
+note_omitted(struct kfig *f, const char *condition, struct err *e)
+{
+	int seen = 0;
+
+	/* name each condition left out once */
+	for (const char *q = f->omitted.p; q && (q = strstr(q, condition)) != NULL; q++)
+		if ((q == f->omitted.p || q[-1] == ' ') &&
+		    (q[strlen(condition)] == ',' || q[strlen(condition)] == '\0'))
+			seen = 1;
+	if (!seen && buf_printf(&f->omitted, "%s%s", f->omitted.len ? ", " : "", condition) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* The series of (family, replication, budget), new when there is none
+ * yet; NULL past K_MAX_SERIES. */
+static struct kseries *
+series_of(const struct plot_doc *d, struct kfig *f, const char *fam, const char *rep,
+    const char *bud, struct err *e)
+{
+	struct kseries *s = NULL;
+
+	for (size_t i = 0; i < f->ns; i++)
+		if (strcmp(f->s[i].family, fam) == 0 && same(f->s[i].rep, rep) &&
+		    same(f->s[i].budget, bud))
+			s = &f->s[i];
+	if (s != NULL)
+		return s;
+	if (f->ns == K_MAX_SERIES) {
+		err_set(e, ERR_INPUT, "%s: more than %d series to draw", d->name, K_MAX_SERIES);
+		return NULL;
+	}
+	s = &f->s[f->ns++];
+	memset(s, 0, sizeof *s);
+	s->family = fam;
+	s->rep = rep;
+	s->budget = bud;
+	return s;
+}
+
+/* Point p into series s, its width into the figure's sorted widths. */
+static int
+add_point(const struct plot_doc *d, struct kfig *f, struct kseries *s, const struct kpoint *p,
+    const char *where, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->pt[i].width == p->width)
+			return err_set(e, ERR_INPUT, "%s: %s: width %d twice in one series", d->name,
+			    where, p->width);
+	if (s->n == K_MAX_WIDTHS)
+		return err_set(e, ERR_INPUT, "%s: more than %d widths", d->name, K_MAX_WIDTHS);
+	s->pt[s->n++] = *p;
+	for (i = 0; i < f->nw && f->widths[i] < p->width; i++)
+		;
+	if (i == f->nw || f->widths[i] != p->width) {
+		if (f->nw == K_MAX_WIDTHS)
+			return err_set(e, ERR_INPUT, "%s: more than %d widths", d->name,
+			    K_MAX_WIDTHS);
+		memmove(f->widths + i + 1, f->widths + i, (f->nw - i) * sizeof f->widths[0]);
+		f->widths[i] = p->width;
+		f->nw++;
+	}
+	return 0;
+}
+
+/* Each series' legend label: its family, and its replication and budget
+ * when the series differ in them. */
+static void
+label_series(struct kfig *f)
+{
+	int reps = 0, budgets = 0;
+
+	for (size_t i = 0; i < f->ns; i++)
+		for (size_t j = 0; j < f->ns; j++) {
+			reps |= !same(f->s[i].rep, f->s[j].rep);
+			budgets |= !same(f->s[i].budget, f->s[j].budget);
+		}
+	for (size_t i = 0; i < f->ns; i++) {
+		struct kseries *s = &f->s[i];
+		snprintf(s->label, sizeof s->label, "%s%s%s%s%s", s->family, reps && s->rep ? " " : "",
+		    reps && s->rep ? s->rep : "", budgets ? " " : "",
+		    budgets ? (s->budget ? s->budget : "no budget") : "");
+	}
+}
+
 static int
 kfig_read(const struct plot_doc *d, struct kfig *f, struct err *e)
 {
 	const cJSON *cells, *it, *opt = json_get(d->doc, "options");
 	size_t k = 0;
-	int reps = 0, budgets = 0;
 
 	f->level = 0.95;
 	if (plot_read_kind(d, "cohort.paired/1", e) < 0 ||
@@ -103,8 +191,7 @@ kfig_read(const struct plot_doc *d, struct kfig *f, struct err *e)
 		char where[48];
 		struct kpoint p;
 		const char *fam, *rep, *bud;
-		struct kseries *s = NULL;
-		size_t i;
+		struct kseries *s;
 
 		snprintf(where, sizeof where, "cells[%zu]", k++);
 		memset(&p, 0, sizeof p);
@@ -117,63 +204,18 @@ kfig_read(const struct plot_doc *d, struct kfig *f, struct err *e)
 		    read_val(d, it, where, "regret", "mean", &p.regret, e) < 0)
 			return -1;
 		if ((p.width = plot_width(p.condition)) < 0) {
-			int seen = 0;
-			/* name each condition left out once */
-			for (const char *q = f->omitted.p; q && (q = strstr(q, p.condition)) != NULL; q++)
-				if ((q == f->omitted.p || q[-1] == ' ') &&
-				    (q[strlen(p.condition)] == ',' || q[strlen(p.condition)] == '\0'))
-					seen = 1;
-			if (!seen && buf_printf(&f->omitted, "%s%s", f->omitted.len ? ", " : "",
-			    p.condition) < 0)
-				return err_set(e, ERR_NOMEM, "out of memory");
+			if (note_omitted(f, p.condition, e) < 0)
+				return -1;
 			continue;
 		}
-		for (i = 0; i < f->ns; i++)
-			if (strcmp(f->s[i].family, fam) == 0 && same(f->s[i].rep, rep) &&
-			    same(f->s[i].budget, bud))
-				s = &f->s[i];
-		if (s == NULL) {
-			if (f->ns == K_MAX_SERIES)
-				return err_set(e, ERR_INPUT, "%s: more than %d series to draw", d->name,
-				    K_MAX_SERIES);
-			s = &f->s[f->ns++];
-			memset(s, 0, sizeof *s);
-			s->family = fam;
-			s->rep = rep;
-			s->budget = bud;
-		}
-		for (i = 0; i < s->n; i++)
-			if (s->pt[i].width == p.width)
-				return err_set(e, ERR_INPUT, "%s: %s: width %d twice in one series", d->name,
-				    where, p.width);
-		if (s->n == K_MAX_WIDTHS)
-			return err_set(e, ERR_INPUT, "%s: more than %d widths", d->name, K_MAX_WIDTHS);
-		s->pt[s->n++] = p;
-		for (i = 0; i < f->nw && f->widths[i] < p.width; i++)
-			;
-		if (i == f->nw || f->widths[i] != p.width) {
-			if (f->nw == K_MAX_WIDTHS)
-				return err_set(e, ERR_INPUT, "%s: more than %d widths", d->name,
-				    K_MAX_WIDTHS);
-			memmove(f->widths + i + 1, f->widths + i, (f->nw - i) * sizeof f->widths[0]);
-			f->widths[i] = p.width;
-			f->nw++;
-		}
+		if ((s = series_of(d, f, fam, rep, bud, e)) == NULL ||
+		    add_point(d, f, s, &p, where, e) < 0)
+			return -1;
 	}
 	if (f->ns == 0)
 		return err_set(e, ERR_INPUT, "%s: no cell with a candidate width (none or top<k>) to "
 		    "draw", d->name);
-	for (size_t i = 0; i < f->ns; i++)
-		for (size_t j = 0; j < f->ns; j++) {
-			reps |= !same(f->s[i].rep, f->s[j].rep);
-			budgets |= !same(f->s[i].budget, f->s[j].budget);
-		}
-	for (size_t i = 0; i < f->ns; i++) {
-		struct kseries *s = &f->s[i];
-		snprintf(s->label, sizeof s->label, "%s%s%s%s%s", s->family, reps && s->rep ? " " : "",
-		    reps && s->rep ? s->rep : "", budgets ? " " : "",
-		    budgets ? (s->budget ? s->budget : "no budget") : "");
-	}
+	label_series(f);
 	return 0;
 }
 

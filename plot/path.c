@@ -193,6 +193,37 @@ panel_deviations(struct chart *ch, const struct panel *p)
 	}
 }
 
+/* The path: solid between played blocks, dashed to the next anchor. */
+static void
+panel_path(struct svg *g, const struct panel *p, const struct chart_area *a, const double *xs,
+    struct chart_style st)
+{
+	svg_put(g, "<path class=\"ladder-line\" d=\"");
+	for (size_t i = 0; i < p->n; i++)
+		svg_put(g, "%s%v %v", i ? "L" : "M", xs[i], chart_y(a, p->st[i].anchor));
+	svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"/>\n", st.colour);
+	if (p->has_next)
+		svg_put(g, "<path class=\"ladder-line\" d=\"M%v %vL%v %v\" stroke=\"%s\" "
+		    "stroke-width=\"1.2\" stroke-dasharray=\"3 2\" fill=\"none\"/>\n", xs[p->n - 1],
+		    chart_y(a, p->st[p->n - 1].anchor), xs[p->n], chart_y(a, p->next), st.colour);
+}
+
+/* The next anchor of an active condition: a hollow dashed ring. */
+static void
+panel_next(struct svg *g, const struct panel *p, const struct chart_area *a, const double *xs,
+    struct chart_style st)
+{
+	double y = chart_y(a, p->next);
+	char an[32];
+
+	svg_fixed(p->next, 2, an);
+	svg_put(g, "<g class=\"next\" data-anchor=\"%s\">", an);
+	svg_put(g, "<circle cx=\"%v\" cy=\"%v\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
+	    "stroke-width=\"1.2\" stroke-dasharray=\"2 1\"/>", xs[p->n], y, st.colour);
+	chart_text(g, xs[p->n], y - 7, "middle", SVG_FONT, "score", NULL, "next");
+	svg_put(g, "</g>\n");
+}
+
 static void
 draw_panel(struct chart *ch, const struct panel *p)
 {
@@ -242,27 +273,11 @@ draw_panel(struct chart *ch, const struct panel *p)
 	band = (a.x1 - a.x0) / (double)cols;
 	for (size_t i = 0; i < cols; i++)
 		xs[i] = a.x0 + band * ((double)i + 0.5);
-	/* the path: solid between played blocks, dashed to the next anchor */
-	svg_put(g, "<path class=\"ladder-line\" d=\"");
-	for (size_t i = 0; i < p->n; i++)
-		svg_put(g, "%s%v %v", i ? "L" : "M", xs[i], chart_y(&a, p->st[i].anchor));
-	svg_put(g, "\" stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"/>\n", st.colour);
-	if (p->has_next)
-		svg_put(g, "<path class=\"ladder-line\" d=\"M%v %vL%v %v\" stroke=\"%s\" "
-		    "stroke-width=\"1.2\" stroke-dasharray=\"3 2\" fill=\"none\"/>\n", xs[p->n - 1],
-		    chart_y(&a, p->st[p->n - 1].anchor), xs[p->n], chart_y(&a, p->next), st.colour);
+	panel_path(g, p, &a, xs, st);
 	for (size_t i = 0; i < p->n; i++)
 		panel_block(g, p, i, &a, xs[i], st);
-	if (p->has_next) {
-		double y = chart_y(&a, p->next);
-		char an[32];
-		svg_fixed(p->next, 2, an);
-		svg_put(g, "<g class=\"next\" data-anchor=\"%s\">", an);
-		svg_put(g, "<circle cx=\"%v\" cy=\"%v\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\" "
-		    "stroke-width=\"1.2\" stroke-dasharray=\"2 1\"/>", xs[p->n], y, st.colour);
-		chart_text(g, xs[p->n], y - 7, "middle", SVG_FONT, "score", NULL, "next");
-		svg_put(g, "</g>\n");
-	}
+	if (p->has_next)
+		panel_next(g, p, &a, xs, st);
 	ch->y = a.y1 + 5 + SVG_FONT;
 	chart_text(g, a.x0 - 3, ch->y, "end", SVG_FONT, "row-label", NULL, "block");
 	ch->y += 2;
@@ -292,20 +307,72 @@ read_panel(const struct plot_doc *d, const cJSON *it, const char *where, const c
 	return panel_blocks(d, blocks, p, e) < 0 ? -1 : panel_rules(d, pol, p, e);
 }
 
+/* The legend: the rules that fired, as marker shapes (p a panel to
+ * read each condition into). */
+static int
+ladder_legend(struct chart *ch, const struct plot_doc *d, const cJSON *conds, const cJSON *blocks,
+    const struct ladder_policy *pol, struct panel *p, struct err *e)
+{
+	const cJSON *it;
+	size_t k = 0, nk = 0;
+	int used[8] = { 0 };
+	struct chart_key keys[8];
+
+	cJSON_ArrayForEach(it, conds) {
+		char where[48];
+		snprintf(where, sizeof where, "conditions[%zu]", k++);
+		if (read_panel(d, it, where, blocks, pol, p, e) < 0)
+			return -1;
+		for (size_t i = 0; i < p->n; i++)
+			used[p->st[i].rule < 8 ? p->st[i].rule : 0] = 1;
+	}
+	for (int r = LADDER_PROMOTE; r <= LADDER_UNFINISHED; r++)
+		if (used[r]) {
+			struct chart_style s = chart_style(CHART_SERIES_STYLES - 1); /* black */
+			s.marker = rule_marker((enum ladder_rule)r);
+			keys[nk++] = (struct chart_key){ rule_words((enum ladder_rule)r), s, 0 };
+		}
+	chart_legend(ch, keys, nk);
+	return 0;
+}
+
+/* One panel per condition, styled by its family's order of appearance. */
+static int
+ladder_panels(struct chart *ch, const struct plot_doc *d, const cJSON *conds, const cJSON *blocks,
+    const struct ladder_policy *pol, struct panel *p, struct err *e)
+{
+	const cJSON *it;
+	const char *fams[PATH_MAX_FAMILIES];
+	size_t nf = 0, k = 0;
+
+	cJSON_ArrayForEach(it, conds) {
+		char where[48];
+		size_t f;
+		snprintf(where, sizeof where, "conditions[%zu]", k++);
+		if (read_panel(d, it, where, blocks, pol, p, e) < 0)
+			return -1;
+		for (f = 0; f < nf && strcmp(fams[f], p->family) != 0; f++)
+			;
+		if (f == nf && nf < PATH_MAX_FAMILIES)
+			fams[nf++] = p->family;
+		p->style = f;
+		p->block_games = pol->block_games;
+		draw_panel(ch, p);
+	}
+	return 0;
+}
+
 int
 plot_ladder(const struct plot_doc *d, const struct plot_opts *o, struct buf *out,
     struct err *e)
 {
-	const cJSON *spec = json_get(d->doc, "spec"), *conds, *blocks, *it;
-	const char *fams[PATH_MAX_FAMILIES], *name = NULL;
-	size_t nf = 0, k = 0;
+	const cJSON *spec = json_get(d->doc, "spec"), *conds, *blocks;
+	const char *name = NULL;
 	struct ladder_policy pol;
 	struct panel *p = malloc(sizeof *p);
 	struct chart ch;
 	char title[256];
-	int used[8] = { 0 }, rc = -1;
-	struct chart_key keys[8];
-	size_t nk = 0;
+	int rc = -1;
 
 	if (p == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -325,37 +392,9 @@ plot_ladder(const struct plot_doc *d, const struct plot_opts *o, struct buf *out
 	snprintf(title, sizeof title, "Ladder paths%s%s: the anchor and score of each block",
 	    name ? " of " : "", name ? name : "");
 	chart_begin(&ch, "ladder", title, o->inline_html);
-	/* the legend: the rules that fired, as marker shapes */
-	cJSON_ArrayForEach(it, conds) {
-		char where[48];
-		snprintf(where, sizeof where, "conditions[%zu]", k++);
-		if (read_panel(d, it, where, blocks, &pol, p, e) < 0)
-			goto fail;
-		for (size_t i = 0; i < p->n; i++)
-			used[p->st[i].rule < 8 ? p->st[i].rule : 0] = 1;
-	}
-	for (int r = LADDER_PROMOTE; r <= LADDER_UNFINISHED; r++)
-		if (used[r]) {
-			struct chart_style s = chart_style(CHART_SERIES_STYLES - 1); /* black */
-			s.marker = rule_marker((enum ladder_rule)r);
-			keys[nk++] = (struct chart_key){ rule_words((enum ladder_rule)r), s, 0 };
-		}
-	chart_legend(&ch, keys, nk);
-	k = 0;
-	cJSON_ArrayForEach(it, conds) {
-		char where[48];
-		size_t f;
-		snprintf(where, sizeof where, "conditions[%zu]", k++);
-		if (read_panel(d, it, where, blocks, &pol, p, e) < 0)
-			goto fail;
-		for (f = 0; f < nf && strcmp(fams[f], p->family) != 0; f++)
-			;
-		if (f == nf && nf < PATH_MAX_FAMILIES)
-			fams[nf++] = p->family;
-		p->style = f;
-		p->block_games = pol.block_games;
-		draw_panel(&ch, p);
-	}
+	if (ladder_legend(&ch, d, conds, blocks, &pol, p, e) < 0 ||
+	    ladder_panels(&ch, d, conds, blocks, &pol, p, e) < 0)
+		goto fail;
 	ch.y += 4;
 	chart_paragraph(&ch, 6, SVG_WIDTH - 12, SVG_FONT, "caption",
 	    "Each marker is a block at its anchor (Elo of the Stockfish limiter), with its score "

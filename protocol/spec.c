@@ -38,6 +38,28 @@ read_names(const cJSON *spec, const char *key, const char ***names, size_t **len
 }
 
 static int
+name_cmp(const void *a, const void *b)
+{
+	const struct spec_name *x = a, *y = b;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(x->p, y->p, x->len);
+}
+
+/* The families sorted for spec_family. */
+static int
+sort_families(struct spec *s, struct err *e)
+{
+	if ((s->famsorted = calloc(s->nfamilies + 1, sizeof *s->famsorted)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < s->nfamilies; i++)
+		s->famsorted[i] = (struct spec_name){ s->families[i], s->famlen[i], i };
+	qsort(s->famsorted, s->nfamilies, sizeof *s->famsorted, name_cmp);
+	return 0;
+}
+
+static int
 read_color(const cJSON *spec, struct spec *s, struct err *e)
 {
 	const char *color;
@@ -75,6 +97,7 @@ read_spec(const cJSON *doc, struct spec *s, struct err *e)
 	if (ts_parse(s->as_of_text, &s->as_of) < 0)
 		return err_set(e, ERR_INPUT, "\"as_of\": expected an RFC 3339 time");
 	if (read_names(doc, "families", &s->families, &s->famlen, &s->nfamilies, e) < 0 ||
+	    sort_families(s, e) < 0 ||
 	    read_names(doc, "conditions", &s->conds, &s->condlen, &s->nconds, e) < 0 ||
 	    read_color(doc, s, e) < 0)
 		return -1;
@@ -112,6 +135,7 @@ spec_release(struct spec *s)
 	free(s->conds);
 	free(s->famlen);
 	free(s->condlen);
+	free(s->famsorted);
 	memset(s, 0, sizeof *s);
 }
 
@@ -127,7 +151,12 @@ find(const char *const *names, const size_t *lens, size_t count, const char *nam
 long
 spec_family(const struct spec *s, const char *name, size_t n)
 {
-	return find(s->families, s->famlen, s->nfamilies, name, n);
+	const struct spec_name key = { name, n, 0 }, *hit;
+
+	if (s->famsorted == NULL)
+		return find(s->families, s->famlen, s->nfamilies, name, n);
+	hit = bsearch(&key, s->famsorted, s->nfamilies, sizeof *hit, name_cmp);
+	return hit != NULL ? (long)hit->i : -1;
 }
 
 long

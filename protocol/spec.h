@@ -20,6 +20,11 @@
 #include "../common/ts.h"
 #include "ladder.h"
 
+struct spec_name {
+	const char *p;
+	size_t len, i;            /* its length, its index in the spec's order */
+};
+
 enum spec_color { SPEC_COLOR_ANY = -1, SPEC_COLOR_WHITE = 0, SPEC_COLOR_BLACK = 1 };
 
 struct spec {
@@ -31,6 +36,9 @@ struct spec {
 	const char **families;    /* in the spec's order (owned array) */
 	const char **conds;
 	size_t *famlen, *condlen; /* their lengths */
+	/* the families by length, then bytes: spec_family's binary search
+	 * (a spec may name thousands, and every record asks) */
+	struct spec_name *famsorted;
 	enum spec_color color;    /* the model's colour, or any when absent */
 	double black_penalty;     /* Elo a Black game costs; 35 when absent */
 	int have_penalty;         /* "black_penalty" was given */

@@ -92,6 +92,55 @@ bill_put(struct recon_source *src, struct recon_feed *f, const struct bill_row *
 
 static const int bill_class_col[NCLASS] = { B_INPUT, B_OUTPUT, B_REASONING, B_CACHED };
 
+/* The billing row at c's current line into b; col the map's columns. */
+static int
+bill_csv_row(struct csv *c, const int *col, char *const *map, const char *path, long line,
+    struct bill_row *b, struct err *e)
+{
+	const char *v;
+	size_t n;
+
+	b->rid = csv_field(c, col[B_REQUEST_ID], NULL);
+	if (b->rid[0] == '\0') {
+		err_set(e, ERR_INPUT, "%s:%ld: \"%s\": empty", path, line, map[B_REQUEST_ID]);
+		return -1;
+	}
+	b->ts = NULL;
+	if (col[B_TS] >= 0) {
+		long long t;
+		v = csv_field(c, col[B_TS], NULL);
+		if (recon_time_parse(v, &t, b->tsbuf) < 0) {
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time,"
+			    " found \"%.40s\"", path, line, map[B_TS], v);
+			return -1;
+		}
+		b->ts = b->tsbuf;
+	}
+	b->model = col[B_MODEL] >= 0 ? csv_field(c, col[B_MODEL], NULL) : NULL;
+	for (int i = 0; i < NCLASS; i++) {
+		int k = bill_class_col[i];
+		b->tok[i] = -1;
+		if (col[k] < 0)
+			continue;
+		v = csv_field(c, col[k], &n);
+		if (recon_count_parse(v, n, &b->tok[i]) < 0) {
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens,"
+			    " found \"%.40s\"", path, line, map[k], v);
+			return -1;
+		}
+	}
+	b->cost = NAN;
+	if (col[B_COST] >= 0) {
+		v = csv_field(c, col[B_COST], NULL);
+		if (recon_amount_parse(v, &b->cost) < 0) {
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount, found"
+			    " \"%.40s\"", path, line, map[B_COST], v);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 produce_billing_csv(void *ctx, struct recon_feed *f, struct err *e)
 {
@@ -113,49 +162,10 @@ produce_billing_csv(void *ctx, struct recon_feed *f, struct err *e)
 	}
 	while ((rc = csv_next(c, e)) == 1) {
 		struct bill_row b;
-		const char *v;
-		size_t n;
 		long line = csv_line(c);
 
-		b.rid = csv_field(c, col[B_REQUEST_ID], NULL);
-		if (b.rid[0] == '\0') {
-			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": empty", path, line, map[B_REQUEST_ID]);
-			goto fail;
-		}
-		b.ts = NULL;
-		if (col[B_TS] >= 0) {
-			long long t;
-			v = csv_field(c, col[B_TS], NULL);
-			if (recon_time_parse(v, &t, b.tsbuf) < 0) {
-				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected an RFC 3339 date-time,"
-				    " found \"%.40s\"", path, line, map[B_TS], v);
-				goto fail;
-			}
-			b.ts = b.tsbuf;
-		}
-		b.model = col[B_MODEL] >= 0 ? csv_field(c, col[B_MODEL], NULL) : NULL;
-		for (int i = 0; i < NCLASS; i++) {
-			int k = bill_class_col[i];
-			b.tok[i] = -1;
-			if (col[k] < 0)
-				continue;
-			v = csv_field(c, col[k], &n);
-			if (recon_count_parse(v, n, &b.tok[i]) < 0) {
-				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens,"
-				    " found \"%.40s\"", path, line, map[k], v);
-				goto fail;
-			}
-		}
-		b.cost = NAN;
-		if (col[B_COST] >= 0) {
-			v = csv_field(c, col[B_COST], NULL);
-			if (recon_amount_parse(v, &b.cost) < 0) {
-				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a decimal amount, found"
-				    " \"%.40s\"", path, line, map[B_COST], v);
-				goto fail;
-			}
-		}
-		if (bill_put(src, f, &b, line, e) < 0)
+		if (bill_csv_row(c, col, map, path, line, &b, e) < 0 ||
+		    bill_put(src, f, &b, line, e) < 0)
 			goto fail;
 	}
 	if (rc < 0)
@@ -187,6 +197,43 @@ json_path(const cJSON *obj, const char *name)
 		v = json_get(obj, name);
 	}
 	return v;
+}
+
+/* A billing row's token counts by class into tok (-1 where absent);
+ * input and output required. */
+static int
+bill_tokens(const cJSON *q, char *const *map, const char *name, long line, long long tok[NCLASS],
+    struct err *e)
+{
+	const cJSON *v;
+
+	for (int i = 0; i < NCLASS; i++) {
+		int k = bill_class_col[i], ok;
+		const char *col = map[k];
+		v = json_path(q, col);
+		tok[i] = -1;
+		if (v == NULL || cJSON_IsNull(v)) {
+			if (k == B_INPUT || k == B_OUTPUT) {
+				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": missing", name, line, col);
+				return -1;
+			}
+			continue;
+		}
+		if (cJSON_IsNumber(v)) {
+			double x = v->valuedouble;
+			ok = x == floor(x) && x >= 0 && x <= (double)MAX_COUNT;
+			tok[i] = ok ? (long long)x : -1;
+		} else {
+			ok = cJSON_IsString(v) && recon_count_parse(v->valuestring,
+			    strlen(v->valuestring), &tok[i]) == 0;
+		}
+		if (!ok) {
+			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens", name,
+			    line, col);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int
@@ -231,32 +278,8 @@ billing_line(struct recon_source *src, struct recon_feed *f, long line, const ch
 		err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a string", name, line, map[B_MODEL]);
 		goto done;
 	}
-	for (int i = 0; i < NCLASS; i++) {
-		int k = bill_class_col[i], ok;
-		const char *col = map[k];
-		v = json_path(q, col);
-		b.tok[i] = -1;
-		if (v == NULL || cJSON_IsNull(v)) {
-			if (k == B_INPUT || k == B_OUTPUT) {
-				err_set(e, ERR_INPUT, "%s:%ld: \"%s\": missing", name, line, col);
-				goto done;
-			}
-			continue;
-		}
-		if (cJSON_IsNumber(v)) {
-			double x = v->valuedouble;
-			ok = x == floor(x) && x >= 0 && x <= (double)MAX_COUNT;
-			b.tok[i] = ok ? (long long)x : -1;
-		} else {
-			ok = cJSON_IsString(v) && recon_count_parse(v->valuestring,
-			    strlen(v->valuestring), &b.tok[i]) == 0;
-		}
-		if (!ok) {
-			err_set(e, ERR_INPUT, "%s:%ld: \"%s\": expected a whole number of tokens", name,
-			    line, col);
-			goto done;
-		}
-	}
+	if (bill_tokens(q, map, name, line, b.tok, e) < 0)
+		goto done;
 	b.cost = NAN;
 	v = json_path(q, map[B_COST]);
 	if (v != NULL && !cJSON_IsNull(v)) {

@@ -18,6 +18,36 @@ put_real(struct recon_feed *f, double x)
 	return 0;
 }
 
+/* The request ids of a record, each a string: how many into *n. */
+static int
+count_requests(const cJSON *reqs, long long *n, struct err *e)
+{
+	const cJSON *v;
+
+	*n = 0;
+	cJSON_ArrayForEach(v, reqs) {
+		if (!cJSON_IsString(v))
+			return err_set(e, ERR_INPUT, "\"requests[%lld]\": expected a request id",
+			    *n);
+		(*n)++;
+	}
+	return 0;
+}
+
+/* A time's two columns: its normalized text and its seconds, or two nulls
+ * when the record has none (has not 0). */
+static int
+put_time(struct recon_feed *f, int has, const char *text, long long t, struct err *e)
+{
+	if (recon_source_text(f, has == 0 ? text : NULL, e) < 0)
+		return -1;
+	if (has == 0)
+		recon_put_int(f, t);
+	else
+		recon_put_null(f);
+	return 0;
+}
+
 /* One game record (borrowed) at where ("file:line", or "file:rowid N"). */
 static int
 ledger_record(struct recon_source *src, struct recon_feed *f, const char *where, long line,
@@ -51,17 +81,8 @@ ledger_record(struct recon_source *src, struct recon_feed *f, const char *where,
 	    recon_field_nonneg(g, "worker_hours", term, &hours, e) < 0 ||
 	    json_get_array(g, "requests", 0, &reqs, e) < 0)
 		goto bad;
-	if (reqs != NULL) {
-		const cJSON *v;
-		nreq = 0;
-		cJSON_ArrayForEach(v, reqs) {
-			if (!cJSON_IsString(v)) {
-				err_set(e, ERR_INPUT, "\"requests[%lld]\": expected a request id", nreq);
-				goto bad;
-			}
-			nreq++;
-		}
-	}
+	if (reqs != NULL && count_requests(reqs, &nreq, e) < 0)
+		goto bad;
 	buf_reset(&src->scratch);
 	if (canon_digest(g, &src->scratch, d, e) < 0)
 		goto bad;
@@ -75,18 +96,8 @@ ledger_record(struct recon_source *src, struct recon_feed *f, const char *where,
 	if (recon_source_text(f, id, e) < 0 || recon_source_text(f, family, e) < 0 ||
 	    recon_source_text(f, cond, e) < 0 ||
 	    recon_source_text(f, status, e) < 0 || recon_source_text(f, result, e) < 0 ||
-	    recon_source_text(f, has0 == 0 ? started : NULL, e) < 0)
+	    put_time(f, has0, started, t0, e) < 0 || put_time(f, has1, ended, t1, e) < 0)
 		return -1;
-	if (has0 == 0)
-		recon_put_int(f, t0);
-	else
-		recon_put_null(f);
-	if (recon_source_text(f, has1 == 0 ? ended : NULL, e) < 0)
-		return -1;
-	if (has1 == 0)
-		recon_put_int(f, t1);
-	else
-		recon_put_null(f);
 	for (int i = 0; i < NCLASS; i++)
 		recon_source_count(f, tok[i]);
 	put_real(f, wall);

@@ -293,20 +293,18 @@ row_blocks(sqlite3_stmt *st, struct sums *c, struct sums *t)
 	cJSON_AddItemToArray(c->blocks, b);
 }
 
-cJSON *
-recon_report_build(struct recon *r)
+/* The cells of the design, in order, each with its sums zeroed: into
+ * *s (*n of them); -1 when the query cannot be made. */
+static int
+read_cells(struct recon *r, struct sums **sp, int *np)
 {
-	struct sums *s = NULL, tot;
+	struct sums *s = NULL;
 	sqlite3_stmt *st;
-	cJSON *doc = NULL, *conds, *to;
-	int n = 0, rc = -1;
-	long long nfind = 0, nreq, nbill;
-	char bg[32];
+	int n = 0;
 
-	memset(&tot, 0, sizeof tot);
 	st = recon_db_prep(r, "SELECT family, condition, state FROM cells ORDER BY ord");
 	if (st == NULL)
-		return NULL;
+		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		struct sums *t = realloc(s, (size_t)(n + 1) * sizeof *s);
 		if (t == NULL)
@@ -320,41 +318,70 @@ recon_report_build(struct recon *r)
 		n++;
 	}
 	sqlite3_finalize(st);
+	*sp = s;
+	*np = n;
+	return 0;
+}
+
+/* Every cell's sums and the totals from the tables: clean games,
+ * provider errors, requests, findings and blocks; their tokens checked
+ * to fit. */
+static int
+gather_sums(struct recon *r, struct sums *s, int n, struct sums *tot)
+{
+	char bg[32];
+
 	snprintf(bg, sizeof bg, "%lld", r->block_games);
 	if (each_row(r, "SELECT f.family, f.condition, count(*),"
 	        " sum(COALESCE(f.result, g.result) = 'win'), sum(COALESCE(f.result, g.result) = 'draw'),"
 	        " sum(COALESCE(f.result, g.result) = 'loss'), sum(g.input), sum(g.output),"
 	        " sum(g.reasoning), sum(g.cached), sum(g.wall_s), sum(g.worker_hours)"
 	        " FROM freeze_games f LEFT JOIN games g ON g.game_id = f.game_id GROUP BY 1, 2",
-	        s, n, &tot, row_clean) < 0 ||
+	        s, n, tot, row_clean) < 0 ||
 	    each_row(r, "SELECT c.family, c.condition, count(*), sum(g.input), sum(g.output),"
 	        " sum(g.reasoning), sum(g.cached) FROM game_scope c"
 	        " JOIN games g ON g.game_id = c.game_id WHERE c.class = 'provider_error' GROUP BY 1, 2",
-	        s, n, &tot, row_perr) < 0 ||
+	        s, n, tot, row_perr) < 0 ||
 	    each_row(r, "SELECT c.family, c.condition, c.class, sum(s.n), sum(s.retries), sum(s.failed),"
 	        " sum(s.model_changes), sum(s.b_input), sum(s.b_output), sum(s.b_reasoning),"
 	        " sum(s.b_cached) FROM game_scope c JOIN game_requests s ON s.game_id = c.game_id"
-	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2, 3", s, n, &tot,
+	        " WHERE c.class IN ('clean', 'provider_error') GROUP BY 1, 2, 3", s, n, tot,
 	        row_requests) < 0 ||
 	    each_row(r, "SELECT family, condition, kind, count(*) FROM findings GROUP BY 1, 2, 3", s,
-	        n, &tot,
+	        n, tot,
 	        row_findings) < 0)
-		goto done;
+		return -1;
 	{
 		char sql[512];
 		snprintf(sql, sizeof sql, "SELECT family, condition, block, max(anchor), sum(games),"
 		    " %s FROM freeze_blocks GROUP BY 1, 2, 3 ORDER BY 1, 2, 3", bg);
-		if (each_row(r, sql, s, n, &tot, row_blocks) < 0)
-			goto done;
+		if (each_row(r, sql, s, n, tot, row_blocks) < 0)
+			return -1;
 	}
 	for (int i = 0; i < n; i++) {
 		char what[160];
 		snprintf(what, sizeof what, "family %.60s, condition %.60s", s[i].family,
 		    s[i].condition);
 		if (tokens_fit(&s[i], what, r->e) < 0)
-			goto done;
+			return -1;
 	}
-	if (tokens_fit(&tot, "totals", r->e) < 0)
+	if (tokens_fit(tot, "totals", r->e) < 0)
+		return -1;
+	return 0;
+}
+
+cJSON *
+recon_report_build(struct recon *r)
+{
+	struct sums *s = NULL, tot;
+	cJSON *doc = NULL, *conds, *to;
+	int n = 0, rc = -1;
+	long long nfind = 0, nreq, nbill;
+
+	memset(&tot, 0, sizeof tot);
+	if (read_cells(r, &s, &n) < 0)
+		return NULL;
+	if (gather_sums(r, s, n, &tot) < 0)
 		goto done;
 	doc = cJSON_CreateObject();
 	json_add_string(doc, "kind", "cohort.reconcile/1");

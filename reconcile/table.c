@@ -180,48 +180,37 @@ list_findings(const cJSON *report, struct buf *out)
 			buf_printf(out, "  and %ld more %s\n", more[k], kinds[k]);
 }
 
-int
-recon_table(const cJSON *report, struct buf *out, struct err *e)
+/* One row of cells: a condition's (o, c not NULL) or the totals'. */
+static void
+row_cells(const cJSON *o, const cJSON *c, const cJSON *conds, char *cell[5], struct buf *b)
 {
-	static const char *const head[5] = { "condition", "clean games", "raw W-D-L",
-		"recorded tokens / clean game", "state" };
-	const cJSON *conds = json_get(report, "conditions"), *tot = json_get(report, "totals");
-	const cJSON *c, *f;
-	int rows = cJSON_GetArraySize(conds) + 2, r = 1;
+	char t[32];
+	double games = num(o, "clean_games");
+	const cJSON *per = json_get(o, "tokens_per_clean_game");
+
+	cell[0] = c != NULL ? cell_label(o, conds) : strdup("total");
+	snprintf(t, sizeof t, "%.0f", games);
+	cell[1] = strdup(t);
+	snprintf(t, sizeof t, "%.0f-%.0f-%.0f", num(o, "w"), num(o, "d"), num(o, "l"));
+	cell[2] = strdup(t);
+	if (cJSON_IsNumber(per))
+		thousands((long long)llround(per->valuedouble), t);
+	else
+		strcpy(t, "-");
+	cell[3] = strdup(t);
+	buf_reset(b);
+	if (c != NULL)
+		state_text(o, b);
+	cell[4] = strdup(b->p ? b->p : "");
+}
+
+/* The rows of cells in columns as wide as their widest cell, counts
+ * right-aligned, the last column and trailing blanks not padded. */
+static void
+cells_print(char *(*cell)[5], int rows, struct buf *out)
+{
 	size_t w[5];
-	char *(*cell)[5];
-	struct buf b = BUF_INIT;
 
-	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot))
-		return err_set(e, ERR_INPUT, "not a cohort.reconcile/1 report");
-	if ((cell = calloc((size_t)rows, sizeof *cell)) == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (int j = 0; j < 5; j++)
-		cell[0][j] = strdup(head[j]);
-	for (c = conds->child;; c = c->next) {
-		const cJSON *o = c != NULL ? c : tot;
-		char t[32];
-		double games = num(o, "clean_games");
-		const cJSON *per = json_get(o, "tokens_per_clean_game");
-
-		cell[r][0] = c != NULL ? cell_label(o, conds) : strdup("total");
-		snprintf(t, sizeof t, "%.0f", games);
-		cell[r][1] = strdup(t);
-		snprintf(t, sizeof t, "%.0f-%.0f-%.0f", num(o, "w"), num(o, "d"), num(o, "l"));
-		cell[r][2] = strdup(t);
-		if (cJSON_IsNumber(per))
-			thousands((long long)llround(per->valuedouble), t);
-		else
-			strcpy(t, "-");
-		cell[r][3] = strdup(t);
-		buf_reset(&b);
-		if (c != NULL)
-			state_text(o, &b);
-		cell[r][4] = strdup(b.p ? b.p : "");
-		r++;
-		if (c == NULL)
-			break;
-	}
 	for (int j = 0; j < 5; j++) {
 		w[j] = 0;
 		for (int i = 0; i < rows; i++)
@@ -241,43 +230,81 @@ recon_table(const cJSON *report, struct buf *out, struct err *e)
 			out->p[--out->len] = '\0';
 		buf_addc(out, '\n');
 	}
+}
+
+/* The two lines of totals under the table: games, tokens and hours;
+ * requests, billing rows, retries and failures. */
+static void
+totals_lines(const cJSON *tot, struct buf *out)
+{
+	const cJSON *rec = json_get(json_get(tot, "tokens"), "recorded");
+	char tk[32], rq[32], bl[32];
+
+	thousands((long long)num(rec, "total"), tk);
+	thousands((long long)num(tot, "requests_logged"), rq);
+	thousands((long long)num(tot, "billing_rows"), bl);
+	double cg = num(tot, "clean_games"), pg = num(tot, "provider_error_games");
+	double rt = num(tot, "retries"), fr = num(tot, "failed_requests");
+	buf_printf(out, "%.0f clean %s, %.0f provider-error %s, %s recorded tokens,"
+	    " %.2f worker-hours\n", cg, noun(cg, "game", "games"), pg, noun(pg, "game", "games"),
+	    tk, num(tot, "worker_hours"));
+	buf_printf(out, "%s %s logged, %s billing %s, %.0f %s, %.0f failed %s\n", rq,
+	    noun(num(tot, "requests_logged"), "request", "requests"), bl,
+	    noun(num(tot, "billing_rows"), "row", "rows"), rt, noun(rt, "retry", "retries"), fr,
+	    noun(fr, "request", "requests"));
+}
+
+/* The verdict line: reconciled or not, and the findings by kind. */
+static void
+verdict_line(const cJSON *report, const cJSON *tot, struct buf *out)
+{
+	const cJSON *fc = json_get(tot, "findings"), *f;
+	double n = 0;
+	int first = 1;
+
+	cJSON_ArrayForEach(f, fc)
+		n += f->valuedouble;
+	buf_printf(out, "%s: %.0f finding%s", cJSON_IsTrue(json_get(report, "reconciled"))
+	    ? "reconciled" : "not reconciled", n, n == 1 ? "" : "s");
+	for (size_t k = 0; k < NKIND; k++) {
+		double m = num(fc, kinds[k]);
+		if (m > 0) {
+			buf_printf(out, "%s%s %.0f", first ? " (" : ", ", kinds[k], m);
+			first = 0;
+		}
+	}
+	buf_adds(out, first ? "\n" : ")\n");
+}
+
+int
+recon_table(const cJSON *report, struct buf *out, struct err *e)
+{
+	static const char *const head[5] = { "condition", "clean games", "raw W-D-L",
+		"recorded tokens / clean game", "state" };
+	const cJSON *conds = json_get(report, "conditions"), *tot = json_get(report, "totals");
+	const cJSON *c;
+	int rows = cJSON_GetArraySize(conds) + 2, r = 1;
+	char *(*cell)[5];
+	struct buf b = BUF_INIT;
+
+	if (!cJSON_IsArray(conds) || !cJSON_IsObject(tot))
+		return err_set(e, ERR_INPUT, "not a cohort.reconcile/1 report");
+	if ((cell = calloc((size_t)rows, sizeof *cell)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (int j = 0; j < 5; j++)
+		cell[0][j] = strdup(head[j]);
+	for (c = conds->child;; c = c->next) {
+		row_cells(c != NULL ? c : tot, c, conds, cell[r++], &b);
+		if (c == NULL)
+			break;
+	}
+	cells_print(cell, rows, out);
 	for (int i = 0; i < rows; i++)
 		for (int j = 0; j < 5; j++)
 			free(cell[i][j]);
 	free(cell);
-	{
-		const cJSON *rec = json_get(json_get(tot, "tokens"), "recorded");
-		char tk[32], rq[32], bl[32];
-		thousands((long long)num(rec, "total"), tk);
-		thousands((long long)num(tot, "requests_logged"), rq);
-		thousands((long long)num(tot, "billing_rows"), bl);
-		double cg = num(tot, "clean_games"), pg = num(tot, "provider_error_games");
-		double rt = num(tot, "retries"), fr = num(tot, "failed_requests");
-		buf_printf(out, "%.0f clean %s, %.0f provider-error %s, %s recorded tokens,"
-		    " %.2f worker-hours\n", cg, noun(cg, "game", "games"), pg, noun(pg, "game", "games"),
-		    tk, num(tot, "worker_hours"));
-		buf_printf(out, "%s %s logged, %s billing %s, %.0f %s, %.0f failed %s\n", rq,
-		    noun(num(tot, "requests_logged"), "request", "requests"), bl,
-		    noun(num(tot, "billing_rows"), "row", "rows"), rt, noun(rt, "retry", "retries"), fr,
-		    noun(fr, "request", "requests"));
-	}
-	{
-		const cJSON *fc = json_get(tot, "findings");
-		double n = 0;
-		cJSON_ArrayForEach(f, fc)
-			n += f->valuedouble;
-		buf_printf(out, "%s: %.0f finding%s", cJSON_IsTrue(json_get(report, "reconciled"))
-		    ? "reconciled" : "not reconciled", n, n == 1 ? "" : "s");
-		int first = 1;
-		for (size_t k = 0; k < NKIND; k++) {
-			double m = num(fc, kinds[k]);
-			if (m > 0) {
-				buf_printf(out, "%s%s %.0f", first ? " (" : ", ", kinds[k], m);
-				first = 0;
-			}
-		}
-		buf_adds(out, first ? "\n" : ")\n");
-	}
+	totals_lines(tot, out);
+	verdict_line(report, tot, out);
 	list_findings(report, out);
 	buf_release(&b);
 	return 0;

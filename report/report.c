@@ -21,6 +21,7 @@ struct item {
 	const cJSON *meta; /* its entry in bundle.json */
 	cJSON *doc;        /* the parsed document, when it is JSON of its kind */
 	const char *kind;  /* that kind, or NULL */
+	int borrowed;      /* doc is the caller's */
 };
 
 struct items {
@@ -45,7 +46,8 @@ safe_rel(const char *p)
 /* Each item's document: one that does not read, or is not of the kind
  * bundle.json says, is listed without its figures. */
 static int
-items_read(const cJSON *bundle, const char *dir, struct items *x, struct err *e)
+items_read(const cJSON *bundle, const char *dir, report_doc_fn *doc, void *ctx, struct items *x,
+    struct err *e)
 {
 	const cJSON *m;
 
@@ -61,10 +63,16 @@ items_read(const cJSON *bundle, const char *dir, struct items *x, struct err *e)
 		memset(it, 0, sizeof *it);
 		it->meta = m;
 		x->n++;
-		if (!k || !safe_rel(p) || asprintf(&full, "%s/%s", dir, p) < 0)
+		if (!k || !safe_rel(p))
 			continue;
-		it->doc = json_parse_file(full, &ig);
-		free(full);
+		if (doc != NULL && (it->doc = (cJSON *)doc(ctx, p)) != NULL) {
+			it->borrowed = 1;
+		} else {
+			if (asprintf(&full, "%s/%s", dir, p) < 0)
+				continue;
+			it->doc = json_parse_file(full, &ig);
+			free(full);
+		}
 		if (it->doc && page_str(it->doc, "kind") && strcmp(page_str(it->doc, "kind"), k) == 0)
 			it->kind = k;
 	}
@@ -75,7 +83,8 @@ static void
 items_release(struct items *x)
 {
 	for (size_t i = 0; i < x->n; i++)
-		cJSON_Delete(x->it[i].doc);
+		if (!x->it[i].borrowed)
+			cJSON_Delete(x->it[i].doc);
 }
 
 /* "prompts/system.txt at commit eee1cde40d59 of harness; ..." */
@@ -226,6 +235,13 @@ int
 report_bundle(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
     struct buf *html, struct err *e)
 {
+	return report_bundle_docs(bundle, data_dir, a, NULL, NULL, html, e);
+}
+
+int
+report_bundle_docs(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
+    report_doc_fn *doc, void *ctx, struct buf *html, struct err *e)
+{
 	struct items *x = calloc(1, sizeof *x);
 	struct svg s = { html, 0 };
 	struct buf title = BUF_INIT;
@@ -233,7 +249,7 @@ report_bundle(const cJSON *bundle, const char *data_dir, const struct report_arc
 
 	if (x == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	if (items_read(bundle, data_dir, x, e) < 0)
+	if (items_read(bundle, data_dir, doc, ctx, x, e) < 0)
 		goto done;
 	if (buf_printf(&title, "Review of %s", page_or(bundle, "name", a ? a->name : "a bundle")) < 0) {
 		err_set(e, ERR_NOMEM, "out of memory");

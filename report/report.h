@@ -43,6 +43,15 @@ struct report_archive {
 int report_bundle(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
     struct buf *html, struct err *e);
 
+/* report_bundle with documents already read: doc(ctx, path) gives the
+ * tree of bundle.json's item at path (path as bundle.json writes it),
+ * read by the strict reader from its file's bytes as report_bundle would
+ * read them, and borrowed until the page is written; or NULL, and the
+ * file is read here.  The same page. */
+typedef const cJSON *report_doc_fn(void *ctx, const char *path);
+int report_bundle_docs(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
+    report_doc_fn *doc, void *ctx, struct buf *html, struct err *e);
+
 /* The page of the gate's answer for a bundle spec named spec_name: a
  * cohort.refusal/1's findings, or the items a cohort.bundle/1 would hold.
  * 0, or -1 with e set when out of memory. */

@@ -9,6 +9,7 @@
 
 #include "../common/hash.h"
 #include "../json/json.h"
+#include "../json/rec.h"
 #include "../plot/plot.h"
 #include "../store/cas.h"
 #include "page.h"
@@ -86,40 +87,134 @@ str(const cJSON *o, const char *k)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* One stored game record into its unit. */
+/* The fields of a stored game record a unit counts (NULL: absent or not
+ * a string), read from its tree or flat (rec_fields). */
+struct recf {
+	const char *req, *ret, *engine, *limiter, *bin, *opening, *color, *term, *st, *en;
+	int have_t, have_n; /* anchor.time_s, anchor.nodes are numbers */
+	double t, n;
+};
+
 static void
-unit_add(struct unit *u, const cJSON *r)
+tree_fields(const cJSON *r, struct recf *f)
 {
 	const cJSON *m = json_get(r, "model"), *a = json_get(r, "anchor");
-	char b[512], lim[128];
-	const char *st = str(r, "started_at"), *en = str(r, "ended_at");
 	const cJSON *t = json_get(a, "time_s"), *n = json_get(a, "nodes");
+
+	*f = (struct recf){ str(m, "requested"), str(m, "returned"), str(a, "engine"),
+		str(a, "limiter"), str(a, "binary_sha256"), str(r, "opening"), str(r, "color"),
+		str(r, "termination"), str(r, "started_at"), str(r, "ended_at"), cJSON_IsNumber(t),
+		cJSON_IsNumber(n), cJSON_IsNumber(t) ? t->valuedouble : 0,
+		cJSON_IsNumber(n) ? n->valuedouble : 0 };
+}
+
+/* The flat reader's way (json/rec.h), for a record rec_check finds
+ * canonical: what the tree would give, or 1 for the tree's way (a string
+ * with escapes, or longer than the room kept for it). */
+#define RECF_ROOM 256
+struct recf_room {
+	char v[10][RECF_ROOM];
+};
+
+static int
+flat_str(const struct rec_scan *s, int obj, const char *key, char *room, const char **out)
+{
+	int tok = obj >= 0 && rec_type(s, obj) == REC_OBJECT ? rec_member(s, obj, key) : -1;
+	const char *p;
+	size_t len;
+
+	*out = NULL;
+	if (tok < 0 || rec_type(s, tok) != REC_STRING)
+		return tok >= 0 && rec_type(s, tok) == REC_XSTRING;
+	p = rec_str(s, tok, &len);
+	if (len >= RECF_ROOM)
+		return 1;
+	memcpy(room, p, len);
+	room[len] = '\0';
+	*out = room;
+	return 0;
+}
+
+static int
+flat_num(const struct rec_scan *s, int obj, const char *key, int *have, double *x)
+{
+	int tok = obj >= 0 && rec_type(s, obj) == REC_OBJECT ? rec_member(s, obj, key) : -1;
+
+	*have = tok >= 0 && rec_type(s, tok) == REC_NUMBER;
+	*x = 0;
+	return *have && rec_num(s, tok, x) < 0;
+}
+
+static int
+rec_fields(const struct rec_scan *s, struct recf *f, struct recf_room *room)
+{
+	int m = rec_member(s, 0, "model"), a = rec_member(s, 0, "anchor");
+
+	return flat_str(s, m, "requested", room->v[0], &f->req) ||
+	    flat_str(s, m, "returned", room->v[1], &f->ret) ||
+	    flat_str(s, a, "engine", room->v[2], &f->engine) ||
+	    flat_str(s, a, "limiter", room->v[3], &f->limiter) ||
+	    flat_str(s, a, "binary_sha256", room->v[4], &f->bin) ||
+	    flat_str(s, 0, "opening", room->v[5], &f->opening) ||
+	    flat_str(s, 0, "color", room->v[6], &f->color) ||
+	    flat_str(s, 0, "termination", room->v[7], &f->term) ||
+	    flat_str(s, 0, "started_at", room->v[8], &f->st) ||
+	    flat_str(s, 0, "ended_at", room->v[9], &f->en) ||
+	    flat_num(s, a, "time_s", &f->have_t, &f->t) || flat_num(s, a, "nodes", &f->have_n, &f->n);
+}
+
+/* One stored game record into its unit. */
+static void
+unit_add(struct unit *u, const struct recf *f)
+{
+	char b[512], lim[128];
 	char num[32];
 
-	snprintf(b, sizeof b, "requested %s, returned %s", str(m, "requested") ? str(m, "requested") : "?",
-	    str(m, "returned") ? str(m, "returned") : "?");
+	snprintf(b, sizeof b, "requested %s, returned %s", f->req ? f->req : "?",
+	    f->ret ? f->ret : "?");
 	set_add(&u->model, b);
 	lim[0] = '\0';
-	if (cJSON_IsNumber(t)) {
-		canon_number(t->valuedouble, num);
+	if (f->have_t) {
+		canon_number(f->t, num);
 		snprintf(lim, sizeof lim, ", %s s per move", num);
-	} else if (cJSON_IsNumber(n)) {
-		canon_number(n->valuedouble, num);
+	} else if (f->have_n) {
+		canon_number(f->n, num);
 		snprintf(lim, sizeof lim, ", %s nodes per move", num);
 	}
-	snprintf(b, sizeof b, "%s, %s%s, binary %s", str(a, "engine") ? str(a, "engine") : "?",
-	    str(a, "limiter") ? str(a, "limiter") : "no limiter named", lim,
-	    str(a, "binary_sha256") ? str(a, "binary_sha256") : "not recorded");
+	snprintf(b, sizeof b, "%s, %s%s, binary %s", f->engine ? f->engine : "?",
+	    f->limiter ? f->limiter : "no limiter named", lim, f->bin ? f->bin : "not recorded");
 	set_add(&u->engine, b);
-	set_add(&u->openings, str(r, "opening") ? str(r, "opening") : "?");
-	set_add(&u->colours, str(r, "color") ? str(r, "color") : "?");
-	set_add(&u->terminations, str(r, "termination") ? str(r, "termination") : "?");
+	set_add(&u->openings, f->opening ? f->opening : "?");
+	set_add(&u->colours, f->color ? f->color : "?");
+	set_add(&u->terminations, f->term ? f->term : "?");
 	/* RFC 3339 UTC stamps of one form compare as text */
-	if (st && (u->first[0] == '\0' || strcmp(st, u->first) < 0))
-		snprintf(u->first, sizeof u->first, "%s", st);
-	if (en && strcmp(en, u->last) > 0)
-		snprintf(u->last, sizeof u->last, "%s", en);
+	if (f->st && (u->first[0] == '\0' || strcmp(f->st, u->first) < 0))
+		snprintf(u->first, sizeof u->first, "%s", f->st);
+	if (f->en && strcmp(f->en, u->last) > 0)
+		snprintf(u->last, sizeof u->last, "%s", f->en);
 	u->games++;
+}
+
+/* A stored record into its unit: read flat when it is canonical (the
+ * common case: a million records are a million trees otherwise), by the
+ * strict tree reader else.  0, or -1 when it does not read. */
+static int
+record_add(struct unit *u, struct rec_scan *rs, struct recf_room *room, const char *p, size_t len)
+{
+	struct err ig = ERR_INIT;
+	struct recf f;
+	cJSON *rec;
+
+	if (rs != NULL && rec_check(rs, p, len) == REC_OK && rec_fields(rs, &f, room) == 0) {
+		unit_add(u, &f);
+		return 0;
+	}
+	if ((rec = json_parse(p, len, "record", 1, &ig)) == NULL)
+		return -1;
+	tree_fields(rec, &f);
+	unit_add(u, &f);
+	cJSON_Delete(rec);
+	return 0;
 }
 
 static struct unit *
@@ -204,6 +299,8 @@ tuple_collect(struct tuple *t, const cJSON *freeze, const char *store_dir, struc
 	const cJSON *conds = json_get(freeze, "conditions"), *it;
 	struct cas *store = NULL;
 	struct err ig = ERR_INIT;
+	struct rec_scan *rs;
+	struct recf_room *room;
 
 	t->max = (size_t)cJSON_GetArraySize(conds);
 	t->us = calloc(t->max + 1, sizeof *t->us);
@@ -217,22 +314,21 @@ tuple_collect(struct tuple *t, const cJSON *freeze, const char *store_dir, struc
 	}
 	if (store_dir == NULL || cas_open(store_dir, 0, &store, &ig) < 0)
 		store = NULL;
+	rs = rec_scan_new(); /* NULL: every record the tree's way */
+	room = malloc(sizeof *room);
 	cJSON_ArrayForEach(it, json_get(freeze, "games")) {
 		const char *f = str(it, "family"), *c = str(it, "condition"), *id = str(it, "id");
 		struct unit *u = c ? unit_of(t->us, &t->n, t->max, f ? f : "", c) : NULL;
 		uint8_t d[HASH_LEN];
 		const char *p;
 		size_t len;
-		cJSON *rec;
 		if (u == NULL || store == NULL || id == NULL || hash_id_parse(id, d) < 0 ||
 		    cas_get(store, d, &p, &len, &ig) != 0 ||
-		    (rec = json_parse(p, len, "record", 1, &ig)) == NULL) {
+		    record_add(u, room != NULL ? rs : NULL, room, p, len) < 0)
 			t->unread++;
-			continue;
-		}
-		unit_add(u, rec);
-		cJSON_Delete(rec);
 	}
+	rec_scan_free(rs);
+	free(room);
 	cas_free(store);
 	return 0;
 }

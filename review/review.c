@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../common/io.h"
+#include "../common/pool.h"
 #include "../json/json.h"
 #include "../verify/verify.h"
 #include "review.h"
@@ -25,7 +26,47 @@ struct doc {
 	char id[HASH_ID_LEN + 1];
 	int archive;
 	struct buf in; /* the bytes of standard input ("-"), kept to parse later */
+	/* an archive file's digest, taken on a thread of its own while the
+	 * archive is verified (the report names it by its identity) */
+	struct pool_thread hasher;
+	struct err he;
+	uint8_t dg[HASH_LEN];
+	int hashing, hrc;
 };
+
+static void
+archive_digest(void *arg)
+{
+	struct doc *d = arg;
+
+	d->hrc = hash_file(d->path, d->dg, NULL, &d->he);
+}
+
+/* Wait for every archive's digest and name each archive's subject by it:
+ * 0, or -1 with e set by the first that could not be read (which it
+ * would have been before anything was verified). */
+static int
+archive_ids(struct doc *docs, size_t n, cJSON *subj, struct err *e)
+{
+	const cJSON *s = subj != NULL ? subj->child : NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++, s = s != NULL ? s->next : NULL) {
+		if (!docs[i].hashing)
+			continue;
+		pool_join(&docs[i].hasher);
+		docs[i].hashing = 0;
+		if (docs[i].hrc < 0 && rc == 0) {
+			*e = docs[i].he;
+			rc = -1;
+		} else if (docs[i].hrc == 0) {
+			hash_id_format(docs[i].dg, docs[i].id);
+			if (s != NULL)
+				json_add_string((cJSON *)s, "id", docs[i].id);
+		}
+	}
+	return rc;
+}
 
 /* Whether the first n bytes m of a file are those of a gzip, zstd or tar
  * archive. */
@@ -215,7 +256,7 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	const char *kind;
 
 	if (d->archive)
-		return bundle_verify_path(d->path, checks, e);
+		return bundle_verify_jobs(d->path, o->jobs, checks, e);
 	if (d->held != NULL) {
 		cJSON *c;
 		while ((c = cJSON_DetachItemFromArray(d->held, 0)) != NULL)
@@ -295,14 +336,11 @@ review_files(const struct review_opts *o, cJSON **report, struct err *e)
 			goto done;
 		}
 		if (docs[i].archive) {
-			uint8_t dg[HASH_LEN];
 			struct stat st;
 			if (stat(o->files[i], &st) == 0 && S_ISREG(st.st_mode)) {
-				if (hash_file(o->files[i], dg, NULL, e) < 0) {
-					rc = -1;
-					goto done;
-				}
-				hash_id_format(dg, docs[i].id);
+				docs[i].hashing = 1;
+				docs[i].he = (struct err)ERR_INIT;
+				pool_spawn(&docs[i].hasher, archive_digest, &docs[i]);
 			}
 			continue;
 		}
@@ -347,16 +385,28 @@ review_files(const struct review_opts *o, cJSON **report, struct err *e)
 	for (size_t i = 0; i < o->nfiles; i++) {
 		int one = verify_one(o, docs, i, checks, e);
 		if (one < 0) {
+			/* an archive that could not be read says so first, as it did
+			 * before anything was verified */
+			archive_ids(docs, o->nfiles, NULL, e);
 			rc = -1;
 			goto done;
 		}
 		if (one > 0)
 			rc = 1;
 	}
+	if (archive_ids(docs, o->nfiles, subj, e) < 0) {
+		rc = -1;
+		goto done;
+	}
 	json_add_bool(r, "ok", rc == 0);
 	*report = r;
 	r = NULL;
 done:
+	/* a digest still running reads docs[i].path: waited for before it goes */
+	if (rc < 0) {
+		struct err ig = ERR_INIT;
+		archive_ids(docs, o->nfiles, NULL, &ig);
+	}
 	cJSON_Delete(r);
 	for (size_t i = 0; i < o->nfiles; i++) {
 		free(docs[i].name);

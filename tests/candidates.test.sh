@@ -12,6 +12,10 @@ for m in chess chess-illegal-pv chess-illegal-eval chess-illegal-best chess-boun
 	printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$FAKE" "$m" >"eng/$m"
 	chmod +x "eng/$m"
 done
+# not UCI, and gone from its input before "uci" can reach it: the send
+# fails every time, and what it printed must still be the message
+printf '#!/bin/sh\nexec 0<&-\necho hello\nsleep 0.3\n' >eng/hello-closed
+chmod +x eng/hello-closed
 # the same engine as eng/chess, another binary
 cp eng/chess eng/chess-copy && echo '# rebuilt' >>eng/chess-copy
 
@@ -175,6 +179,7 @@ bad_engine "an illegal pv move" chess-illegal-pv \
 	'position p01-start: engine eng/chess-illegal-pv: multipv 2: pv move 2: b2b3: illegal in this position; its pv: b2b3 b2b3'
 bad_engine "an illegal bestmove" chess-illegal-best 'engine eng/chess-illegal-best: bestmove: a1a1: illegal'
 bad_engine "not UCI" hello 'engine eng/hello: not a UCI engine.*first lines: "hello"'
+bad_engine "not UCI, its input closed at once" hello-closed 'engine eng/hello-closed: not a UCI engine.*first lines: "hello"'
 bad_engine "not there" no-such-engine 'eng/no-such-engine'
 expect_fail2 "engine: an illegal pv in evals" \
 	'position p01-start: searchmoves ([a-h1-8]{4}): engine eng/chess-illegal-eval: multipv 1: pv move 2: [a-h1-8]{4}: illegal' \

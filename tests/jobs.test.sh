@@ -48,3 +48,50 @@ check "the thorough way named the changed record, alone" \
 	test "$(grep -o '"ok":false' j1/bad.json | wc -l)" -ge 1 -a "$(grep -o '"subject":"jobs-' j1/bad.json | wc -l)" -eq 1
 COHORT_JOBS=1 "$COHORT" freeze --spec "$SPEC" -o luna1.json "$EX/luna/ledger.jsonl"
 same_bytes "freeze on one thread: the golden bytes" luna1.json "$ROOT/golden/freeze-luna/stdout"
+
+# bundle --check and verify ARCHIVE run their slow checks at once (freezing
+# again, each store, computing again, the reviewer's page, each file read):
+# the same report with 1, 2 and 3 threads, both when all holds and when a
+# changed ledger game, a changed rating and a changed stored record are
+# found (in a bag whose own digests and bundle.json were rewritten to match).
+luna_evidence lb
+cp -R lb lbad
+sed '2s/"result":"win"/"result":"loss"/' lb/ledger.jsonl >lbad/ledger.jsonl
+"$COHORT" bundle --spec lb/bundle.json -o lb.tar >/dev/null 2>&1 ||
+	notok "the Luna evidence bundles" "$("$COHORT" bundle --spec lb/bundle.json -o lb.tar 2>&1 | tail -3)"
+mkdir -p bad && tar -xf lb.tar -C bad 2>/dev/null
+BADBAG=bad/luna-publication
+/usr/bin/python3 "$ROOT/tests/bagtool.py" json "$BADBAG/data/fit.json" \
+	'd["black_penalty"]["value"] = 36'
+sed '2s/"result":"win"/"result":"loss"/' "$BADBAG/data/ledger.jsonl" >bad.jsonl &&
+	cat bad.jsonl >"$BADBAG/data/ledger.jsonl"
+pk=$(ls "$BADBAG"/data/store/pack/*.pack | head -1)
+sed '2s/"color":"\([a-z]*\)k"/"color":"\1K"/' "$pk" >pk.tmp && cat pk.tmp >"$pk"
+/usr/bin/python3 "$ROOT/tests/bagtool.py" reid "$BADBAG" && /usr/bin/python3 "$ROOT/tests/bagtool.py" rebag "$BADBAG" &&
+	/usr/bin/python3 "$ROOT/tests/bagtool.py" tar "$BADBAG" bad.tar
+for j in 1 2 3; do
+	COHORT_JOBS=$j "$COHORT" bundle --check --spec lb/bundle.json >check$j.json 2>check$j.err
+	echo $? >check$j.status
+	COHORT_JOBS=$j "$COHORT" bundle --check --spec lbad/bundle.json >refuse$j.json 2>refuse$j.err
+	echo $? >refuse$j.status
+	COHORT_JOBS=$j "$COHORT" verify -o va$j.json lb.tar
+	echo $? >va$j.status
+	COHORT_JOBS=$j "$COHORT" verify -o vbad$j.json bad.tar
+	echo $? >vbad$j.status
+done
+for j in 2 3; do
+	for f in check refuse va vbad; do
+		same_bytes "$f: the same report with 1 and $j threads" $f"1.json" $f$j.json
+		same_bytes "$f: the same exit status with 1 and $j threads" $f"1.status" $f$j.status
+	done
+	same_bytes "bundle --check: the same notes with 1 and $j threads" refuse1.err refuse$j.err
+done
+check "bundle --check of the Luna evidence holds" test "$(cat check1.status)" = 0
+check "bundle --check refuses the changed ledger (a stale freeze)" \
+	sh -c 'test "$(cat refuse1.status)" = 1 && grep -q "\"check\":\"stale\"" refuse1.json'
+check "verify ARCHIVE holds on the Luna archive" test "$(cat va1.status)" = 0
+check "verify ARCHIVE finds the changed ledger, store record and rating" sh -c \
+	'test "$(cat vbad1.status)" = 1 && /usr/bin/python3 -c "
+import json, sys
+bad = {c[\"check\"] for c in json.load(sys.stdin)[\"checks\"] if not c[\"ok\"]}
+sys.exit(not {\"freeze-ledgers\", \"refit\"} <= bad or len(bad) < 3)" <vbad1.json'
