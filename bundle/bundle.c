@@ -727,8 +727,18 @@ doc_bytes(const char *q, size_t n, const char *path, int *invalid, struct err *p
 	return doc;
 }
 
+/* The kinds the verifier can check: inputs, freezes, and derived kinds. */
+static int
+kind_checkable(const char *kind)
+{
+	return strcmp(kind, "cohort.spec/1") == 0 || strcmp(kind, "cohort.freeze/1") == 0 ||
+	    derive_known(kind) || derive_is_input(kind);
+}
+
 /* An item's own file, when it holds a JSON object: parsed, with its kind
- * and canonical identity.  A .json file that is not JSON is a finding. */
+ * and canonical identity.  A .json file that is not JSON is a finding, and
+ * so is a document of a kind the verifier cannot check: the archive's
+ * verifier would find it, so the gate does not publish it. */
 static void
 parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 {
@@ -746,6 +756,11 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 			it->kind = k2->valuestring;
 		if (canon_id(it->doc, it->doc_id, &ie) < 0)
 			it->doc_id[0] = '\0';
+		if (it->kind != NULL && !kind_checkable(it->kind))
+			finding(c, "invalid", it, it->path, 0,
+			    "bundle only documents a reviewer's cohort verify can check: drop the item, "
+			    "or remove its \"kind\" if it is a plain file",
+			    "a %.60s document: not a kind cohort can check", it->kind);
 	}
 }
 
@@ -1623,6 +1638,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	size_t n = c->nf + 2;
 	int has_cff;
 	struct bag_write_opts wo;
+	char *agent = NULL;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
@@ -1671,6 +1687,14 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
+	/* which cohort made the bag: the version and the source commit */
+	if (asprintf(&agent, "cohort %s (%s)", tool.version,
+	        o->tool_commit && o->tool_commit[0] ? o->tool_commit : "unknown") < 0) {
+		agent = NULL;
+		err_set(c->e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	wo.agent = agent;
 	if (bag_write(&wo, bf, n, o->out, d, c->e) < 0) {
 		/* a failed write names the archive, whatever failed under it */
 		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
@@ -1681,6 +1705,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	hash_id_format(d, id);
 	rc = 0;
 done:
+	free(agent);
 	free(bf);
 	cJSON_Delete(cr);
 	buf_release(&crate);
@@ -1859,14 +1884,6 @@ on_bag_live(void *p, const char *what, const char *action)
 
 	(void)action;
 	bag_check_add(l->checks, "live", l->subject, 0, "%s", what);
-}
-
-/* The kinds the verifier can check: inputs, freezes, and derived kinds. */
-static int
-kind_checkable(const char *kind)
-{
-	return strcmp(kind, "cohort.spec/1") == 0 || strcmp(kind, "cohort.freeze/1") == 0 ||
-	    derive_known(kind) || derive_is_input(kind);
 }
 
 /* One item's fields and paths; a path leaving the bag is a finding. */
@@ -2553,6 +2570,34 @@ bundle_document_read(struct bag *b, cJSON *checks, const char *name, cJSON **doc
 	return rc;
 }
 
+/* Which cohort made the bag: bag-info.txt's Bag-Software-Agent, "cohort
+ * VERSION (COMMIT)" (the source commit, or "unknown" for a build from
+ * outside a git clone), reported; absent or of another form, a finding.
+ * The findings (0 or 1), or -1. */
+static int
+software_agent(struct bag *b, cJSON *checks, struct err *e)
+{
+	struct buf v = BUF_INIT;
+	int r = bag_info_get(b, "Bag-Software-Agent", &v, e), ok;
+	size_t n = r == 0 ? strlen(v.p) : 0;
+	const char *sp = r == 0 ? strchr(v.p + (n > 7 ? 7 : n), ' ') : NULL;
+
+	if (r < 0)
+		return -1;
+	ok = r == 0 && strncmp(v.p, "cohort ", 7) == 0 && n > 7 && sp != NULL && sp > v.p + 7 &&
+	    sp[1] == '(' && sp[2] != ')' && v.p[n - 1] == ')' && strchr(sp + 1, ' ') == NULL;
+	if (ok)
+		bag_check_add(checks, "software-agent", "bag-info.txt", 1, "made by %.200s", v.p);
+	else if (r == 0)
+		bag_check_add(checks, "software-agent", "bag-info.txt", 0, "Bag-Software-Agent is "
+		    "\"%.200s\": expected cohort VERSION (COMMIT), which cohort made the bag", v.p);
+	else
+		bag_check_add(checks, "software-agent", "bag-info.txt", 0, "no Bag-Software-Agent: "
+		    "the bag does not say which cohort (version and commit) made it");
+	buf_release(&v);
+	return !ok;
+}
+
 /* The bundle document bag-info.txt names ("Bundle-Document: PATH ID"), or
  * data/bundle.json where it names none: confined, present, of that
  * identity (a mismatch is a finding, and the document is read all the
@@ -2611,7 +2656,11 @@ bundle_verify_path(const char *path, cJSON *checks, struct err *e)
 	if ((findings = bag_check(b, checks, e)) >= 0 &&
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
-		if (doc != NULL) {
+		if (doc != NULL && (r = software_agent(b, checks, e)) >= 0)
+			findings += r;
+		else if (doc != NULL)
+			findings = -1;
+		if (doc != NULL && findings >= 0) {
 			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;

@@ -129,7 +129,7 @@ int
 cmd_bundle(int argc, char **argv)
 {
 	struct bundle_opts o = { NULL, NULL, 0, BAG_PLAIN, NULL, note, NULL, COHORT_VERSION,
-		COHORT_COMMIT };
+		cohort_commit };
 	const char *format = NULL, *key = NULL, *pwfile = NULL;
 	struct ms_sec sk;
 	struct buf pw = BUF_INIT;

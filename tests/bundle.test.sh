@@ -24,6 +24,49 @@ same_bytes "same bytes from another working folder" a.tar c.tar
 "$COHORT" bundle --spec luna/bundle.json >d.tar 2>d.err
 same_bytes "without -o the archive goes to stdout" a.tar d.tar
 grep -qx "cohort bundle: $(cat id.txt)" d.err && ok "without -o the identity goes to stderr" || notok "identity on stderr" "$(cat d.err)"
+# which cohort made the bag: its version and the source commit it was
+# built from (mk/commit.sh), in bag-info.txt and the RO-Crate metadata;
+# the golden cases' build says "test" there and nothing else differs
+built=$(sed -n 's/^const char cohort_commit\[\] = "\(.*\)";$/\1/p' "$BUILD/cmd/commit.c")
+ver=$("$COHORT" --version | awk '{ print $NF }')
+tar -xOf a.tar luna-publication/bag-info.txt >agent.txt
+if printf '%s\n' "$built" | grep -Eqx '[0-9a-f]{40}(-dirty)?|unknown' &&
+	[ "$(head -1 agent.txt)" = "Bag-Software-Agent: cohort $ver ($built)" ]; then
+	ok "bag-info.txt names cohort's version and the commit it was built from ($built)"
+else
+	notok "Bag-Software-Agent" "built from '$built': $(head -1 agent.txt)"
+fi
+tar -xOf a.tar luna-publication/data/ro-crate-metadata.json | $PY -c '
+import json, sys
+g = {e["@id"]: e for e in json.load(sys.stdin)["@graph"]}
+c = sys.argv[1]
+sys.exit(0 if g["#cohort"].get("identifier") == (None if c == "unknown" else c) else 1)' "$built" &&
+	ok "the RO-Crate metadata names the same commit" || notok "RO-Crate commit" "$built"
+"$BUILD/tests/cohort-golden" bundle --spec luna/bundle.json -o g.tar >/dev/null 2>&1
+tar -xOf g.tar luna-publication/bag-info.txt >gagent.txt
+[ "$(head -1 gagent.txt)" = "Bag-Software-Agent: cohort $ver (test)" ] &&
+	[ "$(sed 1d gagent.txt)" = "$(sed 1d agent.txt)" ] &&
+	ok "the golden cases' build differs only by its commit, \"test\"" ||
+	notok "the golden build" "$(diff agent.txt gagent.txt)"
+# mk/commit.sh: HEAD in a clean clone, -dirty after an edit, "unknown" in a
+# source tarball and in a copy inside another project's repository
+if git -C "$ROOT" rev-parse HEAD >/dev/null 2>&1; then
+	rm -rf clone tarball host
+	git clone -q "$ROOT" clone 2>/dev/null
+	head=$(git -C clone rev-parse HEAD)
+	[ "$(cd clone && sh mk/commit.sh)" = "$head" ] && ok "commit.sh: HEAD in a clean clone" ||
+		notok "commit.sh in a clone" "$(cd clone && sh mk/commit.sh)"
+	echo >>clone/README.md
+	[ "$(cd clone && sh mk/commit.sh)" = "$head-dirty" ] && ok "commit.sh: -dirty after an edit" ||
+		notok "commit.sh dirty" "$(cd clone && sh mk/commit.sh)"
+	mkdir tarball && git -C clone archive HEAD | tar -xf - -C tarball
+	[ "$(cd tarball && sh mk/commit.sh)" = unknown ] && ok "commit.sh: unknown in a source tarball" ||
+		notok "commit.sh tarball" "$(cd tarball && sh mk/commit.sh)"
+	mkdir host && git -C host init -q && mkdir host/cohort && git -C clone archive HEAD | tar -xf - -C host/cohort
+	[ "$(cd host/cohort && sh mk/commit.sh)" = unknown ] &&
+		ok "commit.sh: unknown inside another project's repository" ||
+		notok "commit.sh in a host repository" "$(cd host/cohort && sh mk/commit.sh)"
+fi
 for z in gzip zstd; do
 	"$COHORT" bundle --spec luna/bundle.json --$z -o a.$z >/dev/null 2>&1
 	sleep 1
@@ -148,9 +191,19 @@ grep -q '4 games are still live (first: deepseek-top10-b01-g09)' ref.json && ok 
 $PY -c 'import json; c=json.load(open("ref.json"))["counts"]; exit(0 if c == {"missing":0,"stale":0,"live":5,"secret":0,"invalid":0} else 1)' &&
 	ok "DeepSeek: only live findings (no false alarm on its ledger, request log, billing, freeze, store)" ||
 	notok "DeepSeek counts" "$(cat ref.json)"
-printf '{"kind":"cohort.note/1","live":true}' >luna/note.json
+printf '{"live":true}' >luna/note.json
 spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
 refused "live: a document marked live" luna/s.json live 'the document is marked live'
+# a document of a kind cohort cannot check: the archive's verifier would
+# find it, so the gate refuses it (and a plain JSON file without a kind is
+# bundled as a file)
+printf '{"kind":"cohort.note/1","text":"x"}' >luna/note.json
+spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
+refused "invalid: a document of a kind cohort cannot check" luna/s.json invalid \
+	'"detail": "a cohort.note/1 document: not a kind cohort can check", "path": "note.json"'
+printf '{"text":"x"}' >luna/note.json
+"$COHORT" bundle --spec luna/s.json --check >/dev/null 2>&1 && ok "a JSON file without a kind bundles" ||
+	notok "a JSON file without a kind bundles" "$("$COHORT" bundle --spec luna/s.json --check 2>&1 | head -c 400)"
 
 luna_evidence leak
 k=sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2FAKE
@@ -244,7 +297,7 @@ luna_evidence all
 printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >all/fit.json
 printf 'password = hunter2hunter2\n' >>all/prompts/tools.json 2>/dev/null
 printf 'token: ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2\n' >all/notes.txt
-printf '{"kind":"cohort.note/1","live":true}' >all/note.json
+printf '{"live":true}' >all/note.json
 cp all/bundle.json all/b.tmp
 sed 's/"require": \[/"require": ["paper", /; s/"items": \[/"items": [{"role": "notes", "path": "notes.txt"}, {"role": "note", "path": "note.json"},/' all/b.tmp >all/bundle.json
 rm all/b.tmp
