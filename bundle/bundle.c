@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../common/io.h"
+#include "../common/map.h"
 #include "../common/pool.h"
 #include "../common/repo.h"
 #include "../common/ts.h"
@@ -668,14 +669,15 @@ scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 	return r < 0 ? -1 : 0;
 }
 
-/* f mapped whole (*m NULL when empty), its size taken from the open file. */
+/* f mapped whole (guarded: common/map.h), its size taken from the open
+ * file. */
 static int
-map_file(struct ctx *c, struct file *f, void **m)
+map_file(struct ctx *c, struct file *f, struct map *m)
 {
 	struct stat st;
-	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW);
+	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW), rc;
 
-	*m = NULL;
+	*m = (struct map)MAP_INIT;
 	if (fd < 0)
 		return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -683,17 +685,11 @@ map_file(struct ctx *c, struct file *f, void **m)
 		return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
 	}
 	f->size = (uint64_t)st.st_size;
-	if (st.st_size > 0) {
-		*m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (*m == MAP_FAILED) {
-			*m = NULL;
-			close(fd);
-			return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
-		}
-		madvise(*m, (size_t)st.st_size, MADV_SEQUENTIAL);
-	}
+	rc = map_fd(fd, f->rel, (size_t)st.st_size, m, c->e);
+	if (rc == 0 && m->slot >= 0)
+		madvise((void *)m->p, m->n, MADV_SEQUENTIAL);
 	close(fd);
-	return 0;
+	return rc;
 }
 
 /* A file's bytes as a cohort document: an object when they hold one
@@ -774,25 +770,27 @@ read_files(struct ctx *c)
 		struct item *it = &c->it[f->item];
 		struct scan_ctx sc = { c, it, f->rel, NULL };
 		struct pool_thread th = POOL_THREAD_INIT;
-		void *m = NULL;
+		struct map m;
 		int r;
 
 		if (map_file(c, f, &m) < 0)
 			return -1;
-		struct hash_job job = { m ? m : "", f->size, f->sha };
+		struct hash_job job = { m.p ? m.p : "", f->size, f->sha };
 		if (f->size >= ((size_t)1 << 20))
 			pool_spawn(&th, hash_job_run, &job);
 		else
 			hash_job_run(&job);
-		r = scan_bytes(m ? m : "", f->size, &sc);
+		r = scan_bytes(m.p ? m.p : "", f->size, &sc);
 		pool_join(&th);
 		if (r == 0) {
 			hash_id_format(f->sha, f->id);
 			if (it->file == f)
-				parse_doc(c, it, m, f->size);
+				parse_doc(c, it, m.p ? m.p : "", f->size);
 		}
-		if (m)
-			munmap(m, (size_t)f->size);
+		map_release(&m);
+		/* what was read from a file cut meanwhile is no evidence */
+		if (r == 0 && map_check(c->e) < 0)
+			return -1;
 		if (r < 0)
 			return -1;
 	}
