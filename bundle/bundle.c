@@ -26,6 +26,7 @@
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../protocol/ledger.h"
 #include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../gate/gate.h"
@@ -48,7 +49,8 @@ struct item {
 	long index;                /* its position in "items" */
 	const char *role;
 	const char *path;          /* as written */
-	const cJSON *derived;      /* "derived_from", or NULL */
+	const cJSON *derived;      /* "derived_from", or NULL; or implied */
+	cJSON *implied;            /* derived_from implied by the kinds (imply_graph) */
 	const cJSON *git;          /* "git", or NULL */
 	cJSON *git_out;            /* "git" as recorded: with the commit HEAD gave */
 	const char *store;         /* "store", or NULL */
@@ -863,6 +865,141 @@ in_list(const cJSON *list, const char *id)
 	return 0;
 }
 
+/* ------------------------------------------------------------ the graph */
+
+/* A ledger's first record: its game_id kept, and one is enough. */
+static int
+first_game(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+{
+	const cJSON *g = json_get(rec, "game_id");
+
+	if (cJSON_IsString(g))
+		snprintf(ctx, 256, "%s", g->valuestring);
+	return err_set(e, ERR_FINDING, "one record read");
+}
+
+/* 1 when the freeze doc lists the game id among its games or exclusions. */
+static int
+freeze_lists(const cJSON *doc, const char *id)
+{
+	static const char *lists[] = { "games", "excluded" };
+	const cJSON *x, *g;
+
+	for (size_t k = 0; k < 2; k++)
+		cJSON_ArrayForEach(x, json_get(doc, lists[k]))
+			if (cJSON_IsString(g = json_get(x, "game_id")) && strcmp(g->valuestring, id) == 0)
+				return 1;
+	return 0;
+}
+
+/* 1 when the file at path, no cohort document, is a ledger of the freeze
+ * doc: its first record is a game the freeze lists.  The gate and the
+ * archive verifier imply a freeze's ledgers by it. */
+static int
+ledger_of(const char *path, const cJSON *doc)
+{
+	char id[256] = "";
+	struct err e = ERR_INIT;
+
+	ledger_read(path, first_game, id, &e);
+	return id[0] != '\0' && freeze_lists(doc, id);
+}
+
+/* 1 when it records src's identity as its input (a freeze: its spec). */
+static int
+records(const struct item *it, const struct item *src)
+{
+	cJSON *ins;
+	int r;
+
+	if (strcmp(it->kind, "cohort.freeze/1") == 0) {
+		ins = cJSON_CreateArray();
+		collect_ids(json_get(it->doc, "spec_id"), ins);
+	} else {
+		ins = recorded_inputs(it->doc);
+	}
+	r = (src->file != NULL && in_list(ins, src->file->id)) ||
+	    (src->doc_id[0] && in_list(ins, src->doc_id));
+	cJSON_Delete(ins);
+	return r;
+}
+
+/* Whether src is what it derives from, by their kinds (derive_from_kind):
+ * 1, 0, or -1 when it's kind implies no inputs. */
+static int
+derives(const struct item *it, const struct item *src)
+{
+	if (it->doc == NULL || it->kind == NULL)
+		return -1;
+	return derive_from_kind(it->kind, src->doc != NULL ? src->kind : NULL);
+}
+
+/* The roles it derives from, where the spec gives none: the items its
+ * kind derives from that it records (a freeze: its spec, and the ledgers
+ * whose games it lists), or the one item of such a kind when it records
+ * none of them, so that a stale document is found stale. */
+static int
+imply_one(struct ctx *c, struct item *it)
+{
+	const struct item *only = NULL;
+	size_t cand = 0;
+	int freeze = strcmp(it->kind, "cohort.freeze/1") == 0, r;
+
+	if ((it->implied = cJSON_CreateArray()) == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	for (size_t j = 0; j < c->n; j++) {
+		const struct item *src = &c->it[j];
+		if (src == it || src->file == NULL || derives(it, src) != 1)
+			continue;
+		if (freeze && src->doc == NULL)
+			r = ledger_of(src->file->abs, it->doc);
+		else
+			r = records(it, src);
+		cand++;
+		only = src;
+		if (r)
+			cJSON_AddItemToArray(it->implied, cJSON_CreateString(src->role));
+	}
+	if (cJSON_GetArraySize(it->implied) == 0 && cand == 1 && !derive_many(it->kind) &&
+	    (!freeze || only->doc != NULL))
+		cJSON_AddItemToArray(it->implied, cJSON_CreateString(only->role));
+	it->derived = it->implied;
+	return 0;
+}
+
+/* derived_from, as given, names only what its item's kind derives from;
+ * where none is given, it is implied (imply_one).  A spec that says
+ * otherwise is an input error. */
+static int
+imply_graph(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct item *it = &c->it[i];
+		const cJSON *d;
+		if (it->doc == NULL || it->kind == NULL || derive_from_kind(it->kind, "") < 0)
+			continue;
+		if (it->derived == NULL) {
+			if (imply_one(c, it) < 0)
+				return -1;
+			continue;
+		}
+		cJSON_ArrayForEach(d, it->derived) {
+			const struct item *src = item_by_role(c, d->valuestring);
+			if (src == it)
+				return spec_err(c, it->index, "derived_from", "role \"%s\" is the item itself",
+				    d->valuestring);
+			if (src != NULL && src->exists && derives(it, src) == 0)
+				return spec_err(c, it->index, "derived_from", "role \"%s\" is %s%s%s, and a "
+				    "%s is not derived from %s: name what it derives from, or leave "
+				    "derived_from out and let its kind say", d->valuestring,
+				    src->doc && src->kind ? "a " : "a file that is no cohort document",
+				    src->doc && src->kind ? src->kind : "", src->doc && src->kind ? " document" : "",
+				    it->kind, src->doc && src->kind ? "one" : "such a file");
+		}
+	}
+	return 0;
+}
+
 static void
 check_missing(struct ctx *c)
 {
@@ -1610,6 +1747,7 @@ ctx_release(struct ctx *c)
 	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
 		cJSON_Delete(c->it[i].git_out);
+		cJSON_Delete(c->it[i].implied);
 	}
 	for (size_t k = 0; k < c->nf; k++) {
 		free(c->f[k].rel);
@@ -1752,7 +1890,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	}
 	if ((c.rules = secret_rules_new(o->rules, e)) == NULL)
 		goto done;
-	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0)
+	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0 ||
+	    imply_graph(&c) < 0)
 		goto done;
 	check_missing(&c);
 	check_inputs(&c);
@@ -2088,15 +2227,24 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 
 	if (ledgers == NULL || own == NULL)
 		goto done;
-	cJSON_ArrayForEach(d, from)
-		for (size_t j = 0; cJSON_IsString(d) && j < vc->n && nl < vc->n; j++)
-			if (vc->v[j].good && vc->v[j].doc == NULL &&
-			    strcmp(vc->v[j].role, d->valuestring) == 0) {
-				if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
-					goto done;
-				ledgers[nl] = own[nl];
-				nl++;
-			}
+	/* its ledgers: those derived_from names, or else those its kind
+	 * implies (ledger_of), as the gate found them */
+	for (size_t j = 0; j < vc->n && nl < vc->n; j++) {
+		int named = 0;
+		if (!vc->v[j].good || vc->v[j].doc != NULL)
+			continue;
+		cJSON_ArrayForEach(d, from)
+			named |= cJSON_IsString(d) && strcmp(vc->v[j].role, d->valuestring) == 0;
+		if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
+			goto done;
+		if (from != NULL ? named : ledger_of(own[nl], it->doc)) {
+			ledgers[nl] = own[nl];
+			nl++;
+		} else {
+			free(own[nl]);
+			own[nl] = NULL;
+		}
+	}
 	if (nl == 0 && it->store[0] == '\0')
 		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
 		    "neither a store nor a ledger in the bag to check the freeze against");

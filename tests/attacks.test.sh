@@ -139,6 +139,15 @@ sed -i '0,/"result":"draw"/s//"result":"win"/' "$BAG/data/ledger.jsonl"
 $BT reid "$BAG"
 attack "a game's result flipped in the bundled ledger" ledger 1 \
 	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
+# The same with the freeze's derived_from dropped from bundle.json: what a
+# freeze derives from follows from its kind (the ledgers whose games it
+# lists), so the check still runs.
+fresh ledger2
+sed -i '0,/"result":"draw"/s//"result":"win"/' "$BAG/data/ledger.jsonl"
+$BT json "$BAG/data/bundle.json" "[it.pop('derived_from', None) for it in d['items']]"
+$BT reid "$BAG"
+attack "a flipped result, and bundle.json naming no ledger for the freeze" ledger2 1 \
+	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
 
 # The bundled spec changed (another Black penalty): the freeze embeds
 # another one.

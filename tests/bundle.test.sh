@@ -171,6 +171,57 @@ luna_evidence stale4
 cp stale4/spec.json stale4/spec.tmp && sed 's/"black_penalty": 35/"black_penalty": 36/' stale4/spec.tmp >stale4/spec.json
 refused "stale: a freeze whose spec is not the bundled spec" stale4/bundle.json stale 'item now in the bundle is'
 
+# What a document derives from follows from its kind: without derived_from
+# the bundle is the one with it (a fit and a bound from the freeze, the
+# freeze from the spec and the ledger whose games it lists), a stale
+# document is still stale, and a derived_from naming what the kind does
+# not derive from is an input error naming the field.
+luna_evidence graph
+$PY -c 'import json
+d = json.load(open("graph/bundle.json"))
+for it in d["items"]:
+    it.pop("derived_from", None)
+json.dump(d, open("graph/implied.json", "w"))'
+"$COHORT" bundle --spec graph/bundle.json --check >graph-with.json 2>/dev/null
+"$COHORT" bundle --spec graph/implied.json -o graph.tar >/dev/null 2>graph.err
+"$COHORT" bundle --spec graph/implied.json --check >graph-implied.json 2>/dev/null
+$PY -c 'import json, sys
+a, b = (json.load(open(f))["items"] for f in sys.argv[1:])
+sys.exit(0 if a == b and [i.get("derived_from") for i in b][2:5] == [["spec", "ledger"], ["freeze"], ["freeze"]] else 1)' \
+	graph-with.json graph-implied.json &&
+	ok "a spec without derived_from: the graph its kinds imply, recorded as derived_from" ||
+	notok "derived_from implied" "$(cat graph.err graph-implied.json | head -c 600)"
+"$COHORT" verify graph.tar >/dev/null 2>&1 && ok "... and its archive verifies (the freeze against its ledger)" ||
+	notok "the archive of an implied graph verifies" "$("$COHORT" verify --format table graph.tar 2>&1 | grep -v '^ok' | head -5)"
+printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >graph/fit.json
+refused "implied: a fit recording another freeze is stale" graph/implied.json stale 'records input sha256:0{64}, but the \\"freeze\\" item now in the bundle is sha256:'
+luna_evidence graph2
+$PY -c 'import json
+d = json.load(open("graph2/bundle.json"))
+for it in d["items"]:
+    it.pop("derived_from", None)
+json.dump(d, open("graph2/implied.json", "w"))'
+sed -i '1s/"plies":57/"plies":58/' graph2/ledger.jsonl
+refused "implied: a freeze that no longer matches its ledger is stale" graph2/implied.json stale 'no longer matches its ledgers: .*1 changed, 0 added, 0 gone'
+$PY -c 'import json
+d = json.load(open("graph2/bundle.json"))
+d["items"][3]["derived_from"] = ["bound"]
+json.dump(d, open("graph2/wrong.json", "w"))
+d["items"][3]["derived_from"] = ["ledger"]
+json.dump(d, open("graph2/wrong2.json", "w"))
+d["items"][3]["derived_from"] = ["freeze"]
+d["items"][2]["derived_from"] = ["spec", "ledger", "fit"]
+json.dump(d, open("graph2/wrong3.json", "w"))'
+expect_fail2 "derived_from naming a document the kind does not derive from: exit 2, the field named" \
+	'^cohort bundle: graph2/wrong\.json: items\[3\]: "derived_from": role "bound" is a cohort\.bound/1 document, and a cohort\.fit/1 is not derived from one' \
+	"$COHORT" bundle --spec graph2/wrong.json --check
+expect_fail2 "derived_from naming a plain file for a fit: exit 2" \
+	'items\[3\]: "derived_from": role "ledger" is a file that is no cohort document, and a cohort\.fit/1 is not derived from such a file' \
+	"$COHORT" bundle --spec graph2/wrong2.json --check
+expect_fail2 "a freeze derived from a fit: exit 2" \
+	'items\[2\]: "derived_from": role "fit" is a cohort\.fit/1 document, and a cohort\.freeze/1 is not derived from one' \
+	"$COHORT" bundle --spec graph2/wrong3.json --check
+
 luna_evidence stale5
 $PY -c 'import json,sys
 d=json.load(open("stale5/fit.json")); d["estimator"] = d["estimator"] + "-edited"
