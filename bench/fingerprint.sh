@@ -2,7 +2,8 @@
 # over about 1,000,000 decisions (730 positions at BENCH_SCALE=1), with
 # 2,000 bootstrap replicates on two threads (target: 30 s), and again with
 # 0 and 1,000 to show the replicates' cost is linear in their number;
-# then cohort distance over 50 fingerprints (target: 1 s).  Sourced by
+# then cohort distance over 50 fingerprints (target: 1 s), and its table.
+# The same bytes on one and three threads as on two.  Sourced by
 # bench/run.sh.
 pos=$(bench_count 730)
 [ "$pos" -lt 12 ] && pos=12
@@ -18,6 +19,18 @@ done
 # shellcheck disable=SC2154
 echo "  2,000 replicates: $w2000 s wall (target 30 s); cpu beyond reading the data:" \
 	"$(awk -v a="$c1000" -v b="$c2000" -v z="$c0" 'BEGIN { printf "%.2f s for 1,000, %.2f s for 2,000 (x%.2f)", a - z, b - z, (a - z > 0 ? (b - z) / (a - z) : 0) }')"
+bench_ratio "fingerprint, 2,000 replicates: target / wall" 30 "$w2000" ">= 1"
+bench_ratio "replicates' cpu, 2,000 / 1,000 (linear: 2)" "$(awk -v b="$c2000" -v z="$c0" 'BEGIN { print b - z }')" \
+	"$(awk -v a="$c1000" -v z="$c0" 'BEGIN { print a - z }')" "2"
+for j in 1 3; do
+	COHORT_JOBS=$j "$COHORT" fingerprint --prereg prereg.json --store st --replicates 1000 \
+		-o fp1000-$j.json f.json || return 1
+	if cmp -s fp1000.json fp1000-$j.json; then
+		echo "  fingerprint on $j thread(s): the same bytes as on 2"
+	else
+		echo "  fingerprint on $j thread(s): OTHER BYTES than on 2 (unexpected)"
+	fi
+done
 # 50 fingerprints: the twelve above, renamed and shifted, 25 families of two
 python3 - fp2000.json <<'P' || return 1
 import json, sys
@@ -37,3 +50,6 @@ P
 bench_time "cohort distance, 50 fingerprints, 2 threads" env COHORT_JOBS=2 "$COHORT" distance \
 	-o d50.json fp50.json || return 1
 echo "  $(python3 -c 'import json,sys; d=json.load(open("d50.json")); print(len(d["pairs"]), "pairs,", len(d["features"]), "features,", d["pairs"][0]["replicates"], "replicates each")') (target 1 s)"
+bench_ratio "distance, 50 fingerprints: target / wall" 1 "$BENCH_WALL" ">= 1"
+bench_time "cohort distance --format table, 50 fingerprints" env COHORT_JOBS=2 "$COHORT" distance \
+	--format table -o d50.txt fp50.json || return 1

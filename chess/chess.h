@@ -157,6 +157,11 @@ enum chess_state chess_state(const struct chess_pos *pos);
  * The move must be legal in pos; on error -1 with the reason in e. */
 int chess_uci_read(const struct chess_pos *pos, const char *text, struct chess_move *m,
     struct err *e);
+/* chess_uci_read against list[0..n), the legal moves of a position as
+ * chess_moves gives them: a reader of many moves in one position
+ * generates them once. */
+int chess_uci_among(const struct chess_move *list, int n, const char *text,
+    struct chess_move *m, struct err *e);
 
 /* Write m as UCI text ("0000" for the null move). */
 void chess_uci_write(struct chess_move m, char out[CHESS_UCI_MAX]);

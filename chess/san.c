@@ -45,15 +45,12 @@ chess_uci_write(struct chess_move m, char out[CHESS_UCI_MAX])
 	out[5] = '\0';
 }
 
-/* The legal move from, to, promo (promo 0: none) into *m; when only a
- * promotion matches, *wants_promo is set. */
+/* The move from, to, promo (promo 0: none) of list[0..n) into *m; when
+ * only a promotion matches, *wants_promo is set. */
 static int
-find_move(const struct chess_pos *p, int from, int to, int promo, struct chess_move *m,
-    int *wants_promo)
+find_move(const struct chess_move *list, int n, int from, int to, int promo,
+    struct chess_move *m, int *wants_promo)
 {
-	struct chess_move list[CHESS_MAX_MOVES];
-	int n = chess_moves(p, list);
-
 	*wants_promo = 0;
 	for (int i = 0; i < n; i++) {
 		if (list[i].from != from || list[i].to != to)
@@ -79,6 +76,16 @@ square_at(const char *s)
 int
 chess_uci_read(const struct chess_pos *pos, const char *text, struct chess_move *m, struct err *e)
 {
+	struct chess_move list[CHESS_MAX_MOVES];
+	int n = chess_moves(pos, list);
+
+	return chess_uci_among(list, n, text, m, e);
+}
+
+int
+chess_uci_among(const struct chess_move *list, int nlist, const char *text,
+    struct chess_move *m, struct err *e)
+{
 	char show[TEXT_SHOWN + 4];
 	size_t n = strlen(text);
 	int from, to, promo = CHESS_NONE, wants;
@@ -94,7 +101,7 @@ chess_uci_read(const struct chess_pos *pos, const char *text, struct chess_move 
 			    show);
 		promo = CHESS_KNIGHT + (int)(pl - "nbrq");
 	}
-	if (find_move(pos, from, to, promo, m, &wants))
+	if (find_move(list, nlist, from, to, promo, m, &wants))
 		return 0;
 	if (wants)
 		return err_set(e, ERR_INPUT, "%s: a promotion needs its piece (like e7e8q)", show);
@@ -247,9 +254,10 @@ san_castle(const struct chess_pos *p, const struct san *s, struct chess_move *m,
 {
 	int from = p->side == CHESS_WHITE ? CHESS_SQ(4, 0) : CHESS_SQ(4, 7);
 	int to = s->castle == 1 ? from + 2 : from - 2, wants;
+	struct chess_move list[CHESS_MAX_MOVES];
 
 	if (CHESS_TYPE_OF(p->sq[SQ88(from)]) == CHESS_KING &&
-	    find_move(p, from, to, CHESS_NONE, m, &wants))
+	    find_move(list, chess_moves(p, list), from, to, CHESS_NONE, m, &wants))
 		return 0;
 	return err_set(e, ERR_INPUT, "%s: castling is not legal in this position", show);
 }

@@ -105,6 +105,7 @@ cmd_paired(int argc, char **argv)
 		return rc;
 	o.name = io_name(ops[0]);
 	o.store_dir = store ? store : (beside = store_beside(ops[0]));
+	o.jobs = cmd_jobs();
 	rc = (freeze = json_parse_file(ops[0], &e)) == NULL ||
 	    paired_document(freeze, &o, &doc, &e) < 0 || opt_emit(doc, tab, paired_table, out, &e) < 0;
 	free(beside);

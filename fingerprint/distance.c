@@ -450,7 +450,11 @@ quantile_of(double *v, size_t n, double q)
 	a = select_kth(v, n, i);
 	if (i + 1 >= n)
 		return a;
-	b = select_kth(v, n, i + 1);
+	/* select_kth leaves the values above the k-th after it: the next
+	 * order statistic is their least */
+	b = v[i + 1];
+	for (size_t j = i + 2; j < n; j++)
+		b = v[j] < b ? v[j] : b;
 	return a + (h - (double)i) * (b - a);
 }
 
@@ -1002,10 +1006,52 @@ cell(char *s, size_t n, const cJSON *v)
 		snprintf(s, n, "-");
 }
 
+/* The d2 matrix: each pair placed once (the last pair of two fingerprints
+ * fills their cells), where a search of every pair for every cell took
+ * n^2 times the pairs. */
+static int
+matrix(const cJSON *doc, const cJSON *fps, int n, int w, struct buf *out)
+{
+	const cJSON **at = calloc((size_t)n * (size_t)n + 1, sizeof *at), *p, *x;
+	char a[64], c[32];
+
+	if (at == NULL)
+		return -1;
+	cJSON_ArrayForEach(p, json_get(doc, "pairs")) {
+		int ai = -1, bi = -1, k = 0;
+		cJSON_ArrayForEach(x, fps) {
+			if (cJSON_Compare(x, json_get(p, "a"), 1))
+				ai = k;
+			if (cJSON_Compare(x, json_get(p, "b"), 1))
+				bi = k;
+			k++;
+		}
+		if (ai >= 0 && bi >= 0)
+			at[ai * n + bi] = at[bi * n + ai] = p;
+	}
+	buf_printf(out, "%-*s", w, "d2");
+	for (int j = 0; j < n; j++)
+		buf_printf(out, " %8d", j + 1);
+	buf_printf(out, "\n");
+	for (int i = 0; i < n; i++) {
+		label(a, sizeof a, cJSON_GetArrayItem(fps, i));
+		buf_printf(out, "%-*s", w, a);
+		for (int j = 0; j < n; j++) {
+			snprintf(c, sizeof c, "%s", i == j ? "0" : "-");
+			if (at[i * n + j] != NULL)
+				cell(c, sizeof c, json_get(at[i * n + j], "d2"));
+			buf_printf(out, " %8s", c);
+		}
+		buf_printf(out, "\n");
+	}
+	free(at);
+	return 0;
+}
+
 int
 fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
 {
-	const cJSON *fps = json_get(doc, "fingerprints"), *p, *x;
+	const cJSON *fps = json_get(doc, "fingerprints"), *p;
 	int n = cJSON_GetArraySize(fps);
 	char a[64], b[64], c[32], lo[32], hi[32];
 	int w = 12, wf = 12, ws = 25;
@@ -1025,31 +1071,8 @@ fp_distance_table(const cJSON *doc, struct buf *out, struct err *e)
 		    cJSON_GetStringValue(json_get(p, "b")));
 		ws = (int)strlen(a) > ws ? (int)strlen(a) : ws;
 	}
-	buf_printf(out, "%-*s", w, "d2");
-	for (int j = 0; j < n; j++)
-		buf_printf(out, " %8d", j + 1);
-	buf_printf(out, "\n");
-	for (int i = 0; i < n; i++) {
-		label(a, sizeof a, cJSON_GetArrayItem(fps, i));
-		buf_printf(out, "%-*s", w, a);
-		for (int j = 0; j < n; j++) {
-			snprintf(c, sizeof c, "%s", i == j ? "0" : "-");
-			cJSON_ArrayForEach(p, json_get(doc, "pairs")) {
-				int ai = -1, bi = -1, k = 0;
-				cJSON_ArrayForEach(x, fps) {
-					if (cJSON_Compare(x, json_get(p, "a"), 1))
-						ai = k;
-					if (cJSON_Compare(x, json_get(p, "b"), 1))
-						bi = k;
-					k++;
-				}
-				if ((ai == i && bi == j) || (ai == j && bi == i))
-					cell(c, sizeof c, json_get(p, "d2"));
-			}
-			buf_printf(out, " %8s", c);
-		}
-		buf_printf(out, "\n");
-	}
+	if (matrix(doc, fps, n, w, out) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	buf_printf(out, "\n%-*s %9s   95%% interval\n", wf, "test-retest", "d2");
 	cJSON_ArrayForEach(p, json_get(doc, "test_retest")) {
 		cell(c, sizeof c, json_get(p, "d2"));

@@ -463,8 +463,8 @@ read_all(struct fp_run *r, struct err *e)
 
 	for (size_t i = 0; i < r->nin && rc == 0; i++) {
 		r->has_dec[i] = json_get(r->in[i].freeze, "decisions") != NULL;
-		if (r->has_dec[i] && paired_collect_by(r->in[i].freeze, r->in[i].store_dir,
-		    r->in[i].name, r->pr->blunder_cp, r->by_position, &r->pd[i], e) < 0)
+		if (r->has_dec[i] && paired_collect_jobs(r->in[i].freeze, r->in[i].store_dir,
+		    r->in[i].name, r->pr->blunder_cp, r->by_position, r->o->jobs, &r->pd[i], e) < 0)
 			rc = -1;
 		if (rc == 0)
 			rc = add_decisions(r, i, e);

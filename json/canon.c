@@ -512,3 +512,277 @@ canon_id(const cJSON *v, char id[HASH_ID_LEN + 1], struct err *e)
 	buf_release(&b);
 	return rc;
 }
+
+/* The streaming writer.  Bytes wait in out while an object is open (its
+ * members are written in the order read, then put in canonical order when
+ * it closes, if they were not); with none open they go to the sink once
+ * there are FLUSH of them. */
+#define FLUSH ((size_t)1 << 18)
+
+struct sframe {
+	char obj;      /* an object, not an array */
+	char sorted;   /* its members so far came in canonical order */
+	size_t n;      /* members or elements so far */
+	size_t start;  /* where its '{' is in out */
+	size_t m0;     /* its first member in members[] */
+	size_t k0;     /* where its keys begin in the key arena */
+};
+
+struct member {
+	size_t key;   /* the key's characters (NUL-terminated) in the arena */
+	size_t start; /* its text, "key":value, in out */
+	size_t len;
+};
+
+/* A member's key and text, for the sort. */
+struct mview {
+	const char *key;
+	size_t start, len;
+};
+
+struct streamer {
+	struct buf out, keys, scratch;
+	struct member *m;
+	size_t nm, capm;
+	struct mview *v;
+	size_t capv;
+	struct sframe f[JSON_MAX_DEPTH + 1];
+	int depth, held; /* held: objects open */
+	const struct canon_sink *sink;
+	struct err *e;
+};
+
+static int
+s_nomem(struct streamer *s)
+{
+	return err_set(s->e, ERR_NOMEM, "canonical writer: out of memory");
+}
+
+/* buf_add and buf_addc, inline: the writer's every byte goes through
+ * them. */
+static inline int
+s_put(struct streamer *s, const void *p, size_t n)
+{
+	struct buf *b = &s->out;
+
+	if (b->len + n >= b->cap && buf_grow(b, n) < 0)
+		return -1;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static inline int
+s_putc(struct streamer *s, char c)
+{
+	struct buf *b = &s->out;
+
+	if (b->len + 1 >= b->cap && buf_grow(b, 1) < 0)
+		return -1;
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static int
+s_flush(struct streamer *s)
+{
+	if (s->out.len == 0)
+		return 0;
+	if (s->sink->put(s->sink->ctx, s->out.p, s->out.len, s->e) < 0)
+		return -1;
+	buf_reset(&s->out);
+	return 0;
+}
+
+/* A string token's canonical text: as written when it had no escapes (RFC
+ * 8785 escapes only what JSON requires escaped), else from its characters. */
+static int
+s_string(struct streamer *s, const char *p, size_t len, int plain)
+{
+	if (!plain)
+		return write_string(p, &s->out) < 0 ? s_nomem(s) : 0;
+	if (buf_grow(&s->out, len + 2) < 0)
+		return s_nomem(s);
+	s->out.p[s->out.len++] = '"';
+	memcpy(s->out.p + s->out.len, p, len);
+	s->out.len += len;
+	s->out.p[s->out.len++] = '"';
+	s->out.p[s->out.len] = '\0';
+	return 0;
+}
+
+static int
+mview_cmp(const void *a, const void *b)
+{
+	return canon_keycmp(((const struct mview *)a)->key, ((const struct mview *)b)->key);
+}
+
+/* The members of the object closing at f, put in canonical order in place
+ * (the same bytes, rearranged). */
+static int
+s_sort(struct streamer *s, const struct sframe *f)
+{
+	size_t n = s->nm - f->m0, at = f->start + 1;
+
+	if (n > s->capv) {
+		struct mview *g = realloc(s->v, n * sizeof *g);
+		if (g == NULL)
+			return s_nomem(s);
+		s->v = g;
+		s->capv = n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct member *m = &s->m[f->m0 + i];
+		s->v[i] = (struct mview){ s->keys.p + m->key, m->start, m->len };
+	}
+	if (n > 32) {
+		qsort(s->v, n, sizeof *s->v, mview_cmp);
+	} else {
+		/* a record's few keys: insertion, without qsort's calls */
+		for (size_t i = 1; i < n; i++) {
+			struct mview x = s->v[i];
+			size_t j = i;
+			for (; j > 0 && canon_keycmp(s->v[j - 1].key, x.key) > 0; j--)
+				s->v[j] = s->v[j - 1];
+			s->v[j] = x;
+		}
+	}
+	buf_reset(&s->scratch);
+	if (buf_grow(&s->scratch, s->out.len - f->start) < 0)
+		return s_nomem(s);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			s->scratch.p[s->scratch.len++] = ',';
+		memcpy(s->scratch.p + s->scratch.len, s->out.p + s->v[i].start, s->v[i].len);
+		s->scratch.len += s->v[i].len;
+	}
+	memcpy(s->out.p + at, s->scratch.p, s->scratch.len);
+	return 0;
+}
+
+static int
+s_key(struct streamer *s, const struct json_tok *t)
+{
+	struct sframe *f = &s->f[s->depth];
+	size_t key = s->keys.len;
+
+	if (f->n > 0) {
+		s->m[s->nm - 1].len = s->out.len - s->m[s->nm - 1].start;
+		if (s_putc(s, ',') < 0)
+			return s_nomem(s);
+	}
+	if (s->nm == s->capm) {
+		size_t cap = s->capm ? 2 * s->capm : 64;
+		struct member *g = realloc(s->m, cap * sizeof *g);
+		if (g == NULL)
+			return s_nomem(s);
+		s->m = g;
+		s->capm = cap;
+	}
+	if (buf_add(&s->keys, t->s, t->len) < 0 || buf_addc(&s->keys, '\0') < 0)
+		return s_nomem(s);
+	if (f->sorted && f->n > 0 &&
+	    canon_keycmp(s->keys.p + s->m[s->nm - 1].key, s->keys.p + key) > 0)
+		f->sorted = 0;
+	s->m[s->nm++] = (struct member){ key, s->out.len, 0 };
+	f->n++;
+	if (s_string(s, t->plain ? t->s : s->keys.p + key, t->len, t->plain) < 0)
+		return -1;
+	return s_putc(s, ':') < 0 ? s_nomem(s) : 0;
+}
+
+static int
+s_close(struct streamer *s, const struct json_tok *t)
+{
+	struct sframe *f = &s->f[s->depth];
+
+	if (t->type == JSON_OBJECT_END) {
+		if (f->n > 0)
+			s->m[s->nm - 1].len = s->out.len - s->m[s->nm - 1].start;
+		if (!f->sorted && s_sort(s, f) < 0)
+			return -1;
+		s->nm = f->m0;
+		buf_cut(&s->keys, f->k0);
+		s->held--;
+	}
+	s->depth--;
+	return s_putc(s, t->type == JSON_OBJECT_END ? '}' : ']') < 0 ? s_nomem(s) : 0;
+}
+
+/* A value token: its separator in an array, then its text or its
+ * container's opening. */
+static int
+s_value(struct streamer *s, const struct json_tok *t)
+{
+	struct sframe *f = &s->f[s->depth];
+	char num[32];
+
+	if (s->depth > 0 && !f->obj && f->n++ > 0 && s_putc(s, ',') < 0)
+		return s_nomem(s);
+	switch (t->type) {
+	case JSON_NULL:
+		return s_put(s, "null", 4) < 0 ? s_nomem(s) : 0;
+	case JSON_TRUE:
+		return s_put(s, "true", 4) < 0 ? s_nomem(s) : 0;
+	case JSON_FALSE:
+		return s_put(s, "false", 5) < 0 ? s_nomem(s) : 0;
+	case JSON_NUMBER:
+		if (t->plain)
+			return s_put(s, t->s, t->len) < 0 ? s_nomem(s) : 0;
+		canon_number(t->x, num);
+		return s_put(s, num, strlen(num)) < 0 ? s_nomem(s) : 0;
+	case JSON_STRING:
+		return s_string(s, t->s, t->len, t->plain);
+	default:
+		break;
+	}
+	f = &s->f[++s->depth];
+	*f = (struct sframe){ .obj = t->type == JSON_OBJECT, .sorted = 1, .start = s->out.len,
+		.m0 = s->nm, .k0 = s->keys.len };
+	s->held += f->obj;
+	return s_putc(s, f->obj ? '{' : '[') < 0 ? s_nomem(s) : 0;
+}
+
+static int
+s_step(struct streamer *s, const struct json_tok *t)
+{
+	switch (t->type) {
+	case JSON_KEY:
+		return s_key(s, t);
+	case JSON_OBJECT_END:
+	case JSON_ARRAY_END:
+		return s_close(s, t);
+	default:
+		return s_value(s, t);
+	}
+}
+
+int
+canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e)
+{
+	struct streamer *s = calloc(1, sizeof *s);
+	struct json_tok t;
+	int rc;
+
+	if (s == NULL)
+		return err_set(e, ERR_NOMEM, "canonical writer: out of memory");
+	s->sink = sink;
+	s->e = e;
+	while ((rc = json_rd_next(r, &t, e)) == 0 && t.type != JSON_EOF) {
+		if ((rc = s_step(s, &t)) < 0)
+			break;
+		if (s->held == 0 && s->out.len >= FLUSH && (rc = s_flush(s)) < 0)
+			break;
+	}
+	if (rc == 0)
+		rc = s_flush(s);
+	buf_release(&s->out);
+	buf_release(&s->keys);
+	buf_release(&s->scratch);
+	free(s->m);
+	free(s->v);
+	free(s);
+	return rc;
+}

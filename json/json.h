@@ -28,6 +28,51 @@
 
 #define JSON_MAX_DEPTH 256
 
+/* The pull reader, under both the tree builder and the streaming
+ * canonical writer: one token a call, with every check above made on the
+ * way (an object's duplicate keys when it closes).  A reader over memory
+ * borrows the bytes; one over a file reads it a block at a time, holding
+ * the unread part of a block and the token being read (a long string or
+ * number grows the buffer to its length), and the keys of the objects
+ * still open.  Token text is valid until the next call. */
+enum json_type {
+	JSON_NULL,
+	JSON_FALSE,
+	JSON_TRUE,
+	JSON_NUMBER,
+	JSON_STRING,
+	JSON_KEY, /* an object member's key; its value comes next */
+	JSON_OBJECT,
+	JSON_ARRAY,
+	JSON_OBJECT_END,
+	JSON_ARRAY_END,
+	JSON_EOF /* the value ended, and only white space followed it */
+};
+struct json_tok {
+	enum json_type type;
+	const char *s;  /* a string's or key's characters (U+0000 as C0 80),
+			 * or a number's text; not NUL-terminated */
+	size_t len;     /* bytes at s */
+	int plain;      /* a string written without escapes, or an integer of
+			 * at most 15 digits and not -0: s is its canonical
+			 * text (but for a string's quotes) */
+	double x;       /* a number's value */
+	long line, col; /* where the token begins */
+};
+struct json_rd;
+/* A reader of len bytes at p named name (lines counted from first_line);
+ * NULL when out of memory.  p and name must outlive it. */
+struct json_rd *json_rd_mem(const char *p, size_t len, const char *name, long first_line);
+/* A reader of a file ("-" or NULL: standard input), named as io_name
+ * names it, read block bytes at a time (0: a megabyte; the tests try
+ * tiny blocks, so that tokens straddle them); NULL with e set when it
+ * cannot be opened. */
+struct json_rd *json_rd_open(const char *path, size_t block, struct err *e);
+/* The next token into *t: 0, or -1 with e set (a refusal reads
+ * "NAME:LINE:COLUMN: what").  After JSON_EOF, JSON_EOF again. */
+int json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e);
+void json_rd_free(struct json_rd *r);
+
 /* Parse len bytes named name; line numbers in messages start at first_line. */
 cJSON *json_parse(const char *p, size_t len, const char *name, long first_line,
     struct err *e);
@@ -61,6 +106,20 @@ int canon_write(const cJSON *v, struct buf *out, struct err *e);
 /* Append one string in canonical form: quoted, with RFC 8785's escapes
  * (C0 80 back to \u0000).  Fails when s is NULL or not UTF-8. */
 int canon_string(const char *s, struct buf *out, struct err *e);
+/* Where the streaming writer puts its bytes: put(ctx, p, n, e) returns 0
+ * or -1 with e set. */
+struct canon_sink {
+	int (*put)(void *ctx, const void *p, size_t n, struct err *e);
+	void *ctx;
+};
+/* Read the document r reads to its end and hand its canonical bytes to
+ * sink as they are made.  Only objects are held: RFC 8785 sorts their
+ * members, so an object's canonical members wait in memory until it
+ * closes (a top-level array of records goes out record by record; one
+ * large object is held whole).  The same bytes as canon_write of the
+ * tree json_parse builds, with the same refusals; on one, part of the
+ * bytes may have gone to sink. */
+int canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e);
 /* Canonical bytes, then their SHA-256. */
 int canon_digest(const cJSON *v, struct buf *scratch, uint8_t d[HASH_LEN], struct err *e);
 /* Canonical bytes, then "sha256:<hex>" into id. */

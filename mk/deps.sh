@@ -36,6 +36,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	# not in PATH); node as an independent ECMAScript number printer
 	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
 	command -v node >/dev/null 2>&1 || missing nodejs
+	# GNU time reads a run's peak memory (canon's bound)
+	[ -x /usr/bin/time ] || missing time
 	# strace shows that each rename is followed by an fsync of its folder
 	command -v strace >/dev/null 2>&1 || missing strace
 	# minisign, to check cohort's signatures both ways

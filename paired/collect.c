@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/buf.h"
+#include "../common/pool.h"
 #include "../json/json.h"
 #include "../store/cas.h"
 
@@ -85,38 +87,96 @@ openings(struct paired_data *r, int by_position, struct err *e)
 	return 0;
 }
 
-static struct paired_cell *
-cell_of(struct paired_data *r, const struct decision *d, struct err *e)
-{
-	char key[1024];
-	int n = snprintf(key, sizeof key, "%.250s%c%.250s%c%.250s%c%.250s", d->family, 0,
-	    d->replication, 0, d->condition, 0, d->budget ? d->budget : "");
-	struct paired_cell *c;
+/* What one decision adds to its cell, worked out on any thread (the record
+ * read, checked and scored), then added in the freeze's order, so that
+ * every sum takes its terms in the same order on any number of threads. */
+struct prep {
+	size_t pi;                 /* its position in the manifest */
+	size_t key, keylen;        /* its cell's key in its chunk's keys */
+	int fam, has_budget;
+	struct decision_cond dc;
+	int status, failure, history;
+	double tok, ctok, lat, retries;
+	long long seed;
+	int move;                  /* as struct paired_ord's */
+	int scored;                /* 0 no regret, 1 a lower bound, 2 exact */
+	double regret;             /* the bound or the exact regret */
+	int rank;                  /* an exact one's rank among the candidates, or -1 */
+	int nomate, recall;
+	int shortlist;             /* 0 none, 1 coverage, 2 coverage and value loss */
+	int cov;
+	double vl;
+};
 
-	for (size_t i = 0; i < r->ncells; i++)
-		if (r->cells[i].keylen == (size_t)n + 1 &&
-		    memcmp(r->cells[i].key, key, (size_t)n + 1) == 0)
-			return &r->cells[i];
+/* The cells by key: open addressing, slots hold a cell's index + 1. */
+struct cell_tab {
+	size_t *slot, cap, n;
+};
+
+static uint64_t
+key_hash(const char *k, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)k[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int
+tab_grow(struct cell_tab *t, const struct paired_data *r)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64, *slot = calloc(cap, sizeof *slot);
+
+	if (slot == NULL)
+		return -1;
+	for (size_t i = 0; i < r->ncells; i++) {
+		size_t j = key_hash(r->cells[i].key, r->cells[i].keylen) & (cap - 1);
+		while (slot[j] != 0)
+			j = (j + 1) & (cap - 1);
+		slot[j] = i + 1;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+/* The cell of key (n bytes, its last NUL included), made when first met. */
+static struct paired_cell *
+cell_of(struct paired_data *r, struct cell_tab *t, const char *key, size_t n,
+    const struct prep *q, struct err *e)
+{
+	struct paired_cell *c;
+	size_t j;
+
+	if (2 * (r->ncells + 1) > t->cap && tab_grow(t, r) < 0)
+		goto nomem;
+	for (j = key_hash(key, n) & (t->cap - 1); t->slot[j] != 0; j = (j + 1) & (t->cap - 1)) {
+		c = &r->cells[t->slot[j] - 1];
+		if (c->keylen == n && memcmp(c->key, key, n) == 0)
+			return c;
+	}
 	if (grow((void **)&r->cells, &r->ccells, r->ncells + 1, sizeof *r->cells) < 0)
 		goto nomem;
 	c = &r->cells[r->ncells];
 	memset(c, 0, sizeof *c);
-	c->key = malloc((size_t)n + 1);
+	c->key = malloc(n);
 	c->by_open = calloc(r->nopen + 1, sizeof *c->by_open);
 	if (c->key == NULL || c->by_open == NULL) {
 		free(c->key);
 		free(c->by_open);
 		goto nomem;
 	}
-	memcpy(c->key, key, (size_t)n + 1);
-	c->keylen = (size_t)n + 1;
-	c->fam = (int)spec_family(&r->sp, d->family, strlen(d->family));
+	memcpy(c->key, key, n);
+	c->keylen = n;
+	c->fam = q->fam;
 	c->rep = c->key + strlen(c->key) + 1;
 	c->cond = c->rep + strlen(c->rep) + 1;
-	c->budget = d->budget ? c->cond + strlen(c->cond) + 1 : NULL;
-	c->dc = d->cond;
+	c->budget = q->has_budget ? c->cond + strlen(c->cond) + 1 : NULL;
+	c->dc = q->dc;
 	c->first = r->ncells;
-	r->ncells++;
+	t->slot[j] = ++r->ncells;
 	return c;
 nomem:
 	err_set(e, ERR_NOMEM, "out of memory");
@@ -156,49 +216,29 @@ best_of(const struct cand_position *p, const struct chess_move *ms, size_t n)
 }
 
 /* The chosen move's regret: exact, or a lower bound kept apart. */
-static int
-add_regret(struct paired_cell *c, struct paired_sums *s, const struct cand_position *p,
-    const struct decision *d, const struct decision_moves *m, double blunder_cp, double *exact)
+static void
+prep_regret(struct prep *q, const struct cand_position *p, const struct decision_moves *m)
 {
 	int rank;
 	const struct cand_move *ch = cand_score_of(p, m->chosen, &rank);
 	double best = (double)cand_value(&p->cand[0]);
 
-	*exact = NAN;
-	s->blunder_n[p->phase]++;
+	q->recall = same_move(m->chosen, p->cand[0].m);
 	if (ch == NULL) {
-		double bound = best - (double)cand_value(&p->cand[p->ncand - 1]);
-		s->nbound++;
-		s->outside++;
-		s->blunder_k[p->phase] += bound >= blunder_cp;
-		return 0;
+		q->scored = 1;
+		q->regret = best - (double)cand_value(&p->cand[p->ncand - 1]);
+		return;
 	}
-	*exact = best - (double)cand_value(ch);
-	if (rank >= 0) {
-		s->nrank++;
-		s->rank += rank + 1;
-	} else {
-		s->outside++;
-	}
-	s->nreg++;
-	s->reg += *exact;
-	s->ctx_n[d->history]++;
-	s->ctx_reg[d->history] += *exact;
-	if (!ch->mate && !p->cand[0].mate) {
-		s->nomate++;
-		s->reg_nomate += *exact;
-	}
-	s->blunder_k[p->phase] += *exact >= blunder_cp;
-	if (grow((void **)&c->regrets, &c->cregrets, c->nregrets + 1, sizeof *c->regrets) < 0)
-		return -1;
-	c->regrets[c->nregrets++] = *exact;
-	return 0;
+	q->scored = 2;
+	q->regret = best - (double)cand_value(ch);
+	q->rank = rank;
+	q->nomate = !ch->mate && !p->cand[0].mate;
 }
 
 /* Coverage and value loss: the shortlist a condition gives. */
 static void
-add_shortlist(struct paired_sums *s, const struct cand_position *p, const struct decision *d,
-    const struct decision_moves *m, double exact)
+prep_shortlist(struct prep *q, const struct cand_position *p, const struct decision *d,
+    const struct decision_moves *m)
 {
 	int prop = d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS;
 	const struct chess_move *list = prop ? m->proposed : m->shown;
@@ -207,54 +247,126 @@ add_shortlist(struct paired_sums *s, const struct cand_position *p, const struct
 
 	if (d->cond.kind == DK_NONE)
 		return;
-	s->ncov++;
-	s->cov += has(list, nl, p->cand[0].m);
-	if (isnan(exact) || isnan(bs = best_of(p, list, nl)))
+	q->shortlist = 1;
+	q->cov = has(list, nl, p->cand[0].m);
+	if (q->scored != 2 || isnan(bs = best_of(p, list, nl)))
 		return;
-	s->nvl++;
-	s->vl += bs - ((double)cand_value(&p->cand[0]) - exact);
+	q->shortlist = 2;
+	q->vl = bs - ((double)cand_value(&p->cand[0]) - q->regret);
 }
 
+/* d (at position pi of the manifest) as a struct prep, its cell's key
+ * appended to keys. */
 static int
-add_decision(struct paired_data *r, const struct decision *d, size_t pi, double blunder_cp,
-    struct err *e)
+prep_decision(const struct paired_data *r, const struct decision *d, size_t pi,
+    struct prep *q, struct buf *keys, struct err *e)
 {
 	const struct cand_position *p = &r->cand.p[pi];
 	struct decision_moves m;
 	const char *why = "";
-	struct paired_cell *c = cell_of(r, d, e);
-	struct paired_sums *s;
-	double exact = NAN;
+	char key[1024];
+	int n = snprintf(key, sizeof key, "%.250s%c%.250s%c%.250s%c%.250s", d->family, 0,
+	    d->replication, 0, d->condition, 0, d->budget ? d->budget : "");
 
-	if (c == NULL)
-		return -1;
 	if (decision_check(d, p, &m, &why) != 0)
 		return err_set(e, ERR_INPUT, "decision %.80s: %s (the freeze should have left it out)",
 		    d->decision_id, why);
-	s = &c->by_open[r->open_of[pi]];
-	s->n++;
-	if (d->status != DS_PROVIDER_ERROR)
-		s->status[d->status]++;
-	if (d->failure != DF_NONE)
-		s->failures[d->failure]++;
-	s->tok += (double)(d->tok[0] + d->tok[1] + d->tok[2]);
-	s->ctok += (double)(d->tok[1] + d->tok[2]);
-	s->lat += d->latency_ms;
-	s->retries += (double)d->retries;
-	if (p->ncand > 0 && m.have_chosen) {
-		s->recall += same_move(m.chosen, p->cand[0].m);
-		if (add_regret(c, s, p, d, &m, blunder_cp, &exact) < 0)
-			return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	if (p->ncand > 0)
-		add_shortlist(s, p, d, &m, exact);
-	if (grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
+	memset(q, 0, sizeof *q);
+	q->pi = pi;
+	q->key = keys->len;
+	q->keylen = (size_t)n + 1;
+	if (buf_add(keys, key, q->keylen) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	c->ord[c->nord++] = (struct paired_ord){ pi, d->history, d->order_seed,
-		m.have_chosen ? m.chosen.from * 512 + m.chosen.to * 8 + m.chosen.promo : -1, exact };
+	q->fam = (int)spec_family(&r->sp, d->family, strlen(d->family));
+	q->has_budget = d->budget != NULL;
+	q->dc = d->cond;
+	q->status = (int)d->status;
+	q->failure = (int)d->failure;
+	q->history = d->history;
+	q->tok = (double)(d->tok[0] + d->tok[1] + d->tok[2]);
+	q->ctok = (double)(d->tok[1] + d->tok[2]);
+	q->lat = d->latency_ms;
+	q->retries = (double)d->retries;
+	q->seed = d->order_seed;
+	q->move = m.have_chosen ? m.chosen.from * 512 + m.chosen.to * 8 + m.chosen.promo : -1;
+	q->regret = NAN;
+	if (p->ncand > 0 && m.have_chosen)
+		prep_regret(q, p, &m);
+	if (p->ncand > 0)
+		prep_shortlist(q, p, d, &m);
 	return 0;
 }
 
+/* The regret's part of q in its cell c and opening's sums s. */
+static int
+add_regret(struct paired_cell *c, struct paired_sums *s, const struct cand_position *p,
+    const struct prep *q, double blunder_cp)
+{
+	s->recall += q->recall;
+	s->blunder_n[p->phase]++;
+	if (q->scored == 1) {
+		s->nbound++;
+		s->outside++;
+		s->blunder_k[p->phase] += q->regret >= blunder_cp;
+		return 0;
+	}
+	if (q->rank >= 0) {
+		s->nrank++;
+		s->rank += q->rank + 1;
+	} else {
+		s->outside++;
+	}
+	s->nreg++;
+	s->reg += q->regret;
+	s->ctx_n[q->history]++;
+	s->ctx_reg[q->history] += q->regret;
+	if (q->nomate) {
+		s->nomate++;
+		s->reg_nomate += q->regret;
+	}
+	s->blunder_k[p->phase] += q->regret >= blunder_cp;
+	if (grow((void **)&c->regrets, &c->cregrets, c->nregrets + 1, sizeof *c->regrets) < 0)
+		return -1;
+	c->regrets[c->nregrets++] = q->regret;
+	return 0;
+}
+
+static int
+add_decision(struct paired_data *r, struct cell_tab *t, const struct prep *q, const char *keys,
+    double blunder_cp, struct err *e)
+{
+	const struct cand_position *p = &r->cand.p[q->pi];
+	struct paired_cell *c = cell_of(r, t, keys + q->key, q->keylen, q, e);
+	struct paired_sums *s;
+
+	if (c == NULL)
+		return -1;
+	s = &c->by_open[r->open_of[q->pi]];
+	s->n++;
+	if (q->status != DS_PROVIDER_ERROR)
+		s->status[q->status]++;
+	if (q->failure != DF_NONE)
+		s->failures[q->failure]++;
+	s->tok += q->tok;
+	s->ctok += q->ctok;
+	s->lat += q->lat;
+	s->retries += q->retries;
+	if (q->scored && add_regret(c, s, p, q, blunder_cp) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (q->shortlist) {
+		s->ncov++;
+		s->cov += q->cov;
+	}
+	if (q->shortlist == 2) {
+		s->nvl++;
+		s->vl += q->vl;
+	}
+	if (grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	c->ord[c->nord++] = (struct paired_ord){ q->pi, q->history, q->seed, q->move,
+		q->scored == 2 ? q->regret : NAN };
+	return 0;
+}
 static int
 cmp_ord(const void *a, const void *b)
 {
@@ -305,42 +417,133 @@ order_stats(struct paired_data *r, struct paired_cell *c)
 	}
 }
 
+/* Decisions are read in windows of chunks: the chunks of a window on the
+ * pool's threads (each record fetched, parsed, checked and scored), then
+ * added to their cells in order on the caller. */
+#define CHUNK 1024
+#define WINDOW 64
+
+struct chunk {
+	struct prep q[CHUNK];
+	size_t n;                  /* preps made */
+	struct buf keys;
+	int rc;                    /* -1: e holds the error after the n made */
+	struct err e;
+};
+
+struct reader {
+	struct paired_data *r;
+	const cJSON **entry;
+	size_t nentry, base;       /* base: the window's first entry */
+	struct cas *store;
+	const char *name, *store_dir;
+	struct chunk *ch;          /* WINDOW of them */
+};
+
+/* One record into q; the error as read_decisions always worded it. */
 static int
-read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const char *name,
-    const char *store_dir, double blunder_cp, struct err *e)
+read_one(const struct reader *x, const cJSON *entry, struct prep *q, struct buf *keys,
+    struct err *e)
 {
-	const cJSON *entry;
+	const char *idtext, *p;
+	uint8_t dg[HASH_LEN];
+	size_t n;
+	struct decision d;
+	const struct cand_position *pos;
+	cJSON *rec;
+	int rc;
 
-	cJSON_ArrayForEach(entry, json_get(sec, "included")) {
-		const char *idtext, *p;
-		uint8_t dg[HASH_LEN];
-		size_t n;
-		struct decision d;
-		const struct cand_position *pos;
-		cJSON *rec;
-		int rc;
-
-		if (json_get_string(entry, "id", 1, &idtext, e) < 0 || hash_id_parse(idtext, dg) < 0)
-			return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity", name);
-		if ((rc = cas_get(store, dg, &p, &n, e)) != 0)
-			return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
-			    "store %s", name, idtext, store_dir);
-		if ((rec = json_parse(p, n, "stored decision", 1, e)) == NULL)
-			return -1;
-		rc = decision_read(rec, &d, e);
-		pos = rc == 0 ? cand_find(&r->cand, d.position_id) : NULL;
-		if (rc == 0 && pos == NULL)
-			rc = err_set(e, ERR_INPUT, "decision %.80s: position %.80s is not in the manifest",
-			    d.decision_id, d.position_id);
-		if (rc == 0)
-			rc = add_decision(r, &d, (size_t)(pos - r->cand.p), blunder_cp, e);
-		cJSON_Delete(rec);
-		if (rc < 0)
-			return err_prefix(e, "%s", name);
-	}
-	return 0;
+	if (json_get_string(entry, "id", 1, &idtext, e) < 0 || hash_id_parse(idtext, dg) < 0)
+		return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity",
+		    x->name);
+	if ((rc = cas_get(x->store, dg, &p, &n, e)) != 0)
+		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
+		    "store %s", x->name, idtext, x->store_dir);
+	if ((rec = json_parse(p, n, "stored decision", 1, e)) == NULL)
+		return -1;
+	rc = decision_read(rec, &d, e);
+	pos = rc == 0 ? cand_find(&x->r->cand, d.position_id) : NULL;
+	if (rc == 0 && pos == NULL)
+		rc = err_set(e, ERR_INPUT, "decision %.80s: position %.80s is not in the manifest",
+		    d.decision_id, d.position_id);
+	if (rc == 0)
+		rc = prep_decision(x->r, &d, (size_t)(pos - x->r->cand.p), q, keys, e);
+	cJSON_Delete(rec);
+	return rc < 0 ? err_prefix(e, "%s", x->name) : 0;
 }
 
+static void
+read_chunk(void *arg, size_t k, int worker)
+{
+	const struct reader *x = arg;
+	struct chunk *c = &x->ch[k];
+	size_t lo = x->base + k * CHUNK, hi = lo + CHUNK < x->nentry ? lo + CHUNK : x->nentry;
+
+	(void)worker;
+	buf_reset(&c->keys);
+	c->n = 0;
+	c->rc = 0;
+	for (size_t i = lo; i < hi; i++) {
+		if (read_one(x, x->entry[i], &c->q[c->n], &c->keys, &c->e) < 0) {
+			c->rc = -1;
+			return;
+		}
+		c->n++;
+	}
+}
+
+static int
+read_windows(struct reader *x, struct pool *pool, double blunder_cp, struct err *e)
+{
+	struct cell_tab t = { NULL, 0, 0 };
+	int rc = 0;
+
+	for (x->base = 0; rc == 0 && x->base < x->nentry; x->base += (size_t)CHUNK * WINDOW) {
+		size_t left = x->nentry - x->base, nch = (left + CHUNK - 1) / CHUNK;
+		pool_run(pool, nch < WINDOW ? nch : WINDOW, read_chunk, x);
+		for (size_t k = 0; rc == 0 && k < WINDOW && k < nch; k++) {
+			struct chunk *c = &x->ch[k];
+			for (size_t i = 0; rc == 0 && i < c->n; i++)
+				rc = add_decision(x->r, &t, &c->q[i], c->keys.p, blunder_cp, e);
+			if (rc == 0 && c->rc < 0) {
+				*e = c->e;
+				rc = -1;
+			}
+		}
+	}
+	free(t.slot);
+	return rc;
+}
+
+static int
+read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const char *name,
+    const char *store_dir, double blunder_cp, int jobs, struct err *e)
+{
+	struct reader x = { r, NULL, 0, 0, store, name, store_dir, NULL };
+	const cJSON *inc = json_get(sec, "included"), *entry;
+	struct pool *pool = NULL;
+	int rc = -1, threads = (jobs > 0 ? jobs : pool_cpus()) - 1;
+
+	x.nentry = (size_t)cJSON_GetArraySize(inc);
+	x.entry = malloc((x.nentry + 1) * sizeof *x.entry);
+	x.ch = calloc(WINDOW, sizeof *x.ch);
+	if (x.entry == NULL || x.ch == NULL ||
+	    (pool = pool_new(threads < 0 ? 0 : threads)) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	x.nentry = 0;
+	cJSON_ArrayForEach(entry, inc)
+		x.entry[x.nentry++] = entry;
+	rc = read_windows(&x, pool, blunder_cp, e);
+done:
+	pool_free(pool);
+	for (size_t k = 0; x.ch != NULL && k < WINDOW; k++)
+		buf_release(&x.ch[k].keys);
+	free(x.ch);
+	free(x.entry);
+	return rc;
+}
 /* The freeze's spec, its decisions section and candidate manifest. */
 static int
 read_inputs(struct paired_data *r, const cJSON *freeze, struct cas *store, const char *name,
@@ -373,12 +576,19 @@ int
 paired_collect(const cJSON *freeze, const char *store_dir, const char *name, double blunder_cp,
     struct paired_data *out, struct err *e)
 {
-	return paired_collect_by(freeze, store_dir, name, blunder_cp, 0, out, e);
+	return paired_collect_jobs(freeze, store_dir, name, blunder_cp, 0, 0, out, e);
 }
 
 int
 paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name, double blunder_cp,
     int by_position, struct paired_data *out, struct err *e)
+{
+	return paired_collect_jobs(freeze, store_dir, name, blunder_cp, by_position, 0, out, e);
+}
+
+int
+paired_collect_jobs(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, int jobs, struct paired_data *out, struct err *e)
 {
 	struct cas *store = NULL;
 	const cJSON *sec = NULL;
@@ -388,7 +598,7 @@ paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name, 
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		return -1;
 	if (read_inputs(out, freeze, store, name, store_dir, by_position, &sec, e) == 0 &&
-	    read_decisions(out, sec, store, name, store_dir, blunder_cp, e) == 0) {
+	    read_decisions(out, sec, store, name, store_dir, blunder_cp, jobs, e) == 0) {
 		for (size_t i = 0; i < out->ncells; i++)
 			order_stats(out, &out->cells[i]);
 		rc = 0;

@@ -80,6 +80,10 @@ int paired_collect(const cJSON *freeze, const char *store_dir, const char *name,
  * bootstrap whose unit is the position; by_position 0 is paired_collect. */
 int paired_collect_by(const cJSON *freeze, const char *store_dir, const char *name,
     double blunder_cp, int by_position, struct paired_data *out, struct err *e);
+/* The same on jobs threads (0: one per processor); the sums are the same
+ * on any number. */
+int paired_collect_jobs(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, int jobs, struct paired_data *out, struct err *e);
 void paired_data_release(struct paired_data *d);
 
 /* t += s. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/pool.h"
 #include "../common/rng.h"
 #include "../json/json.h"
 #include "../protocol/candidates.h"
@@ -78,32 +79,45 @@ blocks_of(const struct run *r, const struct paired_cell *c, size_t *blk)
 
 /* Percentile intervals of each statistic over replicates that resample
  * the cell's openings with replacement; a replicate whose statistic is
- * undefined (no such decision drawn) is left out of that statistic's. */
+ * undefined (no such decision drawn) is left out of that statistic's.
+ * Each opening's numerators and denominators are laid side by side first
+ * (eight of the sums' sixty numbers), added in the order the sums' were. */
 static int
 bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 {
 	const struct paired_cell *c = &r->d.cells[ci];
 	size_t *blk = malloc((r->d.nopen + 1) * sizeof *blk), nb, got[NSTAT] = { 0 };
 	double *v = malloc((size_t)(r->o->replicates + 1) * NSTAT * sizeof *v);
+	double (*w)[2 * NSTAT] = malloc((r->d.nopen + 1) * sizeof *w);
 	double a = (1 - r->o->level) / 2;
 
 	for (int k = 0; k < NSTAT; k++)
 		lo[k] = hi[k] = NAN;
-	if (blk == NULL || v == NULL) {
+	if (blk == NULL || v == NULL || w == NULL) {
 		free(blk);
 		free(v);
+		free(w);
 		return -1;
 	}
 	nb = blocks_of(r, c, blk);
+	for (size_t i = 0; i < nb; i++) {
+		const struct paired_sums *s = &c->by_open[blk[i]];
+		const double x[2 * NSTAT] = { s->recall, s->n, s->cov, s->ncov, s->reg, s->nreg,
+			s->vl, s->nvl };
+		memcpy(w[i], x, sizeof x);
+	}
 	for (long b = 0; nb >= 2 && b < r->o->replicates; b++) {
 		/* the cell's number as first met, not its place in the
 		 * document's order: the streams do not move with the sort */
 		struct rng g = rng_stream(r->o->seed, c->first, (uint64_t)b);
-		struct paired_sums t = { 0 };
-		for (size_t i = 0; i < nb; i++)
-			paired_sums_add(&t, &c->by_open[blk[rng_below(&g, (uint32_t)nb)]]);
+		double t[2 * NSTAT] = { 0 };
+		for (size_t i = 0; i < nb; i++) {
+			const double *x = w[rng_below(&g, (uint32_t)nb)];
+			for (int k = 0; k < 2 * NSTAT; k++)
+				t[k] += x[k];
+		}
 		for (int k = 0; k < NSTAT; k++) {
-			double x = stat(&t, k);
+			double x = paired_ratio(t[2 * k], t[2 * k + 1]);
 			if (!isnan(x))
 				v[(size_t)k * (size_t)r->o->replicates + got[k]++] = x;
 		}
@@ -118,7 +132,54 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 	}
 	free(blk);
 	free(v);
+	free(w);
 	return 0;
+}
+
+/* Every cell's intervals, on the pool's threads: each cell has its own
+ * streams, so the bytes are the same on any number. */
+struct boots {
+	const struct run *r;
+	double (*lo)[NSTAT], (*hi)[NSTAT];
+	int *failed;
+};
+
+static void
+boot_one(void *arg, size_t i, int worker)
+{
+	const struct boots *B = arg;
+
+	(void)worker;
+	B->failed[i] = bootstrap(B->r, i, B->lo[i], B->hi[i]) < 0;
+}
+
+static int
+boot_all(struct run *r, struct boots *B)
+{
+	int threads = (r->o->jobs > 0 ? r->o->jobs : pool_cpus()) - 1, rc = 0;
+	struct pool *p;
+	size_t n = r->d.ncells + 1;
+
+	B->r = r;
+	B->lo = malloc(n * sizeof *B->lo);
+	B->hi = malloc(n * sizeof *B->hi);
+	B->failed = calloc(n, sizeof *B->failed);
+	if (B->lo == NULL || B->hi == NULL || B->failed == NULL ||
+	    (p = pool_new(threads < 0 ? 0 : threads)) == NULL)
+		return -1;
+	pool_run(p, r->d.ncells, boot_one, B);
+	pool_free(p);
+	for (size_t i = 0; i < r->d.ncells; i++)
+		rc |= B->failed[i];
+	return rc ? -1 : 0;
+}
+
+static void
+boots_release(struct boots *B)
+{
+	free(B->lo);
+	free(B->hi);
+	free(B->failed);
 }
 
 static cJSON *
@@ -263,15 +324,15 @@ value_loss_json(struct json_bld *k, const struct paired_cell *c, const struct pa
 }
 
 static cJSON *
-cell_json(struct run *r, size_t ci, struct json_bld *k)
+cell_json(struct run *r, size_t ci, const struct boots *B, struct json_bld *k)
 {
 	struct paired_cell *c = &r->d.cells[ci];
 	struct paired_sums t;
-	double lo[NSTAT], hi[NSTAT];
+	const double *lo = B->lo[ci], *hi = B->hi[ci];
 	size_t *blk = malloc((r->d.nopen + 1) * sizeof *blk);
 	cJSON *o = ok(k, cJSON_CreateObject());
 
-	if (o == NULL || blk == NULL || bootstrap(r, ci, lo, hi) < 0) {
+	if (o == NULL || blk == NULL) {
 		free(blk);
 		k->oom = 1;
 		return o;
@@ -357,6 +418,7 @@ static int
 build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 {
 	struct json_bld k = { 0 };
+	struct boots B = { NULL, NULL, NULL, NULL };
 	char fid[HASH_ID_LEN + 1];
 	cJSON *doc = ok(&k, cJSON_CreateObject()), *cells;
 
@@ -365,6 +427,8 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 		return doc == NULL ? err_set(e, ERR_NOMEM, "out of memory") : -1;
 	}
 	qsort_r(r->d.cells, r->d.ncells, sizeof *r->d.cells, cmp_cell, (void *)r->o->prereg);
+	if (boot_all(r, &B) < 0)
+		k.oom = 1;
 	json_bld_put(&k, doc, "kind", cJSON_CreateString("cohort.paired/1"));
 	json_bld_put(&k, doc, "input", cJSON_CreateString(fid));
 	json_bld_put(&k, doc, "candidates", cJSON_CreateString(r->d.cand.id));
@@ -372,13 +436,14 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 	    cJSON_CreateNull());
 	json_bld_put(&k, doc, "options", options_json(r->o));
 	json_bld_put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
-	for (size_t i = 0; cells && i < r->d.ncells; i++) {
-		cJSON *c = cell_json(r, i, &k);
+	for (size_t i = 0; cells && !k.oom && i < r->d.ncells; i++) {
+		cJSON *c = cell_json(r, i, &B, &k);
 		if (c == NULL || !cJSON_AddItemToArray(cells, c)) {
 			cJSON_Delete(c);
 			k.oom = 1;
 		}
 	}
+	boots_release(&B);
 	if (k.oom) {
 		cJSON_Delete(doc);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -396,7 +461,7 @@ paired_document(const cJSON *freeze, const struct paired_opts *o, cJSON **out, s
 	*out = NULL;
 	if (o->replicates < 0 || o->replicates > 1000000)
 		return err_set(e, ERR_USAGE, "--replicates: expected 0 to 1000000");
-	rc = paired_collect(freeze, o->store_dir, o->name, o->blunder_cp, &r.d, e);
+	rc = paired_collect_jobs(freeze, o->store_dir, o->name, o->blunder_cp, 0, o->jobs, &r.d, e);
 	if (rc == 0)
 		rc = build(&r, freeze, out, e);
 	paired_data_release(&r.d);

@@ -31,6 +31,7 @@ struct paired_opts {
 	double blunder_cp;       /* a regret at least this is a blunder */
 	const cJSON *prereg;     /* a cohort.prereg/1 it follows, or NULL */
 	const char *prereg_id;   /* its identity */
+	int jobs;                /* threads: 0 one per processor */
 };
 
 /* Defaults: 2000 replicates, seed 1, level 0.95, blunder at 300 cp. */

@@ -168,9 +168,16 @@ in_moves(const struct chess_move *ms, size_t n, struct chess_move m)
 	return 0;
 }
 
-/* The moves of arr, each legal in pos and given once. */
+/* The legal moves of a position, generated once for all of a decision's
+ * moves. */
+struct legal {
+	struct chess_move m[CHESS_MAX_MOVES];
+	int n;
+};
+
+/* The moves of arr, each legal (in L) and given once. */
 static int
-read_moves(const struct chess_pos *pos, const cJSON *arr, struct chess_move *out, size_t *n,
+read_moves(const struct legal *L, const cJSON *arr, struct chess_move *out, size_t *n,
     const char **why)
 {
 	const cJSON *x;
@@ -178,7 +185,7 @@ read_moves(const struct chess_pos *pos, const cJSON *arr, struct chess_move *out
 
 	*n = 0;
 	cJSON_ArrayForEach(x, arr) {
-		if (chess_uci_read(pos, x->valuestring, &out[*n], &e) < 0)
+		if (chess_uci_among(L->m, L->n, x->valuestring, &out[*n], &e) < 0)
 			return *why = "a move shown or proposed is not legal in the position", 1;
 		if (in_moves(out, *n, out[*n]))
 			return *why = "a move is shown or proposed twice", 1;
@@ -219,17 +226,19 @@ decision_check(const struct decision *d, const struct cand_position *p, struct d
     const char **why)
 {
 	struct err e = ERR_INIT;
+	struct legal L;
 
 	memset(m, 0, sizeof *m);
-	if (read_moves(&p->pos, d->shown, m->shown, &m->nshown, why) != 0 ||
-	    (d->proposed && read_moves(&p->pos, d->proposed, m->proposed, &m->nproposed, why) != 0))
+	L.n = chess_moves(&p->pos, L.m);
+	if (read_moves(&L, d->shown, m->shown, &m->nshown, why) != 0 ||
+	    (d->proposed && read_moves(&L, d->proposed, m->proposed, &m->nproposed, why) != 0))
 		return 1;
 	if (!shown_ok(d, m, p))
 		return *why = "the shown set is not its condition's set", 1;
 	if ((d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS) && m->nproposed == 0)
 		return *why = "the condition asks for a proposed shortlist, and none is given", 1;
 	if (d->chosen != NULL) {
-		if (chess_uci_read(&p->pos, d->chosen, &m->chosen, &e) < 0)
+		if (chess_uci_among(L.m, L.n, d->chosen, &m->chosen, &e) < 0)
 			return *why = "the chosen move is not legal in the position", 1;
 		m->have_chosen = 1;
 	}

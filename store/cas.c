@@ -289,24 +289,36 @@ cas_free(struct cas *c)
 	free(c);
 }
 
+/* Digests are uniform, so an entry's index is about its first eight bytes'
+ * share of 2^64 times the count: a search that interpolates between the
+ * bracket's ends takes three or four probes where a bisection takes twenty
+ * (each a cache miss in an index of a million).  After six probes it
+ * bisects, so an index of chosen digests costs no more than a bisection. */
 static int
 find_in(const struct pack *pk, const uint8_t d[HASH_LEN], uint64_t *off, uint32_t *len)
 {
-	uint64_t lo = 0, hi = pk->count;
+	uint64_t lo = 0, hi = pk->count, key = get_be(d, 8), klo = 0, khi = UINT64_MAX;
 	const unsigned char *base = pk->idx + 16;
 
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		int r = memcmp(base + mid * IDX_ENTRY, d, HASH_LEN);
+	for (int probe = 0; lo < hi; probe++) {
+		/* klo <= key <= khi: the keys just outside [lo, hi) */
+		uint64_t mid = probe >= 6 ? lo + (hi - lo) / 2 : lo + (uint64_t)(
+		    (unsigned __int128)(key - klo) * (hi - lo) / ((unsigned __int128)(khi - klo) + 1));
+		const unsigned char *at = base + mid * IDX_ENTRY;
+		uint64_t k = get_be(at, 8);
+		int r = k != key ? (k < key ? -1 : 1) : memcmp(at + 8, d + 8, HASH_LEN - 8);
 		if (r == 0) {
-			*off = get_be(base + mid * IDX_ENTRY + 32, 8);
-			*len = (uint32_t)get_be(base + mid * IDX_ENTRY + 40, 4);
+			*off = get_be(at + 32, 8);
+			*len = (uint32_t)get_be(at + 40, 4);
 			return 1;
 		}
-		if (r < 0)
+		if (r < 0) {
 			lo = mid + 1;
-		else
+			klo = k;
+		} else {
 			hi = mid;
+			khi = k;
+		}
 	}
 	return 0;
 }

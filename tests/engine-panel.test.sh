@@ -36,6 +36,10 @@ EOF
 		--seed 1 --blunder-cp 300 -o p-$r.json f-$r.json
 	check "engine-panel $r: every paired figure, as an independent implementation gives it" \
 		$PY "$ROOT/tests/paired_check.py" "$E/candidates.jsonl" decisions-$r.jsonl f-$r.json p-$r.json 300
+	check "engine-panel $r: the paired document and the decisions validate against their schemas" \
+		sh -c '"$1" "$2/tests/validate.py" "$2/schemas/paired.schema.json" "$3" &&
+		"$1" "$2/tests/validate.py" "$2/schemas/decision-record.schema.json" "$4"' sh \
+		"$PY" "$ROOT" p-$r.json decisions-$r.jsonl
 	check "engine-panel $r: paired's options are the prereg's bootstrap" $PY - p-$r.json "$E/prereg.json" <<'EOF'
 import json, sys
 o = json.load(open(sys.argv[1]))["options"]

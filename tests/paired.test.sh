@@ -13,8 +13,47 @@ check "paired: other options, the same agreement" \
 	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p7.json 50
 "$COHORT" paired --store st -o p2.json f.json
 same_bytes "paired: the same bytes twice" p.json p2.json
-COHORT_JOBS=1 "$COHORT" paired --store st -o p3.json f.json
-same_bytes "paired: the same bytes on one thread" p.json p3.json
+for j in 1 2 3; do
+	COHORT_JOBS=$j "$COHORT" paired --store st -o p-j$j.json f.json
+	same_bytes "paired: the same bytes on $j thread(s)" p.json p-j$j.json
+done
+check "paired: the documents validate against schemas/paired.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/paired.schema.json" p.json p7.json
+check "paired: the toy's decisions validate against schemas/decision-record.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/decision-record.schema.json" "$D/decisions.jsonl"
+head -n 1 "$D/decisions.jsonl" | sed 's/"status":"ok"/"status":"fine"/' >bad-status.jsonl
+head -n 1 "$D/decisions.jsonl" | sed 's/"shown":\[\]/"shown":["e2e4"]/' >bad-shown.jsonl
+for b in bad-status bad-shown; do
+	if $PY "$ROOT/tests/validate.py" "$ROOT/schemas/decision-record.schema.json" $b.jsonl >/dev/null; then
+		notok "paired: the decision schema refuses $b" "$(cat $b.jsonl)"
+	else
+		ok "paired: the decision schema refuses $b"
+	fi
+done
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["cells"][0]["recall"]={"estimate":2,"interval":None}; json.dump(d,open("bad-p.json","w"))' p.json
+if $PY "$ROOT/tests/validate.py" "$ROOT/schemas/paired.schema.json" bad-p.json >/dev/null; then
+	notok "paired: the paired schema refuses a recall of 2" "see bad-p.json"
+else
+	ok "paired: the paired schema refuses a recall of 2"
+fi
+# Decisions past one window of reading (64 chunks of 1,024), read on 1, 2
+# and 3 threads: the same bytes.
+mkdir big
+$PY "$ROOT/bench/fp-gen.py" big 50 100 >big/n.txt
+"$COHORT" freeze --spec big/spec.json --candidates big/candidates.jsonl --decisions big/decisions.jsonl \
+	--store big/st -o big/f.json
+for j in 1 2 3; do
+	COHORT_JOBS=$j "$COHORT" paired --store big/st --replicates 50 -o big/p$j.json big/f.json
+done
+[ "$(cat big/n.txt)" -gt 65536 ] && ok "paired: the large panel has more than one window" ||
+	notok "paired: the large panel has more than one window" "$(cat big/n.txt)"
+same_bytes "paired: past one window, the same bytes on 1 and 2 threads" big/p1.json big/p2.json
+same_bytes "paired: past one window, the same bytes on 1 and 3 threads" big/p1.json big/p3.json
+check "paired: past one window, the document validates" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/paired.schema.json" big/p1.json
+check "paired: past one window, the decisions validate" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/decision-record.schema.json" big/decisions.jsonl
+rm -rf big
 $PY - p.json <<'P' && ok "paired: closed forms on the toy" || notok "paired: closed forms" "see p.json"
 import json, sys
 c = {(x["family"], x["condition"], x["budget"]): x for x in json.load(open(sys.argv[1]))["cells"]}

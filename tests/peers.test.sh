@@ -1,4 +1,4 @@
-# peers.test.sh: every number of docs/peers.md's two tables, again, without
+# peers.test.sh: every number of docs/peers.md's three tables, again, without
 # Ordo: cohort's columns from cohort fit on the same blocks; Ordo's -M
 # column and the logistic with every anchor held from tests/ordo-ml.py, an
 # independent fit of Ordo's model to the PGN (the one cohort exported for
@@ -95,11 +95,33 @@ $PY panel.py "$PANEL" panel.rows >panel.json
 cut -f1-3,5,6 panel.rows >want.txt
 compare "peers panel: cohort's ratings and intervals with the opponents held at Ordo's" want.txt got.txt
 
+# ---- examples/engine-panel, replication r1: families never pooled ----
+$PY table.py "$DOC" engine-panel >ep.rows
+if [ "$(grep -c '' ep.rows)" = 15 ]; then ok "peers: the engine-panel table has its fifteen cells"; else
+	notok "peers: the engine-panel table has its fifteen cells" "$(grep -c '' ep.rows) rows"; fi
+EP=$ROOT/examples/engine-panel
+gzip -dc "$EP/ledger-r1.jsonl.gz" >ep-ledger.jsonl
+"$COHORT" freeze --spec "$EP/spec-r1.json" --store ep-store -o ep-freeze.json ep-ledger.jsonl
+"$COHORT" fit ep-freeze.json | $PY -c 'import json, sys
+for c in json.load(sys.stdin)["conditions"]:
+    lo, hi = c["interval"]
+    print("%s/%s\t%d\t%d-%d-%d\t%.0f\t%.0f .. %.0f" % (c["family"], c["condition"], c["games"],
+          c["w"], c["d"], c["l"], c["rating"], lo, hi))' >got.txt
+cut -f1-5 ep.rows >want.txt
+compare "peers engine panel: cohort's games, W-D-L, ratings and intervals as cohort fit gives them" want.txt got.txt
+"$COHORT" export blocks --format ordo --anchors ep-anchors.csv -o ep.pgn ep-freeze.json
+$PY "$ROOT/tests/ordo-ml.py" ep.pgn 0 --anchors ep-anchors.csv | sort >got.txt
+cut -f1,7 ep.rows | sort >want.txt
+compare "peers engine panel: Ordo -M's ratings, fitted again from the exported PGN (1550 purged)" want.txt got.txt
+$PY "$ROOT/tests/ordo-ml.py" ep.pgn 0 --anchors ep-anchors.csv --keep | sort >got.txt
+cut -f1,6 ep.rows | sort >want.txt
+compare "peers engine panel: the logistic with every anchor held" want.txt got.txt
+
 # the draw parameters the page quotes
 nu() { "$COHORT" fit "$1" | $PY -c 'import json, sys
 d = json.load(sys.stdin)["draw"]
 print("%.2f (%.2f .. %.2f)" % (d["nu"], d["interval"][0], d["interval"][1]))'; }
-for pair in "$ROOT/examples/luna-blocks.json:nu = " "panel.json:nu is "; do
+for pair in "$ROOT/examples/luna-blocks.json:nu = " "panel.json:nu is " "ep-freeze.json:nu = "; do
 	f=${pair%%:*} say=${pair#*:}
 	v=$(nu "$f")
 	if tr '\n' ' ' <"$DOC" | grep -qF "$say$v"; then ok "peers: the page quotes nu $v for $(basename "$f")"; else

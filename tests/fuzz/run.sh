@@ -2,15 +2,16 @@
 # run.sh: build the libFuzzer targets (clang, ASan, UBSan) and run each for
 # a bounded time.  Called by `make fuzz`; usable alone:
 #   FUZZ_SECONDS=300 sh tests/fuzz/run.sh [TARGET...]
-# Targets: json (strict reader, canonical writer), rec (the flat record
-# reader against the tree reader and writer), ledger (JSON Lines reader,
-# record validator, manifest derivation), csv, bundle_secret (the
-# credential scan and its decoders), bundle_rules (the rules-file reader
-# and the regular expression translator), bundle_bag, fen (FEN and EPD
-# reader, legal moves), san (SAN and UCI move text), pgn (PGN reader and
-# writer), uci (what a UCI engine prints), pgnmap (the tag map of import
-# pgn, then PGN imported with it).  The library is built into
-# build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
+# Targets: json (strict reader, canonical writer), canon (the streaming
+# canonical writer against the tree path, over blocks of 1 to 16 bytes),
+# rec (the flat record reader against the tree reader and writer),
+# ledger (JSON Lines reader, record validator, manifest derivation), csv,
+# bundle_secret (the credential scan and its decoders), bundle_rules (the
+# rules-file reader and the regular expression translator), bundle_bag,
+# fen (FEN and EPD reader, legal moves), san (SAN and UCI move text), pgn
+# (PGN reader and writer), uci (what a UCI engine prints), pgnmap (the
+# tag map of import pgn, then PGN imported with it).  The library is built
+# into build/fuzz; the corpus grows in build/fuzz/corpus/TARGET across runs and
 # is seeded from tests/data and examples/ each time.  A crash leaves its
 # input in build/fuzz/crash-TARGET-* and makes this script exit 1.
 set -u
@@ -23,7 +24,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
+targets=${*:-json canon rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -34,7 +35,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json canon rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 # what real engines print, a line a seed and each whole
 for f in tests/data/uci/*.txt; do
 	cp "$f" $OUT/seeds/uci/
@@ -52,6 +53,8 @@ for bag in tests/data/bagit-conformance/v1.0/valid/* tests/data/bagit-conformanc
 done
 cp tests/data/json-parsing/test_parsing/*.json $OUT/seeds/json/
 for f in tests/data/jcs/input/*; do cp "$f" "$OUT/seeds/json/jcs-${f##*/}"; done
+# canon's first byte is the block size
+for f in $OUT/seeds/json/*; do { printf '\007'; cat "$f"; } >"$OUT/seeds/canon/${f##*/}"; done
 for led in examples/*/ledger.jsonl; do
 	name=$(basename "$(dirname "$led")")
 	# each record alone, and runs of ten lines (whole blocks, for the ladder)
@@ -102,6 +105,7 @@ status=0
 for t in $targets; do
 	case $t in
 	json) maxlen=4096 ;;
+	canon) maxlen=4096 ;;
 	rec) maxlen=8192 ;;
 	ledger) maxlen=32768 ;;
 	csv) maxlen=8192 ;;
@@ -124,7 +128,7 @@ for t in $targets; do
 	echo "fuzz: $t for ${SECONDS_EACH}s (log in $log)" >&2
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$bin -max_total_time="$SECONDS_EACH" -max_len=$maxlen -timeout=10 -rss_limit_mb=2048 \
-		-dict=tests/fuzz/$t.dict -artifact_prefix=$OUT/crash-$t- -print_final_stats=1 \
+		-dict=tests/fuzz/$([ $t = canon ] && echo json || echo $t).dict -artifact_prefix=$OUT/crash-$t- -print_final_stats=1 \
 		$OUT/corpus/$t $OUT/seeds/$t >$log 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' $log)

@@ -1,0 +1,54 @@
+# paired.sh: cohort paired over about 1,000,000 decisions (the panel of
+# bench/fp-gen.py: six families in two replications, 730 positions at
+# BENCH_SCALE=1) with 2,000 bootstrap replicates on two threads (target:
+# 10 s), again with none to show what the bootstrap costs, and the same
+# bytes on one, two and three threads; and the freeze of those decisions
+# against the freeze of a game ledger of about the same size (target: the
+# same rate per byte).  Sourced by bench/run.sh.
+pos=$(bench_count 730)
+[ "$pos" -lt 12 ] && pos=12
+python3 "$ROOT/bench/fp-gen.py" . "$pos" 2000 >n.txt || return 1
+dbytes=$(wc -c <decisions.jsonl)
+echo "  $(cat n.txt) decisions ($dbytes bytes), $pos positions"
+
+# A game ledger of about the decisions' bytes (genledger writes about 650
+# bytes a game), frozen alone; both files in the page cache first.
+cc -O2 -o genledger "$ROOT/bench/genledger.c" || return 1
+mkdir -p games
+./genledger "$((dbytes / 650 + 1))" games/spec.json >games/ledger.jsonl || return 1
+gbytes=$(wc -c <games/ledger.jsonl)
+cat decisions.jsonl games/ledger.jsonl >/dev/null
+bench_time "cohort freeze, $gbytes bytes of games" "$COHORT" freeze --spec games/spec.json \
+	--store games/st -o games/f.json games/ledger.jsonl || return 1
+g_wall=$BENCH_WALL g_cpu=$BENCH_CPU
+rm -rf games
+bench_time "cohort freeze, $dbytes bytes of decisions" "$COHORT" freeze --spec spec.json \
+	--candidates candidates.jsonl --decisions decisions.jsonl --store st -o f.json || return 1
+d_wall=$BENCH_WALL d_cpu=$BENCH_CPU
+awk -v g="$gbytes" -v d="$dbytes" -v gw="$g_wall" -v dw="$d_wall" 'BEGIN {
+	if (gw > 0 && dw > 0)
+		printf "  freeze rate: games %.1f MB/s, decisions %.1f MB/s (wall)\n", g / gw / 1e6, d / dw / 1e6 }'
+bench_ratio "freeze rate per byte, decisions / games (wall)" \
+	"$(awk -v d="$dbytes" -v w="$d_wall" 'BEGIN { print (w > 0 ? d / w : 0) }')" \
+	"$(awk -v g="$gbytes" -v w="$g_wall" 'BEGIN { print (w > 0 ? g / w : 0) }')" ">= 1"
+bench_ratio "freeze rate per byte, decisions / games (cpu)" \
+	"$(awk -v d="$dbytes" -v c="$d_cpu" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
+	"$(awk -v g="$gbytes" -v c="$g_cpu" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
+
+for reps in 0 2000; do
+	bench_time "cohort paired, $reps replicates, 2 threads" env COHORT_JOBS=2 "$COHORT" paired \
+		--store st --replicates "$reps" -o p$reps.json f.json || return 1
+	eval "w$reps=\$BENCH_WALL c$reps=\$BENCH_CPU"
+done
+# shellcheck disable=SC2154
+echo "  2,000 replicates: $w2000 s wall (target 10 s), $c2000 s cpu; the bootstrap's own:" \
+	"$(awk -v a="$c2000" -v z="$c0" 'BEGIN { printf "%.2f s cpu", a - z }')"
+bench_ratio "paired, 2,000 replicates: target / wall" 10 "$w2000" ">= 1"
+for j in 1 3; do
+	COHORT_JOBS=$j "$COHORT" paired --store st -o p2000-$j.json f.json || return 1
+	if cmp -s p2000.json p2000-$j.json; then
+		echo "  paired on $j thread(s): the same bytes as on 2"
+	else
+		echo "  paired on $j thread(s): OTHER BYTES than on 2 (unexpected)"
+	fi
+done
