@@ -13,10 +13,10 @@ PKGS      = libcrypto libarchive libcjson sqlite3 libgit2 gsl
 OPT      ?= -O2
 WERROR   ?=
 SAN      ?=
-# a release's source commit, for bundles' RO-Crate metadata (cmd/cmd.h)
-COHORT_COMMIT ?=
+# the source commit, recorded in every bag (cmd/module.mk); "unknown"
+# outside a git clone of cohort
+COHORT_COMMIT ?= $(shell sh mk/commit.sh)
 CFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g \
-	$(if $(COHORT_COMMIT),-DCOHORT_COMMIT='"$(COHORT_COMMIT)"') \
 	-Wall -Wextra -Wno-unused-parameter $(WERROR) $(SAN) \
 	$(shell pkg-config --cflags $(PKGS) 2>/dev/null) $(CFLAGS)
 LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLIBS)
@@ -39,7 +39,7 @@ B_UNIT    = $(UNIT:%=$(BUILD)/%)
 # machine runs them in one step.
 all: build
 
-build: deps-check $(BUILD)/cohort $(B_UNIT)
+build: deps-check $(BUILD)/cohort $(BUILD)/tests/cohort-golden $(B_UNIT)
 
 deps-check:
 	@sh mk/deps.sh --check build
@@ -47,8 +47,11 @@ deps-check:
 deps:
 	@sh mk/deps.sh build
 
-$(BUILD)/cohort: $(B_CMD) $(B_LIB)
-	$(CC) $(SAN) -o $@ $(B_CMD) $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
+$(BUILD)/cohort: $(B_CMD) $(CMD_GEN) $(B_LIB)
+	$(CC) $(SAN) -o $@ $(B_CMD) $(CMD_GEN) $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
+
+$(BUILD)/tests/cohort-golden: $(B_CMD) $(BUILD)/tests/commit-golden.o $(B_LIB)
+	$(CC) $(SAN) -o $@ $(B_CMD) $(BUILD)/tests/commit-golden.o $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(B_LIB)
 	@mkdir -p $(@D)

@@ -324,8 +324,8 @@ bagw_payload(struct bagw *b, struct bag_file *files, struct err *e)
 		bytes += f->size;
 	}
 	if (buf_printf(&b->info,
-	        "Bag-Software-Agent: cohort\nBagging-Date: %s\n%sPayload-Oxum: %llu.%zu\n", o->date,
-	        o->info ? o->info : "", (unsigned long long)bytes, b->n) < 0)
+	        "Bag-Software-Agent: %s\nBagging-Date: %s\n%sPayload-Oxum: %llu.%zu\n",
+	        o->agent ? o->agent : "cohort", o->date, o->info ? o->info : "", (unsigned long long)bytes, b->n) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	return 0;
 }

@@ -62,6 +62,7 @@ struct bag_write_opts {
 	enum bag_compress compress;
 	const char *info;           /* extra "Label: value\n" lines for bag-info.txt, or NULL */
 	const char *date;           /* Bagging-Date, YYYY-MM-DD */
+	const char *agent;          /* Bag-Software-Agent (RFC 8493 2.2.2), NULL: "cohort" */
 };
 
 /* Write a bag of files (sorted by the callee; names must be unique) as a pax

@@ -20,11 +20,13 @@
 #include <unistd.h>
 
 #include "../common/io.h"
+#include "../common/map.h"
 #include "../common/pool.h"
 #include "../common/repo.h"
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../protocol/ledger.h"
 #include "../store/cas.h"
 #include "../derive/derive.h"
 #include "../gate/gate.h"
@@ -47,7 +49,8 @@ struct item {
 	long index;                /* its position in "items" */
 	const char *role;
 	const char *path;          /* as written */
-	const cJSON *derived;      /* "derived_from", or NULL */
+	const cJSON *derived;      /* "derived_from", or NULL; or implied */
+	cJSON *implied;            /* derived_from implied by the kinds (imply_graph) */
 	const cJSON *git;          /* "git", or NULL */
 	cJSON *git_out;            /* "git" as recorded: with the commit HEAD gave */
 	const char *store;         /* "store", or NULL */
@@ -684,14 +687,15 @@ scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 	return r < 0 ? -1 : 0;
 }
 
-/* f mapped whole (*m NULL when empty), its size taken from the open file. */
+/* f mapped whole (guarded: common/map.h), its size taken from the open
+ * file. */
 static int
-map_file(struct ctx *c, struct file *f, void **m)
+map_file(struct ctx *c, struct file *f, struct map *m)
 {
 	struct stat st;
-	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW);
+	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW), rc;
 
-	*m = NULL;
+	*m = (struct map)MAP_INIT;
 	if (fd < 0)
 		return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -699,17 +703,11 @@ map_file(struct ctx *c, struct file *f, void **m)
 		return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
 	}
 	f->size = (uint64_t)st.st_size;
-	if (st.st_size > 0) {
-		*m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (*m == MAP_FAILED) {
-			*m = NULL;
-			close(fd);
-			return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
-		}
-		madvise(*m, (size_t)st.st_size, MADV_SEQUENTIAL);
-	}
+	rc = map_fd(fd, f->rel, (size_t)st.st_size, m, c->e);
+	if (rc == 0 && m->slot >= 0)
+		madvise((void *)m->p, m->n, MADV_SEQUENTIAL);
 	close(fd);
-	return 0;
+	return rc;
 }
 
 /* A file's bytes as a cohort document: an object when they hold one
@@ -743,8 +741,18 @@ doc_bytes(const char *q, size_t n, const char *path, int *invalid, struct err *p
 	return doc;
 }
 
+/* The kinds the verifier can check: inputs, freezes, and derived kinds. */
+static int
+kind_checkable(const char *kind)
+{
+	return strcmp(kind, "cohort.spec/1") == 0 || strcmp(kind, "cohort.freeze/1") == 0 ||
+	    derive_known(kind) || derive_is_input(kind);
+}
+
 /* An item's own file, when it holds a JSON object: parsed, with its kind
- * and canonical identity.  A .json file that is not JSON is a finding. */
+ * and canonical identity.  A .json file that is not JSON is a finding, and
+ * so is a document of a kind the verifier cannot check: the archive's
+ * verifier would find it, so the gate does not publish it. */
 static void
 parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 {
@@ -762,6 +770,11 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 			it->kind = k2->valuestring;
 		if (canon_id(it->doc, it->doc_id, &ie) < 0)
 			it->doc_id[0] = '\0';
+		if (it->kind != NULL && !kind_checkable(it->kind))
+			finding(c, "invalid", it, it->path, 0,
+			    "bundle only documents a reviewer's cohort verify can check: drop the item, "
+			    "or remove its \"kind\" if it is a plain file",
+			    "a %.60s document: not a kind cohort can check", it->kind);
 	}
 }
 
@@ -774,26 +787,28 @@ read_one(struct ctx *c, size_t k)
 	struct item *it = &c->it[f->item];
 	struct scan_ctx sc = { c, it, f->rel, NULL };
 	struct pool_thread th = POOL_THREAD_INIT;
-	void *m = NULL;
+	struct map m;
 	int r;
 
 	stage(c, "reading %s (file %zu of %zu)", f->rel, k + 1, c->nf);
 	if (map_file(c, f, &m) < 0)
 		return -1;
-	struct hash_job job = { m ? m : "", f->size, f->sha };
+	struct hash_job job = { m.p ? m.p : "", f->size, f->sha };
 	if (f->size >= ((size_t)1 << 20))
 		pool_spawn(&th, hash_job_run, &job);
 	else
 		hash_job_run(&job);
-	r = scan_bytes(m ? m : "", f->size, &sc);
+	r = scan_bytes(m.p ? m.p : "", f->size, &sc);
 	pool_join(&th);
 	if (r == 0) {
 		hash_id_format(f->sha, f->id);
 		if (it->file == f)
-			parse_doc(c, it, m, f->size);
+			parse_doc(c, it, m.p ? m.p : "", f->size);
 	}
-	if (m)
-		munmap(m, (size_t)f->size);
+	map_release(&m);
+	/* what was read from a file cut meanwhile is no evidence */
+	if (r == 0 && map_check(c->e) < 0)
+		return -1;
 	return r;
 }
 
@@ -915,6 +930,141 @@ in_list(const cJSON *list, const char *id)
 	cJSON_ArrayForEach(x, list)
 		if (strcmp(x->valuestring, id) == 0)
 			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the graph */
+
+/* A ledger's first record: its game_id kept, and one is enough. */
+static int
+first_game(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+{
+	const cJSON *g = json_get(rec, "game_id");
+
+	if (cJSON_IsString(g))
+		snprintf(ctx, 256, "%s", g->valuestring);
+	return err_set(e, ERR_FINDING, "one record read");
+}
+
+/* 1 when the freeze doc lists the game id among its games or exclusions. */
+static int
+freeze_lists(const cJSON *doc, const char *id)
+{
+	static const char *lists[] = { "games", "excluded" };
+	const cJSON *x, *g;
+
+	for (size_t k = 0; k < 2; k++)
+		cJSON_ArrayForEach(x, json_get(doc, lists[k]))
+			if (cJSON_IsString(g = json_get(x, "game_id")) && strcmp(g->valuestring, id) == 0)
+				return 1;
+	return 0;
+}
+
+/* 1 when the file at path, no cohort document, is a ledger of the freeze
+ * doc: its first record is a game the freeze lists.  The gate and the
+ * archive verifier imply a freeze's ledgers by it. */
+static int
+ledger_of(const char *path, const cJSON *doc)
+{
+	char id[256] = "";
+	struct err e = ERR_INIT;
+
+	ledger_read(path, first_game, id, &e);
+	return id[0] != '\0' && freeze_lists(doc, id);
+}
+
+/* 1 when it records src's identity as its input (a freeze: its spec). */
+static int
+records(const struct item *it, const struct item *src)
+{
+	cJSON *ins;
+	int r;
+
+	if (strcmp(it->kind, "cohort.freeze/1") == 0) {
+		ins = cJSON_CreateArray();
+		collect_ids(json_get(it->doc, "spec_id"), ins);
+	} else {
+		ins = recorded_inputs(it->doc);
+	}
+	r = (src->file != NULL && in_list(ins, src->file->id)) ||
+	    (src->doc_id[0] && in_list(ins, src->doc_id));
+	cJSON_Delete(ins);
+	return r;
+}
+
+/* Whether src is what it derives from, by their kinds (derive_from_kind):
+ * 1, 0, or -1 when it's kind implies no inputs. */
+static int
+derives(const struct item *it, const struct item *src)
+{
+	if (it->doc == NULL || it->kind == NULL)
+		return -1;
+	return derive_from_kind(it->kind, src->doc != NULL ? src->kind : NULL);
+}
+
+/* The roles it derives from, where the spec gives none: the items its
+ * kind derives from that it records (a freeze: its spec, and the ledgers
+ * whose games it lists), or the one item of such a kind when it records
+ * none of them, so that a stale document is found stale. */
+static int
+imply_one(struct ctx *c, struct item *it)
+{
+	const struct item *only = NULL;
+	size_t cand = 0;
+	int freeze = strcmp(it->kind, "cohort.freeze/1") == 0, r;
+
+	if ((it->implied = cJSON_CreateArray()) == NULL)
+		return err_set(c->e, ERR_NOMEM, "out of memory");
+	for (size_t j = 0; j < c->n; j++) {
+		const struct item *src = &c->it[j];
+		if (src == it || src->file == NULL || derives(it, src) != 1)
+			continue;
+		if (freeze && src->doc == NULL)
+			r = ledger_of(src->file->abs, it->doc);
+		else
+			r = records(it, src);
+		cand++;
+		only = src;
+		if (r)
+			cJSON_AddItemToArray(it->implied, cJSON_CreateString(src->role));
+	}
+	if (cJSON_GetArraySize(it->implied) == 0 && cand == 1 && !derive_many(it->kind) &&
+	    (!freeze || only->doc != NULL))
+		cJSON_AddItemToArray(it->implied, cJSON_CreateString(only->role));
+	it->derived = it->implied;
+	return 0;
+}
+
+/* derived_from, as given, names only what its item's kind derives from;
+ * where none is given, it is implied (imply_one).  A spec that says
+ * otherwise is an input error. */
+static int
+imply_graph(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct item *it = &c->it[i];
+		const cJSON *d;
+		if (it->doc == NULL || it->kind == NULL || derive_from_kind(it->kind, "") < 0)
+			continue;
+		if (it->derived == NULL) {
+			if (imply_one(c, it) < 0)
+				return -1;
+			continue;
+		}
+		cJSON_ArrayForEach(d, it->derived) {
+			const struct item *src = item_by_role(c, d->valuestring);
+			if (src == it)
+				return spec_err(c, it->index, "derived_from", "role \"%s\" is the item itself",
+				    d->valuestring);
+			if (src != NULL && src->exists && derives(it, src) == 0)
+				return spec_err(c, it->index, "derived_from", "role \"%s\" is %s%s%s, and a "
+				    "%s is not derived from %s: name what it derives from, or leave "
+				    "derived_from out and let its kind say", d->valuestring,
+				    src->doc && src->kind ? "a " : "a file that is no cohort document",
+				    src->doc && src->kind ? src->kind : "", src->doc && src->kind ? " document" : "",
+				    it->kind, src->doc && src->kind ? "one" : "such a file");
+		}
+	}
 	return 0;
 }
 
@@ -1205,19 +1355,18 @@ static int
 file_is(const char *file, const char *p, size_t n)
 {
 	struct stat st;
-	void *m = MAP_FAILED;
+	struct map m = MAP_INIT;
+	struct err me = ERR_INIT;
 	int fd = file != NULL ? open(file, O_RDONLY | O_NOFOLLOW) : -1, same = 0;
 
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == n &&
-	    n > 0)
-		m = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	    n > 0 && map_fd(fd, file, n, &m, &me) == 0 && m.p != NULL)
+		same = memcmp(m.p, p, n) == 0;
 	if (fd >= 0)
 		close(fd);
-	if (m != MAP_FAILED) {
-		same = memcmp(m, p, n) == 0;
-		munmap(m, n);
-	}
-	return same;
+	map_release(&m);
+	/* a file cut while compared is not the same */
+	return same && map_check(&me) == 0;
 }
 
 static int
@@ -1471,17 +1620,18 @@ freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, c
 {
 	char id[HASH_ID_LEN + 1];
 	struct stat st;
-	void *m = MAP_FAILED;
+	struct map m = MAP_INIT;
+	struct err me = ERR_INIT;
 	int fd = open(file, O_RDONLY | O_NOFOLLOW), rc = 1;
 
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16)
-		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 16 &&
+	    map_fd(fd, file, (size_t)st.st_size, &m, &me) == 0 && m.p != NULL)
+		rc = verify_freeze_fast(m.p, m.n, dir, jobs, checks, id, e);
 	if (fd >= 0)
 		close(fd);
-	if (m != MAP_FAILED) {
-		rc = verify_freeze_fast(m, (size_t)st.st_size, dir, jobs, checks, id, e);
-		munmap(m, (size_t)st.st_size);
-	}
+	map_release(&m);
+	if (rc >= 0 && map_check(e) < 0)
+		return -1;
 	return rc == 1 ? verify_freeze(doc, dir, jobs, checks, e) : rc;
 }
 
@@ -1827,6 +1977,7 @@ ctx_release(struct ctx *c)
 	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
 		cJSON_Delete(c->it[i].git_out);
+		cJSON_Delete(c->it[i].implied);
 	}
 	for (size_t k = 0; k < c->nf; k++) {
 		free(c->f[k].rel);
@@ -1853,6 +2004,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	size_t n = c->nf + 2;
 	int has_cff;
 	struct bag_write_opts wo;
+	char *agent = NULL;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
@@ -1901,6 +2053,14 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	wo.compress = o->compress;
 	wo.info = info.p;
 	wo.date = c->date;
+	/* which cohort made the bag: the version and the source commit */
+	if (asprintf(&agent, "cohort %s (%s)", tool.version,
+	        o->tool_commit && o->tool_commit[0] ? o->tool_commit : "unknown") < 0) {
+		agent = NULL;
+		err_set(c->e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	wo.agent = agent;
 	if (bag_write(&wo, bf, n, o->out, d, c->e) < 0) {
 		/* a failed write names the archive, whatever failed under it */
 		const char *name = o->out && strcmp(o->out, "-") != 0 ? o->out : "<stdout>";
@@ -1911,6 +2071,7 @@ write_archive(struct ctx *c, const struct bundle_opts *o, const cJSON *doc,
 	hash_id_format(d, id);
 	rc = 0;
 done:
+	free(agent);
 	free(bf);
 	cJSON_Delete(cr);
 	buf_release(&crate);
@@ -1960,7 +2121,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	}
 	if ((c.rules = secret_rules_new(o->rules, e)) == NULL)
 		goto done;
-	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0)
+	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0 ||
+	    imply_graph(&c) < 0)
 		goto done;
 	check_missing(&c);
 	check_inputs(&c);
@@ -2099,14 +2261,6 @@ on_bag_live(void *p, const char *what, const char *action)
 
 	(void)action;
 	bag_check_add(l->checks, "live", l->subject, 0, "%s", what);
-}
-
-/* The kinds the verifier can check: inputs, freezes, and derived kinds. */
-static int
-kind_checkable(const char *kind)
-{
-	return strcmp(kind, "cohort.spec/1") == 0 || strcmp(kind, "cohort.freeze/1") == 0 ||
-	    derive_known(kind) || derive_is_input(kind);
 }
 
 /* One item's fields and paths; a path leaving the bag is a finding. */
@@ -2322,15 +2476,24 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 		file = NULL;
 		goto done;
 	}
-	cJSON_ArrayForEach(d, from)
-		for (size_t j = 0; cJSON_IsString(d) && j < vc->n && nl < vc->n; j++)
-			if (vc->v[j].good && vc->v[j].doc == NULL &&
-			    strcmp(vc->v[j].role, d->valuestring) == 0) {
-				if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
-					goto done;
-				ledgers[nl] = own[nl];
-				nl++;
-			}
+	/* its ledgers: those derived_from names, or else those its kind
+	 * implies (ledger_of), as the gate found them */
+	for (size_t j = 0; j < vc->n && nl < vc->n; j++) {
+		int named = 0;
+		if (!vc->v[j].good || vc->v[j].doc != NULL)
+			continue;
+		cJSON_ArrayForEach(d, from)
+			named |= cJSON_IsString(d) && strcmp(vc->v[j].role, d->valuestring) == 0;
+		if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
+			goto done;
+		if (from != NULL ? named : ledger_of(own[nl], it->doc)) {
+			ledgers[nl] = own[nl];
+			nl++;
+		} else {
+			free(own[nl]);
+			own[nl] = NULL;
+		}
+	}
 	if (nl == 0 && it->store[0] == '\0')
 		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
 		    "neither a store nor a ledger in the bag to check the freeze against");
@@ -2891,6 +3054,34 @@ bundle_document_read(struct bag *b, cJSON *checks, const char *name, cJSON **doc
 	return rc;
 }
 
+/* Which cohort made the bag: bag-info.txt's Bag-Software-Agent, "cohort
+ * VERSION (COMMIT)" (the source commit, or "unknown" for a build from
+ * outside a git clone), reported; absent or of another form, a finding.
+ * The findings (0 or 1), or -1. */
+static int
+software_agent(struct bag *b, cJSON *checks, struct err *e)
+{
+	struct buf v = BUF_INIT;
+	int r = bag_info_get(b, "Bag-Software-Agent", &v, e), ok;
+	size_t n = r == 0 ? strlen(v.p) : 0;
+	const char *sp = r == 0 ? strchr(v.p + (n > 7 ? 7 : n), ' ') : NULL;
+
+	if (r < 0)
+		return -1;
+	ok = r == 0 && strncmp(v.p, "cohort ", 7) == 0 && n > 7 && sp != NULL && sp > v.p + 7 &&
+	    sp[1] == '(' && sp[2] != ')' && v.p[n - 1] == ')' && strchr(sp + 1, ' ') == NULL;
+	if (ok)
+		bag_check_add(checks, "software-agent", "bag-info.txt", 1, "made by %.200s", v.p);
+	else if (r == 0)
+		bag_check_add(checks, "software-agent", "bag-info.txt", 0, "Bag-Software-Agent is "
+		    "\"%.200s\": expected cohort VERSION (COMMIT), which cohort made the bag", v.p);
+	else
+		bag_check_add(checks, "software-agent", "bag-info.txt", 0, "no Bag-Software-Agent: "
+		    "the bag does not say which cohort (version and commit) made it");
+	buf_release(&v);
+	return !ok;
+}
+
 /* The bundle document bag-info.txt names ("Bundle-Document: PATH ID"), or
  * data/bundle.json where it names none: confined, present, of that
  * identity (a mismatch is a finding, and the document is read all the
@@ -2955,7 +3146,11 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 	if ((findings = bag_check(b, checks, e)) >= 0 &&
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
-		if (doc != NULL) {
+		if (doc != NULL && (r = software_agent(b, checks, e)) >= 0)
+			findings += r;
+		else if (doc != NULL)
+			findings = -1;
+		if (doc != NULL && findings >= 0) {
 			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .jobs = jobs, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;

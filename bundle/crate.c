@@ -140,7 +140,7 @@ crate_make(const cJSON *spec, const cJSON *doc, const struct crate_tool *tool)
 	o = entity(graph, "#cohort", "SoftwareApplication");
 	json_add_string(o, "name", "cohort");
 	json_add_string(o, "version", tool->version);
-	if (tool->commit != NULL && tool->commit[0] != '\0')
+	if (tool->commit != NULL && tool->commit[0] != '\0' && strcmp(tool->commit, "unknown") != 0)
 		json_add_string(o, "identifier", tool->commit);
 	o = entity(graph, "#bundling", "CreateAction");
 	json_add_string(o, "name", "cohort bundle");

@@ -22,13 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
+#include "../common/map.h"
 #include "../common/utf8.h"
 
 /* How far a match may reach from where it is tried, and how far back the
@@ -1300,7 +1300,7 @@ secret_scan_file(const struct secret_rules *R, const struct secret_opts *o, cons
     secret_cb cb, void *ctx, struct err *e)
 {
 	struct stat st;
-	void *m;
+	struct map m;
 	long hits;
 	int fd = open(path, O_RDONLY);
 
@@ -1314,11 +1314,13 @@ secret_scan_file(const struct secret_rules *R, const struct secret_opts *o, cons
 		close(fd);
 		return secret_scan(R, o, path, "", 0, cb, ctx, e);
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map_fd(fd, path, (size_t)st.st_size, &m, e) < 0) {
+		close(fd);
+		return -1;
+	}
 	close(fd);
-	if (m == MAP_FAILED)
-		return err_set(e, ERR_IO, "%s: cannot map: %s", path, strerror(errno));
-	hits = secret_scan(R, o, path, m, (size_t)st.st_size, cb, ctx, e);
-	munmap(m, (size_t)st.st_size);
-	return hits;
+	hits = secret_scan(R, o, path, m.p, m.n, cb, ctx, e);
+	map_release(&m);
+	/* hits in the zeros of a file cut meanwhile are no findings */
+	return hits >= 0 && map_check(e) < 0 ? -1 : hits;
 }

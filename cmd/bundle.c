@@ -139,7 +139,7 @@ int
 cmd_bundle(int argc, char **argv)
 {
 	struct bundle_opts o = { .compress = BAG_PLAIN, .note = note, .tool_version = COHORT_VERSION,
-		.tool_commit = COHORT_COMMIT };
+		.tool_commit = cohort_commit };
 	const char *format = NULL, *key = NULL, *pwfile = NULL;
 	struct ms_sec sk;
 	struct buf pw = BUF_INIT;

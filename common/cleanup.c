@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The only global state, which signal handling strictly requires: the
+/* Global state, which signal handling strictly requires (map.c's too): the
  * thread that takes a signal finds the folders here (cleanup.h). */
 static struct {
 	pthread_mutex_t mu;

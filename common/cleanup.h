@@ -13,8 +13,9 @@
  * cleanup_start (a library caller that does not want it) signals keep
  * their actions and only the normal paths remove the folders.
  *
- * The registry (the folders' paths, and the lock) is global, the only
- * global state of the program besides what libraries keep: a signal is
+ * The registry (the folders' paths, and the lock) is global, as is the
+ * table of guarded mappings (map.h), and for the same reason; there is no
+ * other global state besides what libraries keep: a signal is
  * delivered to the process, not to a context, so the thread that takes it
  * can only find the folders there.
  *

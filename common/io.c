@@ -1,6 +1,7 @@
 /* io.c: whole-file reads and atomic writes. */
 #define _GNU_SOURCE /* sync_file_range */
 #include "io.h"
+#include "map.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +19,16 @@ static int
 is_std(const char *path)
 {
 	return path == NULL || strcmp(path, "-") == 0;
+}
+
+int
+io_cut_short(struct err *e, const char *name, unsigned long long missing)
+{
+	if (missing == 0)
+		return err_set(e, ERR_INPUT, "%s: cut short while being read: read it again once "
+		    "whatever writes it is done", name);
+	return err_set(e, ERR_INPUT, "%s: cut short while being read (%llu bytes missing): read it "
+	    "again once whatever writes it is done", name, missing);
 }
 
 const char *
@@ -318,6 +329,9 @@ outfile_commit(struct outfile *o, struct err *e)
 		return err_set(e, ERR_IO, "%s: not open", name);
 	if (fflush(o->fp) != 0 || ferror(o->fp) || o->failed)
 		rc = err_set(e, ERR_IO, "%s: write error: %s", name, strerror(errno));
+	/* what a run computed from a file cut under it is not published */
+	if (rc == 0)
+		rc = map_check(e);
 	if (o->path == NULL) {
 		o->fp = NULL;
 		return rc;

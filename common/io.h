@@ -24,6 +24,13 @@
  * bytes.  Errors name the path. */
 int io_read_all(const char *path, struct buf *b, size_t max, struct err *e);
 
+/* An input file that ended before the size it had when opened, cut by
+ * another process while being read: -1 with e set (ERR_INPUT) as every
+ * reader says it, "NAME: cut short while being read (N bytes missing):
+ * read it again once whatever writes it is done" (without the count when
+ * missing is 0). */
+int io_cut_short(struct err *e, const char *name, unsigned long long missing);
+
 /* A display name for a path: "<stdin>" for NULL or "-". */
 const char *io_name(const char *path);
 
@@ -44,7 +51,9 @@ int outfile_open(struct outfile *o, const char *path, struct err *e);
  * never readable by others, not even while it is written. */
 int outfile_open_mode(struct outfile *o, const char *path, int mode, struct err *e);
 int outfile_write(struct outfile *o, const void *p, size_t n, struct err *e);
-/* Flush, fsync, rename.  On failure the temporary file is removed. */
+/* Flush, fsync, rename.  On failure the temporary file is removed.  An
+ * output of a run that read a file cut while it was mapped (map.h) is
+ * refused: -1, naming that file. */
 int outfile_commit(struct outfile *o, struct err *e);
 void outfile_abort(struct outfile *o);
 

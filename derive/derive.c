@@ -327,3 +327,34 @@ derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char 
 	    "computed again from its input: different bytes");
 	return same ? 0 : 1;
 }
+
+/* The graph by kind (derive.h): each derived kind and what it may derive
+ * from ("" stands for a file that is no cohort document; "*" for any). */
+static const struct {
+	const char *kind;
+	const char *from[6];
+} graph[] = {
+	{ "cohort.freeze/1", { "cohort.spec/1", "" } },
+	{ "cohort.fit/1", { "cohort.freeze/1", "cohort.blocks/1" } },
+	{ "cohort.bound/1", { "cohort.freeze/1", "cohort.blocks/1" } },
+	{ "cohort.paired/1", { "cohort.freeze/1" } },
+	{ "cohort.fingerprint/1",
+	    { "cohort.prereg/1", "cohort.freeze/1", "cohort.fit/1", "cohort.paired/1", "" } },
+	{ "cohort.distance/1", { "cohort.fingerprint/1" } },
+	{ "cohort.gate/1", { "*" } },
+};
+
+int
+derive_from_kind(const char *kind, const char *from)
+{
+	for (size_t i = 0; kind && i < sizeof graph / sizeof graph[0]; i++) {
+		if (strcmp(kind, graph[i].kind) != 0)
+			continue;
+		for (size_t k = 0; k < 6 && graph[i].from[k]; k++)
+			if (strcmp(graph[i].from[k], "*") == 0 ||
+			    strcmp(graph[i].from[k], from ? from : "") == 0)
+				return 1;
+		return 0;
+	}
+	return -1;
+}

@@ -54,4 +54,17 @@ int derive_input_ids(const char *kind, const cJSON *doc, const char **ids, size_
 int derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs, size_t n,
     const char *name, const struct derive_env *env, cJSON *checks, struct err *e);
 
+/* What a document derives from follows from its kind: 1 when a document
+ * of kind can be derived from one of kind from (NULL: a file that is no
+ * cohort document, such as a ledger, a decision log or a candidate
+ * manifest), 0 when it cannot, -1 when kind implies no inputs (an input
+ * kind, or one derived outside cohort's table).  A freeze derives from
+ * its spec and its ledgers; a fit and a bound from a freeze or a blocks
+ * document; paired from a freeze; a fingerprint from its prereg,
+ * freezes, fits, paired documents, manifest and decision logs; a
+ * distance from fingerprints; a gate from any of the documents it rests
+ * on.  The publication gate implies a bundle spec's derived_from from
+ * this, and refuses one that says otherwise. */
+int derive_from_kind(const char *kind, const char *from);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/io.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "ledger.h"
@@ -150,9 +151,7 @@ read_upto(struct reader *rd, FILE *fp, size_t n, struct err *e)
 		return feof(fp) != 0;
 	rd->left -= n;
 	if (rd->left > 0 && feof(fp))
-		return err_set(e, ERR_INPUT, "%s: cut short while being read (%llu bytes "
-		    "missing): read it again once whatever writes it is done", rd->name,
-		    (unsigned long long)rd->left);
+		return io_cut_short(e, rd->name, (unsigned long long)rd->left);
 	return rd->left == 0;
 }
 

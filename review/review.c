@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "../common/io.h"
+#include "../common/map.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../verify/verify.h"
@@ -161,12 +161,13 @@ try_fast_bytes(const struct review_opts *o, struct doc *d, const char *p, size_t
 	return rc;
 }
 
-/* The same on the mapped file. */
+/* The same on the mapped file (guarded: common/map.h); a file cut while
+ * it was read is an input error, not a proof. */
 static int
 try_fast(const struct review_opts *o, struct doc *d, struct err *e)
 {
 	struct stat st;
-	void *m;
+	struct map m;
 	int fd, rc;
 
 	fd = open(d->path, O_RDONLY);
@@ -176,13 +177,13 @@ try_fast(const struct review_opts *o, struct doc *d, struct err *e)
 		close(fd);
 		return 1;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	rc = map_fd(fd, d->path, (size_t)st.st_size, &m, &(struct err)ERR_INIT);
 	close(fd);
-	if (m == MAP_FAILED)
+	if (rc < 0)
 		return 1;
-	rc = try_fast_bytes(o, d, m, (size_t)st.st_size, e);
-	munmap(m, (size_t)st.st_size);
-	return rc;
+	rc = try_fast_bytes(o, d, m.p, m.n, e);
+	map_release(&m);
+	return rc >= 0 && map_check(e) < 0 ? -1 : rc;
 }
 
 /* A document on standard input ("-"): read whole, then as a file is.  An

@@ -3,6 +3,7 @@
 #include "cas.h"
 
 #include "../common/io.h"
+#include "../common/map.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,7 @@ struct pack {
 	uint64_t count;
 	const char *data; /* mapping of NAME.pack */
 	size_t data_len;
+	struct map idx_map, data_map; /* the two mappings, guarded (common/map.h) */
 };
 
 struct newrec {
@@ -76,30 +78,29 @@ get_be(const unsigned char *p, int n)
 	return v;
 }
 
+/* A pack or index mapped, guarded against its being cut (common/map.h). */
 static int
-map_file(const char *path, const char **p, size_t *n, struct err *e)
+map_file(const char *path, struct map *m, const char **p, size_t *n, struct err *e)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY);
 
+	*m = (struct map)MAP_INIT;
 	if (fd < 0)
 		return err_set(e, ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return err_set(e, ERR_IO, "%s: %s", path, strerror(errno));
 	}
-	*n = (size_t)st.st_size;
-	*p = NULL;
-	if (*n > 0) {
-		void *m = mmap(NULL, *n, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m == MAP_FAILED) {
-			close(fd);
-			return err_set(e, ERR_IO, "%s: cannot map: %s", path, strerror(errno));
-		}
-		madvise(m, *n, MADV_SEQUENTIAL);
-		*p = m;
+	if (map_fd(fd, path, (size_t)st.st_size, m, e) < 0) {
+		close(fd);
+		return -1;
 	}
 	close(fd);
+	if (m->slot >= 0)
+		madvise((void *)m->p, m->n, MADV_SEQUENTIAL);
+	*p = m->p;
+	*n = m->n;
 	return 0;
 }
 
@@ -112,27 +113,25 @@ load_pack(struct cas *c, const char *base, struct err *e)
 	struct pack *grown;
 
 	snprintf(path, sizeof path, "%s/pack/%s.idx", c->dir, base);
-	if (map_file(path, &idx, &pk.idx_len, e) < 0)
+	if (map_file(path, &pk.idx_map, &idx, &pk.idx_len, e) < 0)
 		return -1;
 	if (pk.idx_len < 16 || memcmp(idx, IDX_MAGIC, 8) != 0 ||
 	    (pk.idx_len - 16) % IDX_ENTRY != 0 ||
 	    get_be((const unsigned char *)idx + 8, 8) != (pk.idx_len - 16) / IDX_ENTRY) {
-		if (idx)
-			munmap((void *)idx, pk.idx_len);
+		map_release(&pk.idx_map);
 		return err_set(e, ERR_INPUT, "%s: not a cohort index", path);
 	}
 	pk.idx = (const unsigned char *)idx;
 	pk.count = (pk.idx_len - 16) / IDX_ENTRY;
 	snprintf(path, sizeof path, "%s/pack/%s.pack", c->dir, base);
-	if (map_file(path, &pk.data, &pk.data_len, e) < 0) {
-		munmap((void *)idx, pk.idx_len);
+	if (map_file(path, &pk.data_map, &pk.data, &pk.data_len, e) < 0) {
+		map_release(&pk.idx_map);
 		return -1;
 	}
 	grown = realloc(c->packs, (c->npacks + 1) * sizeof *grown);
 	if (grown == NULL) {
-		munmap((void *)idx, pk.idx_len);
-		if (pk.data)
-			munmap((void *)pk.data, pk.data_len);
+		map_release(&pk.idx_map);
+		map_release(&pk.data_map);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	c->packs = grown;
@@ -273,9 +272,8 @@ cas_free(struct cas *c)
 	if (c == NULL)
 		return;
 	for (size_t i = 0; i < c->npacks; i++) {
-		munmap((void *)(c->packs[i].idx), c->packs[i].idx_len);
-		if (c->packs[i].data)
-			munmap((void *)c->packs[i].data, c->packs[i].data_len);
+		map_release(&c->packs[i].idx_map);
+		map_release(&c->packs[i].data_map);
 	}
 	if (c->out)
 		fclose(c->out);

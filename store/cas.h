@@ -9,7 +9,9 @@
  *
  * Ownership: cas_open returns a store the caller frees with cas_free
  * (which discards an uncommitted pack).  Bytes returned by cas_get point into
- * a read-only mapping and live until cas_free.
+ * a read-only mapping and live until cas_free.  The mappings are guarded
+ * (common/map.h): a pack cut while mapped reads as zeros from there, and
+ * the run's outputs are refused.
  */
 #ifndef COHORT_CAS_H
 #define COHORT_CAS_H

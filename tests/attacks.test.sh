@@ -139,6 +139,15 @@ sed -i '0,/"result":"draw"/s//"result":"win"/' "$BAG/data/ledger.jsonl"
 $BT reid "$BAG"
 attack "a game's result flipped in the bundled ledger" ledger 1 \
 	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
+# The same with the freeze's derived_from dropped from bundle.json: what a
+# freeze derives from follows from its kind (the ledgers whose games it
+# lists), so the check still runs.
+fresh ledger2
+sed -i '0,/"result":"draw"/s//"result":"win"/' "$BAG/data/ledger.jsonl"
+$BT json "$BAG/data/bundle.json" "[it.pop('derived_from', None) for it in d['items']]"
+$BT reid "$BAG"
+attack "a flipped result, and bundle.json naming no ledger for the freeze" ledger2 1 \
+	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
 
 # The bundled spec changed (another Black penalty): the freeze embeds
 # another one.
@@ -239,6 +248,20 @@ $BT json "$BAG/data/bundle.json" "d['items'].append({'role': 'note', 'path': 'no
 $BT reid "$BAG"
 attack "a document of a kind the verifier does not know" unknown 1 \
 	'kind +note.json +a cohort.note/1 document: not a kind this verifier can check'
+# Which cohort made the bag (bag-info.txt's Bag-Software-Agent): reported,
+# and a bag that does not say, or says only "cohort", is a finding.
+"$COHORT" verify --format table luna.tar >agent.out 2>&1
+grep -Eq '^ok +software-agent +bag-info.txt +made by cohort [0-9.]+ \(([0-9a-f]{40}(-dirty)?|unknown)\)$' \
+	agent.out && ok "verify reports the version and commit that made the bag" ||
+	notok "verify reports the version and commit" "$(grep software-agent agent.out)"
+fresh noagent
+sed -i '/^Bag-Software-Agent:/d' "$BAG/bag-info.txt"
+attack "a bag that does not say which cohort made it" noagent 1 \
+	'software-agent +bag-info.txt +no Bag-Software-Agent: the bag does not say which cohort'
+fresh oldagent
+sed -i 's/^Bag-Software-Agent:.*/Bag-Software-Agent: cohort/' "$BAG/bag-info.txt"
+attack "a Bag-Software-Agent without version and commit" oldagent 1 \
+	'software-agent +bag-info.txt +Bag-Software-Agent is "cohort": expected cohort VERSION \(COMMIT\)'
 # a fit whose input is not in the bag (bundle.json's "inputs" dropped)
 fresh noinput
 $BT json "$BAG/data/fit.json" "d['input'] = 'sha256:' + '0' * 64"

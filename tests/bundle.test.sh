@@ -24,6 +24,54 @@ same_bytes "same bytes from another working folder" a.tar c.tar
 "$COHORT" bundle --spec luna/bundle.json >d.tar 2>d.err
 same_bytes "without -o the archive goes to stdout" a.tar d.tar
 grep -qx "cohort bundle: $(cat id.txt)" d.err && ok "without -o the identity goes to stderr" || notok "identity on stderr" "$(cat d.err)"
+# which cohort made the bag: its version and the source commit it was
+# built from (mk/commit.sh), in bag-info.txt and the RO-Crate metadata;
+# the golden cases' build says "test" there and nothing else differs (the
+# payload's size aside: the RO-Crate metadata holds the commit)
+built=$(sed -n 's/^const char cohort_commit\[\] = "\(.*\)";$/\1/p' "$BUILD/cmd/commit.c")
+ver=$("$COHORT" --version | awk '{ print $NF }')
+tar -xOf a.tar luna-publication/bag-info.txt >agent.txt
+if printf '%s\n' "$built" | grep -Eqx '[0-9a-f]{40}(-dirty)?|unknown' &&
+	[ "$(head -1 agent.txt)" = "Bag-Software-Agent: cohort $ver ($built)" ]; then
+	ok "bag-info.txt names cohort's version and the commit it was built from ($built)"
+else
+	notok "Bag-Software-Agent" "built from '$built': $(head -1 agent.txt)"
+fi
+tar -xOf a.tar luna-publication/data/ro-crate-metadata.json | $PY -c '
+import json, sys
+g = {e["@id"]: e for e in json.load(sys.stdin)["@graph"]}
+c = sys.argv[1]
+sys.exit(0 if g["#cohort"].get("identifier") == (None if c == "unknown" else c) else 1)' "$built" &&
+	ok "the RO-Crate metadata names the same commit" || notok "RO-Crate commit" "$built"
+"$BUILD/tests/cohort-golden" bundle --spec luna/bundle.json -o g.tar >/dev/null 2>&1
+tar -xOf g.tar luna-publication/bag-info.txt >gagent.txt
+tar -xOf a.tar luna-publication/data/ro-crate-metadata.json >crate.a
+if [ "$built" = unknown ]; then sub='s/"identifier":"test",//'; else sub="s/\"test\"/\"$built\"/"; fi
+tar -xOf g.tar luna-publication/data/ro-crate-metadata.json | sed "$sub" >crate.g
+[ "$(head -1 gagent.txt)" = "Bag-Software-Agent: cohort $ver (test)" ] &&
+	[ "$(grep -v '^Bag-Software-Agent:\|^Payload-Oxum:' gagent.txt)" = \
+	  "$(grep -v '^Bag-Software-Agent:\|^Payload-Oxum:' agent.txt)" ] && cmp -s crate.a crate.g &&
+	ok "the golden cases' build differs only by its commit, \"test\"" ||
+	notok "the golden build" "$(diff agent.txt gagent.txt)"
+# mk/commit.sh: HEAD in a clean clone, -dirty after an edit, "unknown" in a
+# source tarball and in a copy inside another project's repository
+if git -C "$ROOT" rev-parse HEAD >/dev/null 2>&1; then
+	rm -rf clone tarball host
+	git clone -q "$ROOT" clone 2>/dev/null
+	head=$(git -C clone rev-parse HEAD)
+	[ "$(cd clone && sh mk/commit.sh)" = "$head" ] && ok "commit.sh: HEAD in a clean clone" ||
+		notok "commit.sh in a clone" "$(cd clone && sh mk/commit.sh)"
+	echo >>clone/README.md
+	[ "$(cd clone && sh mk/commit.sh)" = "$head-dirty" ] && ok "commit.sh: -dirty after an edit" ||
+		notok "commit.sh dirty" "$(cd clone && sh mk/commit.sh)"
+	mkdir tarball && git -C clone archive HEAD | tar -xf - -C tarball
+	[ "$(cd tarball && sh mk/commit.sh)" = unknown ] && ok "commit.sh: unknown in a source tarball" ||
+		notok "commit.sh tarball" "$(cd tarball && sh mk/commit.sh)"
+	mkdir host && git -C host init -q && mkdir host/cohort && git -C clone archive HEAD | tar -xf - -C host/cohort
+	[ "$(cd host/cohort && sh mk/commit.sh)" = unknown ] &&
+		ok "commit.sh: unknown inside another project's repository" ||
+		notok "commit.sh in a host repository" "$(cd host/cohort && sh mk/commit.sh)"
+fi
 for z in gzip zstd; do
 	"$COHORT" bundle --spec luna/bundle.json --$z -o a.$z >/dev/null 2>&1
 	sleep 1
@@ -123,6 +171,57 @@ luna_evidence stale4
 cp stale4/spec.json stale4/spec.tmp && sed 's/"black_penalty": 35/"black_penalty": 36/' stale4/spec.tmp >stale4/spec.json
 refused "stale: a freeze whose spec is not the bundled spec" stale4/bundle.json stale 'item now in the bundle is'
 
+# What a document derives from follows from its kind: without derived_from
+# the bundle is the one with it (a fit and a bound from the freeze, the
+# freeze from the spec and the ledger whose games it lists), a stale
+# document is still stale, and a derived_from naming what the kind does
+# not derive from is an input error naming the field.
+luna_evidence graph
+$PY -c 'import json
+d = json.load(open("graph/bundle.json"))
+for it in d["items"]:
+    it.pop("derived_from", None)
+json.dump(d, open("graph/implied.json", "w"))'
+"$COHORT" bundle --spec graph/bundle.json --check >graph-with.json 2>/dev/null
+"$COHORT" bundle --spec graph/implied.json -o graph.tar >/dev/null 2>graph.err
+"$COHORT" bundle --spec graph/implied.json --check >graph-implied.json 2>/dev/null
+$PY -c 'import json, sys
+a, b = (json.load(open(f))["items"] for f in sys.argv[1:])
+sys.exit(0 if a == b and [i.get("derived_from") for i in b][2:5] == [["spec", "ledger"], ["freeze"], ["freeze"]] else 1)' \
+	graph-with.json graph-implied.json &&
+	ok "a spec without derived_from: the graph its kinds imply, recorded as derived_from" ||
+	notok "derived_from implied" "$(cat graph.err graph-implied.json | head -c 600)"
+"$COHORT" verify graph.tar >/dev/null 2>&1 && ok "... and its archive verifies (the freeze against its ledger)" ||
+	notok "the archive of an implied graph verifies" "$("$COHORT" verify --format table graph.tar 2>&1 | grep -v '^ok' | head -5)"
+printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >graph/fit.json
+refused "implied: a fit recording another freeze is stale" graph/implied.json stale 'records input sha256:0{64}, but the \\"freeze\\" item now in the bundle is sha256:'
+luna_evidence graph2
+$PY -c 'import json
+d = json.load(open("graph2/bundle.json"))
+for it in d["items"]:
+    it.pop("derived_from", None)
+json.dump(d, open("graph2/implied.json", "w"))'
+sed -i '1s/"plies":57/"plies":58/' graph2/ledger.jsonl
+refused "implied: a freeze that no longer matches its ledger is stale" graph2/implied.json stale 'no longer matches its ledgers: .*1 changed, 0 added, 0 gone'
+$PY -c 'import json
+d = json.load(open("graph2/bundle.json"))
+d["items"][3]["derived_from"] = ["bound"]
+json.dump(d, open("graph2/wrong.json", "w"))
+d["items"][3]["derived_from"] = ["ledger"]
+json.dump(d, open("graph2/wrong2.json", "w"))
+d["items"][3]["derived_from"] = ["freeze"]
+d["items"][2]["derived_from"] = ["spec", "ledger", "fit"]
+json.dump(d, open("graph2/wrong3.json", "w"))'
+expect_fail2 "derived_from naming a document the kind does not derive from: exit 2, the field named" \
+	'^cohort bundle: graph2/wrong\.json: items\[3\]: "derived_from": role "bound" is a cohort\.bound/1 document, and a cohort\.fit/1 is not derived from one' \
+	"$COHORT" bundle --spec graph2/wrong.json --check
+expect_fail2 "derived_from naming a plain file for a fit: exit 2" \
+	'items\[3\]: "derived_from": role "ledger" is a file that is no cohort document, and a cohort\.fit/1 is not derived from such a file' \
+	"$COHORT" bundle --spec graph2/wrong2.json --check
+expect_fail2 "a freeze derived from a fit: exit 2" \
+	'items\[2\]: "derived_from": role "fit" is a cohort\.fit/1 document, and a cohort\.freeze/1 is not derived from one' \
+	"$COHORT" bundle --spec graph2/wrong3.json --check
+
 luna_evidence stale5
 $PY -c 'import json,sys
 d=json.load(open("stale5/fit.json")); d["estimator"] = d["estimator"] + "-edited"
@@ -148,9 +247,19 @@ grep -q '4 games are still live (first: deepseek-top10-b01-g09)' ref.json && ok 
 $PY -c 'import json; c=json.load(open("ref.json"))["counts"]; exit(0 if c == {"missing":0,"stale":0,"live":5,"secret":0,"invalid":0} else 1)' &&
 	ok "DeepSeek: only live findings (no false alarm on its ledger, request log, billing, freeze, store)" ||
 	notok "DeepSeek counts" "$(cat ref.json)"
-printf '{"kind":"cohort.note/1","live":true}' >luna/note.json
+printf '{"live":true}' >luna/note.json
 spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
 refused "live: a document marked live" luna/s.json live 'the document is marked live'
+# a document of a kind cohort cannot check: the archive's verifier would
+# find it, so the gate refuses it (and a plain JSON file without a kind is
+# bundled as a file)
+printf '{"kind":"cohort.note/1","text":"x"}' >luna/note.json
+spec luna "$LS,$FZ,$FIT,{\"role\":\"note\",\"path\":\"note.json\"}"
+refused "invalid: a document of a kind cohort cannot check" luna/s.json invalid \
+	'"detail": "a cohort.note/1 document: not a kind cohort can check", "path": "note.json"'
+printf '{"text":"x"}' >luna/note.json
+"$COHORT" bundle --spec luna/s.json --check >/dev/null 2>&1 && ok "a JSON file without a kind bundles" ||
+	notok "a JSON file without a kind bundles" "$("$COHORT" bundle --spec luna/s.json --check 2>&1 | head -c 400)"
 
 luna_evidence leak
 k=sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2FAKE
@@ -244,7 +353,7 @@ luna_evidence all
 printf '{"conditions":[],"input":"sha256:%064d","kind":"cohort.fit/1"}' 0 >all/fit.json
 printf 'password = hunter2hunter2\n' >>all/prompts/tools.json 2>/dev/null
 printf 'token: ghp_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2\n' >all/notes.txt
-printf '{"kind":"cohort.note/1","live":true}' >all/note.json
+printf '{"live":true}' >all/note.json
 cp all/bundle.json all/b.tmp
 sed 's/"require": \[/"require": ["paper", /; s/"items": \[/"items": [{"role": "notes", "path": "notes.txt"}, {"role": "note", "path": "note.json"},/' all/b.tmp >all/bundle.json
 rm all/b.tmp

@@ -8,8 +8,13 @@
 # anything else in the folder is the case's input.  Every case has all of
 # stdout, stderr and status: one missing is a failure, not a pass.  A
 # tampered copy of a case must fail.
+# The cases run cohort-golden: cohort built with the source commit "test"
+# (cmd/module.mk), since every bag records the commit its cohort was built
+# from, and a golden file cannot hold the commit of the tree that holds it.
+# tests/bundle.test.sh checks that the two builds differ in nothing else.
 mkdir -p bin golden
-ln -sf "$COHORT" bin/cohort
+ln -sf "$BUILD/tests/cohort-golden" bin/cohort
+[ -x "$BUILD/tests/cohort-golden" ] || notok "golden: the build has tests/cohort-golden" "make build makes it"
 
 # golden_case DIR NAME: run the case in DIR, reporting under NAME.
 golden_case() {
