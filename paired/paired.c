@@ -402,6 +402,51 @@ cmp_cell(const void *a, const void *b, void *prereg)
 	return strcmp(x->budget ? x->budget : "", y->budget ? y->budget : "");
 }
 
+/* Every cell's object on the pool's threads (the effects' bootstrap is
+ * most of the work), each with a builder of its own, then added in the
+ * cells' order: the same bytes on any number of threads. */
+struct cjobs {
+	struct run *r;
+	const struct boots *B;
+	cJSON **out;
+	int *oom;
+};
+
+static void
+cell_one(void *arg, size_t i, int worker)
+{
+	const struct cjobs *J = arg;
+	struct json_bld k = { 0 };
+
+	(void)worker;
+	J->out[i] = cell_json(J->r, i, J->B, &k);
+	J->oom[i] = k.oom || J->out[i] == NULL;
+}
+
+static int
+cells_all(struct run *r, const struct boots *B, cJSON *cells)
+{
+	int threads = (r->o->jobs > 0 ? r->o->jobs : pool_cpus()) - 1, rc = 0;
+	struct cjobs J = { r, B, calloc(r->d.ncells + 1, sizeof *J.out),
+		calloc(r->d.ncells + 1, sizeof *J.oom) };
+	struct pool *p = NULL;
+
+	if (J.out == NULL || J.oom == NULL || (p = pool_new(threads < 0 ? 0 : threads)) == NULL)
+		rc = -1;
+	else
+		pool_run(p, r->d.ncells, cell_one, &J);
+	pool_free(p);
+	for (size_t i = 0; J.out && J.oom && i < r->d.ncells; i++) {
+		if (rc == 0 && !J.oom[i] && cJSON_AddItemToArray(cells, J.out[i]))
+			continue;
+		cJSON_Delete(J.out[i]);
+		rc = -1;
+	}
+	free(J.out);
+	free(J.oom);
+	return rc;
+}
+
 static cJSON *
 options_json(const struct paired_opts *o)
 {
@@ -439,13 +484,8 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 	    cJSON_CreateNull());
 	json_bld_put(&k, doc, "options", options_json(r->o));
 	json_bld_put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
-	for (size_t i = 0; cells && !k.oom && i < r->d.ncells; i++) {
-		cJSON *c = cell_json(r, i, &B, &k);
-		if (c == NULL || !cJSON_AddItemToArray(cells, c)) {
-			cJSON_Delete(c);
-			k.oom = 1;
-		}
-	}
+	if (!k.oom && cells_all(r, &B, cells) < 0)
+		k.oom = 1;
 	boots_release(&B);
 	if (k.oom) {
 		cJSON_Delete(doc);
