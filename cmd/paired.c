@@ -8,12 +8,14 @@
 #include "../common/io.h"
 #include "../json/json.h"
 #include "../paired/paired.h"
+#include "../protocol/prereg.h"
 #include "cmd.h"
 #include "opt.h"
 
 static const char usage[] =
-    "usage: cohort paired [--store DIR] [--replicates N] [--seed S] [--level P]\n"
-    "                     [--blunder-cp N] [--format json|table] [-o FILE] FREEZE\n";
+    "usage: cohort paired [--prereg P] [--store DIR] [--replicates N] [--seed S]\n"
+    "                     [--level P] [--blunder-cp N] [--format json|table]\n"
+    "                     [-o FILE] FREEZE\n";
 
 /* A whole number within [lo, hi] from text. */
 static int
@@ -69,17 +71,20 @@ store_beside(const char *path)
 int
 cmd_paired(int argc, char **argv)
 {
-	const char *v[4] = { NULL }, *format = NULL, *out = NULL, *store = NULL;
+	const char *v[4] = { NULL }, *format = NULL, *out = NULL, *store = NULL, *prereg = NULL;
 	const struct opt table[] = {
+		{ .name = "prereg", .arg = "P", .value = &prereg,
+		    .help = "the cohort.prereg/1 it follows: its bootstrap and blunder_cp" },
 		{ .name = "store", .arg = "DIR", .value = &store,
 		    .help = "the freeze's object store (default: store beside it)" },
 		{ .name = "replicates", .arg = "N", .value = &v[0],
-		    .help = "bootstrap replicates (default 2000)" },
-		{ .name = "seed", .arg = "S", .value = &v[1], .help = "the bootstrap's seed (default 1)" },
+		    .help = "bootstrap replicates (default: the prereg's, else 2000)" },
+		{ .name = "seed", .arg = "S", .value = &v[1],
+		    .help = "the bootstrap's seed (default: the prereg's, else 1)" },
 		{ .name = "level", .arg = "P", .value = &v[2],
 		    .help = "interval level (default 0.95)" },
 		{ .name = "blunder-cp", .arg = "N", .value = &v[3],
-		    .help = "a regret of N centipawns is a blunder (default 300)" },
+		    .help = "a regret of N cp is a blunder (default: the prereg's, else 300)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.paired/1 (default) or the k curve as a table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -89,6 +94,7 @@ cmd_paired(int argc, char **argv)
 	const struct opt_cmd c = { .name = "paired", .usage = usage, .table = table,
 		.operand = "FREEZE", .min = 1, .max = 1 };
 	struct paired_opts o;
+	struct prereg pr = PREREG_INIT;
 	struct err e = ERR_INIT;
 	cJSON *freeze = NULL, *doc = NULL;
 	char **ops, *beside = NULL;
@@ -99,10 +105,23 @@ cmd_paired(int argc, char **argv)
 	if ((tab = opt_format(&c, format)) < 0)
 		return EXIT_ERROR;
 	paired_opts_init(&o);
-	if (options(&c, v, &o, &e) != 0)
+	if (prereg != NULL && prereg_read(prereg, &pr, &e) < 0)
+		return cmd_fail("paired", &e);
+	if (prereg != NULL) {
+		/* the registered settings, unless an option overrides one */
+		o.pr = &pr;
+		o.replicates = pr.replicates;
+		o.seed = pr.seed;
+		o.blunder_cp = pr.blunder_cp;
+	}
+	if (options(&c, v, &o, &e) != 0) {
+		prereg_release(&pr);
 		return EXIT_ERROR;
-	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
+	}
+	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0) {
+		prereg_release(&pr);
 		return rc;
+	}
 	o.name = io_name(ops[0]);
 	o.store_dir = store ? store : (beside = store_beside(ops[0]));
 	o.jobs = cmd_jobs();
@@ -111,5 +130,6 @@ cmd_paired(int argc, char **argv)
 	free(beside);
 	cJSON_Delete(doc);
 	cJSON_Delete(freeze);
+	prereg_release(&pr);
 	return rc ? cmd_fail("paired", &e) : EXIT_HOLDS;
 }

@@ -51,7 +51,7 @@ for r in r1 r2; do
 	"$COHORT" freeze --prereg prereg.json --spec spec-$r.json --candidates candidates.jsonl \
 		--decisions decisions-$r.jsonl --store $r/store -o $r/freeze.json ledger-$r.jsonl ||
 		[ $? = 1 ]
-	"$COHORT" paired --store $r/store --replicates 2000 --seed 1 --blunder-cp 300 \
+	"$COHORT" paired --prereg prereg.json --store $r/store \
 		-o $r/paired.json $r/freeze.json
 	"$COHORT" fit -o $r/fit.json $r/freeze.json
 	gzip -dc "$E/requests-$r.jsonl.gz" | grep -v '"game_id":null' >$r/requests.jsonl

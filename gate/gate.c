@@ -186,6 +186,22 @@ follows(const char *kind)
 	return 0;
 }
 
+/* A paired document whose recorded replicates, seed or blunder_cp are not
+ * the prereg's. */
+static int
+paired_off(const struct prereg *p, const char *kind, const cJSON *doc)
+{
+	const cJSON *o = json_get(doc, "options");
+	const cJSON *r = json_get(o, "replicates"), *s = json_get(o, "seed"),
+	    *b = json_get(o, "blunder_cp");
+
+	if (strcmp(kind, "cohort.paired/1") != 0)
+		return 0;
+	return !cJSON_IsNumber(r) || r->valuedouble != (double)p->replicates ||
+	    !cJSON_IsNumber(s) || s->valuedouble != (double)p->seed || !cJSON_IsNumber(b) ||
+	    b->valuedouble != p->blunder_cp;
+}
+
 /* Deviations: evidence that follows another prereg (or none, when one is
  * given), and evidence that lists deviations of its own. */
 static int
@@ -206,6 +222,13 @@ deviations(const struct gate_ctx *g, cJSON *doc)
 			    cJSON_IsString(pr) ? pr->valuestring : "no prereg");
 			set = "prereg";
 			reg = g->p->id;
+		} else if (g->p != NULL && paired_off(g->p, g->in[i].kind, g->in[i].doc)) {
+			/* its settings, not only the deviations it lists: those are
+			 * what verify cannot compute again without the prereg */
+			snprintf(used, sizeof used, "%.40s %.80s: bootstrap or blunder_cp not the registered",
+			    g->in[i].kind, g->in[i].id);
+			set = "paired.options";
+			reg = "the prereg's bootstrap and blunder_cp";
 		} else if (cJSON_GetArraySize(dv = (cJSON *)json_get(g->in[i].doc, "deviations")) > 0) {
 			snprintf(used, sizeof used, "%.40s %.80s lists %d deviation%s", g->in[i].kind,
 			    g->in[i].id, cJSON_GetArraySize(dv), cJSON_GetArraySize(dv) == 1 ? "" : "s");

@@ -14,6 +14,7 @@
 #include "../json/json.h"
 #include "../protocol/candidates.h"
 #include "../protocol/decision.h"
+#include "../protocol/prereg.h"
 #include "../protocol/spec.h"
 #include "../store/cas.h"
 
@@ -363,25 +364,15 @@ cell_json(struct run *r, size_t ci, const struct boots *B, struct json_bld *k)
 	return o;
 }
 
-/* The budgets' order: the prereg's, else null first, then by name. */
+/* The budgets' order: null first, then by name. */
 static int
-budget_rank(const cJSON *prereg, const char *b)
+budget_rank(const char *b)
 {
-	const cJSON *list = json_get(json_get(prereg, "allocation"), "budgets"), *x;
-	int i = 0;
-
-	if (b == NULL)
-		return -1;
-	cJSON_ArrayForEach(x, list) {
-		if (cJSON_IsString(x) && strcmp(x->valuestring, b) == 0)
-			return i;
-		i++;
-	}
-	return 1 << 20;
+	return b == NULL ? -1 : 0;
 }
 
 static int
-cmp_cell(const void *a, const void *b, void *prereg)
+cmp_cell(const void *a, const void *b)
 {
 	const struct paired_cell *x = a, *y = b;
 	int c;
@@ -396,7 +387,7 @@ cmp_cell(const void *a, const void *b, void *prereg)
 		return x->dc.k - y->dc.k;
 	if ((c = strcmp(x->cond, y->cond)) != 0)
 		return c;
-	int bx = budget_rank(prereg, x->budget), by = budget_rank(prereg, y->budget);
+	int bx = budget_rank(x->budget), by = budget_rank(y->budget);
 	if (bx != by)
 		return bx < by ? -1 : 1;
 	return strcmp(x->budget ? x->budget : "", y->budget ? y->budget : "");
@@ -462,6 +453,51 @@ options_json(const struct paired_opts *o)
 	return x;
 }
 
+/* The settings that differ from the prereg followed: the bootstrap's
+ * replicates, seed and unit, the blunder threshold, the candidate
+ * manifest, and a freeze made under another prereg or none.  A document
+ * computed again copies those it records. */
+static int
+prereg_devs(const struct run *r, const cJSON *freeze, cJSON *doc, struct err *e)
+{
+	const struct prereg *p = r->o->pr;
+	const char *fp = cJSON_GetStringValue(json_get(freeze, "prereg"));
+	struct prereg_dev d[6];
+	char reg[3][32], used[3][32];
+	size_t n = 0;
+
+	if (p == NULL) {
+		cJSON *c = r->o->prereg_id ? cJSON_Duplicate(r->o->deviations, 1) : NULL;
+		if (r->o->prereg_id && (c == NULL || !cJSON_AddItemToObject(doc, "deviations", c))) {
+			cJSON_Delete(c);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		return 0;
+	}
+	if (r->o->replicates != p->replicates) {
+		snprintf(reg[0], sizeof reg[0], "%ld", p->replicates);
+		snprintf(used[0], sizeof used[0], "%ld", r->o->replicates);
+		d[n++] = (struct prereg_dev){ "bootstrap.replicates", reg[0], used[0] };
+	}
+	if (r->o->seed != p->seed) {
+		snprintf(reg[1], sizeof reg[1], "%llu", (unsigned long long)p->seed);
+		snprintf(used[1], sizeof used[1], "%llu", (unsigned long long)r->o->seed);
+		d[n++] = (struct prereg_dev){ "bootstrap.seed", reg[1], used[1] };
+	}
+	if (strcmp(p->unit, "opening") != 0)
+		d[n++] = (struct prereg_dev){ "bootstrap.unit", p->unit, "opening" };
+	if (r->o->blunder_cp != p->blunder_cp) {
+		snprintf(reg[2], sizeof reg[2], "%g", p->blunder_cp);
+		snprintf(used[2], sizeof used[2], "%g", r->o->blunder_cp);
+		d[n++] = (struct prereg_dev){ "blunder_cp", reg[2], used[2] };
+	}
+	if (strcmp(r->d.cand.id, p->candidates) != 0)
+		d[n++] = (struct prereg_dev){ "candidates", p->candidates, (char *)r->d.cand.id };
+	if (fp == NULL || strcmp(fp, p->id) != 0)
+		d[n++] = (struct prereg_dev){ "freeze.prereg", (char *)p->id, (char *)(fp ? fp : "none") };
+	return prereg_deviations_add(doc, d, n, e);
+}
+
 static int
 build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 {
@@ -474,15 +510,19 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 		cJSON_Delete(doc);
 		return doc == NULL ? err_set(e, ERR_NOMEM, "out of memory") : -1;
 	}
-	qsort_r(r->d.cells, r->d.ncells, sizeof *r->d.cells, cmp_cell, (void *)r->o->prereg);
+	qsort(r->d.cells, r->d.ncells, sizeof *r->d.cells, cmp_cell);
 	if (boot_all(r, &B) < 0)
 		k.oom = 1;
 	json_bld_put(&k, doc, "kind", cJSON_CreateString("cohort.paired/1"));
 	json_bld_put(&k, doc, "input", cJSON_CreateString(fid));
 	json_bld_put(&k, doc, "candidates", cJSON_CreateString(r->d.cand.id));
-	json_bld_put(&k, doc, "prereg", r->o->prereg_id ? cJSON_CreateString(r->o->prereg_id) :
-	    cJSON_CreateNull());
+	json_bld_put(&k, doc, "prereg", r->o->pr ? cJSON_CreateString(r->o->pr->id) :
+	    r->o->prereg_id ? cJSON_CreateString(r->o->prereg_id) : cJSON_CreateNull());
 	json_bld_put(&k, doc, "options", options_json(r->o));
+	if (!k.oom && prereg_devs(r, freeze, doc, e) < 0) {
+		cJSON_Delete(doc);
+		return -1;
+	}
 	json_bld_put(&k, doc, "cells", cells = ok(&k, cJSON_CreateArray()));
 	if (!k.oom && cells_all(r, &B, cells) < 0)
 		k.oom = 1;
@@ -526,6 +566,10 @@ options_read(const cJSON *doc, struct paired_opts *o, struct err *e)
 		return -1;
 	o->replicates = (long)reps;
 	o->seed = (uint64_t)seed;
+	o->prereg_id = cJSON_GetStringValue(json_get(doc, "prereg"));
+	o->deviations = json_get(doc, "deviations");
+	if (o->prereg_id != NULL && !cJSON_IsArray(o->deviations))
+		return err_set(e, ERR_INPUT, "\"deviations\": expected an array beside \"prereg\"");
 	return 0;
 }
 

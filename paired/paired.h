@@ -20,6 +20,8 @@
 #include "../common/buf.h"
 #include "../common/err.h"
 
+struct prereg;
+
 #define PAIRED_DEFAULT_REPLICATES 2000
 #define PAIRED_DEFAULT_BLUNDER_CP 300.0
 
@@ -30,8 +32,13 @@ struct paired_opts {
 	uint64_t seed;           /* the bootstrap's seed */
 	double level;            /* the intervals' level */
 	double blunder_cp;       /* a regret at least this is a blunder */
-	const cJSON *prereg;     /* a cohort.prereg/1 it follows, or NULL */
-	const char *prereg_id;   /* its identity */
+	/* A cohort.prereg/1 it follows, or NULL: the document names it and
+	 * lists each setting that differs from it as a deviation. */
+	const struct prereg *pr;
+	/* Else, to compute a document again: the identity and the deviations
+	 * it records (a gate holds them to the prereg itself). */
+	const char *prereg_id;
+	const cJSON *deviations;
 	int jobs;                /* threads: 0 one per processor */
 };
 

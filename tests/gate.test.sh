@@ -156,6 +156,30 @@ $PY -c 'import json,sys; d=json.load(open("g.json")); sys.exit(not (d["deviation
 judged "B --prereg, paired following none" 1 fail B --prereg "$T/prereg.json" tcp2.json cv.json
 $PY -c 'import json,sys; d=json.load(open("g.json")); sys.exit(not (len(d["deviations"]) == 1 and d["deviations"][0]["setting"] == "prereg"))' &&
 	ok "gate --prereg: evidence following another prereg is a deviation" || notok "gate --prereg: evidence following another prereg is a deviation" "$(head -c 600 g.json)"
+# paired --prereg: it names the prereg, takes its bootstrap and blunder_cp,
+# and lists what differs; gate B holds its settings to the prereg even
+# where the deviations it lists were taken away
+"$COHORT" freeze --prereg "$T/prereg.json" --spec "$T/spec.json" --candidates "$T/candidates.jsonl" --decisions clean.jsonl --store tps -o tpf2.json 2>/dev/null
+"$COHORT" paired --prereg "$T/prereg.json" --store tps -o tpp.json tpf2.json
+$PY -c 'import json,sys; d=json.load(open("tpp.json")); o=d["options"]
+sys.exit(not (d["prereg"].startswith("sha256:") and d["deviations"] == [] and (o["replicates"], o["seed"], o["blunder_cp"]) == (200, 1, 300)))' &&
+	ok "paired --prereg: names it, its settings, no deviation" || notok "paired --prereg: names it, its settings, no deviation" "$(head -c 400 tpp.json)"
+judged "B --prereg, paired following it" 0 pass B --prereg "$T/prereg.json" tpp.json cv.json
+expect_status "verify computes paired --prereg again" 0 "$COHORT" verify --store tps tpp.json tpf2.json
+"$COHORT" paired --prereg "$T/prereg.json" --store tps --replicates 50 --blunder-cp 200 -o tpq.json tpf2.json
+$PY -c 'import json,sys; d=json.load(open("tpq.json"))
+sys.exit(not ([(x["setting"], x["registered"], x["used"]) for x in d["deviations"]] == [("bootstrap.replicates", "200", "50"), ("blunder_cp", "300", "200")]))' &&
+	ok "paired --prereg: an option against the registered setting is a deviation" || notok "paired --prereg: an option against the registered setting is a deviation" "$($PY -c 'import json; print(json.load(open("tpq.json"))["deviations"])')"
+judged "B --prereg, paired listing deviations" 1 fail B --prereg "$T/prereg.json" tpq.json cv.json
+$PY -c 'import json; d=json.load(open("tpq.json")); d["deviations"]=[]; open("tpr.json","w").write(json.dumps(d))'
+canonize tpr.json
+judged "B --prereg, paired settings off the prereg with the deviations taken away" 1 fail B --prereg "$T/prereg.json" tpr.json cv.json
+$PY -c 'import json,sys; d=json.load(open("g.json")); sys.exit(not (d["deviations"][0]["setting"] == "paired.options"))' &&
+	ok "gate B: paired settings off the prereg are a deviation" || notok "gate B: paired settings off the prereg are a deviation" "$(head -c 600 g.json)"
+"$COHORT" paired --prereg "$T/prereg.json" --store tcs -o tpn.json tcf.json
+$PY -c 'import json,sys; d=json.load(open("tpn.json"))
+sys.exit(not ([(x["setting"], x["used"]) for x in d["deviations"]] == [("freeze.prereg", "none")]))' &&
+	ok "paired --prereg: a freeze made without it is a deviation" || notok "paired --prereg: a freeze made without it is a deviation" "$($PY -c 'import json; print(json.load(open("tpn.json"))["deviations"])')"
 "$COHORT" freeze --prereg "$T/prereg.json" --spec "$T/spec.json" --candidates "$T/candidates.jsonl" --decisions "$T/decisions.jsonl" -o tdf.json 2>/dev/null
 judged "A --prereg, a freeze made without it" 1 fail A --prereg "$T/prereg.json" tcf.json
 $PY -c 'import json,sys; d=json.load(open("g.json")); sys.exit(not (d["deviations"][0]["used"].endswith("follows no prereg")))' &&

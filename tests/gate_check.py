@@ -232,7 +232,14 @@ if prereg is not None:
     pid = "sha256:" + hashlib.sha256(canon(prereg).encode()).hexdigest()
 FOLLOWS = ("cohort.freeze/1", "cohort.paired/1", "cohort.fingerprint/1", "cohort.distance/1")
 other = lambda d: pid is not None and d["kind"] in FOLLOWS and d.get("prereg") != pid
-devs = sum(1 for d in docs if other(d) or d.get("deviations"))
+def paired_off(d):
+    """a paired document whose bootstrap or blunder_cp is not the prereg's"""
+    if prereg is None or d["kind"] != "cohort.paired/1":
+        return False
+    o, b = d.get("options", {}), prereg.get("bootstrap", {})
+    return (o.get("replicates"), o.get("seed"), o.get("blunder_cp")) != \
+        (b.get("replicates"), b.get("seed"), prereg.get("blunder_cp", 300))
+devs = sum(1 for d in docs if other(d) or paired_off(d) or d.get("deviations"))
 if devs != len(gate["deviations"]):
     bad.append("deviations: computed %d, document %d" % (devs, len(gate["deviations"])))
 want = "fail" if any(v == "fail" for v, _ in res.values()) or devs else \
