@@ -72,6 +72,10 @@ struct json_rd *json_rd_open(const char *path, size_t block, struct err *e);
  * "NAME:LINE:COLUMN: what").  After JSON_EOF, JSON_EOF again. */
 int json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e);
 void json_rd_free(struct json_rd *r);
+/* The four hex digits of a \u escape at p (lowercase only when lower, as
+ * RFC 8785 writes them): 0 and *out, or -1.  The one rule for the reader
+ * here and the flat reader (rec.h). */
+int json_hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *out);
 
 /* Parse len bytes named name; line numbers in messages start at first_line. */
 cJSON *json_parse(const char *p, size_t len, const char *name, long first_line,

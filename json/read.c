@@ -219,8 +219,8 @@ skip_ws(struct json_rd *r)
 	r->p = p;
 }
 
-static int
-hex4(const unsigned char *p, const unsigned char *end, unsigned *out)
+int
+json_hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *out)
 {
 	unsigned v = 0;
 
@@ -232,11 +232,11 @@ hex4(const unsigned char *p, const unsigned char *end, unsigned *out)
 			d = c - '0';
 		else if (c >= 'a' && c <= 'f')
 			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
+		else if (!lower && c >= 'A' && c <= 'F')
 			d = c - 'A' + 10;
 		else
 			return -1;
-		v = v << 4 | d;
+		v = v * 16 + d;
 	}
 	*out = v;
 	return 0;
@@ -294,13 +294,13 @@ escape(struct json_rd *r, const unsigned char **pp, unsigned *out)
 	case 'r': cp = '\r'; break;
 	case 't': cp = '\t'; break;
 	case 'u':
-		if (hex4(p + 1, r->end, &cp) < 0)
+		if (json_hex4(p + 1, r->end, 0, &cp) < 0)
 			return fail(r, p - 1, "bad \\u escape");
 		if (cp >= 0xDC00 && cp <= 0xDFFF)
 			return fail(r, p - 1, "lone surrogate escape");
 		if (cp >= 0xD800 && cp <= 0xDBFF) {
 			if (r->end - p < 11 || p[5] != '\\' || p[6] != 'u' ||
-			    hex4(p + 7, r->end, &lo) < 0 || lo < 0xDC00 || lo > 0xDFFF)
+			    json_hex4(p + 7, r->end, 0, &lo) < 0 || lo < 0xDC00 || lo > 0xDFFF)
 				return fail(r, p - 1, "lone surrogate escape");
 			cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 			p += 6;

@@ -343,32 +343,6 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 	}
 }
 
-/* The end of a number's text at p (grammar checked; no exponent), or NULL.
- * With check, also NULL unless the text is canonical (canonical_number's
- * rules, decided here in the same pass for all but long integers). */
-static int
-hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *cp)
-{
-	unsigned v = 0;
-
-	if (end - p < 4)
-		return -1;
-	for (int i = 0; i < 4; i++) {
-		unsigned c = p[i], d;
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (!lower && c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return -1;
-		v = v * 16 + d;
-	}
-	*cp = v;
-	return 0;
-}
-
 /* One escape at p (after its backslash): its code point and its length
  * (the backslash not counted), or -1.  canonical: only the escapes
  * RFC 8785 writes (\" \\ \b \f \n \r \t, \u00xx in lowercase for the
@@ -389,7 +363,7 @@ escape_at(const unsigned char *p, const unsigned char *end, int canonical, unsig
 		*cp = (unsigned char)to[c - from];
 		return 1;
 	}
-	if (hex4(p + 1, end, canonical, cp) < 0)
+	if (json_hex4(p + 1, end, canonical, cp) < 0)
 		return -1;
 	if (canonical)
 		return *cp < 0x20 && memchr("\b\f\n\r\t", (int)*cp, 5) == NULL ? 5 : -1;
@@ -397,7 +371,7 @@ escape_at(const unsigned char *p, const unsigned char *end, int canonical, unsig
 		return -1;
 	if (*cp < 0xd800 || *cp > 0xdbff)
 		return 5;
-	if (end - p < 11 || p[5] != '\\' || p[6] != 'u' || hex4(p + 7, end, 0, &lo) < 0 ||
+	if (end - p < 11 || p[5] != '\\' || p[6] != 'u' || json_hex4(p + 7, end, 0, &lo) < 0 ||
 	    lo < 0xdc00 || lo > 0xdfff)
 		return -1;
 	*cp = 0x10000 + ((*cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -503,6 +477,9 @@ digits_end(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
+/* The end of a number's text at p (grammar checked; no exponent), or NULL.
+ * With check, also NULL unless the text is canonical (canonical_number's
+ * rules, decided here in the same pass for all but long integers). */
 static inline __attribute__((always_inline)) const unsigned char *
 number_end(const unsigned char *p, const unsigned char *end, int check)
 {
