@@ -308,68 +308,40 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 	return rc;
 }
 
-int
-review_files(const struct review_opts *o, cJSON **report, struct err *e)
+/* Operand i read: standard input kept, an archive's digest started on a
+ * thread of its own, a freeze shown to hold the quick way, or a document
+ * parsed with its identity.  0, or -1 with e set. */
+static int
+read_operand(const struct review_opts *o, struct doc *d, size_t i, struct err *e)
 {
-	struct doc *docs = calloc(o->nfiles + 1, sizeof *docs);
-	cJSON *r = NULL, *subj, *checks;
-	int rc = 0;
+	struct stat st;
+	int fast;
 
-	*report = NULL;
-	if (docs == NULL)
+	d->path = o->files[i];
+	if ((d->name = base_of(o->files[i])) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < o->nfiles; i++) {
-		docs[i].path = o->files[i];
-		docs[i].name = base_of(o->files[i]);
-		if (docs[i].name == NULL) {
-			rc = err_set(e, ERR_NOMEM, "out of memory");
-			goto done;
+	if (strcmp(o->files[i], "-") == 0)
+		return read_stdin(o, d, e);
+	if (is_archive(o->files[i], &d->archive, e) < 0)
+		return -1;
+	if (d->archive) {
+		if (stat(o->files[i], &st) == 0 && S_ISREG(st.st_mode)) {
+			d->hashing = 1;
+			d->he = (struct err)ERR_INIT;
+			pool_spawn(&d->hasher, archive_digest, d);
 		}
-		if (strcmp(o->files[i], "-") == 0) {
-			if (read_stdin(o, &docs[i], e) < 0) {
-				rc = -1;
-				goto done;
-			}
-			continue;
-		}
-		if (is_archive(o->files[i], &docs[i].archive, e) < 0) {
-			rc = -1;
-			goto done;
-		}
-		if (docs[i].archive) {
-			struct stat st;
-			if (stat(o->files[i], &st) == 0 && S_ISREG(st.st_mode)) {
-				docs[i].hashing = 1;
-				docs[i].he = (struct err)ERR_INIT;
-				pool_spawn(&docs[i].hasher, archive_digest, &docs[i]);
-			}
-			continue;
-		}
-		int fast = try_fast(o, &docs[i], e);
-		if (fast < 0) {
-			rc = -1;
-			goto done;
-		}
-		if (fast == 0)
-			continue;
-		docs[i].json = json_parse_file(o->files[i], e);
-		if (docs[i].json == NULL || canon_id(docs[i].json, docs[i].id, e) < 0) {
-			rc = -1;
-			goto done;
-		}
+		return 0;
 	}
-	r = cJSON_CreateObject();
-	subj = cJSON_CreateArray();
-	checks = cJSON_CreateArray();
-	if (r == NULL || subj == NULL || checks == NULL) {
-		cJSON_Delete(subj);
-		cJSON_Delete(checks);
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-		goto done;
-	}
-	json_add_string(r, "kind", "cohort.verify/1");
-	cJSON_AddItemToObject(r, "subject", subj);
-	cJSON_AddItemToObject(r, "checks", checks);
+	if ((fast = try_fast(o, d, e)) <= 0)
+		return fast;
+	d->json = json_parse_file(o->files[i], e);
+	return d->json == NULL || canon_id(d->json, d->id, e) < 0 ? -1 : 0;
+}
+
+/* The report's subject: each operand's name, identity and kind. */
+static void
+subjects(const struct review_opts *o, const struct doc *docs, cJSON *subj, struct err *e)
+{
 	for (size_t i = 0; i < o->nfiles; i++) {
 		cJSON *s = cJSON_CreateObject();
 		const char *kind = NULL;
@@ -383,28 +355,61 @@ review_files(const struct review_opts *o, cJSON **report, struct err *e)
 			kind = "cohort.freeze/1";
 		json_add_string(s, "kind", docs[i].archive ? "archive" : kind ? kind : "unknown");
 	}
+}
+
+/* Every operand verified into checks, then the archives' identities into
+ * subj: 0 all hold, 1 findings, -1 with e set. */
+static int
+verify_all(const struct review_opts *o, struct doc *docs, cJSON *subj, cJSON *checks,
+    struct err *e)
+{
+	int rc = 0;
+
 	for (size_t i = 0; i < o->nfiles; i++) {
 		int one = verify_one(o, docs, i, checks, e);
 		if (one < 0) {
 			/* an archive that could not be read says so first, as it did
 			 * before anything was verified */
 			archive_ids(docs, o->nfiles, NULL, e);
-			rc = -1;
-			goto done;
+			return -1;
 		}
 		if (one > 0)
 			rc = 1;
 	}
-	if (archive_ids(docs, o->nfiles, subj, e) < 0) {
-		rc = -1;
-		goto done;
+	return archive_ids(docs, o->nfiles, subj, e) < 0 ? -1 : rc;
+}
+
+int
+review_files(const struct review_opts *o, cJSON **report, struct err *e)
+{
+	struct doc *docs = calloc(o->nfiles + 1, sizeof *docs);
+	cJSON *r = NULL, *subj = NULL, *checks = NULL;
+	int rc = 0;
+
+	*report = NULL;
+	if (docs == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < o->nfiles; i++)
+		rc = read_operand(o, &docs[i], i, e);
+	if (rc == 0 && ((r = cJSON_CreateObject()) == NULL ||
+	    (subj = cJSON_CreateArray()) == NULL || (checks = cJSON_CreateArray()) == NULL)) {
+		cJSON_Delete(subj);
+		cJSON_Delete(checks);
+		rc = err_set(e, ERR_NOMEM, "out of memory");
 	}
-	json_add_bool(r, "ok", rc == 0);
-	*report = r;
-	r = NULL;
-done:
-	/* a digest still running reads docs[i].path: waited for before it goes */
-	if (rc < 0) {
+	if (rc == 0) {
+		json_add_string(r, "kind", "cohort.verify/1");
+		cJSON_AddItemToObject(r, "subject", subj);
+		cJSON_AddItemToObject(r, "checks", checks);
+		subjects(o, docs, subj, e);
+		rc = verify_all(o, docs, subj, checks, e);
+	}
+	if (rc >= 0) {
+		json_add_bool(r, "ok", rc == 0);
+		*report = r;
+		r = NULL;
+	} else {
+		/* a digest still running reads docs[i].path: waited for before it goes */
 		struct err ig = ERR_INIT;
 		archive_ids(docs, o->nfiles, NULL, &ig);
 	}

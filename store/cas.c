@@ -165,16 +165,101 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A new store at dir: its folder, pack/ and the marker, each name made to
+ * last a crash.  0, or -1 with e set. */
+static int
+cas_create(const char *dir, struct err *e)
+{
+	char path[4096];
+	FILE *fp;
+
+	if (mkdir_p(dir) < 0)
+		return err_set(e, ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
+	snprintf(path, sizeof path, "%s/pack", dir);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+	snprintf(path, sizeof path, "%s/cohort-store", dir);
+	fp = fopen(path, "wx");
+	if (fp == NULL && errno != EEXIST)
+		return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+	if (fp) {
+		fputs(MARKER, fp);
+		if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+			fclose(fp);
+			return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+		}
+		if (fclose(fp) != 0)
+			return err_set(e, ERR_IO, "%s: cannot write", path);
+	}
+	/* the new names last a crash: the marker and pack/ in the store's
+	 * folder, the store in its parent */
+	return io_sync_dir(path, e) < 0 || io_sync_dir(dir, e) < 0 ? -1 : 0;
+}
+
+/* The packs in folder path (their names without ".idx"), sorted: a fixed
+ * order keeps lookups of duplicated records deterministic.  0, or -1 with
+ * e set; *names is the caller's either way. */
+static int
+pack_names(const char *path, char ***names, size_t *nnames, struct err *e)
+{
+	struct dirent *de;
+	DIR *d = opendir(path);
+	int rc = 0;
+
+	*names = NULL;
+	*nnames = 0;
+	if (d == NULL)
+		return err_set(e, ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+		char **g;
+		if (n <= 4 || strcmp(de->d_name + n - 4, ".idx") != 0 || de->d_name[0] == '.')
+			continue;
+		g = realloc(*names, (*nnames + 1) * sizeof *g);
+		if (g == NULL || (g[*nnames] = strndup(de->d_name, n - 4)) == NULL) {
+			*names = g ? g : *names;
+			rc = err_set(e, ERR_NOMEM, "out of memory");
+			break;
+		}
+		*names = g;
+		(*nnames)++;
+	}
+	closedir(d);
+	if (rc == 0 && *nnames)
+		qsort(*names, *nnames, sizeof **names, cmp_names);
+	return rc;
+}
+
+/* Pack name loaded into c.  A store opened to be read reports a damaged
+ * pack and goes on: its records are then missing, which verify names.
+ * 0, or -1 with e set. */
+static int
+cas_load(struct cas *c, const char *name, int create, struct err *e)
+{
+	char **d;
+
+	if (load_pack(c, name, e) == 0)
+		return 0;
+	d = create ? NULL : realloc(c->damage, (c->ndamage + 1) * sizeof *d);
+	if (d == NULL || (d[c->ndamage] = strdup(e->msg)) == NULL) {
+		if (d)
+			c->damage = d;
+		return -1;
+	}
+	c->damage = d;
+	c->ndamage++;
+	e->code = ERR_OK;
+	e->msg[0] = '\0';
+	return 0;
+}
+
 int
 cas_open(const char *dir, int create, struct cas **out, struct err *e)
 {
 	char path[4096], **names = NULL;
 	size_t nnames = 0;
 	struct cas *c;
-	struct dirent *de;
-	DIR *d;
-	FILE *fp;
-	int rc = 0;
+	int rc;
 
 	*out = NULL;
 	if (strlen(dir) > 3000)
@@ -183,27 +268,7 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 	if (access(path, F_OK) != 0) {
 		if (!create)
 			return err_set(e, ERR_INPUT, "%s: not a cohort store (no cohort-store file)", dir);
-		if (mkdir_p(dir) < 0)
-			return err_set(e, ERR_IO, "%s: cannot create: %s", dir, strerror(errno));
-		snprintf(path, sizeof path, "%s/pack", dir);
-		if (mkdir(path, 0777) < 0 && errno != EEXIST)
-			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-		snprintf(path, sizeof path, "%s/cohort-store", dir);
-		fp = fopen(path, "wx");
-		if (fp == NULL && errno != EEXIST)
-			return err_set(e, ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-		if (fp) {
-			fputs(MARKER, fp);
-			if (fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-				fclose(fp);
-				return err_set(e, ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-			}
-			if (fclose(fp) != 0)
-				return err_set(e, ERR_IO, "%s: cannot write", path);
-		}
-		/* the new names last a crash: the marker and pack/ in the
-		 * store's folder, the store in its parent */
-		if (io_sync_dir(path, e) < 0 || io_sync_dir(dir, e) < 0)
+		if (cas_create(dir, e) < 0)
 			return -1;
 	}
 	c = calloc(1, sizeof *c);
@@ -216,45 +281,10 @@ cas_open(const char *dir, int create, struct cas **out, struct err *e)
 	 * were being written */
 	if (create)
 		io_temp_sweep(path);
-	d = opendir(path);
-	if (d == NULL) {
-		cas_free(c);
-		return err_set(e, ERR_INPUT, "%s: cannot read: %s", path, strerror(errno));
-	}
-	while ((de = readdir(d)) != NULL) {
-		size_t n = strlen(de->d_name);
-		char **g;
-		if (n <= 4 || strcmp(de->d_name + n - 4, ".idx") != 0 || de->d_name[0] == '.')
-			continue;
-		g = realloc(names, (nnames + 1) * sizeof *g);
-		if (g == NULL || (g[nnames] = strndup(de->d_name, n - 4)) == NULL) {
-			names = g ? g : names;
-			rc = err_set(e, ERR_NOMEM, "out of memory");
-			break;
-		}
-		names = g;
-		nnames++;
-	}
-	closedir(d);
-	/* A fixed order keeps lookups of duplicated records deterministic. */
-	if (rc == 0 && nnames)
-		qsort(names, nnames, sizeof *names, cmp_names);
+	rc = pack_names(path, &names, &nnames, e);
 	for (size_t i = 0; i < nnames; i++) {
-		if (rc == 0 && load_pack(c, names[i], e) < 0) {
-			/* A store opened to be read reports a damaged pack and goes
-			 * on: its records are then missing, which verify names. */
-			char **d = create ? NULL : realloc(c->damage, (c->ndamage + 1) * sizeof *d);
-			if (d == NULL || (d[c->ndamage] = strdup(e->msg)) == NULL) {
-				if (d)
-					c->damage = d;
-				rc = -1;
-			} else {
-				c->damage = d;
-				c->ndamage++;
-				e->code = ERR_OK;
-				e->msg[0] = '\0';
-			}
-		}
+		if (rc == 0)
+			rc = cas_load(c, names[i], create, e);
 		free(names[i]);
 	}
 	free(names);
