@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_errno.h>
 
+#include "../common/hash.h"
 #include "cmd.h"
 #include "opt.h"
 
@@ -137,10 +138,13 @@ main(int argc, char **argv)
 	const struct opt_cmd top = { .name = NULL, .usage = usage, .table = table,
 		.dispatch = 1, .epilogue = commands_text };
 	int (*fn)(int, char **);
+	struct err e = ERR_INIT;
 	char **ops;
 
 	/* GSL's default handler aborts the process; we check every status. */
 	gsl_set_error_handler_off();
+	if (hash_ready(&e) < 0)
+		return cmd_fail("cohort", &e);
 	if ((rc = opt_parse(&top, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
 	if (version) {

@@ -42,6 +42,17 @@ hash_new_named(const char *name)
 	return h;
 }
 
+int
+hash_ready(struct err *e)
+{
+	struct hash *h;
+
+	if (OPENSSL_init_crypto(0, NULL) != 1 || (h = hash_new()) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory (starting libcrypto)");
+	hash_free(h);
+	return 0;
+}
+
 struct hash *
 hash_new(void)
 {

@@ -18,6 +18,12 @@
 
 struct hash;
 
+/* libcrypto's first use builds its library context and method store;
+ * two threads doing that at once where memory runs short can touch a lock
+ * it failed to make.  Called once by the program before any thread: 0, or
+ * -1 with e set (out of memory). */
+int hash_ready(struct err *e);
+
 struct hash *hash_new(void);
 void hash_free(struct hash *h);
 /* Start (or restart) a digest. */
