@@ -10,6 +10,7 @@
 #include "../common/io.h"
 #include "../json/json.h"
 #include "../protocol/ladder.h"
+#include "../protocol/spec.h"
 
 /* The condition's blocks in block order; entries sharing a block index
  * (one per color) are one ladder block. */
@@ -254,19 +255,18 @@ ladder_next_run(const struct ladder_next_options *o, cJSON **out, struct err *e)
 	if (c.is_freeze) {
 		spec = c.spec;
 	} else {
-		const char *kind;
+		/* the one spec reader: a spec freeze would refuse is refused here */
+		struct spec s = SPEC_INIT;
 		spec = spec_doc = json_parse_file(o->spec_path, e);
 		if (spec == NULL)
 			goto done;
-		if (json_get_string(spec, "kind", 1, &kind, e) < 0) {
+		rc = spec_read(spec, &s, e);
+		spec_release(&s);
+		if (rc < 0) {
 			err_prefix(e, "%s", io_name(o->spec_path));
 			goto done;
 		}
-		if (strcmp(kind, "cohort.spec/1") != 0) {
-			err_set(e, ERR_INPUT, "%s: \"kind\": expected cohort.spec/1",
-			        io_name(o->spec_path));
-			goto done;
-		}
+		rc = -1;
 	}
 	if (canon_id(spec, spec_id, e) < 0 ||
 	    ladder_next_document(&c, spec, spec_id, o->family, o->condition, &doc, e) < 0)

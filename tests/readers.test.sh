@@ -46,6 +46,19 @@ row "a fractional count" refuses '"blocks"\[1\]: "d": expected a whole number' \
 row "a penalty of 1e308" refuses '"black_penalty": expected a number from -1000 to 1000' \
 	'{"condition":"a","anchor":1720,"color":"black","w":1,"d":0,"l":1}],"black_penalty":1e308,"x":[0'
 
+# the spec's penalty: freeze and ladder next read the spec as fit reads a
+# blocks document's, with one rule and one message
+sed 's/"black_penalty":35/"black_penalty":1e308/' spec.json >pen-spec.json
+: >empty.jsonl
+verdict "spec: a penalty of 1e308: freeze" refuses '"black_penalty": expected a number from -1000 to 1000' \
+	"$COHORT" freeze --spec pen-spec.json empty.jsonl
+blocks pen '{"condition":"a","anchor":1720,"color":"black","w":5,"d":0,"l":5}'
+verdict "spec: a penalty of 1e308: ladder next" refuses '"black_penalty": expected a number from -1000 to 1000' \
+	"$COHORT" ladder next --spec pen-spec.json --condition a pen.json
+if $PY "$ROOT/tests/validate.py" "$ROOT/schemas/spec.schema.json" pen-spec.json >/dev/null 2>&1; then
+	notok "spec: a penalty of 1e308: the schema agrees" "the schema takes it"
+else ok "spec: a penalty of 1e308: the schema agrees"; fi
+
 # ---- RFC 3339 times: a ledger's game (freeze), the spec's cut (freeze),
 # a request's time (reconcile), a bundle spec's cut (bundle)
 mkdir -p rc && cp "$D"/spec.json "$D"/ledger.jsonl "$D"/requests.jsonl "$D"/billing.csv rc/
