@@ -1568,7 +1568,7 @@ slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 	scratch = cJSON_CreateArray();
 	if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
 		sdir = NULL;
-	struct derive_env env = { sdir, NULL };
+	struct derive_env env = { sdir, NULL, src->doc_id[0] ? src->doc_id : NULL };
 	s->rf = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &s->rfe);
 	s->rf_ran = 1;
 	free(sdir);
@@ -2576,7 +2576,7 @@ vderived(struct vctx *vc, const struct vitem *it)
 		    cJSON_IsString(in) ? in->valuestring : "(none recorded)");
 	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	struct derive_env env = { sdir, NULL };
+	struct derive_env env = { sdir, NULL, src->doc_id[0] ? src->doc_id : NULL };
 	r = derive_check(it->kind, it->doc, src->doc, it->path, &env, vc->checks, &fe);
 	free(sdir);
 	if (r < 0 && fe.code == ERR_NOMEM)

@@ -46,7 +46,7 @@ cmd_bound(int argc, char **argv)
 	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
 		return rc;
 	rc = (in = json_parse_file(ops[0], &e)) == NULL ||
-	    bound_blocks_read(in, io_name(ops[0]), &b, &e) < 0 || bound_document(&b, &o, &doc, &e) < 0 ||
+	    bound_blocks_read(in, io_name(ops[0]), NULL, &b, &e) < 0 || bound_document(&b, &o, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, bound_table, out, &e) < 0;
 	cJSON_Delete(doc);
 	blocks_release(&b);

@@ -18,14 +18,14 @@ static int
 fit_same(const cJSON *doc, const cJSON *input, const char *name, const struct derive_env *env,
     int *same, struct err *e)
 {
-	return fit_refit_check(doc, input, same, e);
+	return fit_refit_check(doc, input, env ? env->input_id : NULL, same, e);
 }
 
 static int
 bound_same(const cJSON *doc, const cJSON *input, const char *name, const struct derive_env *env,
     int *same, struct err *e)
 {
-	return bound_refit_check(doc, input, name, same, e);
+	return bound_refit_check(doc, input, env ? env->input_id : NULL, name, same, e);
 }
 
 static int
@@ -54,7 +54,7 @@ blocks_input(const cJSON *doc, const char *name, char *detail, size_t n, struct 
 {
 	struct blocks c = BLOCKS_INIT;
 
-	if (bound_blocks_read(doc, name, &c, e) < 0)
+	if (bound_blocks_read(doc, name, NULL, &c, e) < 0)
 		return -1;
 	snprintf(detail, n, "a cohort.blocks/1 document of %zu blocks: an input, nothing of its own "
 	    "to compute again", c.n);

@@ -30,6 +30,8 @@ int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJS
 struct derive_env {
 	const char *store_dir;
 	const char *const *stores; /* derive_check_set: per input, the store beside it (or NULL) */
+	const char *input_id;      /* derive_check: input's identity when the caller computed it
+	                            * from this same tree, else NULL (computed again) */
 };
 
 #define DERIVE_MAX_INPUTS 256 /* inputs of a document of several */

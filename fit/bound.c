@@ -13,9 +13,10 @@
 #include "../json/json.h"
 
 int
-bound_blocks_read(const cJSON *doc, const char *name, struct blocks *c, struct err *e)
+bound_blocks_read(const cJSON *doc, const char *name, const char *id, struct blocks *c,
+    struct err *e)
 {
-	if (blocks_read(doc, name, c, e) < 0)
+	if (blocks_read_id(doc, name, id, c, e) < 0)
 		return -1;
 	if (c->n == 0) {
 		blocks_release(c);
@@ -319,7 +320,8 @@ bound_table(const cJSON *doc, struct buf *out, struct err *e)
 }
 
 int
-bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same, struct err *e)
+bound_refit_check(const cJSON *doc, const cJSON *input, const char *input_id, const char *name,
+    int *same, struct err *e)
 {
 	struct blocks c = BLOCKS_INIT;
 	struct bound_options o = { 0.95, 0 };
@@ -334,7 +336,7 @@ bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *s
 	    json_get_string(opts, "sides", 0, &sides, e) < 0)
 		return err_prefix(e, "%s: \"options\"", name);
 	o.one_sided = strcmp(sides, "one") == 0;
-	if (bound_blocks_read(input, name, &c, e) < 0 ||
+	if (bound_blocks_read(input, name, input_id, &c, e) < 0 ||
 	    bound_document(&c, &o, &again, e) < 0)
 		goto done;
 	if (canon_write(doc, &x, e) < 0 || canon_write(again, &y, e) < 0)

@@ -32,8 +32,11 @@
 #define BOUND_ELO_PER_NAT (400.0 / 2.302585092994045684)
 
 /* Read the blocks of a cohort.freeze/1 or a cohort.blocks/1 with the one
- * blocks reader (protocol/blocks.h), refusing a cohort with no block. */
-int bound_blocks_read(const cJSON *doc, const char *name, struct blocks *c, struct err *e);
+ * blocks reader (protocol/blocks.h), refusing a cohort with no block.  id:
+ * doc's identity when the caller has it from this tree (blocks_read_id),
+ * else NULL. */
+int bound_blocks_read(const cJSON *doc, const char *name, const char *id, struct blocks *c,
+    struct err *e);
 
 /* The color correction added to a shortcut rating: +penalty for Black,
  * -penalty for White (a Black game is played at R - penalty). */
@@ -60,9 +63,10 @@ int bound_document(const struct blocks *c, const struct bound_options *o, cJSON 
 int bound_table(const cJSON *doc, struct buf *out, struct err *e);
 
 
-/* Compute a cohort.bound/1 again from input (named name in messages) with
- * the options doc records; *same is 1 when the bytes are doc's. */
-int bound_refit_check(const cJSON *doc, const cJSON *input, const char *name, int *same,
-    struct err *e);
+/* Compute a cohort.bound/1 again from input (named name in messages, of
+ * identity input_id when known, else NULL) with the options doc records;
+ * *same is 1 when the bytes are doc's. */
+int bound_refit_check(const cJSON *doc, const cJSON *input, const char *input_id,
+    const char *name, int *same, struct err *e);
 
 #endif

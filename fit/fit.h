@@ -33,6 +33,7 @@ struct fit_options {
 	double sens[FIT_MAX_SENS];
 	int direct; /* profiles by full re-optimisation (a test aid) */
 	const char *name; /* the input's name in messages; NULL: "input" */
+	const char *input_id; /* the input's identity when known, else NULL */
 };
 
 /* Defaults: level 0.95, penalty from the input, sensitivity 0,35,70. */
@@ -60,7 +61,8 @@ int fit_document(const cJSON *input, const cJSON *options, cJSON **out, struct e
 /* Re-fit input with the options recorded in fitdoc and compare canonical
  * bytes: *same is 1 when they are identical.  An error only when the
  * re-fit itself cannot run. */
-int fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *e);
+int fit_refit_check(const cJSON *fitdoc, const cJSON *input, const char *input_id, int *same,
+    struct err *e);
 
 /* The human table of a cohort.fit/1 document: condition, games, W-D-L,
  * tested anchors, joint local Elo, profile interval; then the draw

@@ -213,10 +213,11 @@ group_blocks(struct input *in)
 }
 
 static int
-read_input(const cJSON *doc, const char *name, struct input *in, struct err *e)
+read_input(const cJSON *doc, const char *name, const char *id, struct input *in,
+    struct err *e)
 {
 	memset(in, 0, sizeof *in);
-	if (bound_blocks_read(doc, name, &in->src, e) < 0)
+	if (bound_blocks_read(doc, name, id, &in->src, e) < 0)
 		return -1;
 	in->freeze = in->src.is_freeze;
 	in->ncond = in->src.nunit;
@@ -563,12 +564,10 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
           cJSON **out, struct err *e)
 {
 	struct bld k = {0};
-	char id[HASH_ID_LEN + 1];
+	const char *id = in->src.id; /* the blocks reader's: one canonical writing */
 	cJSON *doc, *x, *a;
 	double pen_elo = r->pen / FIT_LOG_PER_ELO;
 
-	if (canon_id(input, id, e) < 0)
-		return -1;
 	doc = cJSON_CreateObject();
 	if (doc == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -627,7 +626,7 @@ fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err
 	size_t done = 0;
 
 	*out = NULL;
-	if (read_input(input, o->name ? o->name : "input", &in, e) < 0)
+	if (read_input(input, o->name ? o->name : "input", o->input_id, &in, e) < 0)
 		return -1;
 	m = model_build(&in, e);
 	sens = calloc(o->nsens + 1, sizeof *sens);
@@ -681,8 +680,10 @@ fit_document(const cJSON *input, const cJSON *options, cJSON **out, struct err *
 }
 
 int
-fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *e)
+fit_refit_check(const cJSON *fitdoc, const cJSON *input, const char *input_id, int *same,
+    struct err *e)
 {
+	struct fit_options o;
 	const char *kind;
 	const cJSON *opts;
 	cJSON *again = NULL;
@@ -696,7 +697,10 @@ fit_refit_check(const cJSON *fitdoc, const cJSON *input, int *same, struct err *
 		return err_set(e, ERR_INPUT, "\"kind\": expected cohort.fit/1, got %s", kind);
 	if (json_get_object(fitdoc, "options", 1, &opts, e) < 0)
 		return -1;
-	if (fit_document(input, opts, &again, e) < 0)
+	if (fit_options_read(opts, &o, e) < 0)
+		return -1;
+	o.input_id = input_id;
+	if (fit_run(input, &o, &again, e) < 0)
 		return -1;
 	if (canon_write(fitdoc, &a, e) == 0 && canon_write(again, &b, e) == 0) {
 		*same = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;

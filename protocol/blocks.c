@@ -237,7 +237,7 @@ number_blocks(struct blocks *bl)
 }
 
 static int
-read_all(const cJSON *doc, struct blocks *bl, struct err *e)
+read_all(const cJSON *doc, const char *id, struct blocks *bl, struct err *e)
 {
 	const cJSON *conds = NULL, *fl = NULL, *arr, *it;
 	struct pairs fams = { 0 }, cl = { 0 }, units = { 0 };
@@ -274,7 +274,12 @@ read_all(const cJSON *doc, struct blocks *bl, struct err *e)
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	rc = canon_id(doc, bl->id, e);
+	if (id != NULL && strlen(id) == HASH_ID_LEN) {
+		memcpy(bl->id, id, HASH_ID_LEN + 1);
+		rc = 0;
+	} else {
+		rc = canon_id(doc, bl->id, e);
+	}
 done:
 	pairs_release(&fams);
 	pairs_release(&cl);
@@ -285,9 +290,16 @@ done:
 int
 blocks_read(const cJSON *doc, const char *name, struct blocks *out, struct err *e)
 {
+	return blocks_read_id(doc, name, NULL, out, e);
+}
+
+int
+blocks_read_id(const cJSON *doc, const char *name, const char *id, struct blocks *out,
+    struct err *e)
+{
 	blocks_release(out);
 	out->name = name;
-	if (read_all(doc, out, e) < 0) {
+	if (read_all(doc, id, out, e) < 0) {
 		blocks_release(out);
 		return err_prefix(e, "%s", name);
 	}

@@ -242,7 +242,7 @@ verify_many(const struct review_opts *o, struct doc *docs, struct doc *d, const 
 		rc = 1;
 	} else {
 		verify_check_add(checks, "input-present", d->name, 1, "every input it names");
-		struct derive_env env = { o->store_dir, (const char *const *)stores };
+		struct derive_env env = { o->store_dir, (const char *const *)stores, NULL };
 		rc = derive_check_set(kind, d->json, in, m, d->name, &env, checks, e);
 	}
 	for (size_t j = 0; j < m; j++)
@@ -302,7 +302,8 @@ verify_one(const struct review_opts *o, struct doc *docs, size_t i, cJSON *check
 		if (!docs[k].archive && strcmp(docs[k].id, want) == 0)
 			inpath = docs[k].path;
 	char *store = o->store_dir || inpath == NULL ? NULL : store_beside(inpath);
-	struct derive_env env = { o->store_dir ? o->store_dir : store, NULL };
+	/* in's identity is want: it was found by it */
+	struct derive_env env = { o->store_dir ? o->store_dir : store, NULL, want };
 	int rc = derive_check(kind, d->json, in, d->name, &env, checks, e);
 	free(store);
 	return rc;

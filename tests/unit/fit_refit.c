@@ -36,19 +36,27 @@ main(int argc, char **argv)
 	if (in == NULL)
 		return 1;
 	check(fit_document(in, NULL, &fit, &e) == 0, "fit_document with default options", &e);
-	check(fit != NULL && fit_refit_check(fit, in, &same, &e) == 0 && same == 1,
+	check(fit != NULL && fit_refit_check(fit, in, NULL, &same, &e) == 0 && same == 1,
 	      "refit of an honest fit gives the same bytes", &e);
+	/* The input's identity, when the caller has it, is taken as given:
+	 * the right one changes nothing, another one is the fit's "input". */
+	char id[HASH_ID_LEN + 1];
+	check(canon_id(in, id, &e) == 0 && fit_refit_check(fit, in, id, &same, &e) == 0 && same == 1,
+	      "refit with the input's identity given gives the same bytes", &e);
+	id[HASH_ID_LEN - 1] = id[HASH_ID_LEN - 1] == '0' ? '1' : '0';
+	check(fit_refit_check(fit, in, id, &same, &e) == 0 && same == 0,
+	      "refit with another identity given differs (the identity is used, not computed)", &e);
 
 	/* Tamper with one reported number: the refit must notice. */
 	cJSON *draw = cJSON_GetObjectItemCaseSensitive(fit, "draw");
 	cJSON *nu = cJSON_GetObjectItemCaseSensitive(draw, "nu");
 	cJSON_SetNumberValue(nu, nu->valuedouble + 1e-6);
-	check(fit_refit_check(fit, in, &same, &e) == 0 && same == 0, "a tampered nu is caught", &e);
+	check(fit_refit_check(fit, in, NULL, &same, &e) == 0 && same == 0, "a tampered nu is caught", &e);
 
 	opts = json_parse(ot, strlen(ot), "options", 1, &e);
 	check(opts && fit_document(in, opts, &fit2, &e) == 0 && json_emit(fit2, argv[2], &e) == 0,
 	      "fit_document with recorded options", &e);
-	check(fit2 && fit_refit_check(fit2, in, &same, &e) == 0 && same == 1,
+	check(fit2 && fit_refit_check(fit2, in, NULL, &same, &e) == 0 && same == 1,
 	      "refit uses the options the fit document records", &e);
 
 	cJSON *bad = json_parse("{\"level\":2}", 11, "options", 1, &e);
