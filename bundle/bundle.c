@@ -1615,10 +1615,9 @@ check_refits(struct ctx *c, const struct slot *slots)
  * names what is wrong.  For a freeze that holds both append the same
  * checks.  verify_freeze's result. */
 static int
-freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, cJSON *checks,
+freeze_fast(const char *file, const char *dir, int jobs, cJSON *checks, char id[HASH_ID_LEN + 1],
     struct err *e)
 {
-	char id[HASH_ID_LEN + 1];
 	struct stat st;
 	struct map m = MAP_INIT;
 	struct err me = ERR_INIT;
@@ -1632,6 +1631,16 @@ freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, c
 	map_release(&m);
 	if (rc >= 0 && map_check(e) < 0)
 		return -1;
+	return rc;
+}
+
+static int
+freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, cJSON *checks,
+    struct err *e)
+{
+	char id[HASH_ID_LEN + 1];
+	int rc = freeze_fast(file, dir, jobs, checks, id, e);
+
 	return rc == 1 ? verify_freeze(doc, dir, jobs, checks, e) : rc;
 }
 
@@ -2236,6 +2245,14 @@ struct vitem {
 	cJSON *doc;                /* when it is a cohort document */
 	const char *kind;          /* the document's own "kind" */
 	int good;                  /* its paths stay in the bag and its identity holds */
+	/* A freeze's quick proof against its store (freeze_vs_store's first
+	 * way) needs its bytes, not its tree: it runs beside the reading of
+	 * the tree.  fast_checks: what it found when it held (the proof gives
+	 * doc_id too); fast_tried: it ran (and, without fast_checks, showed
+	 * nothing: the thorough way follows). */
+	cJSON *fast_checks;
+	int fast_tried;
+	char fast_id[HASH_ID_LEN + 1];
 };
 
 struct vctx {
@@ -2412,7 +2429,9 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	if (it->doc != NULL) {
 		const cJSON *k = json_get(it->doc, "kind");
 		it->kind = cJSON_IsString(k) ? k->valuestring : NULL;
-		if (canon_id(it->doc, it->doc_id, vc->e) < 0)
+		/* (a store's freeze: its identity comes once the proof beside this
+		 * has run, vitem_fast_id) */
+		if (it->store[0] == '\0' && canon_id(it->doc, it->doc_id, vc->e) < 0)
 			return -1;
 	}
 	if ((said != NULL || it->kind != NULL) &&
@@ -2446,13 +2465,26 @@ vfreeze_store(struct vctx *vc, const struct vitem *it)
 
 	if (it->store[0] == '\0')
 		return 0;
+	if (it->fast_checks != NULL) {
+		/* shown beside the reading: its checks where the thorough way's go */
+		const cJSON *c;
+		cJSON_ArrayForEach(c, it->fast_checks) {
+			cJSON *d = cJSON_Duplicate(c, 1);
+			if (d == NULL || !cJSON_AddItemToArray(vc->checks, d)) {
+				cJSON_Delete(d);
+				return err_set(vc->e, ERR_NOMEM, "out of memory");
+			}
+		}
+		return 0;
+	}
 	if (asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
 		free(sdir);
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	}
-	r = freeze_vs_store(file, it->doc, sdir, vc->jobs, vc->checks, vc->e);
+	r = it->fast_tried ? verify_freeze(it->doc, sdir, vc->jobs, vc->checks, vc->e) :
+	    freeze_vs_store(file, it->doc, sdir, vc->jobs, vc->checks, vc->e);
 	free(file);
 	free(sdir);
 	return r < 0 ? -1 : r > 0;
@@ -2880,11 +2912,54 @@ bag_page(struct vctx *vc, const cJSON *doc)
 	return !ok;
 }
 
+/* The quick proof of a freeze item that names a store, run beside the
+ * reading of its tree (struct vitem's fast_checks).  0, or -1. */
+static int
+vitem_fast(struct vctx *vc, struct vitem *it)
+{
+	char *sdir = NULL, *file = NULL;
+	cJSON *checks = cJSON_CreateArray();
+	int r = -1;
+
+	if (checks == NULL || asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0 ||
+	    asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		cJSON_Delete(checks);
+		free(sdir);
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	}
+	r = freeze_fast(file, sdir, vc->jobs, checks, it->fast_id, vc->e);
+	free(file);
+	free(sdir);
+	it->fast_tried = r >= 0;
+	if (r == 0)
+		it->fast_checks = checks;
+	else
+		cJSON_Delete(checks);
+	return r < 0 ? -1 : 0;
+}
+
+/* After the reading and the proofs: a store's freeze is the identity its
+ * proof gave, or (not shown that way) its tree's.  0, or -1. */
+static int
+vitem_fast_ids(struct vctx *vc)
+{
+	for (size_t i = 0; i < vc->n; i++) {
+		struct vitem *it = &vc->v[i];
+		if (it->store[0] == '\0' || it->doc == NULL || it->doc_id[0] != '\0')
+			continue;
+		if (it->fast_checks != NULL)
+			memcpy(it->doc_id, it->fast_id, sizeof it->doc_id);
+		else if (canon_id(it->doc, it->doc_id, vc->e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The verifier's independent checks run at once (common/pool.h), each
  * with checks and an error of its own; the caller appends them in task
  * order and stops at the first that could not run, as running them one
  * after another would: the same bytes on any number of threads. */
-enum vpart { V_READ, V_DOC, V_LEDGERS, V_PAGE };
+enum vpart { V_READ, V_FAST, V_DOC, V_LEDGERS, V_PAGE };
 
 struct vtask {
 	struct vctx vc;            /* the caller's, but for checks and e */
@@ -2906,6 +2981,8 @@ vtask_job(void *arg, size_t i, int worker)
 		t->r = err_set(&t->e, ERR_NOMEM, "out of memory");
 	else if (t->part == V_READ)
 		t->r = (t->r = vitem_identity(&t->vc, t->it)) == 0 ? vitem_read(&t->vc, t->it) : t->r;
+	else if (t->part == V_FAST)
+		t->r = vitem_fast(&t->vc, t->it);
 	else if (t->part == V_PAGE)
 		t->r = bag_page(&t->vc, t->doc);
 	else
@@ -2963,10 +3040,16 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 		return -1;
 	if ((t = calloc(2 * vc->n + 1, sizeof *t)) == NULL)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	/* the quick proofs first: they are the long tasks */
+	for (size_t i = 0; i < vc->n; i++)
+		if (vc->v[i].good && vc->v[i].store[0] != '\0')
+			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_FAST };
 	for (size_t i = 0; i < vc->n; i++)
 		if (vc->v[i].good)
 			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_READ };
-	if ((r = vtasks_run(vc, t, n)) >= 0) {
+	if ((r = vtasks_run(vc, t, n)) >= 0 && vitem_fast_ids(vc) < 0)
+		r = -1;
+	if (r >= 0) {
 		findings += r;
 		n = 0;
 		for (size_t i = 0; i < vc->n; i++)
@@ -3155,7 +3238,10 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;
 			for (size_t i = 0; i < vc.n; i++)
+			{
 				cJSON_Delete(vc.v[i].doc);
+				cJSON_Delete(vc.v[i].fast_checks);
+			}
 			free(vc.v);
 		}
 	} else {
