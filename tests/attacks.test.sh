@@ -277,6 +277,19 @@ $BT reid "$BAG"
 attack "a freeze with an active condition" live 1 \
 	'live +freeze.json +condition "none" is active'
 
+# The credential rules, the gate's own scan: a SendGrid key planted in a
+# game of the bundled ledger (tests/data/secrets holds the fixture), every
+# digest rewritten to match, is named by file, line and rule.
+fresh secret
+key=$(sed -n 's/^mail relay: //p' "$ROOT/tests/data/secrets/cohort/sendgrid.txt")
+sed -i "7s|\"opening\":|\"note\":\"relay $key\",\"opening\":|" "$BAG/data/ledger.jsonl"
+$BT reid "$BAG"
+attack "a credential in a game of the bundled ledger" secret 1 \
+	'secret +ledger.jsonl:7 +sendgrid-api-token: a credential \(SG\.H'
+grep -Eq '^ok +secret +data/bundle.json +the gate.s [0-9]+ credential rules find nothing in the 13 payload files$' \
+	agent.out && ok "the untouched archive: the credential scan finds nothing" ||
+	notok "the untouched archive's credential scan" "$(grep secret agent.out)"
+
 # --- cost -------------------------------------------------------------------
 
 # Every item repeated 20,000 times: refused at once, past the item limit;
