@@ -1828,13 +1828,17 @@ git_differs(struct ctx *c, const struct item *it, const struct buf *blob, const 
 }
 
 /* Files with git provenance must equal the blob at the declared commit
- * (HEAD's when none is declared; the commit is recorded either way). */
-static void
+ * (HEAD's when none is declared; the commit is recorded either way, and
+ * so is the blob's git id: the archive's verifier has no repository, but
+ * can hold the bag's bytes to that id, and a reviewer the id to the
+ * repository).  0, or -1 with c->e set when out of memory. */
+static int
 check_git(struct ctx *c)
 {
 	struct buf blob = BUF_INIT;
+	int rc = 0;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < c->n && rc == 0; i++) {
 		struct item *it = &c->it[i];
 		const char *repo_rel, *commit = NULL, *gpath;
 		struct repo *repo = NULL;
@@ -1874,9 +1878,16 @@ check_git(struct ctx *c)
 			    "commit the file, or correct \"git\".\"path\", and bundle again",
 			    "%s is not a file in commit %.12s", gpath, commit);
 		else if (r == REPO_FOUND) {
+			char gid[HASH_GIT_HEX + 1];
 			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
 				git_differs(c, it, &blob, gpath, commit);
+			else if (it->git_out == NULL || hash_git_blob(blob.p, blob.len, gid) < 0)
+				rc = err_set(c->e, ERR_NOMEM, "out of memory");
+			else {
+				cJSON_DeleteItemFromObjectCaseSensitive(it->git_out, "blob");
+				json_add_string(it->git_out, "blob", gid);
+			}
 		}
 next:
 		repo_free(repo);
@@ -1884,6 +1895,7 @@ next:
 		free(full);
 	}
 	buf_release(&blob);
+	return rc;
 }
 
 /* ------------------------------------------------------- the documents */
@@ -2136,7 +2148,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	if (check_freeze_ledgers(&c, slots, &ran) < 0)
 		goto done;
 	stage(&c, "checking git");
-	check_git(&c);
+	if (check_git(&c) < 0)
+		goto done;
 	check_refits(&c, slots);
 	check_claims(&c);
 	if (check_stores(&c, slots) < 0)
@@ -2424,6 +2437,58 @@ vitem_read(struct vctx *vc, struct vitem *it)
 		return !bag_check_add(vc->checks, "kind", it->path, 0,
 		    "a %.60s document: not a kind this verifier can check", it->kind);
 	return 0;
+}
+
+/* A string field of o, or "?" for the messages. */
+static const char *
+vfield(const cJSON *o, const char *name)
+{
+	const cJSON *v = json_get(o, name);
+
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+/* An item with git provenance (a prompt, a tool file) must be the git
+ * blob bundle.json records: its bytes in the bag hashed as git hashes a
+ * blob.  The id is what ties the bytes to the commit, for a reviewer with
+ * the repository (`git rev-parse COMMIT:PATH` prints it); provenance
+ * without one cannot be held to anything, and is a finding.  The
+ * findings (0 or 1), or -1. */
+static int
+vgit(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *g = json_get(it->x, "git"), *want = json_get(g, "blob");
+	char have[HASH_GIT_HEX + 1], *full;
+	struct buf raw = BUF_INIT;
+	struct err pe = ERR_INIT;
+	int r, ok;
+
+	if (g == NULL)
+		return 0;
+	if (!cJSON_IsString(want))
+		return !bag_check_add(vc->checks, "git", it->path, 0, "its git provenance (%.200s of "
+		    "%.200s at commit %.12s) records no blob id: its bytes cannot be held to the "
+		    "commit", vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	r = io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe);
+	free(full);
+	if (r == 0 && hash_git_blob(raw.p ? raw.p : "", raw.len, have) < 0)
+		r = err_set(&pe, ERR_NOMEM, "out of memory");
+	buf_release(&raw);
+	if (r < 0)
+		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
+		    !bag_check_add(vc->checks, "git", it->path, 0, "cannot be read: %s", pe.msg);
+	ok = strcmp(want->valuestring, have) == 0;
+	if (ok)
+		bag_check_add(vc->checks, "git", it->path, 1, "git blob %s, as bundle.json records "
+		    "(%.200s of %.200s at commit %.12s)", have, vfield(g, "path"), vfield(g, "repo"),
+		    vfield(g, "commit"));
+	else
+		bag_check_add(vc->checks, "git", it->path, 0, "bundle.json records git blob %.80s "
+		    "(%.200s of %.200s at commit %.12s); the bytes in the bag are blob %s",
+		    want->valuestring, vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"), have);
+	return !ok;
 }
 
 /* The item whose bytes or canonical document have identity id, or NULL. */
@@ -2984,6 +3049,18 @@ struct vtask {
 	int r;
 };
 
+/* An item's identity; when it holds, its file read and its git blob:
+ * the findings, or -1. */
+static int
+vitem_check(struct vctx *vc, struct vitem *it)
+{
+	int r = vitem_identity(vc, it), g;
+
+	if (r != 0 || (r = vitem_read(vc, it)) < 0)
+		return r;
+	return (g = vgit(vc, it)) < 0 ? -1 : r + g;
+}
+
 static void
 vtask_job(void *arg, size_t i, int worker)
 {
@@ -2994,7 +3071,7 @@ vtask_job(void *arg, size_t i, int worker)
 	if (t->vc.checks == NULL)
 		t->r = err_set(&t->e, ERR_NOMEM, "out of memory");
 	else if (t->part == V_READ)
-		t->r = (t->r = vitem_identity(&t->vc, t->it)) == 0 ? vitem_read(&t->vc, t->it) : t->r;
+		t->r = vitem_check(&t->vc, t->it);
 	else if (t->part == V_PAGE)
 		t->r = bag_page(&t->vc, t->doc);
 	else if (t->part == V_SECRET)
