@@ -275,7 +275,18 @@ fresh live
 $BT json "$BAG/data/freeze.json" "d['conditions'][0]['state'] = 'active'"
 $BT reid "$BAG"
 attack "a freeze with an active condition" live 1 \
-	'live +freeze.json +condition "none" is active'
+	'live +freeze.json +condition "none" is active \(family "luna"\): its ladder has not stopped'
+# ... games a running ladder had not finished, listed as excluded live
+fresh live-games
+$BT json "$BAG/data/freeze.json" "d['excluded'] = [{'game_id': g['game_id'], 'id': g['id'], 'reason': 'live'} for g in d['games'][:3]]; del d['games'][:3]"
+$BT reid "$BAG"
+attack "a freeze excluding live games" live-games 1 \
+	'live +freeze.json +3 games are still live \(first: luna-none-b01-g01\)$'
+# ... and a derived document marked live (the rule asks of any document)
+fresh live-doc
+$BT json "$BAG/data/fit.json" "d['live'] = True"
+$BT reid "$BAG"
+attack "a fit marked live" live-doc 1 'live +fit.json +the document is marked live$'
 
 # Prompts and tool files against the git blobs bundle.json records: the
 # gate records each one's git id (the id git itself gives the file at its
