@@ -2954,7 +2954,6 @@ bag_page(struct vctx *vc, const cJSON *doc)
 struct vscan {
 	cJSON *checks;
 	const char *path;          /* the file's path under data/ */
-	long hits;
 };
 
 static int
@@ -2982,7 +2981,7 @@ static long
 vscan_file(struct vctx *vc, const struct secret_rules *rules, const char *name)
 {
 	struct secret_opts so = { SECRET_CAP, 2 };
-	struct vscan s = { vc->checks, name + 5, 0 };
+	struct vscan s = { vc->checks, name + 5 };
 	struct map m = MAP_INIT;
 	struct err se = ERR_INIT;
 	struct stat st;

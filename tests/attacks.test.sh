@@ -350,6 +350,12 @@ sed -i "7s|\"opening\":|\"note\":\"relay $key\",\"opening\":|" "$BAG/data/ledger
 $BT reid "$BAG"
 attack "a credential in a game of the bundled ledger" secret 1 \
 	'secret +ledger.jsonl:7 +sendgrid-api-token: a credential \(SG\.H'
+# ... and a gzip stream cut short, which the scan cannot read through: a
+# scan that did not run is a finding, not a clean file.
+fresh secret-cut
+head -c 4000 "$BAG/data/ledger.jsonl" | gzip -c | head -c 60 >"$BAG/data/ledger.jsonl.gz"
+attack "a truncated gzip stream in the payload" secret-cut 1 \
+	'secret +ledger.jsonl.gz +cannot be scanned for credentials: ledger.jsonl.gz: cannot decompress: truncated gzip input'
 grep -Eq '^ok +secret +data/bundle.json +the gate.s [0-9]+ credential rules find nothing in the 13 payload files$' \
 	agent.out && ok "the untouched archive: the credential scan finds nothing" ||
 	notok "the untouched archive's credential scan" "$(grep secret agent.out)"
