@@ -452,3 +452,21 @@ $BT rebag "$BAG"
 timeout 60 "$COHORT" verify --format table "$BAG" >"$TMP/att.out" 2>"$TMP/att.err"
 [ $? = 1 ] && grep -Eq '^FAIL +identity +fit.json +role "fit": listed in bundle.json but not in the bag' "$TMP/att.out" &&
 	ok "a document that is a folder: a finding" || notok "a document that is a folder" "$(grep -v '^ok' "$TMP/att.out" | head -3) $(cat "$TMP/att.err")"
+
+# --- the suite can fail --------------------------------------------------------
+
+# The harness itself, on archives made above: an attack whose expectation
+# is wrong (an exit status, a failing check the verifier does not report,
+# an error it does not give) must come out "not ok", as a verifier that
+# stopped finding the attack would.
+(
+	verify_attack "self: the untouched archive as an attack" luna.tar 1 'identity'
+	verify_attack "self: the edited prompt, expecting a secret" prompt.tar 1 'secret '
+	verify_attack "self: repeated items, expecting another error" repeated.tar 2 'no such error'
+) >self.out
+grep -q '^not ok self: the untouched archive as an attack: exit 0, want 1' self.out &&
+	grep -q '^not ok self: the edited prompt, expecting a secret: no failing check /secret /' self.out &&
+	grep -q '^not ok self: repeated items, expecting another error: stderr does not match /no such error/' self.out &&
+	[ "$(grep -c '^not ok' self.out)" = 3 ] && ! grep -q '^ok' self.out &&
+	ok "the harness fails an attack the verifier does not answer as expected" ||
+	notok "the harness fails a wrong expectation" "$(cat self.out)"
