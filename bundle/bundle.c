@@ -2466,9 +2466,10 @@ vgit(struct vctx *vc, const struct vitem *it)
 	if (g == NULL)
 		return 0;
 	if (!cJSON_IsString(want))
-		return !bag_check_add(vc->checks, "git", it->path, 0, "its git provenance (%.200s of "
-		    "%.200s at commit %.12s) records no blob id: its bytes cannot be held to the "
-		    "commit", vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
+		return !bag_check_add(vc->checks, "git", it->path, 0,
+		    "its git provenance (%.200s of %.200s at commit %.12s) records no blob id: "
+		    "its bytes cannot be held to the commit",
+		    vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
 	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	r = io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe);
@@ -2477,17 +2478,20 @@ vgit(struct vctx *vc, const struct vitem *it)
 		r = err_set(&pe, ERR_NOMEM, "out of memory");
 	buf_release(&raw);
 	if (r < 0)
-		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
+		return pe.code == ERR_NOMEM ?
+		    err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
 		    !bag_check_add(vc->checks, "git", it->path, 0, "cannot be read: %s", pe.msg);
 	ok = strcmp(want->valuestring, have) == 0;
 	if (ok)
-		bag_check_add(vc->checks, "git", it->path, 1, "git blob %s, as bundle.json records "
-		    "(%.200s of %.200s at commit %.12s)", have, vfield(g, "path"), vfield(g, "repo"),
-		    vfield(g, "commit"));
+		bag_check_add(vc->checks, "git", it->path, 1,
+		    "git blob %s, as bundle.json records (%.200s of %.200s at commit %.12s)", have,
+		    vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
 	else
-		bag_check_add(vc->checks, "git", it->path, 0, "bundle.json records git blob %.80s "
-		    "(%.200s of %.200s at commit %.12s); the bytes in the bag are blob %s",
-		    want->valuestring, vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"), have);
+		bag_check_add(vc->checks, "git", it->path, 0,
+		    "bundle.json records git blob %.80s (%.200s of %.200s at commit %.12s); "
+		    "the bytes in the bag are blob %s",
+		    want->valuestring, vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"),
+		    have);
 	return !ok;
 }
 
@@ -2953,7 +2957,7 @@ bag_page(struct vctx *vc, const cJSON *doc)
  * whoever put it there. */
 struct vscan {
 	cJSON *checks;
-	const char *path;          /* the file's path under data/ */
+	const char *path; /* the file's path under data/ */
 };
 
 static int
@@ -2963,8 +2967,9 @@ on_bag_secret(void *p, const struct secret_hit *h)
 	char where[BAG_MAX_NAME + 32];
 
 	if (h->more > 0) {
-		bag_check_add(s->checks, "secret", s->path, 0, "%s: %ld more credentials of this rule "
-		    "in this file, not listed", h->rule, h->more);
+		bag_check_add(s->checks, "secret", s->path, 0,
+		    "%s: %ld more credentials of this rule in this file, not listed", h->rule,
+		    h->more);
 		return 0;
 	}
 	snprintf(where, sizeof where, "%s:%ld", s->path, h->line);
@@ -3006,8 +3011,8 @@ vscan_file(struct vctx *vc, const struct secret_rules *rules, const char *name)
 	if (r < 0 && se.code == ERR_NOMEM)
 		return err_set(vc->e, ERR_NOMEM, "%s", se.msg);
 	if (r < 0)
-		return !bag_check_add(vc->checks, "secret", s.path, 0, "cannot be scanned for "
-		    "credentials: %s", se.msg);
+		return !bag_check_add(vc->checks, "secret", s.path, 0,
+		    "cannot be scanned for credentials: %s", se.msg);
 	return r;
 }
 
@@ -3027,8 +3032,9 @@ vsecrets(struct vctx *vc)
 		if ((r = vscan_file(vc, rules, bag_payload_name(vc->b, i))) > 0)
 			findings++;
 	if (r >= 0 && findings == 0)
-		bag_check_add(vc->checks, "secret", vc->bdoc, 1, "the gate's %zu credential rules "
-		    "find nothing in the %zu payload files", secret_rules_count(rules), n);
+		bag_check_add(vc->checks, "secret", vc->bdoc, 1,
+		    "the gate's %zu credential rules find nothing in the %zu payload files",
+		    secret_rules_count(rules), n);
 	secret_rules_free(rules);
 	return r < 0 ? -1 : findings;
 }

@@ -127,11 +127,12 @@ hash_git_blob(const void *p, size_t n, char hex[HASH_GIT_HEX + 1])
 	uint8_t d[HASH_MAX_LEN];
 	char head[48];
 	size_t len = 0;
-	int k = snprintf(head, sizeof head, "blob %zu", n), rc;
+	int k = snprintf(head, sizeof head, "blob %zu", n), rc = 0;
 
 	/* the header's NUL is hashed too: k + 1 bytes */
-	rc = h == NULL || hash_update(h, head, (size_t)k + 1) < 0 || hash_update(h, p, n) < 0 ||
-	    hash_final_alg(h, d, &len) < 0 || len != HASH_GIT_HEX / 2 ? -1 : 0;
+	if (h == NULL || hash_update(h, head, (size_t)k + 1) < 0 || hash_update(h, p, n) < 0 ||
+	    hash_final_alg(h, d, &len) < 0 || len != HASH_GIT_HEX / 2)
+		rc = -1;
 	hash_free(h);
 	for (size_t i = 0; rc == 0 && i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);

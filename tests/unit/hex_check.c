@@ -13,7 +13,8 @@ static long
 git_blobs(void)
 {
 	static const char *const want[] = { "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
-		"ce013625030ba8dba906f756967f9e9ca394464a", "f18c9a678f421d5c52f6c5acc23670267d5f632f" };
+		"ce013625030ba8dba906f756967f9e9ca394464a",
+		"f18c9a678f421d5c52f6c5acc23670267d5f632f" };
 	char *zeros = calloc(100000, 1), got[HASH_GIT_HEX + 1];
 	const void *p[] = { "", "hello\n", zeros };
 	size_t n[] = { 0, 6, 100000 };
@@ -21,9 +22,10 @@ git_blobs(void)
 
 	for (int i = 0; i < 3; i++) {
 		got[0] = '\0';
-		if (zeros == NULL || hash_git_blob(p[i], n[i], got) < 0 || strcmp(got, want[i]) != 0) {
-			fprintf(stderr, "hex_check: git blob of %zu bytes: got %.40s, want %s\n", n[i],
-			    zeros ? got : "(out of memory)", want[i]);
+		if (zeros == NULL || hash_git_blob(p[i], n[i], got) < 0 ||
+		    strcmp(got, want[i]) != 0) {
+			fprintf(stderr, "hex_check: git blob of %zu bytes: got %.40s, want %s\n",
+			    n[i], zeros ? got : "(out of memory)", want[i]);
 			bad++;
 		}
 	}
