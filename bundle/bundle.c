@@ -1837,13 +1837,17 @@ git_differs(struct ctx *c, const struct item *it, const struct buf *blob, const 
 }
 
 /* Files with git provenance must equal the blob at the declared commit
- * (HEAD's when none is declared; the commit is recorded either way). */
-static void
+ * (HEAD's when none is declared; the commit is recorded either way, and
+ * so is the blob's git id: the archive's verifier has no repository, but
+ * can hold the bag's bytes to that id, and a reviewer the id to the
+ * repository).  0, or -1 with c->e set when out of memory. */
+static int
 check_git(struct ctx *c)
 {
 	struct buf blob = BUF_INIT;
+	int rc = 0;
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = 0; i < c->n && rc == 0; i++) {
 		struct item *it = &c->it[i];
 		const char *repo_rel, *commit = NULL, *gpath;
 		struct repo *repo = NULL;
@@ -1883,9 +1887,16 @@ check_git(struct ctx *c)
 			    "commit the file, or correct \"git\".\"path\", and bundle again",
 			    "%s is not a file in commit %.12s", gpath, commit);
 		else if (r == REPO_FOUND) {
+			char gid[HASH_GIT_HEX + 1];
 			hash_bytes(blob.p ? blob.p : "", blob.len, d);
 			if (hash_cmp(d, it->file->sha) != 0)
 				git_differs(c, it, &blob, gpath, commit);
+			else if (it->git_out == NULL || hash_git_blob(blob.p, blob.len, gid) < 0)
+				rc = err_set(c->e, ERR_NOMEM, "out of memory");
+			else {
+				cJSON_DeleteItemFromObjectCaseSensitive(it->git_out, "blob");
+				json_add_string(it->git_out, "blob", gid);
+			}
 		}
 next:
 		repo_free(repo);
@@ -1893,6 +1904,7 @@ next:
 		free(full);
 	}
 	buf_release(&blob);
+	return rc;
 }
 
 /* ------------------------------------------------------- the documents */
@@ -2145,7 +2157,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	if (check_freeze_ledgers(&c, slots, &ran) < 0)
 		goto done;
 	stage(&c, "checking git");
-	check_git(&c);
+	if (check_git(&c) < 0)
+		goto done;
 	check_refits(&c, slots);
 	check_claims(&c);
 	if (check_stores(&c, slots) < 0)
@@ -2443,6 +2456,62 @@ vitem_read(struct vctx *vc, struct vitem *it)
 		return !bag_check_add(vc->checks, "kind", it->path, 0,
 		    "a %.60s document: not a kind this verifier can check", it->kind);
 	return 0;
+}
+
+/* A string field of o, or "?" for the messages. */
+static const char *
+vfield(const cJSON *o, const char *name)
+{
+	const cJSON *v = json_get(o, name);
+
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+/* An item with git provenance (a prompt, a tool file) must be the git
+ * blob bundle.json records: its bytes in the bag hashed as git hashes a
+ * blob.  The id is what ties the bytes to the commit, for a reviewer with
+ * the repository (`git rev-parse COMMIT:PATH` prints it); provenance
+ * without one cannot be held to anything, and is a finding.  The
+ * findings (0 or 1), or -1. */
+static int
+vgit(struct vctx *vc, const struct vitem *it)
+{
+	const cJSON *g = json_get(it->x, "git"), *want = json_get(g, "blob");
+	char have[HASH_GIT_HEX + 1], *full;
+	struct buf raw = BUF_INIT;
+	struct err pe = ERR_INIT;
+	int r, ok;
+
+	if (g == NULL)
+		return 0;
+	if (!cJSON_IsString(want))
+		return !bag_check_add(vc->checks, "git", it->path, 0,
+		    "its git provenance (%.200s of %.200s at commit %.12s) records no blob id: "
+		    "its bytes cannot be held to the commit",
+		    vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	r = io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe);
+	free(full);
+	if (r == 0 && hash_git_blob(raw.p ? raw.p : "", raw.len, have) < 0)
+		r = err_set(&pe, ERR_NOMEM, "out of memory");
+	buf_release(&raw);
+	if (r < 0)
+		return pe.code == ERR_NOMEM ?
+		    err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
+		    !bag_check_add(vc->checks, "git", it->path, 0, "cannot be read: %s", pe.msg);
+	ok = strcmp(want->valuestring, have) == 0;
+	if (ok)
+		bag_check_add(vc->checks, "git", it->path, 1,
+		    "git blob %s, as bundle.json records (%.200s of %.200s at commit %.12s)", have,
+		    vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"));
+	else
+		bag_check_add(vc->checks, "git", it->path, 0,
+		    "bundle.json records git blob %.80s (%.200s of %.200s at commit %.12s); "
+		    "the bytes in the bag are blob %s",
+		    want->valuestring, vfield(g, "path"), vfield(g, "repo"), vfield(g, "commit"),
+		    have);
+	return !ok;
 }
 
 /* The item whose bytes or canonical document have identity id, or NULL. */
@@ -2955,11 +3024,101 @@ vitem_fast_ids(struct vctx *vc)
 	return 0;
 }
 
+/* The gate's credential scan run again on the payload: its built-in
+ * rules with the options it scans with by default, each file named by its
+ * path under data/ (the path the gate scanned it as, which the rules' path
+ * filters and allowlists see).  Every payload file is scanned, the bundle
+ * document and the page included: a credential in the bag is a finding
+ * whoever put it there. */
+struct vscan {
+	cJSON *checks;
+	const char *path; /* the file's path under data/ */
+};
+
+static int
+on_bag_secret(void *p, const struct secret_hit *h)
+{
+	struct vscan *s = p;
+	char where[BAG_MAX_NAME + 32];
+
+	if (h->more > 0) {
+		bag_check_add(s->checks, "secret", s->path, 0,
+		    "%s: %ld more credentials of this rule in this file, not listed", h->rule,
+		    h->more);
+		return 0;
+	}
+	snprintf(where, sizeof where, "%s:%ld", s->path, h->line);
+	bag_check_add(s->checks, "secret", where, 0, "%s: a credential (%s) is in this file%s%s%s",
+	    h->rule, h->masked, h->where[0] ? " (" : "", h->where, h->where[0] ? ")" : "");
+	return 0;
+}
+
+/* One payload file mapped and scanned: its hits, or -1 with e set when
+ * memory ran out.  A file the scan cannot read (a corrupt stream or
+ * database, a file cut while it was read) is a finding: a scan that did
+ * not run is no pass. */
+static long
+vscan_file(struct vctx *vc, const struct secret_rules *rules, const char *name)
+{
+	struct secret_opts so = { SECRET_CAP, 2 };
+	struct vscan s = { vc->checks, name + 5 };
+	struct map m = MAP_INIT;
+	struct err se = ERR_INIT;
+	struct stat st;
+	char *full;
+	long r = -1;
+	int fd;
+
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), name) < 0)
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	if ((fd = open(full, O_RDONLY | O_NOFOLLOW)) < 0)
+		err_set(&se, ERR_IO, "cannot open: %s", strerror(errno));
+	else if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		err_set(&se, ERR_IO, "not a regular file");
+	else if (st.st_size == 0 || map_fd(fd, s.path, (size_t)st.st_size, &m, &se) == 0)
+		r = secret_scan(rules, &so, s.path, m.p ? m.p : "", m.n, on_bag_secret, &s, &se);
+	if (fd >= 0)
+		close(fd);
+	map_release(&m);
+	free(full);
+	if (r >= 0 && map_check(&se) < 0)
+		r = -1;
+	if (r < 0 && se.code == ERR_NOMEM)
+		return err_set(vc->e, ERR_NOMEM, "%s", se.msg);
+	if (r < 0)
+		return !bag_check_add(vc->checks, "secret", s.path, 0,
+		    "cannot be scanned for credentials: %s", se.msg);
+	return r;
+}
+
+/* Every payload file through the gate's credential rules: the findings
+ * (files with a credential, or that could not be scanned), or -1. */
+static int
+vsecrets(struct vctx *vc)
+{
+	size_t n = bag_payload_count(vc->b);
+	struct secret_rules *rules = secret_rules_new(NULL, vc->e);
+	int findings = 0;
+	long r = 0;
+
+	if (rules == NULL)
+		return -1;
+	for (size_t i = 0; i < n && r >= 0; i++)
+		if ((r = vscan_file(vc, rules, bag_payload_name(vc->b, i))) > 0)
+			findings++;
+	if (r >= 0 && findings == 0)
+		bag_check_add(vc->checks, "secret", vc->bdoc, 1,
+		    "the gate's %zu credential rules find nothing in the %zu payload files",
+		    secret_rules_count(rules), n);
+	secret_rules_free(rules);
+	return r < 0 ? -1 : findings;
+}
+
 /* The verifier's independent checks run at once (common/pool.h), each
  * with checks and an error of its own; the caller appends them in task
  * order and stops at the first that could not run, as running them one
  * after another would: the same bytes on any number of threads. */
-enum vpart { V_READ, V_FAST, V_DOC, V_LEDGERS, V_PAGE };
+enum vpart { V_READ, V_FAST, V_DOC, V_LEDGERS, V_PAGE, V_SECRET };
 
 struct vtask {
 	struct vctx vc;            /* the caller's, but for checks and e */
@@ -2969,6 +3128,18 @@ struct vtask {
 	struct err e;
 	int r;
 };
+
+/* An item's identity; when it holds, its file read and its git blob:
+ * the findings, or -1. */
+static int
+vitem_check(struct vctx *vc, struct vitem *it)
+{
+	int r = vitem_identity(vc, it), g;
+
+	if (r != 0 || (r = vitem_read(vc, it)) < 0)
+		return r;
+	return (g = vgit(vc, it)) < 0 ? -1 : r + g;
+}
 
 static void
 vtask_job(void *arg, size_t i, int worker)
@@ -2980,11 +3151,13 @@ vtask_job(void *arg, size_t i, int worker)
 	if (t->vc.checks == NULL)
 		t->r = err_set(&t->e, ERR_NOMEM, "out of memory");
 	else if (t->part == V_READ)
-		t->r = (t->r = vitem_identity(&t->vc, t->it)) == 0 ? vitem_read(&t->vc, t->it) : t->r;
+		t->r = vitem_check(&t->vc, t->it);
 	else if (t->part == V_FAST)
 		t->r = vitem_fast(&t->vc, t->it);
 	else if (t->part == V_PAGE)
 		t->r = bag_page(&t->vc, t->doc);
+	else if (t->part == V_SECRET)
+		t->r = vsecrets(&t->vc);
 	else
 		t->r = vitem_document(&t->vc, t->it, t->part == V_LEDGERS);
 }
@@ -3040,10 +3213,12 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 		return -1;
 	if ((t = calloc(2 * vc->n + 1, sizeof *t)) == NULL)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	/* the quick proofs first: they are the long tasks */
+	/* the long tasks first: the quick proofs and the credential scan,
+	 * which need the bytes only, beside the reading of the trees */
 	for (size_t i = 0; i < vc->n; i++)
 		if (vc->v[i].good && vc->v[i].store[0] != '\0')
 			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_FAST };
+	t[n++] = (struct vtask){ .part = V_SECRET };
 	for (size_t i = 0; i < vc->n; i++)
 		if (vc->v[i].good)
 			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_READ };

@@ -120,6 +120,25 @@ hash_final_alg(struct hash *h, uint8_t out[HASH_MAX_LEN], size_t *n)
 	return 0;
 }
 
+int
+hash_git_blob(const void *p, size_t n, char hex[HASH_GIT_HEX + 1])
+{
+	struct hash *h = hash_new_alg("sha1");
+	uint8_t d[HASH_MAX_LEN];
+	char head[48];
+	size_t len = 0;
+	int k = snprintf(head, sizeof head, "blob %zu", n), rc = 0;
+
+	/* the header's NUL is hashed too: k + 1 bytes */
+	if (h == NULL || hash_update(h, head, (size_t)k + 1) < 0 || hash_update(h, p, n) < 0 ||
+	    hash_final_alg(h, d, &len) < 0 || len != HASH_GIT_HEX / 2)
+		rc = -1;
+	hash_free(h);
+	for (size_t i = 0; rc == 0 && i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return rc;
+}
+
 void
 hash_bytes(const void *p, size_t n, uint8_t out[HASH_LEN])
 {

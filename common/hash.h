@@ -39,6 +39,14 @@ int hash_final(struct hash *h, uint8_t out[HASH_LEN]);
 struct hash *hash_new_alg(const char *alg);
 int hash_final_alg(struct hash *h, uint8_t out[HASH_MAX_LEN], size_t *n);
 
+/* Git's id of a blob of the n bytes p, as a repository of git's SHA-1
+ * object format (the one libgit2 opens) names it: the SHA-1 of "blob N",
+ * a NUL and the bytes, in 40 lowercase hex digits.  What `git rev-parse
+ * COMMIT:PATH` prints for a file of those bytes.  0, or -1 on a library
+ * failure (out of memory). */
+#define HASH_GIT_HEX 40
+int hash_git_blob(const void *p, size_t n, char hex[HASH_GIT_HEX + 1]);
+
 /* One digest of n bytes with h's context (restarted): the cheap way to
  * hash many small records on one thread.  0, or -1 on a library failure. */
 int hash_digest(struct hash *h, const void *p, size_t n, uint8_t out[HASH_LEN]);

@@ -17,12 +17,18 @@ tests/attacks.test.sh reaches the checks past the BagIt layer.
                                   write d back (sorted keys, compact)
   bagtool.py manifest-lines DIR N add N lines naming files that are not in
                                   the bag to DIR/manifest-sha256.txt
+  bagtool.py entries OUT N        a gzip-compressed tar of N empty files
+                                  (b/data/0000000 ...), nothing else: one
+                                  header made by tarfile, its name and
+                                  checksum rewritten for each entry (a
+                                  million entries take seconds, not minutes)
 """
 import hashlib
 import json
 import os
 import sys
 import tarfile
+import zlib
 
 
 def sha256(path):
@@ -121,6 +127,29 @@ def more_lines(top, n):
             m.write("%064x  data/absent/%07d\n" % (i, i))
 
 
+def entries(out, n):
+    info = tarfile.TarInfo("b/data/0000000")
+    info.mtime = 0
+    head = bytearray(info.tobuf(format=tarfile.USTAR_FORMAT))
+    # the checksum counts its own field as eight spaces; the name's digits
+    # (bytes 7..13) are all that change
+    base = sum(head) - sum(head[148:156]) + 8 * 32 - sum(head[7:14])
+    z = zlib.compressobj(1, zlib.DEFLATED, 31)
+    with open(out, "wb") as f:
+        block = []
+        for k in range(n):
+            name = b"%07d" % k
+            head[7:14] = name
+            head[148:156] = b"%06o\0 " % (base + sum(name))
+            block.append(bytes(head))
+            if len(block) == 4096:
+                f.write(z.compress(b"".join(block)))
+                block = []
+        block.append(b"\0" * 1024)
+        f.write(z.compress(b"".join(block)))
+        f.write(z.flush())
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "rebag":
         rebag(argv[2])
@@ -132,6 +161,8 @@ def main(argv):
         edit(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "manifest-lines":
         more_lines(argv[2], int(argv[3]))
+    elif len(argv) == 4 and argv[1] == "entries" and int(argv[3]) <= 9999999:
+        entries(argv[2], int(argv[3]))
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -231,7 +231,7 @@ check "flat reader = tree reader on the Luna ledger and 200 mutants a record" \
 	"$BUILD/tests/unit/rec_diff" "$EX/luna/spec.json" 200 "$EX/luna/ledger.jsonl"
 check "RFC 3339 times: every day of four years against timegm, refusals, bytes past the time" \
 	"$BUILD/tests/unit/ts_check"
-check "digests' hex digits as printf writes them" "$BUILD/tests/unit/hex_check"
+check "digests' hex digits as printf writes them; git blob ids as git gives them" "$BUILD/tests/unit/hex_check"
 check "flat reader = tree reader on the DeepSeek ledger and 200 mutants a record" \
 	"$BUILD/tests/unit/rec_diff" "$EX/deepseek/spec.json" 200 "$EX/deepseek/ledger.jsonl"
 check "flat reader = tree reader on odd records (escapes, exponents, depth) and 500 mutants" \
