@@ -21,6 +21,9 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
+/* A gradient within this many times its tolerance may be at the rounding
+ * floor (solve) */
+#define STALL_OVER 10.0
 #define THETA_LIMIT 120.0 /* 20,000 Elo beyond a condition's anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
@@ -164,7 +167,7 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
 
 /* The tolerance of a gradient that sums over n games: FIT_GRAD_TOL, or
  * where that is larger the rounding level of such a sum, FIT_ROUND_PER_GAME
- * per game (which 1e-9 is from about 100,000 games on). */
+ * per game (which 1e-9 is from about 10,000 games on). */
 static double
 grad_tol(double n)
 {
@@ -318,8 +321,20 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			return err_set(e, ERR_NUMERIC,
 			               "no convergence after %d Newton steps (max gradient %g)",
 			               MAX_NEWTON, mg);
-		if (newton_step(x, fixc, fphi, fpen, &dphi, &dpen, &big, &slope, e) < 0 ||
-		    line_search(x, p, L, mg, big, slope, dphi, dpen, &Lt, e) < 0)
+		if (newton_step(x, fixc, fphi, fpen, &dphi, &dpen, &big, &slope, e) < 0)
+			return -1;
+		/* At the rounding floor: the gradient near its tolerance, and
+		 * the step's predicted gain in L below L's own rounding noise
+		 * (the line search's): no point near here can be told from
+		 * this one, and stepping on only wanders. */
+		if (over <= STALL_OVER && fabs(slope) <= 1e-12 * (1 + fabs(L))) {
+			if (iters)
+				*iters = it;
+			if (maxg)
+				*maxg = mg;
+			return 0;
+		}
+		if (line_search(x, p, L, mg, big, slope, dphi, dpen, &Lt, e) < 0)
 			return -1;
 		par_copy(x->m, p, &x->trial);
 		L = Lt;

@@ -74,6 +74,44 @@ for n in 300000 10000000 1000000000; do
 done
 check "large blocks: fit outputs validate" $PY "$ROOT/tests/validate.py" "$ROOT/schemas/fit.schema.json" \
 	big300000.fit.json big10000000.fit.json big1000000000.fit.json
+# Many blocks whose results do not follow their anchors: the gradient's
+# rounding floor was above its tolerance, and Newton stepped at the floor
+# until it gave up ("no convergence after 300 Newton steps").  Each rating
+# is checked against a root of its score equation found apart (bisection,
+# exact sums), at the reported nu and penalty.
+awk -f "$ROOT/tests/data/fit/flat-blocks.awk" >flat.json
+expect_status "990,000 games in 49,500 blocks, results flat across anchors: converges" 0 \
+	$COHORT fit -o flat.fit.json flat.json
+$PY - flat.json flat.fit.json >flat.out 2>&1 <<'EOF'
+import json, math, sys
+blocks = json.load(open(sys.argv[1]))["blocks"]
+fit = json.load(open(sys.argv[2]))
+nu, pen = fit["draw"]["nu"], fit["black_penalty"]["value"]
+k = math.log(10) / 400
+def score(c, r):
+    terms = []
+    for b in blocks:
+        if b["condition"] != c:
+            continue
+        s = k * (r - (pen if b["color"] == "black" else -pen) - b["anchor"])
+        h = s / 2
+        d = math.exp(s) + 1 + nu * math.exp(h)
+        n = b["w"] + b["d"] + b["l"]
+        terms.append(b["w"] + b["d"] / 2 - n * (math.exp(s) + nu * math.exp(h) / 2) / d)
+    return math.fsum(terms)
+bad = []
+for row in fit["conditions"]:
+    lo, hi = row["rating"] - 50, row["rating"] + 50
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if score(row["condition"], mid) > 0 else (lo, mid)
+    if abs(lo - row["rating"]) > 0.02:
+        bad.append("%s: %s, the score equation's root %.4f" % (row["condition"], row["rating"], lo))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+[ $? = 0 ] && ok "flat blocks: every rating is its score equation's root (within 0.02 Elo)" ||
+	notok "flat blocks: ratings against the score equation" "$(cat flat.out)"
 # A solver's failure names the file, as an input error does.  (A penalty
 # estimated across anchors 50,000 Elo apart: the Hessian degenerates.)
 printf '%s' '{"kind":"cohort.blocks/1","blocks":[{"condition":"c0","anchor":-20000,"color":"black","w":44,"d":597,"l":359},{"condition":"c0","anchor":30000,"color":"white","w":415550,"d":96453,"l":487997}]}' >solver.json
