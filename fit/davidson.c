@@ -21,9 +21,10 @@
 #include <gsl/gsl_roots.h>
 
 #define MAX_NEWTON 300
-/* A gradient within this many times its tolerance may be at the rounding
- * floor (solve) */
+/* A gradient within STALL_OVER times its tolerance that has not halved
+ * in STALL_STEPS Newton steps is at the rounding floor (solve) */
 #define STALL_OVER 10.0
+#define STALL_STEPS 5
 #define THETA_LIMIT 120.0 /* 20,000 Elo beyond a condition's anchors: diverging */
 #define PHI_LIMIT 40.0
 #define PROFILE_REACH 60.0 /* a profile end farther than this is open */
@@ -167,7 +168,7 @@ par_copy(const struct fit_model *m, struct par *dst, const struct par *src)
 
 /* The tolerance of a gradient that sums over n games: FIT_GRAD_TOL, or
  * where that is larger the rounding level of such a sum, FIT_ROUND_PER_GAME
- * per game (which 1e-9 is from about 10,000 games on). */
+ * per game (which 1e-9 is from about 100,000 games on). */
 static double
 grad_tol(double n)
 {
@@ -302,15 +303,24 @@ static int
 solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iters, double *maxg,
       struct err *e)
 {
-	int fphi = !fixphi && !x->nu_zero, fpen = x->spec->estimate_pen && !fixpen;
-	double L = pass_eval(x, p, 1);
+	int fphi = !fixphi && !x->nu_zero, fpen = x->spec->estimate_pen && !fixpen, flat = 0;
+	double L = pass_eval(x, p, 1), best = INFINITY;
 
 	for (int it = 0;; it++) {
 		double over, dphi = 0, dpen = 0, big = 0, slope = 0, Lt = 0;
 		double mg = free_gradient(x, fixc, fphi, fpen, &over);
 		if (!isfinite(L) || !isfinite(mg))
 			return err_set(e, ERR_NUMERIC, "likelihood is not finite");
-		if (over <= 1) {
+		if (over < 0.5 * best) {
+			best = over;
+			flat = 0;
+		} else {
+			flat++;
+		}
+		/* At the rounding floor: the gradient near its tolerance and no
+		 * longer falling.  Newton from near the top halves it every
+		 * step, so only rounding keeps it there; stepping on wanders. */
+		if (over <= 1 || (over <= STALL_OVER && flat >= STALL_STEPS)) {
 			if (iters)
 				*iters = it;
 			if (maxg)
@@ -323,17 +333,6 @@ solve(struct ctx *x, struct par *p, long fixc, int fixphi, int fixpen, int *iter
 			               MAX_NEWTON, mg);
 		if (newton_step(x, fixc, fphi, fpen, &dphi, &dpen, &big, &slope, e) < 0)
 			return -1;
-		/* At the rounding floor: the gradient near its tolerance, and
-		 * the step's predicted gain in L below L's own rounding noise
-		 * (the line search's): no point near here can be told from
-		 * this one, and stepping on only wanders. */
-		if (over <= STALL_OVER && fabs(slope) <= 1e-12 * (1 + fabs(L))) {
-			if (iters)
-				*iters = it;
-			if (maxg)
-				*maxg = mg;
-			return 0;
-		}
 		if (line_search(x, p, L, mg, big, slope, dphi, dpen, &Lt, e) < 0)
 			return -1;
 		par_copy(x->m, p, &x->trial);

@@ -25,11 +25,9 @@
 #define FIT_LOG_PER_ELO 0.005756462732485115 /* ln(10) / 400 */
 /* Convergence: max |gradient| in log-strength units; a gradient summed
  * over many games is allowed its rounding level, FIT_ROUND_PER_GAME per
- * game, where that is larger (from 10,000 games on).  A million games in
- * 50,000 blocks leave up to 5e-14 per game of rounding in a component:
- * 1e-14 kept Newton stepping at that floor until it gave up. */
+ * game, where that is larger (from 100,000 games on). */
 #define FIT_GRAD_TOL 1e-9
-#define FIT_ROUND_PER_GAME 1e-13
+#define FIT_ROUND_PER_GAME 1e-14
 
 /* The data of one fit: blocks grouped by condition. */
 struct fit_model {
@@ -85,7 +83,7 @@ struct fit_result {
 	double loglik;
 	int iterations;      /* Newton iterations of the main fit */
 	double max_gradient; /* at the solution */
-	double tolerance;    /* the largest gradient tolerance allowed (FIT_GRAD_TOL up to 1e4 games) */
+	double tolerance;    /* the largest gradient tolerance allowed (FIT_GRAD_TOL up to 1e5 games) */
 	int converged;
 	long evaluations; /* likelihood passes, all included */
 };
