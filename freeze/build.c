@@ -23,24 +23,65 @@
 #include "../json/rec.h"
 
 
-/* Decision logs into the store and the accumulator's "decisions". */
+/* Decision logs into the store and the accumulator's "decisions", read
+ * as the games are (protocol/ledger.h's parallel reader): each record
+ * parsed, checked and made canonical on a worker thread, stored and
+ * taken in input order on this one. */
 struct dec_ctx {
 	struct freeze_dec *x;
 	struct cas *store;
-	struct buf canon;
+};
+
+struct dec_slot {
+	struct freeze_ditem it;
+	size_t off, len; /* its canonical bytes in the chunk's keep */
 };
 
 static int
-dec_one(void *p, cJSON *rec, const struct ledger_loc *loc, struct err *e)
+dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
+    const struct ledger_loc *loc, void *p, struct buf *keep, struct err *e)
 {
-	struct dec_ctx *c = p;
+	struct dec_ctx *c = ctx;
+	struct dec_slot *s = p;
+	cJSON *own = NULL;
 	char where[512];
-	uint8_t d[HASH_LEN];
+	int rc;
 
+	(void)scratch;
+	if (rec == NULL) {
+		if ((rec = own = json_parse(text, n, loc->name, loc->line, e)) == NULL)
+			return -1;
+		if (!cJSON_IsObject(rec)) {
+			cJSON_Delete(own);
+			return err_set(e, ERR_INPUT, "%s:%ld: expected a JSON object", loc->name,
+			    loc->line);
+		}
+	}
 	ledger_loc_format(loc, where, sizeof where);
-	if (freeze_dec_add(c->x, rec, where, &c->canon, d, e) < 0)
+	s->off = keep->len;
+	rc = freeze_dec_prepare(c->x, rec, where, keep, &s->it, e);
+	s->len = keep->len - s->off;
+	cJSON_Delete(own);
+	return rc;
+}
+
+static int
+dec_done(void *ctx, void *p, const struct buf *keep, struct err *e)
+{
+	struct dec_ctx *c = ctx;
+	struct dec_slot *s = p;
+
+	if (c->store && cas_put(c->store, s->it.d, keep->p + s->off, s->len, e) < 0) {
+		freeze_dec_item_clear(&s->it);
 		return -1;
-	return c->store ? cas_put(c->store, d, c->canon.p, c->canon.len, e) : 0;
+	}
+	return freeze_dec_append(c->x, &s->it, e);
+}
+
+static void
+dec_release(void *p)
+{
+	freeze_dec_item_clear(&((struct dec_slot *)p)->it);
 }
 
 static int
@@ -48,7 +89,7 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
     struct err *e)
 {
 	struct candidates cand = CANDIDATES_INIT;
-	struct dec_ctx c = { NULL, store, BUF_INIT };
+	struct dec_ctx c = { NULL, store };
 	struct buf b = BUF_INIT;
 	uint8_t d[HASH_LEN];
 	int rc = -1;
@@ -67,8 +108,10 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 		goto done;
 	if (o->prereg != NULL)
 		freeze_dec_set_prereg(c.x, o->prereg);
+	struct ledger_par par = { dec_work, dec_done, dec_release, NULL, NULL,
+		sizeof(struct dec_slot), &c, o->jobs, "decisions" };
 	for (size_t i = 0; i < o->ndecisions; i++)
-		if (ledger_read_table(o->decisions[i], "decisions", dec_one, &c, e) < 0)
+		if (ledger_read_par(o->decisions[i], &par, e) < 0)
 			goto done;
 	buf_reset(&b);
 	if (freeze_dec_write(c.x, &b, e) < 0 || freeze_acc_set_decisions(acc, b.p, b.len, e) < 0)
@@ -82,7 +125,6 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 	rc = 0;
 done:
 	freeze_dec_free(c.x);
-	buf_release(&c.canon);
 	buf_release(&b);
 	cand_release(&cand);
 	return rc;
@@ -213,7 +255,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
 		goto done;
 	struct ledger_par par = { slot_work, slot_done, slot_release, scratch_new, scratch_free,
-		sizeof(struct slot), &b, o->jobs };
+		sizeof(struct slot), &b, o->jobs, NULL };
 	for (size_t i = 0; i < o->nledgers; i++)
 		if (ledger_read_par(o->ledgers[i], &par, e) < 0)
 			goto done;

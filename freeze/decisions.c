@@ -15,26 +15,11 @@
 enum { D_NONE, D_FAMILY, D_AFTER_CUT, D_PROVIDER_ERROR, D_INVALID };
 static const char *const dreason[] = { "", "family", "after_cut", "provider_error", "invalid" };
 
-struct ditem {
-	char *decision_id;
-	uint8_t d[HASH_LEN];
-	int reason;
-	const char *why;          /* for invalid: a static text */
-	cJSON *entry;             /* its manifest entry */
-	char *cell;               /* the cell's key, for the counts */
-	/* what a followed prereg is compared with */
-	char *early;              /* the time it was made, when before registered_at */
-	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
-	long long order_seed;
-	long pos;                 /* its position's index in the manifest, or -1 */
-	int width;                /* 0 none, k top<k>, -1 another condition */
-};
-
 struct freeze_dec {
 	const struct spec *sp;
 	const struct candidates *cand;
 	const struct prereg *prereg; /* followed, or NULL */
-	struct ditem *it;
+	struct freeze_ditem *it;
 	size_t n, cap;
 };
 
@@ -57,13 +42,8 @@ freeze_dec_free(struct freeze_dec *x)
 {
 	if (x == NULL)
 		return;
-	for (size_t i = 0; i < x->n; i++) {
-		free(x->it[i].decision_id);
-		free(x->it[i].cell);
-		free(x->it[i].early);
-		free(x->it[i].seeds);
-		cJSON_Delete(x->it[i].entry);
-	}
+	for (size_t i = 0; i < x->n; i++)
+		freeze_dec_item_clear(&x->it[i]);
 	free(x->it);
 	free(x);
 }
@@ -144,7 +124,7 @@ cell_key(const struct decision *d)
 /* What the prereg's deviations need of a decision.  -1 out of memory. */
 static int
 prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *rec,
-    struct ditem *it)
+    struct freeze_ditem *it)
 {
 	const struct cand_position *p = cand_find(x->cand, d->position_id);
 	size_t n;
@@ -167,67 +147,121 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *
 	return 0;
 }
 
+/* The entry's canonical bytes into it->entry (the tree made and let go
+ * here, on the preparing thread).  -1 out of memory. */
+static int
+entry_bytes(cJSON *o, struct freeze_ditem *it)
+{
+	struct buf b = BUF_INIT;
+	struct err ig = ERR_INIT;
+	int rc = o != NULL && canon_write(o, &b, &ig) == 0 && buf_addc(&b, '\0') == 0 ? 0 : -1;
+
+	cJSON_Delete(o);
+	if (rc == 0) {
+		it->entry = b.p;
+		it->entry_len = b.len - 1;
+	} else {
+		buf_release(&b);
+	}
+	return rc;
+}
+
+void
+freeze_dec_item_clear(struct freeze_ditem *it)
+{
+	free(it->decision_id);
+	free(it->entry);
+	free(it->cell);
+	free(it->early);
+	free(it->seeds);
+	memset(it, 0, sizeof *it);
+}
+
+int
+freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
+    struct buf *canon, struct freeze_ditem *it, struct err *e)
+{
+	struct decision dec;
+	char id[HASH_ID_LEN + 1];
+	const char *why = NULL;
+	size_t start = canon->len;
+
+	memset(it, 0, sizeof *it);
+	if (decision_read(rec, &dec, e) < 0)
+		return err_prefix(e, "%s", where);
+	if (canon_write(rec, canon, e) < 0)
+		return err_prefix(e, "%s", where);
+	hash_bytes(canon->p + start, canon->len - start, it->d);
+	hash_id_format(it->d, id);
+	it->reason = classify(x, &dec, &why);
+	it->why = why;
+	it->has_budget = dec.budget != NULL;
+	it->decision_id = strdup(dec.decision_id);
+	it->cell = it->reason == D_NONE ? cell_key(&dec) : NULL;
+	if (it->decision_id == NULL || (it->reason == D_NONE && !it->cell) ||
+	    entry_bytes(it->reason == D_NONE ? included_entry(&dec, id) :
+	        excluded_entry(&dec, id, it->reason, why), it) < 0 ||
+	    (x->prereg != NULL && prereg_facts(x, &dec, rec, it) < 0)) {
+		freeze_dec_item_clear(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int
+freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e)
+{
+	if (x->n == x->cap) {
+		size_t nc = x->cap ? 2 * x->cap : 1024;
+		struct freeze_ditem *t = realloc(x->it, nc * sizeof *t);
+		if (t == NULL) {
+			freeze_dec_item_clear(it);
+			return err_set(e, ERR_NOMEM, "out of memory");
+		}
+		x->it = t;
+		x->cap = nc;
+	}
+	x->it[x->n++] = *it; /* its strings are x's now */
+	memset(it, 0, sizeof *it);
+	return 0;
+}
+
 int
 freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
     uint8_t d[HASH_LEN], struct err *e)
 {
-	struct decision dec;
-	struct ditem *it;
-	char id[HASH_ID_LEN + 1];
-	const char *why = NULL;
+	struct freeze_ditem it;
 
-	if (decision_read(rec, &dec, e) < 0)
-		return err_prefix(e, "%s", where);
 	buf_reset(canon);
-	if (canon_write(rec, canon, e) < 0)
-		return err_prefix(e, "%s", where);
-	hash_bytes(canon->p, canon->len, d);
-	hash_id_format(d, id);
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? 2 * x->cap : 1024;
-		struct ditem *t = realloc(x->it, nc * sizeof *t);
-		if (t == NULL)
-			return err_set(e, ERR_NOMEM, "out of memory");
-		x->it = t;
-		x->cap = nc;
-	}
-	it = &x->it[x->n];
-	memset(it, 0, sizeof *it);
-	memcpy(it->d, d, HASH_LEN);
-	it->reason = classify(x, &dec, &why);
-	it->why = why;
-	it->decision_id = strdup(dec.decision_id);
-	it->entry = it->reason == D_NONE ? included_entry(&dec, id) :
-	    excluded_entry(&dec, id, it->reason, why);
-	it->cell = it->reason == D_NONE ? cell_key(&dec) : NULL;
-	if (it->decision_id == NULL || it->entry == NULL || (it->reason == D_NONE && !it->cell) ||
-	    (x->prereg != NULL && prereg_facts(x, &dec, rec, it) < 0)) {
-		free(it->decision_id);
-		free(it->cell);
-		free(it->early);
-		free(it->seeds);
-		cJSON_Delete(it->entry);
-		return err_set(e, ERR_NOMEM, "out of memory");
-	}
-	x->n++;
-	return 0;
+	if (freeze_dec_prepare(x, rec, where, canon, &it, e) < 0)
+		return -1;
+	memcpy(d, it.d, HASH_LEN);
+	return freeze_dec_append(x, &it, e);
 }
 
 static int
 cmp_id(const void *a, const void *b)
 {
-	const struct ditem *x = *(const struct ditem *const *)a, *y = *(const struct ditem *const *)b;
+	const struct freeze_ditem *x = *(const struct freeze_ditem *const *)a, *y = *(const struct freeze_ditem *const *)b;
 
 	return strcmp(x->decision_id, y->decision_id);
 }
 
-static int
-cmp_cell(const void *a, const void *b)
+/* A cell's key (four NUL-ended parts) and its length. */
+static size_t
+cell_len(const char *k)
 {
-	const struct ditem *x = *(const struct ditem *const *)a, *y = *(const struct ditem *const *)b;
-	/* keys hold NULs: compare the four parts in turn */
-	const char *p = x->cell, *q = y->cell;
+	const char *p = k;
 
+	for (int i = 0; i < 4; i++)
+		p += strlen(p) + 1;
+	return (size_t)(p - k);
+}
+
+static int
+cmp_key(const char *p, const char *q)
+{
+	/* keys hold NULs: compare the four parts in turn */
 	for (int k = 0; k < 4; k++) {
 		int c = strcmp(p, q);
 		if (c != 0)
@@ -238,41 +272,115 @@ cmp_cell(const void *a, const void *b)
 	return 0;
 }
 
+struct cellc {
+	const char *key; /* NULL: an empty slot */
+	size_t len, count;
+};
+
+static int
+cmp_cellc(const void *a, const void *b)
+{
+	return cmp_key(((const struct cellc *)a)->key, ((const struct cellc *)b)->key);
+}
+
+/* Count the decisions of each cell in a table of 2^bits slots (open
+ * addressing); 1 when it filled past half, -1 out of memory.  A cohort
+ * has a few hundred cells and hundreds of thousands of decisions: sorting
+ * the decisions by cell cost more than all the counting. */
+static int
+cells_count(struct freeze_ditem *const *v, size_t n, int bits, struct cellc **out, size_t *nc)
+{
+	size_t cap = (size_t)1 << bits, used = 0;
+	struct cellc *t = calloc(cap, sizeof *t);
+
+	if (t == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *k = v[i]->cell;
+		size_t len = cell_len(k), h = 1469598103934665603u;
+		for (size_t j = 0; j < len; j++)
+			h = (h ^ (unsigned char)k[j]) * 1099511628211u;
+		for (h &= cap - 1; t[h].key != NULL; h = (h + 1) & (cap - 1))
+			if (t[h].len == len && memcmp(t[h].key, k, len) == 0)
+				break;
+		if (t[h].key == NULL) {
+			if (2 * ++used > cap) {
+				free(t);
+				return 1;
+			}
+			t[h] = (struct cellc){ k, len, 0 };
+		}
+		t[h].count++;
+	}
+	*nc = 0;
+	for (size_t i = 0; i < cap; i++)
+		if (t[i].key != NULL)
+			t[(*nc)++] = t[i];
+	*out = t;
+	return 0;
+}
+
 /* One count per cell of the included decisions, in cell order. */
 static int
-add_cells(cJSON *sec, struct ditem **v, size_t n)
+add_cells(cJSON *sec, struct freeze_ditem **v, size_t n)
 {
 	cJSON *arr = cJSON_AddArrayToObject(sec, "cells");
+	struct cellc *t = NULL;
+	size_t nc = 0;
+	int rc = 1;
 
 	if (arr == NULL)
 		return -1;
-	qsort(v, n, sizeof *v, cmp_cell);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		const char *f = v[i]->cell, *r = f + strlen(f) + 1, *c = r + strlen(r) + 1,
+	for (int bits = 10; rc == 1; bits += 2)
+		rc = cells_count(v, n, bits, &t, &nc);
+	if (rc < 0)
+		return -1;
+	qsort(t, nc, sizeof *t, cmp_cellc);
+	for (size_t i = 0; i < nc && rc == 0; i++) {
+		const char *f = t[i].key, *r = f + strlen(f) + 1, *c = r + strlen(r) + 1,
 		    *b = c + strlen(c) + 1;
 		cJSON *o = cJSON_CreateObject();
-		while (j < n && cmp_cell(&v[i], &v[j]) == 0)
-			j++;
 		if (o == NULL || !cJSON_AddItemToArray(arr, o) || !json_add_string(o, "family", f) ||
 		    !json_add_string(o, "replication", r) || !json_add_string(o, "condition", c) ||
 		    !(b[0] ? json_add_string(o, "budget", b) : json_add_null(o, "budget")) ||
-		    !json_add_number(o, "decisions", (double)(j - i)))
+		    !json_add_number(o, "decisions", (double)t[i].count))
+			rc = -1;
+	}
+	free(t);
+	return rc;
+}
+
+/* Each entry of v[0..n) whose reason is (or, not, isn't) D_NONE, comma
+ * apart.  -1 out of memory. */
+static int
+entries_put(struct freeze_ditem *const *v, size_t n, int included, struct buf *out)
+{
+	int first = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((v[i]->reason == D_NONE) != included)
+			continue;
+		if ((!first && buf_addc(out, ',') < 0) || buf_add(out, v[i]->entry, v[i]->entry_len) < 0)
 			return -1;
-		i = j;
+		first = 0;
 	}
 	return 0;
 }
 
+/* The section's canonical bytes, put together from the entries' own: its
+ * keys in their canonical order (candidates, cells, excluded, included,
+ * totals), each value canonical.  A tree of every entry, written once,
+ * cost more than reading the decisions. */
 int
 freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 {
-	struct ditem **v = malloc((x->n + 1) * sizeof *v);
-	cJSON *sec = cJSON_CreateObject(), *inc, *exc;
-	size_t ninc = 0, nexc = 0;
+	struct freeze_ditem **v = malloc((x->n + 1) * sizeof *v);
+	struct freeze_ditem **inc = malloc((x->n + 1) * sizeof *inc);
+	cJSON *sec = cJSON_CreateObject(), *tot;
+	size_t ninc = 0, nexc = 0, start = out->len;
 	int rc = -1;
 
-	if (v == NULL || sec == NULL)
+	if (v == NULL || inc == NULL || sec == NULL)
 		goto nomem;
 	for (size_t i = 0; i < x->n; i++)
 		v[i] = &x->it[i];
@@ -282,29 +390,34 @@ freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 			err_set(e, ERR_INPUT, "\"decision_id\": \"%.80s\" appears twice", v[i]->decision_id);
 			goto done;
 		}
-	if (!json_add_string(sec, "candidates", x->cand->id) ||
-	    !(inc = cJSON_AddArrayToObject(sec, "included")) ||
-	    !(exc = cJSON_AddArrayToObject(sec, "excluded")))
-		goto nomem;
-	for (size_t i = 0; i < x->n; i++) {
-		cJSON *c = cJSON_Duplicate(v[i]->entry, 1);
-		if (c == NULL || !cJSON_AddItemToArray(v[i]->reason == D_NONE ? inc : exc, c))
-			goto nomem;
+	for (size_t i = 0; i < x->n; i++)
 		if (v[i]->reason == D_NONE)
-			v[ninc++] = v[i];
+			inc[ninc++] = v[i];
 		else
 			nexc++;
-	}
-	cJSON *tot = cJSON_AddObjectToObject(sec, "totals");
-	if (tot == NULL || !json_add_number(tot, "decisions", (double)ninc) ||
-	    !json_add_number(tot, "excluded", (double)nexc) || add_cells(sec, v, ninc) < 0)
+	if (!json_add_string(sec, "candidates", x->cand->id) ||
+	    (tot = cJSON_AddObjectToObject(sec, "totals")) == NULL ||
+	    !json_add_number(tot, "decisions", (double)ninc) ||
+	    !json_add_number(tot, "excluded", (double)nexc) || add_cells(sec, inc, ninc) < 0)
 		goto nomem;
-	rc = canon_write(sec, out, e);
+	if (buf_add(out, "{\"candidates\":", 14) < 0 ||
+	    canon_write(json_get(sec, "candidates"), out, e) < 0 ||
+	    buf_add(out, ",\"cells\":", 9) < 0 || canon_write(json_get(sec, "cells"), out, e) < 0 ||
+	    buf_add(out, ",\"excluded\":[", 13) < 0 || entries_put(v, x->n, 0, out) < 0 ||
+	    buf_add(out, "],\"included\":[", 14) < 0 || entries_put(v, x->n, 1, out) < 0 ||
+	    buf_add(out, "],\"totals\":", 11) < 0 || canon_write(tot, out, e) < 0 ||
+	    buf_addc(out, '}') < 0)
+		goto nomem;
+	rc = 0;
 	goto done;
 nomem:
-	err_set(e, ERR_NOMEM, "out of memory");
+	if (e->code == ERR_OK)
+		err_set(e, ERR_NOMEM, "out of memory");
 done:
+	if (rc < 0)
+		buf_cut(out, start);
 	cJSON_Delete(sec);
+	free(inc);
 	free(v);
 	return rc;
 }
@@ -314,7 +427,7 @@ done:
 static int
 cmp_seeds(const void *a, const void *b)
 {
-	const struct ditem *x = *(const struct ditem *const *)a, *y = *(const struct ditem *const *)b;
+	const struct freeze_ditem *x = *(const struct freeze_ditem *const *)a, *y = *(const struct freeze_ditem *const *)b;
 	int c = strcmp(x->seeds, y->seeds);
 
 	return c ? c : (x->order_seed > y->order_seed) - (x->order_seed < y->order_seed);
@@ -323,7 +436,7 @@ cmp_seeds(const void *a, const void *b)
 /* Cells whose positions were shown with another number of order seeds
  * than registered: how many, and the counts seen. */
 static int
-seeds_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+seeds_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON *arr)
 {
 	size_t m = 0, cells = 0, off = 0, i, j;
 	long long counts[8];
@@ -362,7 +475,7 @@ seeds_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
 
 /* Distinct positions of the included decisions, per split. */
 static int
-splits_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+splits_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON *arr)
 {
 	unsigned char *seen = calloc(x->cand->n + 1, 1);
 	long count[3] = { 0 };
@@ -408,7 +521,7 @@ names_text(const char **s, size_t n, char *out, size_t cap)
 }
 
 static int
-budgets_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+budgets_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON *arr)
 {
 	const char **used = malloc((n + 1) * sizeof *used), **reg;
 	size_t m = 0, i;
@@ -418,11 +531,14 @@ budgets_check(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr
 	reg = malloc((x->prereg->nbudgets + 1) * sizeof *reg);
 	if (used == NULL || reg == NULL)
 		goto done;
-	for (i = 0; i < n; i++) {
-		const cJSON *b = json_get(v[i]->entry, "budget");
-		if (cJSON_IsString(b))
-			used[m++] = b->valuestring;
-	}
+	for (i = 0; i < n; i++)
+		if (v[i]->has_budget && v[i]->cell != NULL) {
+			/* the cell's key: family, replication, condition, budget */
+			const char *b = v[i]->cell;
+			for (int k = 0; k < 3; k++)
+				b += strlen(b) + 1;
+			used[m++] = b;
+		}
 	qsort(used, m, sizeof *used, cmp_str);
 	size_t u = 0;
 	for (i = 0; i < m; i++)
@@ -442,7 +558,7 @@ done:
 /* Decisions made before registered_at, exclusions not registered, another
  * candidate manifest, widths: v holds every decision in decision_id order. */
 static int
-record_checks(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr)
+record_checks(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON *arr)
 {
 	const struct prereg *p = x->prereg;
 	struct freeze_widths w = { { 0, 0 } };
@@ -471,7 +587,7 @@ record_checks(const struct freeze_dec *x, struct ditem **v, size_t n, cJSON *arr
 cJSON *
 freeze_dec_deviations(struct freeze_dec *x, struct err *e)
 {
-	struct ditem **v = malloc((x->n + 1) * sizeof *v);
+	struct freeze_ditem **v = malloc((x->n + 1) * sizeof *v);
 	cJSON *arr = cJSON_CreateArray();
 	size_t ninc = 0;
 

@@ -93,4 +93,33 @@ int freeze_exclusion_check(const struct prereg *p, const char *reason, long coun
 int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord, size_t n,
     cJSON *arr);
 
+/* One decision record made ready for the "decisions" section (freeze/
+ * decisions.c): by freeze_dec_prepare on any thread, taken by
+ * freeze_dec_append on the one that owns the freeze_dec, in input order.
+ * Its strings are its own. */
+struct freeze_ditem {
+	char *decision_id;
+	uint8_t d[HASH_LEN];
+	int reason;
+	const char *why;          /* for invalid: a static text */
+	char *entry;              /* its manifest entry's canonical bytes */
+	size_t entry_len;
+	char *cell;               /* the cell's key (included only), for the counts */
+	int has_budget;           /* the decision names a budget */
+	/* what a followed prereg is compared with */
+	char *early;              /* the time it was made, when before registered_at */
+	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
+	long long order_seed;
+	long pos;                 /* its position's index in the manifest, or -1 */
+	int width;                /* 0 none, k top<k>, -1 another condition */
+};
+
+/* freeze_dec_add in two steps: the record checked, its canonical bytes
+ * appended to canon and its digest in it->d, reading x only (any thread);
+ * then it taken into x.  freeze_dec_item_clear frees one not taken. */
+int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
+    struct buf *canon, struct freeze_ditem *it, struct err *e);
+int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e);
+void freeze_dec_item_clear(struct freeze_ditem *it);
+
 #endif

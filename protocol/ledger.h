@@ -84,6 +84,7 @@ struct ledger_par {
 	size_t slot_size;
 	void *ctx;
 	int jobs; /* worker threads; 0 for the number of online processors */
+	const char *table; /* a SQLite ledger's table; NULL: "games" */
 };
 
 int ledger_read_par(const char *path, const struct ledger_par *p, struct err *e);

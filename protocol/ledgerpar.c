@@ -345,7 +345,7 @@ ledger_read_par(const char *path, const struct ledger_par *p, struct err *e)
 		ledger_close(&f);
 		if (s.slot == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
-		rc = ledger_read(path, seq_record, &s, e);
+		rc = ledger_read_table(path, p->table ? p->table : "games", seq_record, &s, e);
 		free(s.slot);
 		buf_release(&s.keep);
 		return rc;

@@ -192,7 +192,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct err pe = ERR_INIT;
 	struct freeze_acc *par = freeze_acc_new(spec, &pe);
 	struct ledger_par lp = { par_work, par_done, par_release, par_scratch_new, par_scratch_free,
-		sizeof(struct pslot), NULL, 2 };
+		sizeof(struct pslot), NULL, 2, NULL };
 	cJSON *pm = NULL;
 	struct buf pout = BUF_INIT;
 	int prc;
