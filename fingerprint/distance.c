@@ -13,6 +13,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
+#include "../common/quantile.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../protocol/decision.h"
@@ -427,65 +428,14 @@ component_why(const struct dist *d, int c)
 	}
 }
 
-/* The k-th smallest of v[0..n) (v is reordered), by quickselect: the
- * value a sort would put there, in linear time. */
-static double
-select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		double p = v[lo + (hi - lo) / 2], t;
-		size_t i = lo, j = hi;
-		while (i <= j) {
-			while (v[i] < p)
-				i++;
-			while (v[j] > p)
-				j--;
-			if (i <= j) {
-				t = v[i], v[i] = v[j], v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
-/* fp_quantile's value without sorting: order statistics h and h + 1. */
-static double
-quantile_of(double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q, a, b;
-	size_t i = (size_t)floor(h);
-
-	a = select_kth(v, n, i);
-	if (i + 1 >= n)
-		return a;
-	/* select_kth leaves the values above the k-th after it: the next
-	 * order statistic is their least */
-	b = v[i + 1];
-	for (size_t j = i + 2; j < n; j++)
-		b = v[j] < b ? v[j] : b;
-	return a + (h - (double)i) * (b - a);
-}
-
 static void
 interval(double *v, size_t n, double *lo, double *hi)
 {
 	*lo = *hi = NAN;
 	if (n == 0)
 		return;
-	*lo = quantile_of(v, n, (1 - FP_LEVEL) / 2);
-	*hi = quantile_of(v, n, (1 + FP_LEVEL) / 2);
+	*lo = quantile7(v, n, (1 - FP_LEVEL) / 2);
+	*hi = quantile7(v, n, (1 + FP_LEVEL) / 2);
 }
 
 static int

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/quantile.h"
 #include "../common/rng.h"
 #include "../json/json.h"
 
@@ -130,9 +131,8 @@ bootstrap(const struct eff *x, const struct paired_effects_opts *o, double *lo, 
 		double *vk = v + k * (size_t)o->replicates;
 		if (got[k] == 0)
 			continue;
-		qsort(vk, got[k], sizeof *vk, paired_cmp_double);
-		lo[k] = paired_quantile(vk, got[k], a);
-		hi[k] = paired_quantile(vk, got[k], 1 - a);
+		lo[k] = quantile7(vk, got[k], a);
+		hi[k] = quantile7(vk, got[k], 1 - a);
 	}
 	rc = 0;
 done:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/quantile.h"
 #include "../common/pool.h"
 #include "../common/rng.h"
 #include "../json/json.h"
@@ -128,9 +129,8 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 		double *vk = v + (size_t)k * (size_t)r->o->replicates;
 		if (got[k] == 0)
 			continue;
-		qsort(vk, got[k], sizeof *vk, paired_cmp_double);
-		lo[k] = paired_quantile(vk, got[k], a);
-		hi[k] = paired_quantile(vk, got[k], 1 - a);
+		lo[k] = quantile7(vk, got[k], a);
+		hi[k] = quantile7(vk, got[k], 1 - a);
 	}
 	free(blk);
 	free(v);

@@ -6,6 +6,8 @@ D=$ROOT/examples/paired-toy
 "$COHORT" freeze --spec "$D/spec.json" --candidates "$D/candidates.jsonl" --decisions "$D/decisions.jsonl" \
 	--store st -o f.json
 "$COHORT" paired --store st -o p.json f.json
+check "unit: bootstrap intervals' quantiles by selection equal a sort's (tests/unit/quantile_check.c)" \
+	"$BUILD/tests/unit/quantile_check"
 check "paired: every figure, as an independent implementation gives it" \
 	$PY "$ROOT/tests/paired_check.py" "$D/candidates.jsonl" "$D/decisions.jsonl" f.json p.json
 "$COHORT" paired --store st --replicates 300 --seed 7 --blunder-cp 50 -o p7.json f.json

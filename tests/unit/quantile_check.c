@@ -1,0 +1,66 @@
+/* quantile_check.c: common/quantile.h against a sort, on samples with and
+ * without ties, of every size from 1 to 60 and a few large ones, at the
+ * levels intervals use and at both ends. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/quantile.h"
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The type-7 quantile of sorted s[0..n). */
+static double
+sorted_q(const double *s, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t lo = (size_t)h;
+
+	if (lo + 1 >= n)
+		return s[n - 1];
+	return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
+}
+
+int
+main(void)
+{
+	static const double qs[] = { 0, 0.025, 0.05, 0.5, 0.95, 0.975, 1 };
+	static const size_t big[] = { 1000, 2000, 2001, 9999 };
+	double *v = malloc(10000 * sizeof *v), *s = malloc(10000 * sizeof *s);
+	unsigned long x = 88172645463325252ul;
+	long bad = 0, runs = 0;
+
+	if (v == NULL || s == NULL)
+		return 2;
+	for (size_t t = 0; t < 60 + 4; t++) {
+		size_t n = t < 60 ? t + 1 : big[t - 60];
+		for (int ties = 0; ties < 2; ties++) {
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				s[i] = ties ? (double)(x % 7) : (double)(x >> 11) / 9007199254740992.0 - 0.5;
+			}
+			memcpy(v, s, n * sizeof *v);
+			qsort(s, n, sizeof *s, cmp);
+			for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+				double want = sorted_q(s, n, qs[k]), got = quantile7(v, n, qs[k]);
+				runs++;
+				if (got != want) {
+					if (bad++ < 5)
+						printf("# n %zu ties %d q %g: %.17g, a sort gives %.17g\n", n, ties,
+						    qs[k], got, want);
+				}
+			}
+		}
+	}
+	printf("%s quantile7 equals a sort's type-7 quantile (%ld cases, %ld differ)\n",
+	    bad ? "not ok" : "ok", runs, bad);
+	free(v);
+	free(s);
+	return bad != 0;
+}
