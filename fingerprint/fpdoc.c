@@ -5,27 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/quantile.h"
 #include "../json/json.h"
 #include "internal.h"
-
-int
-fp_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double
-fp_quantile(const double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t lo = (size_t)floor(h);
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (h - (double)lo) * (v[lo + 1] - v[lo]);
-}
 
 double
 fp_round_sig(double x)
@@ -365,10 +347,9 @@ summarize_feature(struct json_bld *k, cJSON *ft, const cJSON *names, const cJSON
 		q += (v[i] - m) * (v[i] - m);
 	if (n >= 2)
 		replace(k, ft, "se", cJSON_CreateNumber(fp_round_sig(sqrt(q / (double)(n - 1)))));
-	qsort(v, n, sizeof *v, fp_cmp_double);
-	replace(k, ft, "lo", cJSON_CreateNumber(json_round(fp_quantile(v, n, (1 - FP_LEVEL) / 2),
+	replace(k, ft, "lo", cJSON_CreateNumber(json_round(quantile7(v, n, (1 - FP_LEVEL) / 2),
 	    step)));
-	replace(k, ft, "hi", cJSON_CreateNumber(json_round(fp_quantile(v, n, (1 + FP_LEVEL) / 2),
+	replace(k, ft, "hi", cJSON_CreateNumber(json_round(quantile7(v, n, (1 + FP_LEVEL) / 2),
 	    step)));
 }
 

@@ -97,9 +97,6 @@ int fp_pack_units(const struct fp_run *r, struct fp_fam *f, struct err *e);
 /* Replicates [r0, r1) into r->rows. */
 int fp_run_replicate(struct fp_run *r, long r0, long r1, struct err *e);
 
-/* The q-quantile of sorted v[0..n) (type 7). */
-double fp_quantile(const double *v, size_t n, double q);
-int fp_cmp_double(const void *a, const void *b);
 /* x rounded to 6 significant digits. */
 double fp_round_sig(double x);
 
