@@ -170,6 +170,7 @@ void
 freeze_dec_item_clear(struct freeze_ditem *it)
 {
 	free(it->decision_id);
+	free(it->where);
 	free(it->entry);
 	free(it->cell);
 	free(it->early);
@@ -197,8 +198,9 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 	it->why = why;
 	it->has_budget = dec.budget != NULL;
 	it->decision_id = strdup(dec.decision_id);
+	it->where = strdup(where);
 	it->cell = it->reason == D_NONE ? cell_key(&dec) : NULL;
-	if (it->decision_id == NULL || (it->reason == D_NONE && !it->cell) ||
+	if (it->decision_id == NULL || it->where == NULL || (it->reason == D_NONE && !it->cell) ||
 	    entry_bytes(it->reason == D_NONE ? included_entry(&dec, id) :
 	        excluded_entry(&dec, id, it->reason, why), it) < 0 ||
 	    (x->prereg != NULL && prereg_facts(x, &dec, rec, it) < 0)) {
@@ -244,7 +246,10 @@ cmp_id(const void *a, const void *b)
 {
 	const struct freeze_ditem *x = *(const struct freeze_ditem *const *)a, *y = *(const struct freeze_ditem *const *)b;
 
-	return strcmp(x->decision_id, y->decision_id);
+	int c = strcmp(x->decision_id, y->decision_id);
+
+	/* ties in input order: the second of two is the one named */
+	return c ? c : (x > y) - (x < y);
 }
 
 /* A cell's key (four NUL-ended parts) and its length. */
@@ -387,7 +392,8 @@ freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 	qsort(v, x->n, sizeof *v, cmp_id);
 	for (size_t i = 1; i < x->n; i++)
 		if (strcmp(v[i - 1]->decision_id, v[i]->decision_id) == 0) {
-			err_set(e, ERR_INPUT, "\"decision_id\": \"%.80s\" appears twice", v[i]->decision_id);
+			err_set(e, ERR_INPUT, "%s: \"decision_id\": \"%.80s\" appears twice (also %s)",
+			    v[i]->where, v[i]->decision_id, v[i - 1]->where);
 			goto done;
 		}
 	for (size_t i = 0; i < x->n; i++)

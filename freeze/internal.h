@@ -99,6 +99,7 @@ int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord
  * Its strings are its own. */
 struct freeze_ditem {
 	char *decision_id;
+	char *where;              /* "file:line", for a decision_id given twice */
 	uint8_t d[HASH_LEN];
 	int reason;
 	const char *why;          /* for invalid: a static text */

@@ -63,7 +63,12 @@ expect_fail2 "a decision whose shown is not an array" 'bad1.jsonl:1: "shown": ex
 sed 's/"condition":"none"/"condition":"top0"/' one.jsonl >bad2.jsonl
 expect_fail2 "an unknown condition" 'bad2.jsonl:1: "condition": expected none, top<k>' fz --decisions bad2.jsonl
 cat one.jsonl one.jsonl >dup.jsonl
-expect_fail2 "a decision_id given twice" '"decision_id": "d0001" appears twice' fz --decisions dup.jsonl
+expect_fail2 "a decision_id given twice: both records named" \
+	'dup.jsonl:2: "decision_id": "d0001" appears twice \(also dup.jsonl:1\)' fz --decisions dup.jsonl
+cp one.jsonl dup2.jsonl
+expect_fail2 "a decision_id given twice, in two logs: both named" \
+	'dup2.jsonl:1: "decision_id": "d0001" appears twice \(also one.jsonl:1\)' fz --decisions one.jsonl \
+	--decisions dup2.jsonl
 expect_fail2 "decisions without candidates" 'decisions needs --candidates' "$COHORT" freeze --spec "$D/spec.json" --decisions one.jsonl
 fz --decisions bad1.jsonl -o no.json >/dev/null 2>&1
 [ ! -e no.json ] && ok "a refused log leaves no output file" || notok "no output on refusal" "no.json exists"
