@@ -406,12 +406,12 @@ freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 	    !json_add_number(tot, "decisions", (double)ninc) ||
 	    !json_add_number(tot, "excluded", (double)nexc) || add_cells(sec, inc, ninc) < 0)
 		goto nomem;
-	if (buf_add(out, "{\"candidates\":", 14) < 0 ||
+	if (buf_adds(out, "{\"candidates\":") < 0 ||
 	    canon_write(json_get(sec, "candidates"), out, e) < 0 ||
-	    buf_add(out, ",\"cells\":", 9) < 0 || canon_write(json_get(sec, "cells"), out, e) < 0 ||
-	    buf_add(out, ",\"excluded\":[", 13) < 0 || entries_put(v, x->n, 0, out) < 0 ||
-	    buf_add(out, "],\"included\":[", 14) < 0 || entries_put(v, x->n, 1, out) < 0 ||
-	    buf_add(out, "],\"totals\":", 11) < 0 || canon_write(tot, out, e) < 0 ||
+	    buf_adds(out, ",\"cells\":") < 0 || canon_write(json_get(sec, "cells"), out, e) < 0 ||
+	    buf_adds(out, ",\"excluded\":[") < 0 || entries_put(v, x->n, 0, out) < 0 ||
+	    buf_adds(out, "],\"included\":[") < 0 || entries_put(v, x->n, 1, out) < 0 ||
+	    buf_adds(out, "],\"totals\":") < 0 || canon_write(tot, out, e) < 0 ||
 	    buf_addc(out, '}') < 0)
 		goto nomem;
 	rc = 0;
