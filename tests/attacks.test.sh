@@ -396,14 +396,16 @@ printf 'Payload-Oxum: 2147483648.1\n' >big/b/bag-info.txt
 (cd big/b && printf '%s  data/zeros.bin\n' "$(head -c 2147483648 /dev/zero | sha256sum | cut -c1-64)" >manifest-sha256.txt)
 (cd big && tar --sparse --format=pax -cf ../big.tar b)
 # (started from python with the signals at their defaults: a shell starts
-# background jobs with SIGINT ignored, and an ignored signal stays so)
+# background jobs with SIGINT ignored, nohup ignores SIGHUP, and an ignored
+# signal stays so, in cohort as in any program)
 for sig in INT TERM HUP; do
 	rm -rf "sig$sig.tmp"
 	mkdir "sig$sig.tmp"
 	r=$($PY - "$COHORT" big.tar "$TMP/sig$sig.tmp" "$sig" <<'PY'
 import os, signal, subprocess, sys, time
 cohort, archive, tmp, name = sys.argv[1:5]
-signal.signal(signal.SIGINT, signal.SIG_DFL)
+for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    signal.signal(s, signal.SIG_DFL)
 p = subprocess.Popen([cohort, "verify", archive], env=dict(os.environ, TMPDIR=tmp),
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 t = time.time()

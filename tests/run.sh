@@ -22,6 +22,11 @@ for t in "$ROOT"/tests/*.test.sh; do
 done
 pass=$(grep -c ': ok ' "$log")
 fail=$(grep -c ': not ok ' "$log")
+# The failures again at the end, where a log cut to its last lines keeps them.
+if [ "$fail" != 0 ]; then
+	echo "suite $(basename "$BUILD"): the failures again:"
+	grep ': not ok ' "$log" | cut -c 1-300 | head -n 40
+fi
 echo "suite $(basename "$BUILD"): $(grep -c '' "$log") lines"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
