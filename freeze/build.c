@@ -37,17 +37,59 @@ struct dec_slot {
 	size_t off, len; /* its canonical bytes in the chunk's keep */
 };
 
+/* A worker's flat reader and its decision text. */
+struct dec_scratch {
+	struct rec_scan *rs;
+	struct decision_flat f;
+};
+
+static void *
+dec_scratch_new(void *ctx)
+{
+	struct dec_scratch *w = calloc(1, sizeof *w);
+
+	(void)ctx;
+	if (w == NULL)
+		return NULL;
+	decision_flat_init(&w->f);
+	if ((w->rs = rec_scan_new()) == NULL) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void
+dec_scratch_free(void *p)
+{
+	struct dec_scratch *w = p;
+
+	if (w == NULL)
+		return;
+	rec_scan_free(w->rs);
+	decision_flat_release(&w->f);
+	free(w);
+}
+
 static int
 dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
     const struct ledger_loc *loc, void *p, struct buf *keep, struct err *e)
 {
 	struct dec_ctx *c = ctx;
 	struct dec_slot *s = p;
+	struct dec_scratch *w = scratch;
 	cJSON *own = NULL;
 	char where[512];
 	int rc;
 
-	(void)scratch;
+	if (rec == NULL) {
+		ledger_loc_format(loc, where, sizeof where);
+		s->off = keep->len;
+		rc = freeze_dec_prepare_flat(c->x, &w->f, w->rs, text, n, where, keep, &s->it, e);
+		s->len = keep->len - s->off;
+		if (rc <= 0)
+			return rc;
+	}
 	if (rec == NULL) {
 		if ((rec = own = json_parse(text, n, loc->name, loc->line, e)) == NULL)
 			return -1;
@@ -108,8 +150,8 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 		goto done;
 	if (o->prereg != NULL)
 		freeze_dec_set_prereg(c.x, o->prereg);
-	struct ledger_par par = { dec_work, dec_done, dec_release, NULL, NULL,
-		sizeof(struct dec_slot), &c, o->jobs, "decisions" };
+	struct ledger_par par = { dec_work, dec_done, dec_release, dec_scratch_new,
+		dec_scratch_free, sizeof(struct dec_slot), &c, o->jobs, "decisions" };
 	for (size_t i = 0; i < o->ndecisions; i++)
 		if (ledger_read_par(o->decisions[i], &par, e) < 0)
 			goto done;

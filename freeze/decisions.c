@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../json/json.h"
+#include "../json/rec.h"
 #include "../protocol/decision.h"
 #include "../protocol/prereg.h"
 #include "freeze.h"
@@ -74,37 +75,47 @@ classify(const struct freeze_dec *x, const struct decision *d, const char **why)
 	return D_NONE;
 }
 
-/* The entry of "included": what a reader needs to group decisions. */
-static cJSON *
-included_entry(const struct decision *d, const char *id)
+/* "key": and a string, canonical, with the comma before all but the
+ * first member.  -1 out of memory. */
+static int
+member(struct buf *b, const char *key, const char *v)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct err ig = ERR_INIT;
 
-	if (o == NULL || !json_add_string(o, "decision_id", d->decision_id) ||
-	    !json_add_string(o, "id", id) || !json_add_string(o, "family", d->family) ||
-	    !json_add_string(o, "replication", d->replication) ||
-	    !json_add_string(o, "condition", d->condition) ||
-	    !(d->budget ? json_add_string(o, "budget", d->budget) : json_add_null(o, "budget")) ||
-	    !json_add_string(o, "position_id", d->position_id) ||
-	    !json_add_string(o, "status", decision_status_names[d->status])) {
-		cJSON_Delete(o);
-		return NULL;
-	}
-	return o;
+	if (b->len > 1 && buf_addc(b, ',') < 0)
+		return -1;
+	if (canon_string(key, b, &ig) < 0 || buf_addc(b, ':') < 0)
+		return -1;
+	return v ? canon_string(v, b, &ig) : buf_adds(b, "null");
 }
 
-static cJSON *
-excluded_entry(const struct decision *d, const char *id, int reason, const char *why)
+/* The entry of "included" (what a reader needs to group decisions) or of
+ * "excluded", its members in canonical order, into it->entry. */
+static int
+entry_bytes(const struct decision *d, const char *id, int reason, const char *why,
+    struct freeze_ditem *it)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct buf b = BUF_INIT;
+	int rc = buf_addc(&b, '{');
 
-	if (o == NULL || !json_add_string(o, "decision_id", d->decision_id) ||
-	    !json_add_string(o, "id", id) || !json_add_string(o, "reason", dreason[reason]) ||
-	    (why != NULL && !json_add_string(o, "why", why))) {
-		cJSON_Delete(o);
-		return NULL;
+	if (reason == D_NONE)
+		rc = rc < 0 || member(&b, "budget", d->budget) < 0 ||
+		    member(&b, "condition", d->condition) < 0 ||
+		    member(&b, "decision_id", d->decision_id) < 0 || member(&b, "family", d->family) < 0 ||
+		    member(&b, "id", id) < 0 || member(&b, "position_id", d->position_id) < 0 ||
+		    member(&b, "replication", d->replication) < 0 ||
+		    member(&b, "status", decision_status_names[d->status]) < 0 ? -1 : 0;
+	else
+		rc = rc < 0 || member(&b, "decision_id", d->decision_id) < 0 || member(&b, "id", id) < 0 ||
+		    member(&b, "reason", dreason[reason]) < 0 ||
+		    (why != NULL && member(&b, "why", why) < 0) ? -1 : 0;
+	if (rc < 0 || buf_addc(&b, '}') < 0 || buf_addc(&b, '\0') < 0) {
+		buf_release(&b);
+		return -1;
 	}
-	return o;
+	it->entry = b.p;
+	it->entry_len = b.len - 1;
+	return 0;
 }
 
 /* The cell's key: family, replication, condition, budget, NUL-separated. */
@@ -123,8 +134,7 @@ cell_key(const struct decision *d)
 
 /* What the prereg's deviations need of a decision.  -1 out of memory. */
 static int
-prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *rec,
-    struct freeze_ditem *it)
+prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze_ditem *it)
 {
 	const struct cand_position *p = cand_find(x->cand, d->position_id);
 	size_t n;
@@ -133,7 +143,7 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *
 	it->width = d->cond.kind == DK_NONE ? 0 : d->cond.kind == DK_TOP ? d->cond.k : -1;
 	it->order_seed = d->order_seed;
 	if (ts_cmp(d->ts, x->prereg->registered) < 0 &&
-	    (it->early = strdup(json_get(rec, "ts")->valuestring)) == NULL)
+	    (it->early = strdup(d->ts_text)) == NULL)
 		return -1;
 	if (it->reason != D_NONE || d->cond.kind != DK_TOP || d->cond.k < 2)
 		return 0;
@@ -145,25 +155,6 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, const cJSON *
 	snprintf(it->seeds, n, "%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s", d->family, d->replication,
 	    d->condition, d->budget ? d->budget : "", d->history, d->position_id);
 	return 0;
-}
-
-/* The entry's canonical bytes into it->entry (the tree made and let go
- * here, on the preparing thread).  -1 out of memory. */
-static int
-entry_bytes(cJSON *o, struct freeze_ditem *it)
-{
-	struct buf b = BUF_INIT;
-	struct err ig = ERR_INIT;
-	int rc = o != NULL && canon_write(o, &b, &ig) == 0 && buf_addc(&b, '\0') == 0 ? 0 : -1;
-
-	cJSON_Delete(o);
-	if (rc == 0) {
-		it->entry = b.p;
-		it->entry_len = b.len - 1;
-	} else {
-		buf_release(&b);
-	}
-	return rc;
 }
 
 void
@@ -178,13 +169,37 @@ freeze_dec_item_clear(struct freeze_ditem *it)
 	memset(it, 0, sizeof *it);
 }
 
+/* it from dec, whose record's canonical bytes are canon[0..n).  -1 out of
+ * memory. */
+static int
+fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
+    const char *canon, size_t n, struct freeze_ditem *it, struct err *e)
+{
+	char id[HASH_ID_LEN + 1];
+	const char *why = NULL;
+
+	hash_bytes(canon, n, it->d);
+	hash_id_format(it->d, id);
+	it->reason = classify(x, dec, &why);
+	it->why = why;
+	it->has_budget = dec->budget != NULL;
+	it->decision_id = strdup(dec->decision_id);
+	it->where = strdup(where);
+	it->cell = it->reason == D_NONE ? cell_key(dec) : NULL;
+	if (it->decision_id == NULL || it->where == NULL || (it->reason == D_NONE && !it->cell) ||
+	    entry_bytes(dec, id, it->reason, why, it) < 0 ||
+	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
+		freeze_dec_item_clear(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
 int
 freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
     struct buf *canon, struct freeze_ditem *it, struct err *e)
 {
 	struct decision dec;
-	char id[HASH_ID_LEN + 1];
-	const char *why = NULL;
 	size_t start = canon->len;
 
 	memset(it, 0, sizeof *it);
@@ -192,22 +207,28 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 		return err_prefix(e, "%s", where);
 	if (canon_write(rec, canon, e) < 0)
 		return err_prefix(e, "%s", where);
-	hash_bytes(canon->p + start, canon->len - start, it->d);
-	hash_id_format(it->d, id);
-	it->reason = classify(x, &dec, &why);
-	it->why = why;
-	it->has_budget = dec.budget != NULL;
-	it->decision_id = strdup(dec.decision_id);
-	it->where = strdup(where);
-	it->cell = it->reason == D_NONE ? cell_key(&dec) : NULL;
-	if (it->decision_id == NULL || it->where == NULL || (it->reason == D_NONE && !it->cell) ||
-	    entry_bytes(it->reason == D_NONE ? included_entry(&dec, id) :
-	        excluded_entry(&dec, id, it->reason, why), it) < 0 ||
-	    (x->prereg != NULL && prereg_facts(x, &dec, rec, it) < 0)) {
-		freeze_dec_item_clear(it);
+	return fill(x, &dec, where, canon->p + start, canon->len - start, it, e);
+}
+
+int
+freeze_dec_prepare_flat(const struct freeze_dec *x, struct decision_flat *f, struct rec_scan *rs,
+    const char *text, size_t n, const char *where, struct buf *canon, struct freeze_ditem *it,
+    struct err *e)
+{
+	struct decision dec;
+	size_t start = canon->len;
+	int rc = rec_scan(rs, text, n, canon);
+
+	memset(it, 0, sizeof *it);
+	if (rc == REC_OK)
+		rc = decision_read_flat(f, rs, &dec);
+	if (rc < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
+	if (rc != 0) {
+		buf_cut(canon, start);
+		return 1;
 	}
-	return 0;
+	return fill(x, &dec, where, canon->p + start, canon->len - start, it, e);
 }
 
 int

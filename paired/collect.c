@@ -10,6 +10,7 @@
 #include "../common/buf.h"
 #include "../common/pool.h"
 #include "../json/json.h"
+#include "../json/rec.h"
 #include "../store/cas.h"
 
 /* One decision's place among the order seeds of its position. */
@@ -432,6 +433,12 @@ struct chunk {
 	struct err e;
 };
 
+/* A worker's own scratch: the flat reader and its decision text. */
+struct worker {
+	struct rec_scan *rs;
+	struct decision_flat f;
+};
+
 struct reader {
 	struct paired_data *r;
 	const cJSON **entry;
@@ -439,13 +446,31 @@ struct reader {
 	struct cas *store;
 	const char *name, *store_dir;
 	struct chunk *ch;          /* WINDOW of them */
+	struct worker *w;          /* one a pool worker */
+	int nw;
 };
 
 /* One record into q (1: of another split than the one kept, left out);
  * the error as read_decisions always worded it. */
+/* A stored record, which is canonical, into d: the flat way when it can
+ * (rec_check), else its tree into *tree. */
 static int
-read_one(const struct reader *x, const cJSON *entry, struct prep *q, struct buf *keys,
+read_record(struct worker *w, const char *p, size_t n, struct decision *d, cJSON **tree,
     struct err *e)
+{
+	int rc = rec_check(w->rs, p, n) == REC_OK ? decision_read_flat(&w->f, w->rs, d) : 1;
+
+	*tree = NULL;
+	if (rc <= 0)
+		return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+	if ((*tree = json_parse(p, n, "stored decision", 1, e)) == NULL)
+		return -1;
+	return decision_read(*tree, d, e);
+}
+
+static int
+read_one(const struct reader *x, struct worker *w, const cJSON *entry, struct prep *q,
+    struct buf *keys, struct err *e)
 {
 	const char *idtext, *p;
 	uint8_t dg[HASH_LEN];
@@ -461,9 +486,9 @@ read_one(const struct reader *x, const cJSON *entry, struct prep *q, struct buf 
 	if ((rc = cas_get(x->store, dg, &p, &n, e)) != 0)
 		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
 		    "store %s", x->name, idtext, x->store_dir);
-	if ((rec = json_parse(p, n, "stored decision", 1, e)) == NULL)
+	rc = read_record(w, p, n, &d, &rec, e);
+	if (rc < 0 && rec == NULL)
 		return -1;
-	rc = decision_read(rec, &d, e);
 	pos = rc == 0 ? cand_find(&x->r->cand, d.position_id) : NULL;
 	if (rc == 0 && pos == NULL)
 		rc = err_set(e, ERR_INPUT, "decision %.80s: position %.80s is not in the manifest",
@@ -486,12 +511,11 @@ read_chunk(void *arg, size_t k, int worker)
 	struct chunk *c = &x->ch[k];
 	size_t lo = x->base + k * CHUNK, hi = lo + CHUNK < x->nentry ? lo + CHUNK : x->nentry;
 
-	(void)worker;
 	buf_reset(&c->keys);
 	c->n = 0;
 	c->rc = 0;
 	for (size_t i = lo; i < hi; i++) {
-		int rc = read_one(x, x->entry[i], &c->q[c->n], &c->keys, &c->e);
+		int rc = read_one(x, &x->w[worker], x->entry[i], &c->q[c->n], &c->keys, &c->e);
 		if (rc < 0) {
 			c->rc = -1;
 			return;
@@ -524,10 +548,34 @@ read_windows(struct reader *x, struct pool *pool, double blunder_cp, struct err 
 }
 
 static int
+workers_new(struct reader *x, int n)
+{
+	if ((x->w = calloc((size_t)n, sizeof *x->w)) == NULL)
+		return -1;
+	x->nw = n;
+	for (int i = 0; i < n; i++) {
+		decision_flat_init(&x->w[i].f);
+		if ((x->w[i].rs = rec_scan_new()) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+workers_free(struct reader *x)
+{
+	for (int i = 0; i < x->nw; i++) {
+		rec_scan_free(x->w[i].rs);
+		decision_flat_release(&x->w[i].f);
+	}
+	free(x->w);
+}
+
+static int
 read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const char *name,
     const char *store_dir, double blunder_cp, int jobs, struct err *e)
 {
-	struct reader x = { r, NULL, 0, 0, store, name, store_dir, NULL };
+	struct reader x = { r, NULL, 0, 0, store, name, store_dir, NULL, NULL, 0 };
 	const cJSON *inc = json_get(sec, "included"), *entry;
 	struct pool *pool = NULL;
 	int rc = -1, threads = (jobs > 0 ? jobs : pool_cpus()) - 1;
@@ -540,12 +588,17 @@ read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
+	if (workers_new(&x, pool_workers(pool)) < 0) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	x.nentry = 0;
 	cJSON_ArrayForEach(entry, inc)
 		x.entry[x.nentry++] = entry;
 	rc = read_windows(&x, pool, blunder_cp, e);
 done:
 	pool_free(pool);
+	workers_free(&x);
 	for (size_t k = 0; x.ch != NULL && k < WINDOW; k++)
 		buf_release(&x.ch[k].keys);
 	free(x.ch);

@@ -1,10 +1,12 @@
 /* decision.c: reading and checking decision records (decision.h). */
 #include "decision.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../json/json.h"
+#include "../json/rec.h"
 
 const char *const decision_status_names[4] = { "ok", "illegal", "tool_error", "provider_error" };
 const char *const decision_failure_names[DF_N] = { "state", "tactic", "value", "plan", "memory",
@@ -55,20 +57,24 @@ word(const cJSON *o, const char *key, const char *const *words, int n, int *out,
 	return err_set(e, ERR_INPUT, "\"%s\": \"%.40s\" is not one of the contract's words", key, s);
 }
 
-/* An array of at most DECISION_MAX_MOVES strings. */
+/* An array of at most DECISION_MAX_MOVES strings, into mv[0..*n). */
 static int
-moves_array(const cJSON *rec, const char *key, int required, const cJSON **out, struct err *e)
+moves_array(const cJSON *rec, const char *key, int required, const char **mv, size_t *n,
+    struct err *e)
 {
-	const cJSON *x;
-	int rc = json_get_array(rec, key, required, out, e);
+	const cJSON *x, *a;
+	int rc = json_get_array(rec, key, required, &a, e);
 
+	*n = 0;
 	if (rc != 0)
-		return rc < 0 ? -1 : 0;
-	if (cJSON_GetArraySize(*out) > DECISION_MAX_MOVES)
+		return rc;
+	if (cJSON_GetArraySize(a) > DECISION_MAX_MOVES)
 		return err_set(e, ERR_INPUT, "\"%s\": more than %d moves", key, DECISION_MAX_MOVES);
-	cJSON_ArrayForEach(x, *out)
+	cJSON_ArrayForEach(x, a) {
 		if (!cJSON_IsString(x))
 			return err_set(e, ERR_INPUT, "\"%s\": expected UCI move strings", key);
+		mv[(*n)++] = x->valuestring;
+	}
 	return 0;
 }
 
@@ -132,6 +138,7 @@ read_outcome(const cJSON *rec, struct decision *d, struct err *e)
 		return err_set(e, ERR_INPUT, "\"latency_ms\": expected a number of milliseconds from 0");
 	if (json_get_string(rec, "ts", 1, &ts, e) < 0)
 		return -1;
+	d->ts_text = ts;
 	if (ts_parse(ts, &d->ts) < 0)
 		return err_set(e, ERR_INPUT, "\"ts\": expected an RFC 3339 time, found \"%.40s\"", ts);
 	return 0;
@@ -140,7 +147,7 @@ read_outcome(const cJSON *rec, struct decision *d, struct err *e)
 int
 decision_read(const cJSON *rec, struct decision *d, struct err *e)
 {
-	int ctx = 0;
+	int ctx = 0, rc;
 
 	memset(d, 0, sizeof *d);
 	if (!cJSON_IsObject(rec))
@@ -153,10 +160,197 @@ decision_read(const cJSON *rec, struct decision *d, struct err *e)
 	if (json_get_int(rec, "order_seed", 1, -9007199254740991LL, 9007199254740991LL,
 	    &d->order_seed, e) < 0)
 		return -1;
-	if (moves_array(rec, "shown", 1, &d->shown, e) < 0 ||
-	    moves_array(rec, "proposed", 0, &d->proposed, e) < 0)
+	if (moves_array(rec, "shown", 1, d->shown, &d->nshown, e) < 0 ||
+	    (rc = moves_array(rec, "proposed", 0, d->proposed, &d->nproposed, e)) < 0)
 		return -1;
+	d->has_proposed = rc == 0;
 	return read_outcome(rec, d, e);
+}
+
+/* ---- the flat way ---- */
+
+/* The fields decision_read reads, each list in byte order (rec_members). */
+enum { T_BUDGET, T_CHOSEN, T_CONDITION, T_CONTEXT, T_DECISION_ID, T_FAILURE, T_FAMILY,
+	T_LATENCY, T_MODEL, T_ORDER_SEED, T_POSITION_ID, T_PROPOSED, T_REPLICATION, T_RETRIES,
+	T_SHOWN, T_STATUS, T_TOKENS, T_TS, T_N };
+static const char *const top_keys[T_N] = { "budget", "chosen", "condition", "context",
+	"decision_id", "failure", "family", "latency_ms", "model", "order_seed", "position_id",
+	"proposed", "replication", "retries", "shown", "status", "tokens", "ts" };
+static const char *const model_keys[2] = { "requested", "returned" };
+/* in byte order; decision_read's tok[] order is input, output, reasoning, cached */
+static const char *const token_keys[4] = { "cached", "input", "output", "reasoning" };
+static const int token_slot[4] = { 3, 0, 1, 2 };
+
+void
+decision_flat_init(struct decision_flat *f)
+{
+	memset(f, 0, sizeof *f);
+	rec_keys_init(&f->top, top_keys, T_N);
+	rec_keys_init(&f->model, model_keys, 2);
+	rec_keys_init(&f->tokens, token_keys, 4);
+}
+
+void
+decision_flat_release(struct decision_flat *f)
+{
+	buf_release(&f->text);
+}
+
+/* Where each string goes: its token, and the field that points at it. */
+struct flat_strs {
+	int tok[16 + 2 * DECISION_MAX_MOVES];
+	const char **dst[16 + 2 * DECISION_MAX_MOVES];
+	int n;
+};
+
+static int
+want_str(const struct rec_scan *s, struct flat_strs *q, int tok, const char **dst, int nonempty)
+{
+	size_t len;
+
+	if (rec_type(s, tok) != REC_STRING)
+		return 1;
+	if (nonempty && (rec_str(s, tok, &len), len == 0))
+		return 1;
+	q->tok[q->n] = tok;
+	q->dst[q->n++] = dst;
+	return 0;
+}
+
+/* 1 unless the string token tok is exactly one of words[0..n). */
+static int
+flat_word(const struct rec_scan *s, int tok, const char *const *words, int n, int *out)
+{
+	size_t len;
+	const char *p;
+
+	if (rec_type(s, tok) != REC_STRING)
+		return 1;
+	p = rec_str(s, tok, &len);
+	for (int i = 0; i < n; i++)
+		if (strlen(words[i]) == len && memcmp(p, words[i], len) == 0)
+			return *out = i, 0;
+	return 1;
+}
+
+static int
+flat_int(const struct rec_scan *s, int tok, long long lo, long long hi, long long *out)
+{
+	double x;
+
+	if (rec_num(s, tok, &x) < 0 || x != floor(x) || x < (double)lo || x > (double)hi)
+		return 1;
+	*out = (long long)x;
+	return 0;
+}
+
+static int
+flat_moves(const struct rec_scan *s, struct flat_strs *q, int arr, const char **mv, size_t *n)
+{
+	*n = 0;
+	if (!rec_all_strings(s, arr))
+		return 1;
+	for (int t = rec_first(s, arr); t >= 0; t = rec_next(s, arr, t)) {
+		if (*n == DECISION_MAX_MOVES || want_str(s, q, t, &mv[*n], 0) != 0)
+			return 1;
+		(*n)++;
+	}
+	return 0;
+}
+
+/* The ids, the condition, the model and the context. */
+static int
+flat_ids(struct decision_flat *f, const struct rec_scan *s, const int *v, struct decision *d,
+    struct flat_strs *q)
+{
+	int m[2], ctx;
+
+	if (want_str(s, q, v[T_DECISION_ID], &d->decision_id, 1) ||
+	    want_str(s, q, v[T_FAMILY], &d->family, 1) ||
+	    want_str(s, q, v[T_REPLICATION], &d->replication, 1) ||
+	    want_str(s, q, v[T_CONDITION], &d->condition, 1) ||
+	    want_str(s, q, v[T_POSITION_ID], &d->position_id, 1) ||
+	    (v[T_BUDGET] >= 0 && want_str(s, q, v[T_BUDGET], &d->budget, 0)) ||
+	    rec_type(s, v[T_MODEL]) != REC_OBJECT)
+		return 1;
+	rec_members(s, v[T_MODEL], &f->model, m);
+	if (want_str(s, q, m[0], &d->requested, 0) || want_str(s, q, m[1], &d->returned, 0) ||
+	    flat_word(s, v[T_CONTEXT], (const char *const[]){ "fresh", "history" }, 2, &ctx))
+		return 1;
+	d->history = ctx;
+	return flat_int(s, v[T_ORDER_SEED], -9007199254740991LL, 9007199254740991LL,
+	    &d->order_seed);
+}
+
+/* The moves, the outcome, the tokens and the time. */
+static int
+flat_outcome(struct decision_flat *f, const struct rec_scan *s, const int *v, struct decision *d,
+    struct flat_strs *q)
+{
+	int t[4], w, ct = rec_type(s, v[T_CHOSEN]), ft = rec_type(s, v[T_FAILURE]);
+
+	if (flat_moves(s, q, v[T_SHOWN], d->shown, &d->nshown) ||
+	    (v[T_PROPOSED] >= 0 && flat_moves(s, q, v[T_PROPOSED], d->proposed, &d->nproposed)))
+		return 1;
+	d->has_proposed = v[T_PROPOSED] >= 0;
+	if ((ct != -1 && ct != REC_NULL && want_str(s, q, v[T_CHOSEN], &d->chosen, 0)) ||
+	    flat_word(s, v[T_STATUS], decision_status_names, 4, &w))
+		return 1;
+	d->status = (enum decision_status)w;
+	d->failure = DF_NONE;
+	if (ft != -1 && ft != REC_NULL) {
+		if (flat_word(s, v[T_FAILURE], decision_failure_names, DF_N, &w))
+			return 1;
+		d->failure = (enum decision_failure)w;
+	}
+	if (flat_int(s, v[T_RETRIES], 0, 1000000, &d->retries) ||
+	    rec_type(s, v[T_TOKENS]) != REC_OBJECT)
+		return 1;
+	rec_members(s, v[T_TOKENS], &f->tokens, t);
+	for (int k = 0; k < 4; k++)
+		if (flat_int(s, t[k], 0, 9007199254740991LL, &d->tok[token_slot[k]]))
+			return 1;
+	if (rec_num(s, v[T_LATENCY], &d->latency_ms) < 0 ||
+	    !(d->latency_ms >= 0 && d->latency_ms <= 1e12))
+		return 1;
+	return want_str(s, q, v[T_TS], &d->ts_text, 0);
+}
+
+/* q's strings into f's text, NUL-terminated, and the fields at them. */
+static int
+flat_copy(struct decision_flat *f, const struct rec_scan *s, const struct flat_strs *q)
+{
+	size_t off[sizeof q->tok / sizeof q->tok[0]], len;
+	const char *p;
+
+	buf_reset(&f->text);
+	for (int i = 0; i < q->n; i++) {
+		p = rec_str(s, q->tok[i], &len);
+		off[i] = f->text.len;
+		if (buf_add(&f->text, p, len) < 0 || buf_addc(&f->text, '\0') < 0)
+			return -1;
+	}
+	for (int i = 0; i < q->n; i++)
+		*q->dst[i] = f->text.p + off[i];
+	return 0;
+}
+
+int
+decision_read_flat(struct decision_flat *f, const struct rec_scan *s, struct decision *d)
+{
+	struct flat_strs q;
+	int v[T_N];
+
+	memset(d, 0, sizeof *d);
+	q.n = 0;
+	rec_members(s, 0, &f->top, v);
+	if (flat_ids(f, s, v, d, &q) || flat_outcome(f, s, v, d, &q))
+		return 1;
+	if (flat_copy(f, s, &q) < 0)
+		return -1;
+	if (decision_cond_parse(d->condition, &d->cond) < 0 || ts_parse(d->ts_text, &d->ts) < 0)
+		return 1;
+	return 0;
 }
 
 static int
@@ -175,17 +369,16 @@ struct legal {
 	int n;
 };
 
-/* The moves of arr, each legal (in L) and given once. */
+/* The moves mv[0..nmv), each legal (in L) and given once. */
 static int
-read_moves(const struct legal *L, const cJSON *arr, struct chess_move *out, size_t *n,
-    const char **why)
+read_moves(const struct legal *L, const char *const *mv, size_t nmv, struct chess_move *out,
+    size_t *n, const char **why)
 {
-	const cJSON *x;
 	struct err e = ERR_INIT;
 
 	*n = 0;
-	cJSON_ArrayForEach(x, arr) {
-		if (chess_uci_among(L->m, L->n, x->valuestring, &out[*n], &e) < 0)
+	for (size_t i = 0; i < nmv; i++) {
+		if (chess_uci_among(L->m, L->n, mv[i], &out[*n], &e) < 0)
 			return *why = "a move shown or proposed is not legal in the position", 1;
 		if (in_moves(out, *n, out[*n]))
 			return *why = "a move is shown or proposed twice", 1;
@@ -230,8 +423,9 @@ decision_check(const struct decision *d, const struct cand_position *p, struct d
 
 	memset(m, 0, sizeof *m);
 	L.n = chess_moves(&p->pos, L.m);
-	if (read_moves(&L, d->shown, m->shown, &m->nshown, why) != 0 ||
-	    (d->proposed && read_moves(&L, d->proposed, m->proposed, &m->nproposed, why) != 0))
+	if (read_moves(&L, d->shown, d->nshown, m->shown, &m->nshown, why) != 0 ||
+	    (d->has_proposed &&
+	        read_moves(&L, d->proposed, d->nproposed, m->proposed, &m->nproposed, why) != 0))
 		return 1;
 	if (!shown_ok(d, m, p))
 		return *why = "the shown set is not its condition's set", 1;

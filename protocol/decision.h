@@ -3,7 +3,7 @@
  *
  * decision_read checks the record's fields and types (contract: the
  * SPEC's decision log) and fills a struct decision whose strings point into
- * the record's tree.  What needs the candidate manifest (the position, the
+ * the record's tree; decision_read_flat does the same without a tree.  What needs the candidate manifest (the position, the
  * shown set, the legality of the moves) is decision_check's.
  *
  * Conditions: "none"; "top<k>" (the first k candidates, in the order the
@@ -11,7 +11,8 @@
  * model lists its own shortlist, then plays); "engine-selects" (the model
  * lists its shortlist, the manifest's engine picks among it).
  *
- * Ownership: a struct decision borrows from the tree it was read from.
+ * Ownership: a struct decision borrows from the tree (or the text buffer)
+ * it was read from.
  */
 #ifndef COHORT_DECISION_H
 #define COHORT_DECISION_H
@@ -20,8 +21,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/ts.h"
+#include "../json/rec.h"
 #include "candidates.h"
 
 #define DECISION_MAX_MOVES 64 /* moves shown or proposed */
@@ -42,9 +45,13 @@ struct decision {
 	struct decision_cond cond;
 	int history;           /* context "history" (else "fresh") */
 	long long order_seed;
-	const cJSON *shown;    /* array of UCI strings */
-	const cJSON *proposed; /* array, or NULL */
+	const char *shown[DECISION_MAX_MOVES];    /* UCI text */
+	size_t nshown;
+	const char *proposed[DECISION_MAX_MOVES]; /* when has_proposed */
+	size_t nproposed;
+	int has_proposed;
 	const char *chosen;    /* UCI text, or NULL */
+	const char *ts_text;   /* "ts" as written */
 	enum decision_status status;
 	enum decision_failure failure;
 	long long retries;
@@ -61,6 +68,23 @@ int decision_cond_parse(const char *s, struct decision_cond *c);
 
 /* Read rec's fields into d; errors name the field (`"shown": expected ...`). */
 int decision_read(const cJSON *rec, struct decision *d, struct err *e);
+
+/* The flat reader's scratch, one a thread: the field lists made once,
+ * and the text a decision's strings are copied into. */
+struct decision_flat {
+	struct rec_keys top, model, tokens;
+	struct buf text;
+};
+void decision_flat_init(struct decision_flat *f);
+void decision_flat_release(struct decision_flat *f);
+/* decision_read for a record the flat reader has read (json/rec.h, token
+ * 0 the object), without a tree: 0 when every field is there with its
+ * type and range, d's strings then copied into f's text (d borrows them
+ * until f's next use); 1 when the record is not read this way (a field
+ * missing, of another type, out of range, or a string with escapes), and
+ * the caller reads it with decision_read, which says why; -1 out of
+ * memory.  So its yes always gives decision_read's d. */
+int decision_read_flat(struct decision_flat *f, const struct rec_scan *s, struct decision *d);
 
 /* What a decision's moves mean in its position p of the manifest. */
 struct decision_moves {

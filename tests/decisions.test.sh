@@ -72,3 +72,39 @@ expect_fail2 "a decision_id given twice, in two logs: both named" \
 expect_fail2 "decisions without candidates" 'decisions needs --candidates' "$COHORT" freeze --spec "$D/spec.json" --decisions one.jsonl
 fz --decisions bad1.jsonl -o no.json >/dev/null 2>&1
 [ ! -e no.json ] && ok "a refused log leaves no output file" || notok "no output on refusal" "no.json exists"
+
+# The flat decision reader (protocol/decision.c) against the tree reader:
+# every record of the example and a thousand mutations of them (each field
+# dropped, nulled, of another type, out of range, escaped, non-ASCII, the
+# keys shuffled), read both ways, the flat one's yes always the tree's
+# decision; both ways taken.
+$PY - "$D/decisions.jsonl" >mut.jsonl <<'P'
+import json, random, sys
+rng = random.Random(11)
+recs = [json.loads(l) for l in open(sys.argv[1])]
+odd = [None, True, 0, -1, 1.5, 1e300, 2 ** 60, "", "x", "\u00e9\n", [], {}, ["e2e4"], "2026-13-01T00:00:00Z"]
+for i in range(1000):
+    r = json.loads(json.dumps(rng.choice(recs)))
+    for _ in range(rng.choice([0, 0, 1, 1, 2])):
+        path = [r]
+        k = rng.choice(list(r))
+        if isinstance(r[k], dict) and r[k] and rng.random() < 0.5:
+            path, k = [r[k]], rng.choice(list(r[k]))
+        o = path[0]
+        if rng.random() < 0.2:
+            del o[k]
+        else:
+            o[k] = rng.choice(odd)
+    items = list(r.items())
+    rng.shuffle(items)
+    print(json.dumps(dict(items), ensure_ascii=rng.random() < 0.5))
+P
+cat "$D/decisions.jsonl" >>mut.jsonl
+if "$BUILD/tests/unit/decision_flat" mut.jsonl >mut.out 2>mut.err; then
+	read -r nrec _ nflat _ <mut.out
+	[ "$nflat" -gt 0 ] && [ "$nflat" -lt "$nrec" ] &&
+		ok "decisions: the flat reader's yes is the tree reader's decision ($(cat mut.out))" ||
+		notok "decisions: both readers taken" "$(cat mut.out)"
+else
+	notok "decisions: the flat reader agrees with the tree reader" "$(cat mut.err mut.out)"
+fi

@@ -5,6 +5,7 @@
 # Targets: json (strict reader, canonical writer), canon (the streaming
 # canonical writer against the tree path, over blocks of 1 to 16 bytes),
 # rec (the flat record reader against the tree reader and writer),
+# decision (the flat decision reader against the tree reader),
 # ledger (JSON Lines reader, record validator, manifest derivation), csv,
 # bundle_secret (the credential scan and its decoders), bundle_rules (the
 # rules-file reader and the regular expression translator), bundle_bag,
@@ -24,7 +25,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json canon rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
+targets=${*:-json canon rec decision ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -35,7 +36,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json canon rec ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json canon rec decision ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 # what real engines print, a line a seed and each whole
 for f in tests/data/uci/*.txt; do
 	cp "$f" $OUT/seeds/uci/
@@ -71,6 +72,11 @@ for led in examples/*/ledger.jsonl; do
 	sed -n '1,4p;40p' "$led" >$OUT/seeds/rec/$name-five-far
 done
 awk -v d="$OUT/seeds/rec" '{ f = sprintf("%s/odd-%02d", d, NR); print > f; close(f) }' tests/data/rec/odd.jsonl
+# decisions: each record of the example logs alone
+for log in examples/*/decisions.jsonl; do
+	awk -v d="$OUT/seeds/decision" -v n="$(basename "$(dirname "$log")")" \
+		'NR <= 200 { f = sprintf("%s/%s-%03d", d, n, NR); print > f; close(f) }' "$log"
+done
 # chess: the FENs the unit tests use; SAN after 0 moves of each start; each
 # PGN game alone (a blank line then a tag starts the next) and small files whole
 grep -oh '"[^"]*/[^"]*/[^"]*"' tests/unit/chess_perft.c tests/unit/chess_rules.c | tr -d '"' |
@@ -107,6 +113,7 @@ for t in $targets; do
 	json) maxlen=4096 ;;
 	canon) maxlen=4096 ;;
 	rec) maxlen=8192 ;;
+	decision) maxlen=8192 ;;
 	ledger) maxlen=32768 ;;
 	csv) maxlen=8192 ;;
 	bundle_secret) maxlen=16384 ;;

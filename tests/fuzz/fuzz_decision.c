@@ -1,0 +1,24 @@
+/* fuzz_decision: the flat decision reader (protocol/decision.c) against
+ * the tree reader: whenever it reads a record, decision_read of the
+ * record's tree must read it too and give the same decision, for the
+ * record's text and for its canonical bytes (tests/unit/decision_agree.h). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../unit/decision_agree.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rec_scan *s = rec_scan_new();
+	struct decision_flat fl;
+
+	if (s == NULL)
+		return 0;
+	decision_flat_init(&fl);
+	if (agree_record(s, &fl, (const char *)data, size) < 0)
+		abort();
+	decision_flat_release(&fl);
+	rec_scan_free(s);
+	return 0;
+}
