@@ -37,38 +37,17 @@ struct dec_slot {
 	size_t off, len; /* its canonical bytes in the chunk's keep */
 };
 
-/* A worker's flat reader and its decision text. */
-struct dec_scratch {
-	struct rec_scan *rs;
-	struct decision_flat f;
-};
-
 static void *
 dec_scratch_new(void *ctx)
 {
-	struct dec_scratch *w = calloc(1, sizeof *w);
-
 	(void)ctx;
-	if (w == NULL)
-		return NULL;
-	decision_flat_init(&w->f);
-	if ((w->rs = rec_scan_new()) == NULL) {
-		free(w);
-		return NULL;
-	}
-	return w;
+	return freeze_dec_scratch_new();
 }
 
 static void
 dec_scratch_free(void *p)
 {
-	struct dec_scratch *w = p;
-
-	if (w == NULL)
-		return;
-	rec_scan_free(w->rs);
-	decision_flat_release(&w->f);
-	free(w);
+	freeze_dec_scratch_free(p);
 }
 
 static int
@@ -77,7 +56,6 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 {
 	struct dec_ctx *c = ctx;
 	struct dec_slot *s = p;
-	struct dec_scratch *w = scratch;
 	cJSON *own = NULL;
 	char where[512];
 	int rc;
@@ -85,7 +63,7 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	if (rec == NULL) {
 		ledger_loc_format(loc, where, sizeof where);
 		s->off = keep->len;
-		rc = freeze_dec_prepare_flat(c->x, &w->f, w->rs, text, n, where, keep, &s->it, e);
+		rc = freeze_dec_prepare_flat(c->x, scratch, text, n, where, keep, &s->it, e);
 		s->len = keep->len - s->off;
 		if (rc <= 0)
 			return rc;

@@ -210,18 +210,48 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 	return fill(x, &dec, where, canon->p + start, canon->len - start, it, e);
 }
 
+struct freeze_dec_scratch {
+	struct rec_scan *rs;
+	struct decision_flat f;
+};
+
+struct freeze_dec_scratch *
+freeze_dec_scratch_new(void)
+{
+	struct freeze_dec_scratch *w = calloc(1, sizeof *w);
+
+	if (w == NULL)
+		return NULL;
+	decision_flat_init(&w->f);
+	if ((w->rs = rec_scan_new()) == NULL) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+freeze_dec_scratch_free(struct freeze_dec_scratch *w)
+{
+	if (w == NULL)
+		return;
+	rec_scan_free(w->rs);
+	decision_flat_release(&w->f);
+	free(w);
+}
+
 int
-freeze_dec_prepare_flat(const struct freeze_dec *x, struct decision_flat *f, struct rec_scan *rs,
+freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
     const char *text, size_t n, const char *where, struct buf *canon, struct freeze_ditem *it,
     struct err *e)
 {
 	struct decision dec;
 	size_t start = canon->len;
-	int rc = rec_scan(rs, text, n, canon);
+	int rc = rec_scan(w->rs, text, n, canon);
 
 	memset(it, 0, sizeof *it);
 	if (rc == REC_OK)
-		rc = decision_read_flat(f, rs, &dec);
+		rc = decision_read_flat(&w->f, w->rs, &dec);
 	if (rc < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc != 0) {
@@ -250,13 +280,21 @@ freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e)
 }
 
 int
-freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
-    uint8_t d[HASH_LEN], struct err *e)
+freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const char *text,
+    size_t n, const char *where, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
 {
 	struct freeze_ditem it;
+	cJSON *rec;
+	int rc;
 
 	buf_reset(canon);
-	if (freeze_dec_prepare(x, rec, where, canon, &it, e) < 0)
+	if ((rc = freeze_dec_prepare_flat(x, w, text, n, where, canon, &it, e)) > 0) {
+		if ((rec = json_parse(text, n, where, 1, e)) == NULL)
+			return -1;
+		rc = freeze_dec_prepare(x, rec, where, canon, &it, e);
+		cJSON_Delete(rec);
+	}
+	if (rc < 0)
 		return -1;
 	memcpy(d, it.d, HASH_LEN);
 	return freeze_dec_append(x, &it, e);

@@ -187,10 +187,16 @@ struct freeze_dec;
 struct freeze_dec *freeze_dec_new(const struct spec *sp, const struct candidates *cand,
     struct err *e);
 void freeze_dec_free(struct freeze_dec *x);
-/* One record from where ("file:line"); canon gets its canonical bytes, d
- * their digest.  A malformed record is an input error naming where. */
-int freeze_dec_add(struct freeze_dec *x, const cJSON *rec, const char *where, struct buf *canon,
-    uint8_t d[HASH_LEN], struct err *e);
+/* A thread's scratch for reading decision records: the flat reader and
+ * the text of the decision it read.  NULL when out of memory. */
+struct freeze_dec_scratch;
+struct freeze_dec_scratch *freeze_dec_scratch_new(void);
+void freeze_dec_scratch_free(struct freeze_dec_scratch *w);
+/* One record's JSON text from where ("file:line"), read flat when it can
+ * and as a tree otherwise; canon gets its canonical bytes, d their digest.
+ * A malformed record is an input error naming where. */
+int freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const char *text,
+    size_t n, const char *where, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
 /* Follow a preregistration (borrowed), before any record goes in. */
 void freeze_dec_set_prereg(struct freeze_dec *x, const struct prereg *p);
 /* The decisions' deviations from the preregistration, as a new array of

@@ -9,7 +9,6 @@
 
 #include "../common/buf.h"
 #include "../json/rec.h"
-#include "../protocol/decision.h"
 #include "../protocol/spec.h"
 #include "freeze.h"
 
@@ -116,7 +115,7 @@ struct freeze_ditem {
 	int width;                /* 0 none, k top<k>, -1 another condition */
 };
 
-/* freeze_dec_add in two steps: the record checked, its canonical bytes
+/* freeze_dec_add_text in two steps: the record checked, its canonical bytes
  * appended to canon and its digest in it->d, reading x only (any thread);
  * then it taken into x.  freeze_dec_item_clear frees one not taken. */
 int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
@@ -124,9 +123,9 @@ int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char 
 /* freeze_dec_prepare for a record's text, read by the flat reader
  * (json/rec.h): 1, with nothing appended, when it is not read that way
  * and the caller reads its tree. */
-int freeze_dec_prepare_flat(const struct freeze_dec *x, struct decision_flat *f,
-    struct rec_scan *rs, const char *text, size_t n, const char *where, struct buf *canon,
-    struct freeze_ditem *it, struct err *e);
+int freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
+    const char *text, size_t n, const char *where, struct buf *canon, struct freeze_ditem *it,
+    struct err *e);
 int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e);
 void freeze_dec_item_clear(struct freeze_ditem *it);
 

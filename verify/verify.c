@@ -438,15 +438,14 @@ canon_is(const cJSON *doc, const struct buf *b)
 /* One stored decision, listed under key: present, hashing to its id,
  * canonical, and summarized into x again. */
 static void
-check_decision(struct vctx *v, struct cas *store, struct freeze_dec *x, const cJSON *entry,
-    struct buf *canon)
+check_decision(struct vctx *v, struct cas *store, struct freeze_dec *x,
+    struct freeze_dec_scratch *w, const cJSON *entry, struct buf *canon)
 {
 	const char *idtext = NULL, *did = NULL, *p;
 	uint8_t d[HASH_LEN], got[HASH_LEN];
 	char detail[512], where[160];
 	struct err e = ERR_INIT;
 	size_t n;
-	cJSON *rec;
 	int r;
 
 	json_get_string(entry, "id", 0, &idtext, &e);
@@ -467,15 +466,10 @@ check_decision(struct vctx *v, struct cas *store, struct freeze_dec *x, const cJ
 		finding(v, "record-hash", did, "its stored bytes hash to another identity");
 		return;
 	}
-	if ((rec = json_parse(p, n, where, 1, &e)) == NULL) {
-		finding(v, "record-valid", did, e.msg);
-		return;
-	}
-	if (freeze_dec_add(x, rec, where, canon, got, &e) < 0)
+	if (freeze_dec_add_text(x, w, p, n, where, canon, got, &e) < 0)
 		finding(v, "record-valid", did, e.msg);
 	else if (canon->len != n || memcmp(canon->p, p, n) != 0)
 		finding(v, "record-canonical", did, "stored bytes are not canonical JSON");
-	cJSON_Delete(rec);
 }
 
 /* The decisions of a freeze: the candidate manifest it names from the
@@ -488,6 +482,7 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	const cJSON *sec = json_get(freeze, "decisions"), *entry;
 	struct candidates cand = CANDIDATES_INIT;
 	struct freeze_dec *x = NULL;
+	struct freeze_dec_scratch *w = NULL;
 	struct buf canon = BUF_INIT, out = BUF_INIT;
 	const char *cid = NULL, *p;
 	uint8_t d[HASH_LEN];
@@ -514,11 +509,15 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 		finding(v, "record-hash", "candidates", "the stored manifest is not canonical");
 	if ((x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
 		goto done;
+	if ((w = freeze_dec_scratch_new()) == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
 	if (v->prereg != NULL)
 		freeze_dec_set_prereg(x, v->prereg);
 	for (int l = 0; l < 2; l++)
 		cJSON_ArrayForEach(entry, json_get(sec, l ? "excluded" : "included")) {
-			check_decision(v, store, x, entry, &canon);
+			check_decision(v, store, x, w, entry, &canon);
 			(*nrec)++;
 		}
 	if (freeze_dec_write(x, &out, e) < 0) {
@@ -534,6 +533,7 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	}
 	rc = 0;
 done:
+	freeze_dec_scratch_free(w);
 	freeze_dec_free(x);
 	cand_release(&cand);
 	buf_release(&canon);
