@@ -7,6 +7,7 @@
 
 #include "../common/io.h"
 #include "../json/json.h"
+#include "../paired/collect.h"
 #include "../paired/paired.h"
 #include "../protocol/prereg.h"
 #include "cmd.h"
@@ -97,7 +98,8 @@ cmd_paired(int argc, char **argv)
 	struct prereg pr = PREREG_INIT;
 	struct err e = ERR_INIT;
 	cJSON *freeze = NULL, *doc = NULL;
-	char **ops, *beside = NULL;
+	struct paired_ids ids = PAIRED_IDS_INIT;
+	char **ops, *beside = NULL, fid[HASH_ID_LEN + 1];
 	int nops, rc, tab;
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
@@ -125,8 +127,11 @@ cmd_paired(int argc, char **argv)
 	o.name = io_name(ops[0]);
 	o.store_dir = store ? store : (beside = store_beside(ops[0]));
 	o.jobs = cmd_jobs();
-	rc = (freeze = json_parse_file(ops[0], &e)) == NULL ||
+	o.ids = &ids;
+	o.input_id = fid;
+	rc = (freeze = paired_freeze_read(ops[0], &ids, fid, o.jobs, &e)) == NULL ||
 	    paired_document(freeze, &o, &doc, &e) < 0 || opt_emit(doc, tab, paired_table, out, &e) < 0;
+	paired_ids_release(&ids);
 	free(beside);
 	cJSON_Delete(doc);
 	cJSON_Delete(freeze);

@@ -786,3 +786,32 @@ canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e)
 	free(s);
 	return rc;
 }
+
+static int
+hash_put(void *ctx, const void *p, size_t n, struct err *e)
+{
+	if (hash_update(ctx, p, n) < 0)
+		return err_set(e, ERR_IO, "sha256 failed");
+	return 0;
+}
+
+int
+canon_id_text(const char *p, size_t len, const char *name, char id[HASH_ID_LEN + 1],
+    struct err *e)
+{
+	struct json_rd *r = json_rd_mem(p, len, name, 1);
+	struct hash *h = hash_new();
+	const struct canon_sink sink = { hash_put, h };
+	uint8_t d[HASH_LEN];
+	int rc = -1;
+
+	if (r == NULL || h == NULL || hash_init(h) < 0)
+		err_set(e, ERR_NOMEM, "out of memory");
+	else if (canon_stream(r, &sink, e) == 0 && hash_final(h, d) == 0) {
+		hash_id_format(d, id);
+		rc = 0;
+	}
+	hash_free(h);
+	json_rd_free(r);
+	return rc;
+}

@@ -166,6 +166,55 @@ json_parse_lines(const char *p, size_t len, const char *name, long first_line,
 	return b.root;
 }
 
+/* The skipped array opens when an array is the value of key[1] in the
+ * object that is the value of key[0] in the root. */
+static int
+skip_opens(const struct builder *b, const struct json_skip *s, const struct json_tok *t)
+{
+	return t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
+	    strcmp(b->key, s->key[1]) == 0 && b->open[2]->string != NULL &&
+	    strcmp(b->open[2]->string, s->key[0]) == 0;
+}
+
+cJSON *
+json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
+    struct err *e)
+{
+	struct json_rd *r = json_rd_mem(p, len, name, 1);
+	struct builder b = { .name = name ? name : "<input>", .e = e };
+	struct json_tok t;
+	int rc = 0, in = 0, depth = 0; /* in the array; its elements' nesting */
+
+	if (r == NULL) {
+		err_set(e, ERR_NOMEM, "%s: out of memory", b.name);
+		return NULL;
+	}
+	while ((rc = json_rd_next(r, &t, e)) == 0 && t.type != JSON_EOF) {
+		if (in && depth == 0 && t.type == JSON_ARRAY_END) {
+			in = 0;
+		} else if (in) {
+			int closes = t.type == JSON_OBJECT_END || t.type == JSON_ARRAY_END;
+			depth -= closes;
+			/* an element and its end at 1, what is inside it at 2, ... */
+			if ((rc = skip->tok(skip->arg, &t, depth + 1, e)) < 0)
+				break;
+			depth += t.type == JSON_OBJECT || t.type == JSON_ARRAY;
+			continue;
+		} else if (skip_opens(&b, skip, &t)) {
+			in = 1;
+		}
+		if ((rc = build_step(&b, &t)) < 0)
+			break;
+	}
+	json_rd_free(r);
+	free(b.key);
+	if (rc < 0) {
+		cJSON_Delete(b.root);
+		return NULL;
+	}
+	return b.root;
+}
+
 cJSON *
 json_parse_file(const char *path, struct err *e)
 {

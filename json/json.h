@@ -100,6 +100,25 @@ struct json_lines {
 cJSON *json_parse_lines(const char *p, size_t len, const char *name, long first_line,
     struct json_lines *lines, struct err *e);
 cJSON *json_parse_file_lines(const char *path, struct json_lines *lines, struct err *e);
+/* json_parse, with the elements of one array not built: the array the
+ * members key[0] then key[1] of the top-level object hold stays in the
+ * tree, empty, and every token of its elements goes to tok instead, with
+ * its depth (1 for an element itself, 2 inside it, ...).  The reader's
+ * checks are made all the same.  tok returns 0, or -1 with e set to stop
+ * the parse.  For documents whose one large array a reader needs only a
+ * little of (a freeze's decisions). */
+struct json_skip {
+	const char *key[2];
+	int (*tok)(void *arg, const struct json_tok *t, int depth, struct err *e);
+	void *arg;
+};
+cJSON *json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
+    struct err *e);
+/* The identity of the canonical bytes of the document in p[0..len), by the
+ * streaming writer (no tree): "sha256:<hex>" into id.  0, or -1 with e
+ * set as json_parse would. */
+int canon_id_text(const char *p, size_t len, const char *name, char id[HASH_ID_LEN + 1],
+    struct err *e);
 /* The line v begins on, or 0 when the map does not hold it (l may be NULL). */
 long json_line(const struct json_lines *l, const cJSON *v);
 void json_lines_release(struct json_lines *l);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/buf.h"
+#include "../common/io.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../json/rec.h"
@@ -448,6 +449,7 @@ struct reader {
 	struct chunk *ch;          /* WINDOW of them */
 	struct worker *w;          /* one a pool worker */
 	int nw;
+	const struct paired_ids *ids; /* the entries' identities, read without a tree, or NULL */
 };
 
 /* One record into q (1: of another split than the one kept, left out);
@@ -469,8 +471,8 @@ read_record(struct worker *w, const char *p, size_t n, struct decision *d, cJSON
 }
 
 static int
-read_one(const struct reader *x, struct worker *w, const cJSON *entry, struct prep *q,
-    struct buf *keys, struct err *e)
+read_one(const struct reader *x, struct worker *w, size_t i, struct prep *q, struct buf *keys,
+    struct err *e)
 {
 	const char *idtext, *p;
 	uint8_t dg[HASH_LEN];
@@ -480,9 +482,17 @@ read_one(const struct reader *x, struct worker *w, const cJSON *entry, struct pr
 	cJSON *rec;
 	int rc;
 
-	if (json_get_string(entry, "id", 1, &idtext, e) < 0 || hash_id_parse(idtext, dg) < 0)
+	char idbuf[HASH_ID_LEN + 1];
+
+	if (x->ids != NULL) {
+		memcpy(dg, x->ids->d[i], HASH_LEN);
+		hash_id_format(dg, idbuf);
+		idtext = idbuf;
+	} else if (json_get_string(x->entry[i], "id", 1, &idtext, e) < 0 ||
+	    hash_id_parse(idtext, dg) < 0) {
 		return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity",
 		    x->name);
+	}
 	if ((rc = cas_get(x->store, dg, &p, &n, e)) != 0)
 		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
 		    "store %s", x->name, idtext, x->store_dir);
@@ -515,7 +525,7 @@ read_chunk(void *arg, size_t k, int worker)
 	c->n = 0;
 	c->rc = 0;
 	for (size_t i = lo; i < hi; i++) {
-		int rc = read_one(x, &x->w[worker], x->entry[i], &c->q[c->n], &c->keys, &c->e);
+		int rc = read_one(x, &x->w[worker], i, &c->q[c->n], &c->keys, &c->e);
 		if (rc < 0) {
 			c->rc = -1;
 			return;
@@ -572,15 +582,16 @@ workers_free(struct reader *x)
 }
 
 static int
-read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const char *name,
-    const char *store_dir, double blunder_cp, int jobs, struct err *e)
+read_decisions(struct paired_data *r, const cJSON *sec, const struct paired_ids *ids,
+    struct cas *store, const char *name, const char *store_dir, double blunder_cp, int jobs,
+    struct err *e)
 {
-	struct reader x = { r, NULL, 0, 0, store, name, store_dir, NULL, NULL, 0 };
+	struct reader x = { r, NULL, 0, 0, store, name, store_dir, NULL, NULL, 0, ids };
 	const cJSON *inc = json_get(sec, "included"), *entry;
 	struct pool *pool = NULL;
 	int rc = -1, threads = (jobs > 0 ? jobs : pool_cpus()) - 1;
 
-	x.nentry = (size_t)cJSON_GetArraySize(inc);
+	x.nentry = ids ? 0 : (size_t)cJSON_GetArraySize(inc);
 	x.entry = malloc((x.nentry + 1) * sizeof *x.entry);
 	x.ch = calloc(WINDOW, sizeof *x.ch);
 	if (x.entry == NULL || x.ch == NULL ||
@@ -593,8 +604,11 @@ read_decisions(struct paired_data *r, const cJSON *sec, struct cas *store, const
 		goto done;
 	}
 	x.nentry = 0;
-	cJSON_ArrayForEach(entry, inc)
-		x.entry[x.nentry++] = entry;
+	if (ids == NULL)
+		cJSON_ArrayForEach(entry, inc)
+			x.entry[x.nentry++] = entry;
+	else
+		x.nentry = ids->n;
 	rc = read_windows(&x, pool, blunder_cp, e);
 done:
 	pool_free(pool);
@@ -655,10 +669,10 @@ paired_collect_jobs(const cJSON *freeze, const char *store_dir, const char *name
 	    e);
 }
 
-int
-paired_collect_split(const cJSON *freeze, const char *store_dir, const char *name,
-    double blunder_cp, int by_position, int jobs, int split, struct paired_data *out,
-    struct err *e)
+static int
+collect(const cJSON *freeze, const struct paired_ids *ids, const char *store_dir,
+    const char *name, double blunder_cp, int by_position, int jobs, int split,
+    struct paired_data *out, struct err *e)
 {
 	struct cas *store = NULL;
 	const cJSON *sec = NULL;
@@ -669,7 +683,7 @@ paired_collect_split(const cJSON *freeze, const char *store_dir, const char *nam
 	if (cas_open(store_dir, 0, &store, e) < 0)
 		return -1;
 	if (read_inputs(out, freeze, store, name, store_dir, by_position, &sec, e) == 0 &&
-	    read_decisions(out, sec, store, name, store_dir, blunder_cp, jobs, e) == 0) {
+	    read_decisions(out, sec, ids, store, name, store_dir, blunder_cp, jobs, e) == 0) {
 		for (size_t i = 0; i < out->ncells; i++)
 			order_stats(out, &out->cells[i]);
 		rc = 0;
@@ -678,6 +692,134 @@ paired_collect_split(const cJSON *freeze, const char *store_dir, const char *nam
 	if (rc < 0)
 		paired_data_release(out);
 	return rc;
+}
+
+int
+paired_collect_split(const cJSON *freeze, const char *store_dir, const char *name,
+    double blunder_cp, int by_position, int jobs, int split, struct paired_data *out,
+    struct err *e)
+{
+	return collect(freeze, NULL, store_dir, name, blunder_cp, by_position, jobs, split, out, e);
+}
+
+int
+paired_collect_ids(const cJSON *freeze, const struct paired_ids *ids, const char *store_dir,
+    const char *name, double blunder_cp, int jobs, struct paired_data *out, struct err *e)
+{
+	return collect(freeze, ids, store_dir, name, blunder_cp, 0, jobs, -1, out, e);
+}
+
+/* ---- a freeze read without its included decisions' tree ---- */
+
+void
+paired_ids_release(struct paired_ids *ids)
+{
+	free(ids->d);
+	*ids = (struct paired_ids)PAIRED_IDS_INIT;
+}
+
+struct ids_rd {
+	struct paired_ids *ids;
+	const char *name;
+	int want, have; /* the next value is an "id"; the element had one */
+};
+
+static int
+no_id(const struct ids_rd *s, struct err *e)
+{
+	return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity", s->name);
+}
+
+/* An element of "included": an object whose "id" is an identity. */
+static int
+ids_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
+{
+	struct ids_rd *s = arg;
+	struct paired_ids *ids = s->ids;
+	char text[HASH_ID_LEN + 1];
+
+	if (depth == 1) {
+		if (t->type == JSON_OBJECT)
+			return s->have = 0, 0;
+		return t->type == JSON_OBJECT_END && s->have ? 0 : no_id(s, e);
+	}
+	if (depth != 2)
+		return 0;
+	if (t->type == JSON_KEY)
+		return s->want = t->len == 2 && memcmp(t->s, "id", 2) == 0, 0;
+	if (!s->want)
+		return 0;
+	s->want = 0;
+	if (t->type != JSON_STRING || t->len != HASH_ID_LEN)
+		return no_id(s, e);
+	memcpy(text, t->s, HASH_ID_LEN);
+	text[HASH_ID_LEN] = '\0';
+	if (ids->n == ids->cap && grow((void **)&ids->d, &ids->cap, ids->n + 1, sizeof *ids->d) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if (hash_id_parse(text, ids->d[ids->n]) < 0)
+		return no_id(s, e);
+	ids->n++;
+	s->have = 1;
+	return 0;
+}
+
+struct ident {
+	const char *p, *name;
+	size_t n;
+	char id[HASH_ID_LEN + 1];
+	struct err e;
+	int rc;
+};
+
+static void
+ident_run(void *arg)
+{
+	struct ident *t = arg;
+
+	t->rc = canon_id_text(t->p, t->n, t->name, t->id, &t->e);
+}
+
+cJSON *
+paired_freeze_read(const char *path, struct paired_ids *ids, char id[HASH_ID_LEN + 1], int jobs,
+    struct err *e)
+{
+	struct buf b = BUF_INIT;
+	struct ids_rd s = { ids, io_name(path), 0, 0 };
+	const struct json_skip skip = { { "decisions", "included" }, ids_tok, &s };
+	struct pool_thread th = POOL_THREAD_INIT;
+	struct ident t = { NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 };
+	const cJSON *inc;
+	cJSON *tree = NULL;
+
+	paired_ids_release(ids);
+	if (io_read_all(path, &b, IO_MAX_DOCUMENT, e) < 0)
+		return NULL;
+	t.p = b.p ? b.p : "";
+	t.n = b.len;
+	/* the identity of the whole, beside the tree without the entries */
+	if (jobs != 1)
+		pool_spawn(&th, ident_run, &t);
+	tree = json_parse_skip(t.p, t.n, t.name, &skip, e);
+	if (jobs != 1)
+		pool_join(&th);
+	else if (tree != NULL)
+		ident_run(&t);
+	if (tree != NULL && t.rc < 0) {
+		*e = t.e;
+		cJSON_Delete(tree);
+		tree = NULL;
+	}
+	/* an "included" of another type was built, and holds no identities */
+	inc = json_get(json_get(tree, "decisions"), "included");
+	if (inc != NULL && !cJSON_IsArray(inc)) {
+		err_set(e, ERR_INPUT, "%s: \"decisions\": \"included\": expected an array", t.name);
+		cJSON_Delete(tree);
+		tree = NULL;
+	}
+	if (tree != NULL)
+		memcpy(id, t.id, sizeof t.id);
+	buf_release(&b);
+	return tree;
 }
 
 void

@@ -15,10 +15,12 @@
 #define COHORT_PAIRED_COLLECT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "../common/err.h"
+#include "../common/hash.h"
 #include "../protocol/candidates.h"
 #include "../protocol/decision.h"
 #include "../protocol/spec.h"
@@ -90,6 +92,24 @@ int paired_collect_jobs(const cJSON *freeze, const char *store_dir, const char *
 int paired_collect_split(const cJSON *freeze, const char *store_dir, const char *name,
     double blunder_cp, int by_position, int jobs, int split, struct paired_data *out,
     struct err *e);
+/* The identities of a freeze's included decisions, in order, read
+ * without their tree (paired_freeze_read). */
+struct paired_ids {
+	uint8_t (*d)[HASH_LEN];
+	size_t n, cap;
+};
+#define PAIRED_IDS_INIT { NULL, 0, 0 }
+void paired_ids_release(struct paired_ids *ids);
+/* The freeze file at path ("-": standard input) read for paired: its tree
+ * without the elements of decisions.included, their identities into ids,
+ * and the whole document's identity into id (computed beside the parse
+ * unless jobs is 1).  A million decisions' entries are a gigabyte as a
+ * tree, and paired needs only their identities.  NULL with e set. */
+cJSON *paired_freeze_read(const char *path, struct paired_ids *ids, char id[HASH_ID_LEN + 1],
+    int jobs, struct err *e);
+/* paired_collect_jobs for a tree paired_freeze_read gave, with its ids. */
+int paired_collect_ids(const cJSON *freeze, const struct paired_ids *ids, const char *store_dir,
+    const char *name, double blunder_cp, int jobs, struct paired_data *out, struct err *e);
 void paired_data_release(struct paired_data *d);
 
 /* t += s. */

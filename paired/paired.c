@@ -506,7 +506,9 @@ build(struct run *r, const cJSON *freeze, cJSON **out, struct err *e)
 	char fid[HASH_ID_LEN + 1];
 	cJSON *doc = ok(&k, cJSON_CreateObject()), *cells;
 
-	if (doc == NULL || canon_id(freeze, fid, e) < 0) {
+	if (r->o->input_id != NULL && doc != NULL)
+		snprintf(fid, sizeof fid, "%s", r->o->input_id);
+	if (doc == NULL || (r->o->input_id == NULL && canon_id(freeze, fid, e) < 0)) {
 		cJSON_Delete(doc);
 		return doc == NULL ? err_set(e, ERR_NOMEM, "out of memory") : -1;
 	}
@@ -544,7 +546,9 @@ paired_document(const cJSON *freeze, const struct paired_opts *o, cJSON **out, s
 	*out = NULL;
 	if (o->replicates < 0 || o->replicates > 1000000)
 		return err_set(e, ERR_USAGE, "--replicates: expected 0 to 1000000");
-	rc = paired_collect_jobs(freeze, o->store_dir, o->name, o->blunder_cp, 0, o->jobs, &r.d, e);
+	rc = o->ids ? paired_collect_ids(freeze, o->ids, o->store_dir, o->name, o->blunder_cp,
+	    o->jobs, &r.d, e) :
+	    paired_collect_jobs(freeze, o->store_dir, o->name, o->blunder_cp, 0, o->jobs, &r.d, e);
 	if (rc == 0)
 		rc = build(&r, freeze, out, e);
 	paired_data_release(&r.d);

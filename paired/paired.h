@@ -40,6 +40,10 @@ struct paired_opts {
 	const char *prereg_id;
 	const cJSON *deviations;
 	int jobs;                /* threads: 0 one per processor */
+	/* A freeze read by paired_freeze_read: its included decisions'
+	 * identities and its own (else NULL, and both come from the tree). */
+	const struct paired_ids *ids;
+	const char *input_id;
 };
 
 /* Defaults: 2000 replicates, seed 1, level 0.95, blunder at 300 cp. */

@@ -113,3 +113,49 @@ printf '%s' '{"kind":"cohort.blocks/1","blocks":[]}' >blocks.json
 expect_fail2 "paired: a document that is not a freeze with decisions" 'holds no decisions|kind|spec' "$COHORT" paired --store st blocks.json
 expect_fail2 "paired: a store without the records" 'not a cohort store|not in the store' "$COHORT" paired --store "$TMP/nostore" f.json
 expect_fail2 "paired: --replicates out of range" '--replicates: expected 0 to 1000000' "$COHORT" paired --replicates -1 f.json
+
+# paired reads a freeze without building its included decisions' tree
+# (json_parse_skip, paired_freeze_read): a freeze written another way (keys
+# shuffled, indented), or read from standard input, gives the same bytes,
+# its identity the canonical one; a broken entry is refused by name, and
+# the reader's checks hold inside the entries it does not build.
+$PY - f.json >f-pretty.json <<'P'
+import json, random, sys
+rng = random.Random(3)
+def shuffle(v):
+    if isinstance(v, dict):
+        items = [(k, shuffle(x)) for k, x in v.items()]
+        rng.shuffle(items)
+        return dict(items)
+    return [shuffle(x) for x in v] if isinstance(v, list) else v
+json.dump(shuffle(json.load(open(sys.argv[1]))), sys.stdout, indent=2, ensure_ascii=False)
+P
+"$COHORT" paired --store st -o p-pretty.json f-pretty.json
+same_bytes "paired: a freeze written another way gives the same document" p.json p-pretty.json
+COHORT_JOBS=1 "$COHORT" paired --store st -o p-pretty1.json f-pretty.json
+same_bytes "paired: the same on one thread (the identity computed after the parse)" p.json p-pretty1.json
+"$COHORT" paired --store st -o p-stdin.json - <f-pretty.json
+same_bytes "paired: a freeze on standard input, the same document" p.json p-stdin.json
+$PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["input"] == "sha256:" + __import__("hashlib").sha256(open(sys.argv[2],"rb").read()).hexdigest())' \
+	p-pretty.json f.json | grep -q True && ok "paired: the input's identity is its canonical bytes' digest" ||
+	notok "paired: the input's identity" "$(head -c 200 p-pretty.json)"
+entry_edit() { # NAME PYTHON-EXPR: f.json with the first included entry e edited
+	$PY -c 'import json,sys; d=json.load(open("f.json")); e=d["decisions"]["included"][0]; '"$2"'; json.dump(d,open(sys.argv[1],"w"))' "$1"
+}
+entry_edit no-id.json 'del e["id"]'
+entry_edit num-id.json 'e["id"]=7'
+entry_edit short-id.json 'e["id"]="sha256:00"'
+entry_edit not-obj.json 'd["decisions"]["included"][0]=["id"]'
+for b in no-id num-id short-id not-obj; do
+	expect_fail2 "paired: $b: an entry without an identity, by name" \
+		"^cohort paired: $b.json: \"decisions\": an entry without an identity\$" \
+		"$COHORT" paired --store st -o never.json $b.json
+done
+[ ! -e never.json ] && ok "paired: a refused freeze writes nothing" || notok "paired: a refused freeze writes nothing" "never.json exists"
+$PY -c 'import sys; s=open("f.json").read(); i=s.index("\"included\":[{")+len("\"included\":[{"); open("dup-key.json","w").write(s[:i]+"\"family\":\"x\","+s[i:])'
+expect_fail2 "paired: a key given twice inside an entry it does not build" \
+	'dup-key.json:1:[0-9]+: duplicate key "family"' "$COHORT" paired --store st dup-key.json
+entry_edit inc-obj.json 'd["decisions"]["included"]={"a":e}'
+expect_fail2 "paired: an \"included\" that is not an array" \
+	'^cohort paired: inc-obj.json: "decisions": "included": expected an array$' \
+	"$COHORT" paired --store st inc-obj.json
