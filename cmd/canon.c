@@ -91,33 +91,16 @@ file_put(void *ctx, const void *p, size_t n, struct err *e)
 	return outfile_write(ctx, p, n, e);
 }
 
-static int
-hash_put(void *ctx, const void *p, size_t n, struct err *e)
-{
-	if (hash_update(ctx, p, n) < 0)
-		return err_set(e, ERR_IO, "sha256 failed");
-	return 0;
-}
-
 /* The identity of the canonical bytes, as a line to out. */
 static int
 canon_id_out(struct json_rd *r, const char *out, struct err *e)
 {
-	struct hash *h = hash_new();
-	const struct canon_sink sink = { hash_put, h };
 	char s[HASH_ID_LEN + 2];
-	uint8_t d[HASH_LEN];
-	int rc = -1;
 
-	if (h == NULL || hash_init(h) < 0)
-		err_set(e, ERR_NOMEM, "out of memory");
-	else if (canon_stream(r, &sink, e) == 0 && hash_final(h, d) == 0) {
-		hash_id_format(d, s);
-		strcat(s, "\n");
-		rc = io_write_all(out, s, strlen(s), e);
-	}
-	hash_free(h);
-	return rc;
+	if (canon_stream_id(r, s, e) < 0)
+		return -1;
+	strcat(s, "\n");
+	return io_write_all(out, s, strlen(s), e);
 }
 
 /* Where a standard output that is a regular file ends now (-1 when it is

@@ -796,22 +796,33 @@ hash_put(void *ctx, const void *p, size_t n, struct err *e)
 }
 
 int
-canon_id_text(const char *p, size_t len, const char *name, char id[HASH_ID_LEN + 1],
-    struct err *e)
+canon_stream_id(struct json_rd *r, char id[HASH_ID_LEN + 1], struct err *e)
 {
-	struct json_rd *r = json_rd_mem(p, len, name, 1);
 	struct hash *h = hash_new();
 	const struct canon_sink sink = { hash_put, h };
 	uint8_t d[HASH_LEN];
 	int rc = -1;
 
-	if (r == NULL || h == NULL || hash_init(h) < 0)
+	if (h == NULL || hash_init(h) < 0)
 		err_set(e, ERR_NOMEM, "out of memory");
 	else if (canon_stream(r, &sink, e) == 0 && hash_final(h, d) == 0) {
 		hash_id_format(d, id);
 		rc = 0;
 	}
 	hash_free(h);
+	return rc;
+}
+
+int
+canon_id_text(const char *p, size_t len, const char *name, char id[HASH_ID_LEN + 1],
+    struct err *e)
+{
+	struct json_rd *r = json_rd_mem(p, len, name, 1);
+	int rc;
+
+	if (r == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	rc = canon_stream_id(r, id, e);
 	json_rd_free(r);
 	return rc;
 }

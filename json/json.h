@@ -143,6 +143,8 @@ struct canon_sink {
  * tree json_parse builds, with the same refusals; on one, part of the
  * bytes may have gone to sink. */
 int canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e);
+/* canon_stream into SHA-256: "sha256:<hex>" into id. */
+int canon_stream_id(struct json_rd *r, char id[HASH_ID_LEN + 1], struct err *e);
 /* Canonical bytes, then their SHA-256. */
 int canon_digest(const cJSON *v, struct buf *scratch, uint8_t d[HASH_LEN], struct err *e);
 /* Canonical bytes, then "sha256:<hex>" into id. */
