@@ -173,12 +173,16 @@ freeze_dec_item_clear(struct freeze_ditem *it)
  * memory. */
 static int
 fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
-    const char *canon, size_t n, struct freeze_ditem *it, struct err *e)
+    const char *canon, size_t n, struct hash *h, struct freeze_ditem *it, struct err *e)
 {
 	char id[HASH_ID_LEN + 1];
 	const char *why = NULL;
 
-	hash_bytes(canon, n, it->d);
+	/* a thread's own hash: a one-shot digest takes a lock each time */
+	if (h == NULL)
+		hash_bytes(canon, n, it->d);
+	else if (hash_digest(h, canon, n, it->d) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 	hash_id_format(it->d, id);
 	it->reason = classify(x, dec, &why);
 	it->why = why;
@@ -207,12 +211,13 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 		return err_prefix(e, "%s", where);
 	if (canon_write(rec, canon, e) < 0)
 		return err_prefix(e, "%s", where);
-	return fill(x, &dec, where, canon->p + start, canon->len - start, it, e);
+	return fill(x, &dec, where, canon->p + start, canon->len - start, NULL, it, e);
 }
 
 struct freeze_dec_scratch {
 	struct rec_scan *rs;
 	struct decision_flat f;
+	struct hash *h;
 };
 
 struct freeze_dec_scratch *
@@ -223,8 +228,10 @@ freeze_dec_scratch_new(void)
 	if (w == NULL)
 		return NULL;
 	decision_flat_init(&w->f);
-	if ((w->rs = rec_scan_new()) == NULL) {
-		free(w);
+	w->rs = rec_scan_new();
+	w->h = hash_new();
+	if (w->rs == NULL || w->h == NULL) {
+		freeze_dec_scratch_free(w);
 		return NULL;
 	}
 	return w;
@@ -236,6 +243,7 @@ freeze_dec_scratch_free(struct freeze_dec_scratch *w)
 	if (w == NULL)
 		return;
 	rec_scan_free(w->rs);
+	hash_free(w->h);
 	decision_flat_release(&w->f);
 	free(w);
 }
@@ -258,7 +266,7 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 		buf_cut(canon, start);
 		return 1;
 	}
-	return fill(x, &dec, where, canon->p + start, canon->len - start, it, e);
+	return fill(x, &dec, where, canon->p + start, canon->len - start, w->h, it, e);
 }
 
 int
