@@ -36,7 +36,7 @@ cmd_distance(int argc, char **argv)
 	};
 	const struct opt_cmd c = { .name = "distance", .usage = usage, .table = table,
 		.operand = "FINGERPRINT", .min = 1, .max = -1 };
-	struct fp_dist_opts o = { cmd_jobs() };
+	struct fp_dist_opts o = { cmd_jobs(), NULL, 0 };
 	struct part_shard sh = { 0, 0 };
 	struct err e = ERR_INIT;
 	cJSON **docs, *doc = NULL;
@@ -49,18 +49,24 @@ cmd_distance(int argc, char **argv)
 		return EXIT_ERROR;
 	if (shard && part_shard_parse(shard, "--shard", &sh, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
-	if ((docs = calloc((size_t)nops, sizeof *docs)) == NULL) {
+	docs = calloc((size_t)nops, sizeof *docs);
+	o.ids = calloc((size_t)nops, sizeof *o.ids);
+	if (docs == NULL || o.ids == NULL) {
+		free(docs);
+		free(o.ids);
 		err_set(&e, ERR_NOMEM, "out of memory");
 		return cmd_fail("distance", &e);
 	}
+	/* each input's identity beside its parse (one thread: after it) */
 	for (i = 0; i < nops; i++)
-		if ((docs[i] = json_parse_file(ops[i], &e)) == NULL)
+		if ((docs[i] = json_parse_file_id(ops[i], NULL, o.ids[i], o.jobs != 1, &e)) == NULL)
 			break;
 	rc = i < nops || document((const cJSON *const *)docs, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, fp_distance_table, out, &e) < 0;
 	for (i = 0; i < nops; i++)
 		cJSON_Delete(docs[i]);
 	free(docs);
+	free(o.ids);
 	cJSON_Delete(doc);
 	return rc ? cmd_fail("distance", &e) : EXIT_HOLDS;
 }

@@ -30,6 +30,7 @@
 
 #include "../common/buf.h"
 #include "../common/err.h"
+#include "../common/hash.h"
 #include "../protocol/prereg.h"
 
 #define FP_LEVEL 0.95 /* every interval's level */
@@ -94,10 +95,20 @@ double fp_feature_step(const char *name);
 /* cohort.distance/1 of the fingerprints of docs (all under one prereg). */
 struct fp_dist_opts {
 	int jobs; /* threads: 0 one per processor */
+	/* The documents' identities, as json_parse_file_id gave them, or
+	 * NULL: computed from the trees. */
+	char (*ids)[HASH_ID_LEN + 1];
+	int plain; /* for tests: the quadratic forms without AVX2 */
 };
 
 int fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,
     cJSON **out, struct err *e);
+/* |w|^2 for L w = u - v for nq (at most 8) replicates at once (L lower
+ * triangular, F x F; rows of F in u and v; y scratch of 8 F), four to an
+ * AVX2 register when avx2 is nonzero (the processor must have it), one at
+ * a time otherwise: the same bits either way.  For distance and its tests. */
+void fp_quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq,
+    double *out, double *y, int avx2);
 /* The d2 matrix, test-retest and separation, as a table. */
 int fp_distance_table(const cJSON *doc, struct buf *out, struct err *e);
 /* Compute a distance document again from its fingerprint documents. */

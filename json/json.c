@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/io.h"
+#include "../common/pool.h"
 
 /* The tree being built: the open arrays and objects, each with its last
  * child, and the key read for the next member. */
@@ -171,7 +172,7 @@ json_parse_lines(const char *p, size_t len, const char *name, long first_line,
 static int
 skip_opens(const struct builder *b, const struct json_skip *s, const struct json_tok *t)
 {
-	return t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
+	return s->tok != NULL && t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
 	    strcmp(b->key, s->key[1]) == 0 && b->open[2]->string != NULL &&
 	    strcmp(b->open[2]->string, s->key[0]) == 0;
 }
@@ -213,6 +214,54 @@ json_parse_skip(const char *p, size_t len, const char *name, const struct json_s
 		return NULL;
 	}
 	return b.root;
+}
+
+struct ident {
+	const char *p, *name;
+	size_t n;
+	char id[HASH_ID_LEN + 1];
+	struct err e;
+	int rc;
+};
+
+static void
+ident_run(void *arg)
+{
+	struct ident *t = arg;
+
+	t->rc = canon_id_text(t->p, t->n, t->name, t->id, &t->e);
+}
+
+cJSON *
+json_parse_file_id(const char *path, const struct json_skip *skip, char id[HASH_ID_LEN + 1],
+    int beside, struct err *e)
+{
+	static const struct json_skip none = { { "", "" }, NULL, NULL };
+	struct buf b = BUF_INIT;
+	struct pool_thread th = POOL_THREAD_INIT;
+	struct ident t = { NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 };
+	cJSON *tree;
+
+	if (io_read_all(path, &b, IO_MAX_DOCUMENT, e) < 0)
+		return NULL;
+	t.p = b.p ? b.p : "";
+	t.n = b.len;
+	if (beside)
+		pool_spawn(&th, ident_run, &t);
+	tree = json_parse_skip(t.p, t.n, t.name, skip ? skip : &none, e);
+	if (beside)
+		pool_join(&th);
+	else if (tree != NULL)
+		ident_run(&t);
+	if (tree != NULL && t.rc < 0) {
+		*e = t.e;
+		cJSON_Delete(tree);
+		tree = NULL;
+	}
+	if (tree != NULL)
+		memcpy(id, t.id, sizeof t.id);
+	buf_release(&b);
+	return tree;
 }
 
 cJSON *

@@ -114,6 +114,13 @@ struct json_skip {
 };
 cJSON *json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
     struct err *e);
+/* A whole file ("-": standard input) as json_parse_skip reads it (skip may
+ * be NULL: every value built), and the identity of its canonical bytes
+ * (all of them, the skipped array's too) into id: computed by the
+ * streaming writer on a thread of its own beside the parse when beside is
+ * nonzero, after it otherwise.  NULL with e set. */
+cJSON *json_parse_file_id(const char *path, const struct json_skip *skip,
+    char id[HASH_ID_LEN + 1], int beside, struct err *e);
 /* The identity of the canonical bytes of the document in p[0..len), by the
  * streaming writer (no tree): "sha256:<hex>" into id.  0, or -1 with e
  * set as json_parse would. */

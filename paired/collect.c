@@ -763,62 +763,25 @@ ids_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
 	return 0;
 }
 
-struct ident {
-	const char *p, *name;
-	size_t n;
-	char id[HASH_ID_LEN + 1];
-	struct err e;
-	int rc;
-};
-
-static void
-ident_run(void *arg)
-{
-	struct ident *t = arg;
-
-	t->rc = canon_id_text(t->p, t->n, t->name, t->id, &t->e);
-}
-
 cJSON *
 paired_freeze_read(const char *path, struct paired_ids *ids, char id[HASH_ID_LEN + 1], int jobs,
     struct err *e)
 {
-	struct buf b = BUF_INIT;
 	struct ids_rd s = { ids, io_name(path), 0, 0 };
 	const struct json_skip skip = { { "decisions", "included" }, ids_tok, &s };
-	struct pool_thread th = POOL_THREAD_INIT;
-	struct ident t = { NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 };
+	cJSON *tree;
 	const cJSON *inc;
-	cJSON *tree = NULL;
 
 	paired_ids_release(ids);
-	if (io_read_all(path, &b, IO_MAX_DOCUMENT, e) < 0)
+	if ((tree = json_parse_file_id(path, &skip, id, jobs != 1, e)) == NULL)
 		return NULL;
-	t.p = b.p ? b.p : "";
-	t.n = b.len;
-	/* the identity of the whole, beside the tree without the entries */
-	if (jobs != 1)
-		pool_spawn(&th, ident_run, &t);
-	tree = json_parse_skip(t.p, t.n, t.name, &skip, e);
-	if (jobs != 1)
-		pool_join(&th);
-	else if (tree != NULL)
-		ident_run(&t);
-	if (tree != NULL && t.rc < 0) {
-		*e = t.e;
-		cJSON_Delete(tree);
-		tree = NULL;
-	}
 	/* an "included" of another type was built, and holds no identities */
 	inc = json_get(json_get(tree, "decisions"), "included");
 	if (inc != NULL && !cJSON_IsArray(inc)) {
-		err_set(e, ERR_INPUT, "%s: \"decisions\": \"included\": expected an array", t.name);
+		err_set(e, ERR_INPUT, "%s: \"decisions\": \"included\": expected an array", s.name);
 		cJSON_Delete(tree);
-		tree = NULL;
+		return NULL;
 	}
-	if (tree != NULL)
-		memcpy(id, t.id, sizeof t.id);
-	buf_release(&b);
 	return tree;
 }
 

@@ -14,6 +14,8 @@ check "distance: the document validates against schemas/distance.schema.json" \
 	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/distance.schema.json" d.json
 COHORT_JOBS=1 "$COHORT" distance -o d1.json fp.json
 same_bytes "distance: the same bytes on one thread" d.json d1.json
+check "distance: the quadratic forms by AVX2 and one at a time, the same document (tests/unit/dist_simd.c)" \
+	"$BUILD/tests/unit/dist_simd" fp.json
 expect_status "verify recomputes the distance from its fingerprints" 0 \
 	"$COHORT" verify --store st prereg.json f.json fp.json d.json
 grep -q '"check":"refit","detail":"computed again from its inputs: the same bytes","ok":true,"subject":"d.json"' "$TMP/out" &&
@@ -48,6 +50,7 @@ json.dump(doc([c, d], "none", 0.5), open("k4.json", "w"))
 P
 "$COHORT" distance -o k1d.json k1.json
 "$COHORT" distance -o k2d.json k2.json
+check "distance: constructed fingerprints, AVX2 and one at a time the same" "$BUILD/tests/unit/dist_simd" k2.json
 $PY - k1d.json k2d.json <<'P' && ok "distance: closed forms on constructed fingerprints" ||
 import json, math, sys
 p = json.load(open(sys.argv[1]))["pairs"][0]
