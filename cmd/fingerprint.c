@@ -11,6 +11,7 @@
 #include "../fingerprint/fp.h"
 #include "../fingerprint/fppart.h"
 #include "../json/json.h"
+#include "../paired/collect.h"
 #include "../protocol/prereg.h"
 #include "cmd.h"
 #include "opt.h"
@@ -66,15 +67,24 @@ options(const struct opt_cmd *c, const char *reps, const char *seed, const char 
 	return 0;
 }
 
-/* Read every freeze and find its store. */
+/* What a freeze's reading gives beside its tree. */
+struct got {
+	struct paired_ids ids;
+	char id[HASH_ID_LEN + 1];
+};
+
+/* Read every freeze (without its included decisions' tree) and find its
+ * store. */
 static int
-inputs(char **ops, int nops, const char *store, struct fp_input *in, cJSON **trees, char **beside,
-    struct err *e)
+inputs(char **ops, int nops, const char *store, int jobs, struct fp_input *in, cJSON **trees,
+    char **beside, struct got *got, struct err *e)
 {
 	for (int i = 0; i < nops; i++) {
-		if ((trees[i] = json_parse_file(ops[i], e)) == NULL)
+		if ((trees[i] = paired_freeze_read(ops[i], &got[i].ids, got[i].id, jobs, e)) == NULL)
 			return -1;
 		in[i].freeze = trees[i];
+		in[i].ids = &got[i].ids;
+		in[i].id = got[i].id;
 		in[i].name = io_name(ops[i]);
 		if (store == NULL && (beside[i] = store_beside(ops[i])) == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
@@ -133,6 +143,7 @@ cmd_fingerprint(int argc, char **argv)
 	struct fp_input *in = NULL;
 	cJSON **trees = NULL, *doc = NULL;
 	char **ops, **beside = NULL;
+	struct got *got = NULL;
 	int nops, rc, tab;
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
@@ -149,17 +160,20 @@ cmd_fingerprint(int argc, char **argv)
 	in = calloc((size_t)nops, sizeof *in);
 	trees = calloc((size_t)nops, sizeof *trees);
 	beside = calloc((size_t)nops, sizeof *beside);
-	if (in == NULL || trees == NULL || beside == NULL)
+	got = calloc((size_t)nops, sizeof *got);
+	if (in == NULL || trees == NULL || beside == NULL || got == NULL)
 		rc = err_set(&e, ERR_NOMEM, "out of memory");
 	else
 		rc = prereg_read(prereg, &pr, &e) < 0 ||
-		    inputs(ops, nops, store, in, trees, beside, &e) < 0 ||
+		    inputs(ops, nops, store, o.jobs, in, trees, beside, got, &e) < 0 ||
 		    document(in, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 		    opt_emit(doc, tab, fp_table, out, &e) < 0;
-	for (int i = 0; trees && beside && i < nops; i++) {
+	for (int i = 0; trees && beside && got && i < nops; i++) {
 		cJSON_Delete(trees[i]);
 		free(beside[i]);
+		paired_ids_release(&got[i].ids);
 	}
+	free(got);
 	free(in);
 	free(trees);
 	free(beside);

@@ -138,6 +138,8 @@ fingerprint_same(const cJSON *doc, const cJSON *const *in, size_t n, const char 
 	    (pr = input_of(in, n, ids[0], &at, e)) == NULL)
 		return -1;
 	for (size_t i = 1; i < m; i++) {
+		/* the freeze found by its identity: that is its id, not computed again */
+		fi[i - 1] = (struct fp_input){ .ids = NULL, .id = ids[i] };
 		if ((fi[i - 1].freeze = input_of(in, n, ids[i], &at, e)) == NULL)
 			return -1;
 		fi[i - 1].name = name;

@@ -498,9 +498,9 @@ read_all(struct fp_run *r, struct err *e)
 
 	for (size_t i = 0; i < r->nin && rc == 0; i++) {
 		r->has_dec[i] = json_get(r->in[i].freeze, "decisions") != NULL;
-		if (r->has_dec[i] && paired_collect_split(r->in[i].freeze, r->in[i].store_dir,
-		    r->in[i].name, r->pr->blunder_cp, r->by_position, r->o->jobs, r->o->split,
-		    &r->pd[i], e) < 0)
+		if (r->has_dec[i] && paired_collect_ids(r->in[i].freeze, r->in[i].ids,
+		    r->in[i].store_dir, r->in[i].name, r->pr->blunder_cp, r->by_position, r->o->jobs,
+		    r->o->split, &r->pd[i], e) < 0)
 			rc = -1;
 		if (rc == 0)
 			rc = add_decisions(r, i, e);
@@ -549,7 +549,9 @@ fp_run_new(const struct fp_input *in, size_t nin, const struct fp_opts *o, struc
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < nin; i++)
-		if (canon_id(in[i].freeze, r->ids[i], e) < 0) {
+		if (in[i].id != NULL)
+			snprintf(r->ids[i], sizeof r->ids[i], "%s", in[i].id);
+		else if (canon_id(in[i].freeze, r->ids[i], e) < 0) {
 			fp_run_free(r);
 			return -1;
 		}

@@ -35,11 +35,16 @@
 
 #define FP_LEVEL 0.95 /* every interval's level */
 
-/* One freeze: its tree, its object store, its name in messages. */
+/* One freeze: its tree, its object store, its name in messages; read by
+ * paired_freeze_read, also its included decisions' identities and its
+ * own (else NULL: both from the tree). */
+struct paired_ids;
 struct fp_input {
 	const cJSON *freeze;
 	const char *store_dir;
 	const char *name;
+	const struct paired_ids *ids;
+	const char *id;
 };
 
 struct fp_opts {

@@ -704,9 +704,10 @@ paired_collect_split(const cJSON *freeze, const char *store_dir, const char *nam
 
 int
 paired_collect_ids(const cJSON *freeze, const struct paired_ids *ids, const char *store_dir,
-    const char *name, double blunder_cp, int jobs, struct paired_data *out, struct err *e)
+    const char *name, double blunder_cp, int by_position, int jobs, int split,
+    struct paired_data *out, struct err *e)
 {
-	return collect(freeze, ids, store_dir, name, blunder_cp, 0, jobs, -1, out, e);
+	return collect(freeze, ids, store_dir, name, blunder_cp, by_position, jobs, split, out, e);
 }
 
 /* ---- a freeze read without its included decisions' tree ---- */

@@ -107,9 +107,10 @@ void paired_ids_release(struct paired_ids *ids);
  * tree, and paired needs only their identities.  NULL with e set. */
 cJSON *paired_freeze_read(const char *path, struct paired_ids *ids, char id[HASH_ID_LEN + 1],
     int jobs, struct err *e);
-/* paired_collect_jobs for a tree paired_freeze_read gave, with its ids. */
+/* paired_collect_split for a tree paired_freeze_read gave, with its ids. */
 int paired_collect_ids(const cJSON *freeze, const struct paired_ids *ids, const char *store_dir,
-    const char *name, double blunder_cp, int jobs, struct paired_data *out, struct err *e);
+    const char *name, double blunder_cp, int by_position, int jobs, int split,
+    struct paired_data *out, struct err *e);
 void paired_data_release(struct paired_data *d);
 
 /* t += s. */

@@ -546,8 +546,8 @@ paired_document(const cJSON *freeze, const struct paired_opts *o, cJSON **out, s
 	*out = NULL;
 	if (o->replicates < 0 || o->replicates > 1000000)
 		return err_set(e, ERR_USAGE, "--replicates: expected 0 to 1000000");
-	rc = o->ids ? paired_collect_ids(freeze, o->ids, o->store_dir, o->name, o->blunder_cp,
-	    o->jobs, &r.d, e) :
+	rc = o->ids ? paired_collect_ids(freeze, o->ids, o->store_dir, o->name, o->blunder_cp, 0,
+	    o->jobs, -1, &r.d, e) :
 	    paired_collect_jobs(freeze, o->store_dir, o->name, o->blunder_cp, 0, o->jobs, &r.d, e);
 	if (rc == 0)
 		rc = build(&r, freeze, out, e);

@@ -35,7 +35,7 @@ main(int argc, char **argv)
 		return fprintf(stderr, "usage: fp_ranges PREREG STORE FREEZE\n"), 2;
 	if (prereg_read(argv[1], &pr, &e) < 0 || (fz = json_parse_file(argv[3], &e)) == NULL)
 		return fail(&e);
-	struct fp_input in = { fz, argv[2], argv[3] };
+	struct fp_input in = { fz, argv[2], argv[3], NULL, NULL };
 	fp_opts_init(&o);
 	o.pr = &pr;
 	o.jobs = 2;
