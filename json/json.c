@@ -140,52 +140,29 @@ json_parse(const char *p, size_t len, const char *name, long first_line, struct 
 	return json_parse_lines(p, len, name, first_line, NULL, e);
 }
 
-cJSON *
-json_parse_lines(const char *p, size_t len, const char *name, long first_line,
-    struct json_lines *lines, struct err *e)
-{
-	struct json_rd *r = json_rd_mem(p, len, name, first_line);
-	struct builder b = { .lines = lines, .name = name ? name : "<input>", .e = e };
-	struct json_tok t;
-	int rc = 0;
-
-	if (lines != NULL)
-		lines->n = 0;
-	if (r == NULL) {
-		err_set(e, ERR_NOMEM, "%s: out of memory", b.name);
-		return NULL;
-	}
-	while ((rc = json_rd_next(r, &t, e)) == 0 && t.type != JSON_EOF)
-		if ((rc = build_step(&b, &t)) < 0)
-			break;
-	json_rd_free(r);
-	free(b.key);
-	if (rc < 0) {
-		cJSON_Delete(b.root);
-		return NULL;
-	}
-	return b.root;
-}
-
 /* The skipped array opens when an array is the value of key[1] in the
  * object that is the value of key[0] in the root. */
 static int
 skip_opens(const struct builder *b, const struct json_skip *s, const struct json_tok *t)
 {
-	return s->tok != NULL && t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
+	return s != NULL && t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
 	    strcmp(b->key, s->key[1]) == 0 && b->open[2]->string != NULL &&
 	    strcmp(b->open[2]->string, s->key[0]) == 0;
 }
 
-cJSON *
-json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
-    struct err *e)
+/* The tree of p[0..len): lines filled when not NULL, skip's array not
+ * built when skip is not NULL. */
+static cJSON *
+parse(const char *p, size_t len, const char *name, long first_line, struct json_lines *lines,
+    const struct json_skip *skip, struct err *e)
 {
-	struct json_rd *r = json_rd_mem(p, len, name, 1);
-	struct builder b = { .name = name ? name : "<input>", .e = e };
+	struct json_rd *r = json_rd_mem(p, len, name, first_line);
+	struct builder b = { .lines = lines, .name = name ? name : "<input>", .e = e };
 	struct json_tok t;
-	int rc = 0, in = 0, depth = 0; /* in the array; its elements' nesting */
+	int rc = 0, in = 0, depth = 0; /* in the skipped array; its elements' nesting */
 
+	if (lines != NULL)
+		lines->n = 0;
 	if (r == NULL) {
 		err_set(e, ERR_NOMEM, "%s: out of memory", b.name);
 		return NULL;
@@ -194,8 +171,7 @@ json_parse_skip(const char *p, size_t len, const char *name, const struct json_s
 		if (in && depth == 0 && t.type == JSON_ARRAY_END) {
 			in = 0;
 		} else if (in) {
-			int closes = t.type == JSON_OBJECT_END || t.type == JSON_ARRAY_END;
-			depth -= closes;
+			depth -= t.type == JSON_OBJECT_END || t.type == JSON_ARRAY_END;
 			/* an element and its end at 1, what is inside it at 2, ... */
 			if ((rc = skip->tok(skip->arg, &t, depth + 1, e)) < 0)
 				break;
@@ -214,6 +190,20 @@ json_parse_skip(const char *p, size_t len, const char *name, const struct json_s
 		return NULL;
 	}
 	return b.root;
+}
+
+cJSON *
+json_parse_lines(const char *p, size_t len, const char *name, long first_line,
+    struct json_lines *lines, struct err *e)
+{
+	return parse(p, len, name, first_line, lines, NULL, e);
+}
+
+cJSON *
+json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
+    struct err *e)
+{
+	return parse(p, len, name, 1, NULL, skip, e);
 }
 
 struct ident {
@@ -236,7 +226,6 @@ cJSON *
 json_parse_file_id(const char *path, const struct json_skip *skip, char id[HASH_ID_LEN + 1],
     int beside, struct err *e)
 {
-	static const struct json_skip none = { { "", "" }, NULL, NULL };
 	struct buf b = BUF_INIT;
 	struct pool_thread th = POOL_THREAD_INIT;
 	struct ident t = { NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 };
@@ -248,7 +237,7 @@ json_parse_file_id(const char *path, const struct json_skip *skip, char id[HASH_
 	t.n = b.len;
 	if (beside)
 		pool_spawn(&th, ident_run, &t);
-	tree = json_parse_skip(t.p, t.n, t.name, skip ? skip : &none, e);
+	tree = json_parse_skip(t.p, t.n, t.name, skip, e);
 	if (beside)
 		pool_join(&th);
 	else if (tree != NULL)

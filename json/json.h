@@ -105,8 +105,8 @@ cJSON *json_parse_file_lines(const char *path, struct json_lines *lines, struct 
  * tree, empty, and every token of its elements goes to tok instead, with
  * its depth (1 for an element itself, 2 inside it, ...).  The reader's
  * checks are made all the same.  tok returns 0, or -1 with e set to stop
- * the parse.  For documents whose one large array a reader needs only a
- * little of (a freeze's decisions). */
+ * the parse (skip NULL: json_parse).  For documents whose one large array
+ * a reader needs only a little of (a freeze's decisions). */
 struct json_skip {
 	const char *key[2];
 	int (*tok)(void *arg, const struct json_tok *t, int depth, struct err *e);
