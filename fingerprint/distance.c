@@ -966,7 +966,7 @@ dist_setup(struct dist *d, const cJSON *const *docs, size_t ndocs, struct err *e
 	const char *pop;
 
 	memset(d, 0, sizeof *d);
-	d->avx2 = __builtin_cpu_supports("avx2");
+	d->avx2 = __builtin_cpu_supports("avx2") != 0;
 	if (ndocs == 0)
 		return err_set(e, ERR_USAGE, "no fingerprint document given");
 	for (size_t i = 0; i < ndocs; i++) {
@@ -1007,9 +1007,12 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 	int rc = -1;
 
 	*out = NULL;
-	if (dist_setup(&d, docs, ndocs, e) == 0 && (d.ids = o ? o->ids : NULL, d.avx2 &= !(o && o->plain), 1) &&
-	    all_pairs(&d, o, e) == 0 && dist_document(&d, docs, ndocs, out, e) == 0)
-		rc = 0;
+	if (dist_setup(&d, docs, ndocs, e) == 0) {
+		d.ids = o ? o->ids : NULL;
+		d.avx2 = d.avx2 && !(o && o->plain);
+		if (all_pairs(&d, o, e) == 0 && dist_document(&d, docs, ndocs, out, e) == 0)
+			rc = 0;
+	}
 	dist_release(&d);
 	return rc;
 }
