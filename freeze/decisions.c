@@ -81,12 +81,20 @@ static int
 member(struct buf *b, const char *key, const char *v)
 {
 	struct err ig = ERR_INIT;
+	size_t n = 0;
 
-	if (b->len > 1 && buf_addc(b, ',') < 0)
+	/* keys are plain ASCII; so is a value of printable ASCII without a
+	 * quote or backslash, written as it is (anything else: canon_string) */
+	if ((b->len > 1 && buf_addc(b, ',') < 0) || buf_addc(b, '"') < 0 || buf_adds(b, key) < 0 ||
+	    buf_add(b, "\":", 2) < 0)
 		return -1;
-	if (canon_string(key, b, &ig) < 0 || buf_addc(b, ':') < 0)
-		return -1;
-	return v ? canon_string(v, b, &ig) : buf_adds(b, "null");
+	if (v == NULL)
+		return buf_adds(b, "null");
+	while (v[n] >= 0x20 && v[n] < 0x7f && v[n] != '"' && v[n] != '\\')
+		n++;
+	if (v[n] != '\0')
+		return canon_string(v, b, &ig);
+	return buf_addc(b, '"') < 0 || buf_add(b, v, n) < 0 ? -1 : buf_addc(b, '"');
 }
 
 /* The entry of "included" (what a reader needs to group decisions) or of
@@ -96,7 +104,7 @@ entry_bytes(const struct decision *d, const char *id, int reason, const char *wh
     struct freeze_ditem *it)
 {
 	struct buf b = BUF_INIT;
-	int rc = buf_addc(&b, '{');
+	int rc = buf_grow(&b, 200) < 0 ? -1 : buf_addc(&b, '{');
 
 	if (reason == D_NONE)
 		rc = rc < 0 || member(&b, "budget", d->budget) < 0 ||
