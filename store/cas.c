@@ -18,6 +18,7 @@
 #define IDX_MAGIC "CIDX0001"
 #define IDX_ENTRY 44 /* digest 32, offset 8, length 4, big-endian */
 #define IDX_CHUNK 1024 /* entries written at once */
+#define CAS_OUT_BUF ((size_t)1 << 20)
 #define MARKER "cohort.store/1\n"
 
 struct pack {
@@ -42,6 +43,7 @@ struct cas {
 	/* the pack being written */
 	char *tmp_pack;
 	FILE *out;
+	char *outbuf;   /* out's buffer: glibc takes a size only with a buffer */
 	uint64_t out_off;
 	uint64_t synced;  /* pack bytes handed to writeback so far */
 	struct newrec *recs;
@@ -307,6 +309,7 @@ cas_free(struct cas *c)
 	}
 	if (c->out)
 		fclose(c->out);
+	free(c->outbuf);
 	if (c->tmp_pack)
 		unlink(c->tmp_pack);
 	for (size_t i = 0; i < c->ndamage; i++)
@@ -562,7 +565,9 @@ cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struc
 			close(fd);
 			return err_set(e, ERR_IO, "%s/pack: cannot write", c->dir);
 		}
-		setvbuf(c->out, NULL, _IOFBF, 1 << 20);
+		/* a megabyte a write, not the 4 KB glibc picks for itself */
+		if ((c->outbuf = malloc(CAS_OUT_BUF)) != NULL)
+			setvbuf(c->out, c->outbuf, _IOFBF, CAS_OUT_BUF);
 	}
 	if (c->nrecs == c->caprecs) {
 		size_t cap = c->caprecs ? 2 * c->caprecs : 4096;
@@ -709,6 +714,8 @@ cas_commit(struct cas *c, struct err *e)
 		return err_set(e, ERR_IO, "%s: write error: %s", c->tmp_pack, strerror(errno));
 	fclose(c->out);
 	c->out = NULL;
+	free(c->outbuf);
+	c->outbuf = NULL;
 	if (sort_recs(c) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < c->nrecs; i++)
