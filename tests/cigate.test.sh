@@ -41,12 +41,19 @@ printf 'luna/harness/\n' >ev/.gitignore
 (cd ev && g submodule add -q --depth 1 "file://$ROOT" tools/cohort >/dev/null 2>&1 && g add -A && g commit -qm evidence) ||
 	notok "ci-gate: cohort as a submodule" "git submodule add failed"
 # the program under test stands in for the build make would make: copied,
-# newer than its sources, so make finds it up to date.  Every file of the
-# build gets one time stamp: touched one after another, an object touched
-# after the program would be newer and make would link it again (with the
-# release flags, which for the sanitized objects fails).
+# newer than its sources, so make finds it up to date.  Two things would
+# make it link again, with the release flags (which for the sanitized
+# objects fails): a file of the build newer than the program, and a
+# source commit the submodule names otherwise than the build it came from
+# (cmd/module.mk rewrites cmd/commit.c when it changes; a tree whose files'
+# times changed reads as dirty until git refreshes its index).  So the
+# sources are dated 2000 and git's index refreshed, make itself writes
+# commit.c as it would for this submodule, and then every file of the
+# build gets one time stamp.
 mkdir -p ev/tools/cohort/build && cp -a "$BUILD" ev/tools/cohort/build/release &&
 	find ev/tools/cohort -path ev/tools/cohort/build -prune -o -exec touch -h -d @946684800 {} + &&
+	(cd ev/tools/cohort && git update-index -q --refresh >/dev/null 2>&1; \
+	 make -s --no-print-directory BUILD=build/release build/release/cmd/commit.c) &&
 	find ev/tools/cohort/build -exec touch -h -d "@$(date +%s)" {} +
 for job in gh-pass gl-pass any; do
 	(cd ev && env -u BUILD -u COHORT -u ROOT sh "$TMP/$job.sh") >$job.out 2>&1
