@@ -60,15 +60,14 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	char where[512];
 	int rc;
 
+	ledger_loc_format(loc, where, sizeof where);
+	s->off = keep->len;
 	if (rec == NULL) {
-		ledger_loc_format(loc, where, sizeof where);
-		s->off = keep->len;
+		/* the flat way, else the tree, whose reader words the errors */
 		rc = freeze_dec_prepare_flat(c->x, scratch, text, n, where, keep, &s->it, e);
 		s->len = keep->len - s->off;
 		if (rc <= 0)
 			return rc;
-	}
-	if (rec == NULL) {
 		if ((rec = own = json_parse(text, n, loc->name, loc->line, e)) == NULL)
 			return -1;
 		if (!cJSON_IsObject(rec)) {
@@ -77,8 +76,6 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 			    loc->line);
 		}
 	}
-	ledger_loc_format(loc, where, sizeof where);
-	s->off = keep->len;
 	rc = freeze_dec_prepare(c->x, rec, where, keep, &s->it, e);
 	s->len = keep->len - s->off;
 	cJSON_Delete(own);

@@ -223,7 +223,6 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 }
 
 struct freeze_dec_scratch {
-	struct rec_scan *rs;
 	struct decision_flat f;
 	struct hash *h;
 };
@@ -235,10 +234,8 @@ freeze_dec_scratch_new(void)
 
 	if (w == NULL)
 		return NULL;
-	decision_flat_init(&w->f);
-	w->rs = rec_scan_new();
 	w->h = hash_new();
-	if (w->rs == NULL || w->h == NULL) {
+	if (decision_flat_init(&w->f) < 0 || w->h == NULL) {
 		freeze_dec_scratch_free(w);
 		return NULL;
 	}
@@ -250,7 +247,6 @@ freeze_dec_scratch_free(struct freeze_dec_scratch *w)
 {
 	if (w == NULL)
 		return;
-	rec_scan_free(w->rs);
 	hash_free(w->h);
 	decision_flat_release(&w->f);
 	free(w);
@@ -263,11 +259,11 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 {
 	struct decision dec;
 	size_t start = canon->len;
-	int rc = rec_scan(w->rs, text, n, canon);
+	int rc = rec_scan(w->f.rs, text, n, canon);
 
 	memset(it, 0, sizeof *it);
 	if (rc == REC_OK)
-		rc = decision_read_flat(&w->f, w->rs, &dec);
+		rc = decision_read_flat(&w->f, w->f.rs, &dec);
 	if (rc < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc != 0) {

@@ -434,12 +434,6 @@ struct chunk {
 	struct err e;
 };
 
-/* A worker's own scratch: the flat reader and its decision text. */
-struct worker {
-	struct rec_scan *rs;
-	struct decision_flat f;
-};
-
 struct reader {
 	struct paired_data *r;
 	const cJSON **entry;
@@ -447,20 +441,18 @@ struct reader {
 	struct cas *store;
 	const char *name, *store_dir;
 	struct chunk *ch;          /* WINDOW of them */
-	struct worker *w;          /* one a pool worker */
+	struct decision_flat *w;   /* one a pool worker: its flat reader */
 	int nw;
 	const struct paired_ids *ids; /* the entries' identities, read without a tree, or NULL */
 };
 
-/* One record into q (1: of another split than the one kept, left out);
- * the error as read_decisions always worded it. */
 /* A stored record, which is canonical, into d: the flat way when it can
  * (rec_check), else its tree into *tree. */
 static int
-read_record(struct worker *w, const char *p, size_t n, struct decision *d, cJSON **tree,
+read_record(struct decision_flat *w, const char *p, size_t n, struct decision *d, cJSON **tree,
     struct err *e)
 {
-	int rc = rec_check(w->rs, p, n) == REC_OK ? decision_read_flat(&w->f, w->rs, d) : 1;
+	int rc = rec_check(w->rs, p, n) == REC_OK ? decision_read_flat(w, w->rs, d) : 1;
 
 	*tree = NULL;
 	if (rc <= 0)
@@ -470,11 +462,14 @@ read_record(struct worker *w, const char *p, size_t n, struct decision *d, cJSON
 	return decision_read(*tree, d, e);
 }
 
+/* One record into q (1: of another split than the one kept, left out);
+ * the error as read_decisions always worded it. */
 static int
-read_one(const struct reader *x, struct worker *w, size_t i, struct prep *q, struct buf *keys,
-    struct err *e)
+read_one(const struct reader *x, struct decision_flat *w, size_t i, struct prep *q,
+    struct buf *keys, struct err *e)
 {
-	const char *idtext, *p;
+	const char *p, *idtext = NULL;
+	char shown[HASH_ID_LEN + 1];
 	uint8_t dg[HASH_LEN];
 	size_t n;
 	struct decision d;
@@ -482,20 +477,21 @@ read_one(const struct reader *x, struct worker *w, size_t i, struct prep *q, str
 	cJSON *rec;
 	int rc;
 
-	char idbuf[HASH_ID_LEN + 1];
-
-	if (x->ids != NULL) {
+	if (x->ids != NULL)
 		memcpy(dg, x->ids->d[i], HASH_LEN);
-		hash_id_format(dg, idbuf);
-		idtext = idbuf;
-	} else if (json_get_string(x->entry[i], "id", 1, &idtext, e) < 0 ||
-	    hash_id_parse(idtext, dg) < 0) {
+	else if (json_get_string(x->entry[i], "id", 1, &idtext, e) < 0 ||
+	    hash_id_parse(idtext, dg) < 0)
 		return err_set(e, ERR_INPUT, "%s: \"decisions\": an entry without an identity",
 		    x->name);
+	if ((rc = cas_get(x->store, dg, &p, &n, e)) != 0) {
+		if (rc < 0)
+			return -1;
+		/* the entry's text as written, or the identity read without it */
+		if (idtext == NULL)
+			hash_id_format(dg, shown);
+		return err_set(e, ERR_INPUT, "%s: decision record %s is not in the store %s",
+		    x->name, idtext ? idtext : shown, x->store_dir);
 	}
-	if ((rc = cas_get(x->store, dg, &p, &n, e)) != 0)
-		return rc < 0 ? -1 : err_set(e, ERR_INPUT, "%s: decision record %s is not in the "
-		    "store %s", x->name, idtext, x->store_dir);
 	rc = read_record(w, p, n, &d, &rec, e);
 	if (rc < 0 && rec == NULL)
 		return -1;
@@ -562,22 +558,19 @@ workers_new(struct reader *x, int n)
 {
 	if ((x->w = calloc((size_t)n, sizeof *x->w)) == NULL)
 		return -1;
-	x->nw = n;
-	for (int i = 0; i < n; i++) {
-		decision_flat_init(&x->w[i].f);
-		if ((x->w[i].rs = rec_scan_new()) == NULL)
+	for (x->nw = 0; x->nw < n; x->nw++)
+		if (decision_flat_init(&x->w[x->nw]) < 0) {
+			x->nw++;
 			return -1;
-	}
+		}
 	return 0;
 }
 
 static void
 workers_free(struct reader *x)
 {
-	for (int i = 0; i < x->nw; i++) {
-		rec_scan_free(x->w[i].rs);
-		decision_flat_release(&x->w[i].f);
-	}
+	for (int i = 0; i < x->nw; i++)
+		decision_flat_release(&x->w[i]);
 	free(x->w);
 }
 

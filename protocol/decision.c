@@ -181,18 +181,21 @@ static const char *const model_keys[2] = { "requested", "returned" };
 static const char *const token_keys[4] = { "cached", "input", "output", "reasoning" };
 static const int token_slot[4] = { 3, 0, 1, 2 };
 
-void
+int
 decision_flat_init(struct decision_flat *f)
 {
 	memset(f, 0, sizeof *f);
 	rec_keys_init(&f->top, top_keys, T_N);
 	rec_keys_init(&f->model, model_keys, 2);
 	rec_keys_init(&f->tokens, token_keys, 4);
+	return (f->rs = rec_scan_new()) == NULL ? -1 : 0;
 }
 
 void
 decision_flat_release(struct decision_flat *f)
 {
+	rec_scan_free(f->rs);
+	f->rs = NULL;
 	buf_release(&f->text);
 }
 

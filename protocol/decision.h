@@ -69,13 +69,15 @@ int decision_cond_parse(const char *s, struct decision_cond *c);
 /* Read rec's fields into d; errors name the field (`"shown": expected ...`). */
 int decision_read(const cJSON *rec, struct decision *d, struct err *e);
 
-/* The flat reader's scratch, one a thread: the field lists made once,
- * and the text a decision's strings are copied into. */
+/* The flat reader's scratch, one a thread: the reader itself (rs), the
+ * field lists made once, and the text a decision's strings are copied
+ * into.  decision_flat_init: 0, or -1 out of memory (release it anyway). */
 struct decision_flat {
+	struct rec_scan *rs;
 	struct rec_keys top, model, tokens;
 	struct buf text;
 };
-void decision_flat_init(struct decision_flat *f);
+int decision_flat_init(struct decision_flat *f);
 void decision_flat_release(struct decision_flat *f);
 /* decision_read for a record the flat reader has read (json/rec.h, token
  * 0 the object), without a tree: 0 when every field is there with its

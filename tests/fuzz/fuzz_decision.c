@@ -10,15 +10,10 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rec_scan *s = rec_scan_new();
 	struct decision_flat fl;
 
-	if (s == NULL)
-		return 0;
-	decision_flat_init(&fl);
-	if (agree_record(s, &fl, (const char *)data, size) < 0)
+	if (decision_flat_init(&fl) == 0 && agree_record(fl.rs, &fl, (const char *)data, size) < 0)
 		abort();
 	decision_flat_release(&fl);
-	rec_scan_free(s);
 	return 0;
 }

@@ -10,22 +10,21 @@
 int
 main(int argc, char **argv)
 {
-	struct rec_scan *s = rec_scan_new();
 	struct decision_flat fl;
 	long records = 0, flat = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int ok = decision_flat_init(&fl) == 0;
 
-	decision_flat_init(&fl);
-	for (int i = 1; s != NULL && i < argc; i++) {
+	for (int i = 1; ok && i < argc; i++) {
 		FILE *f = fopen(argv[i], "r");
 		if (f == NULL) {
 			perror(argv[i]);
 			return 2;
 		}
 		for (long ln = 1; (n = getline(&line, &cap, f)) > 0; ln++) {
-			int rc = agree_record(s, &fl, line, (size_t)(line[n - 1] == '\n' ? n - 1 : n));
+			int rc = agree_record(fl.rs, &fl, line, (size_t)(line[n - 1] == '\n' ? n - 1 : n));
 			if (rc < 0) {
 				fprintf(stderr, "%s:%ld: the flat and tree readers disagree\n", argv[i], ln);
 				return 1;
@@ -38,6 +37,5 @@ main(int argc, char **argv)
 	printf("%ld records, %ld read flat\n", records, flat);
 	free(line);
 	decision_flat_release(&fl);
-	rec_scan_free(s);
-	return s == NULL ? 2 : 0;
+	return ok ? 0 : 2;
 }
