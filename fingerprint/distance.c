@@ -31,7 +31,8 @@ struct dfp {
 	const char *family, *replication;
 	const char *split;  /* its document's split; NULL for all (or none named) */
 	double *z, *S;      /* standardized estimates; covariance (F x F) */
-	double *zr;         /* R x F standardized rows, NAN where missing */
+	double *zr;         /* standardized rows, NAN where missing: blocks of
+			     * FP_QB replicates, feature-major (zr_at) */
 	double *cx, *cse;   /* component features: estimate, se */
 	double *cr;         /* R x NX */
 };
@@ -235,39 +236,77 @@ rows_of(const struct dist *d, const cJSON *fp, const char *const *names, size_t 
 	return 0;
 }
 
+/* Where replicate r's feature a is in a fingerprint's zr: blocks of FP_QB
+ * replicates, each feature's FP_QB side by side, so that quad_block reads
+ * each difference it needs as a run (a row's run of F, read down its
+ * column, missed the cache a line at a time); zr_len in all, the last
+ * block's spare places 0. */
+static size_t
+zr_at(const struct dist *d, size_t r, size_t a)
+{
+	return (r / FP_QB * d->F + a) * FP_QB + r % FP_QB;
+}
+
+static size_t
+zr_len(const struct dist *d)
+{
+	return (d->R + FP_QB - 1) / FP_QB * FP_QB * d->F;
+}
+
+/* Each fingerprint's standardized estimates, covariance and rows; rows is
+ * scratch of R x F. */
 static int
-extract(struct dist *d, struct err *e)
+extract_into(struct dist *d, double *rows, struct err *e)
 {
 	size_t F = d->F;
+	long *idx = malloc((F + 1) * sizeof *idx);
 
 	for (size_t i = 0; i < d->nfp; i++) {
 		struct dfp *x = &d->fp[i];
 		const cJSON *cov = json_get(x->fp, "covariance"), *cn = json_get(cov, "names");
 		x->z = calloc(F, sizeof *x->z);
 		x->S = calloc(F * F, sizeof *x->S);
-		x->zr = calloc(d->R * F + 1, sizeof *x->zr);
-		if (x->z == NULL || x->S == NULL || x->zr == NULL)
-			return err_set(e, ERR_NOMEM, "out of memory");
+		x->zr = calloc(zr_len(d) + 1, sizeof *x->zr);
+		if (x->z == NULL || x->S == NULL || x->zr == NULL || idx == NULL)
+			return free(idx), err_set(e, ERR_NOMEM, "out of memory");
+		for (size_t a = 0; a < F; a++)
+			idx[a] = name_index(cn, d->feat[a]);
 		for (size_t a = 0; a < F; a++) {
-			long ia = name_index(cn, d->feat[a]);
+			const cJSON *row = cJSON_GetArrayItem(json_get(cov, "matrix"), (int)idx[a]);
 			x->z[a] = numv(json_get(feature_of(x->fp, d->feat[a]), "estimate"));
 			if (isnan(x->z[a]))
-				return err_set(e, ERR_INPUT, "fingerprint %s/%s: %s: a covariance without an "
-				    "estimate", x->family, x->replication, d->feat[a]);
+				return free(idx), err_set(e, ERR_INPUT, "fingerprint %s/%s: %s: a covariance "
+				    "without an estimate", x->family, x->replication, d->feat[a]);
 			for (size_t b = 0; b < F; b++) {
-				long ib = name_index(cn, d->feat[b]);
-				x->S[a * F + b] = numv(cJSON_GetArrayItem(cJSON_GetArrayItem(json_get(cov,
-				    "matrix"), (int)ia), (int)ib));
+				x->S[a * F + b] = numv(cJSON_GetArrayItem(row, (int)idx[b]));
 				if (isnan(x->S[a * F + b]))
-					return err_set(e, ERR_INPUT, "fingerprint %s/%s: \"covariance\": not a %zu "
-					    "by %zu matrix of numbers", x->family, x->replication,
-					    (size_t)cJSON_GetArraySize(cn), (size_t)cJSON_GetArraySize(cn));
+					return free(idx), err_set(e, ERR_INPUT, "fingerprint %s/%s: "
+					    "\"covariance\": not a %zu by %zu matrix of numbers", x->family,
+					    x->replication, (size_t)cJSON_GetArraySize(cn),
+					    (size_t)cJSON_GetArraySize(cn));
 			}
 		}
-		if (rows_of(d, x->fp, (const char *const *)d->feat, F, x->zr) < 0)
-			return err_set(e, ERR_NOMEM, "out of memory");
+		if (rows_of(d, x->fp, (const char *const *)d->feat, F, rows) < 0)
+			return free(idx), err_set(e, ERR_NOMEM, "out of memory");
+		for (size_t r = 0; r < d->R; r++)
+			for (size_t a = 0; a < F; a++)
+				x->zr[zr_at(d, r, a)] = rows[r * F + a];
 	}
+	free(idx);
 	return 0;
+}
+
+static int
+extract(struct dist *d, struct err *e)
+{
+	double *rows = malloc((d->R * d->F + 1) * sizeof *rows);
+	int rc;
+
+	if (rows == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	rc = extract_into(d, rows, e);
+	free(rows);
+	return rc;
 }
 
 /* Each feature's scale: its spread across the panel (population "panel"),
@@ -300,7 +339,7 @@ scales(struct dist *d, const char *population, struct err *e)
 		for (size_t a = 0; a < F; a++) {
 			x->z[a] /= d->scale[a];
 			for (size_t r = 0; r < d->R; r++)
-				x->zr[r * F + a] /= d->scale[a];
+				x->zr[zr_at(d, r, a)] /= d->scale[a];
 			for (size_t b = 0; b < F; b++)
 				x->S[a * F + b] /= d->scale[a] * d->scale[b];
 		}
@@ -479,9 +518,10 @@ quad(const double *L, size_t F, const double *u, const double *v, size_t stride,
 	return s;
 }
 
-/* The same for QB replicates at once (rows of F in u and v), each in the
- * order quad takes, so the results are quad's to the bit; the inner loop
- * runs across replicates, which the compiler can vectorize. */
+/* The same for a block of replicates at once (u and v column-major: the
+ * difference of replicate q in feature a at [a * FP_QB + q]; at most QB
+ * of them from here), each in the order quad takes, so the results are
+ * quad's to the bit. */
 #define QB 8
 static void
 quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq, double *out,
@@ -492,10 +532,10 @@ quad_block(const double *L, size_t F, const double *u, const double *v, size_t n
 
 	for (size_t q = 0; q < nq; q++)
 		for (size_t a = 0; a < F; a++)
-			bad[q] |= isnan(u[q * F + a] - v[q * F + a]);
+			bad[q] |= isnan(u[a * FP_QB + q] - v[a * FP_QB + q]);
 	for (size_t a = 0; a < F; a++) {
 		for (size_t q = 0; q < QB; q++)
-			t[q] = q < nq && !bad[q] ? u[q * F + a] - v[q * F + a] : 0;
+			t[q] = q < nq && !bad[q] ? u[a * FP_QB + q] - v[a * FP_QB + q] : 0;
 		/* eight named accumulators stay in registers */
 		double t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = t[6],
 		    t7 = t[7];
@@ -518,58 +558,84 @@ quad_block(const double *L, size_t F, const double *u, const double *v, size_t n
 		}
 	}
 	for (size_t q = 0; q < nq; q++)
-		out[q] = bad[q] ? NAN : s[q];
+		out[q] = bad[q] || isnan(s[q]) ? NAN : s[q];
 }
 
-/* quad_block four replicates to an AVX2 register: the same operations in
- * the same order (a multiply, then a subtraction, each rounded: no fused
- * multiply-add, which this target does not enable), so the same bits as
- * quad_block's, twice as many at a time. */
+/* quad_block for FP_QB replicates, four to an AVX2 register: the same
+ * operations in the same order (a multiply, then a subtraction, each
+ * rounded: no fused multiply-add, which this target does not enable), so
+ * the same bits as quad_block's.  Eight registers of differences are
+ * eight independent chains of multiply and subtract: one chain waits on
+ * its own last subtraction, so with two the loop ran at the latency of
+ * the operations, not at their rate.  A missing difference is NaN in its
+ * own lane only, and so is that replicate's sum. */
 typedef double v4d __attribute__((vector_size(32)));
+
+/* Four doubles as one register, by one load (a copy of an array of them
+ * went through the stack in halves, and stalled every use). */
+__attribute__((target("avx2"))) static inline v4d
+ld4(const double *p)
+{
+	v4d r;
+
+	memcpy(&r, p, sizeof r);
+	return r;
+}
 
 __attribute__((target("avx2"))) static void
 quad_block_avx2(const double *L, size_t F, const double *u, const double *v, size_t nq,
     double *out, double *y)
 {
-	v4d s0 = { 0, 0, 0, 0 }, s1 = { 0, 0, 0, 0 };
-	double t[QB];
-	int bad[QB] = { 0 };
+	v4d s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 }, s4 = { 0 }, s5 = { 0 }, s6 = { 0 },
+	    s7 = { 0 };
+	double sq[FP_QB];
 
-	for (size_t q = 0; q < nq; q++)
-		for (size_t a = 0; a < F; a++)
-			bad[q] |= isnan(u[q * F + a] - v[q * F + a]);
 	for (size_t a = 0; a < F; a++) {
-		v4d t0, t1, d0, d1;
-		for (size_t q = 0; q < QB; q++)
-			t[q] = q < nq && !bad[q] ? u[q * F + a] - v[q * F + a] : 0;
-		memcpy(&t0, t, sizeof t0);
-		memcpy(&t1, t + 4, sizeof t1);
-		const double *La = &L[a * F];
-		for (size_t b = 0; b < a; b++) {
-			v4d y0, y1, l = { La[b], La[b], La[b], La[b] };
-			memcpy(&y0, &y[b * QB], sizeof y0);
-			memcpy(&y1, &y[b * QB + 4], sizeof y1);
-			t0 -= l * y0;
-			t1 -= l * y1;
+		const double *ua = &u[a * FP_QB], *va = &v[a * FP_QB], *La = &L[a * F], *yb = y;
+		/* named, so that they stay in registers (an array did not) */
+		v4d t0 = ld4(ua) - ld4(va), t1 = ld4(ua + 4) - ld4(va + 4),
+		    t2 = ld4(ua + 8) - ld4(va + 8), t3 = ld4(ua + 12) - ld4(va + 12),
+		    t4 = ld4(ua + 16) - ld4(va + 16), t5 = ld4(ua + 20) - ld4(va + 20),
+		    t6 = ld4(ua + 24) - ld4(va + 24), t7 = ld4(ua + 28) - ld4(va + 28);
+		for (size_t b = 0; b < a; b++, yb += FP_QB) {
+			v4d l = { La[b], La[b], La[b], La[b] };
+			t0 -= l * ld4(yb);
+			t1 -= l * ld4(yb + 4);
+			t2 -= l * ld4(yb + 8);
+			t3 -= l * ld4(yb + 12);
+			t4 -= l * ld4(yb + 16);
+			t5 -= l * ld4(yb + 20);
+			t6 -= l * ld4(yb + 24);
+			t7 -= l * ld4(yb + 28);
 		}
-		d0 = t0 / La[a];
-		d1 = t1 / La[a];
-		memcpy(&y[a * QB], &d0, sizeof d0);
-		memcpy(&y[a * QB + 4], &d1, sizeof d1);
-		s0 += d0 * d0;
-		s1 += d1 * d1;
+		t0 /= La[a], t1 /= La[a], t2 /= La[a], t3 /= La[a];
+		t4 /= La[a], t5 /= La[a], t6 /= La[a], t7 /= La[a];
+		s0 += t0 * t0, s1 += t1 * t1, s2 += t2 * t2, s3 += t3 * t3;
+		s4 += t4 * t4, s5 += t5 * t5, s6 += t6 * t6, s7 += t7 * t7;
+		double *ya = &y[a * FP_QB];
+		memcpy(ya, &t0, sizeof t0), memcpy(ya + 4, &t1, sizeof t1);
+		memcpy(ya + 8, &t2, sizeof t2), memcpy(ya + 12, &t3, sizeof t3);
+		memcpy(ya + 16, &t4, sizeof t4), memcpy(ya + 20, &t5, sizeof t5);
+		memcpy(ya + 24, &t6, sizeof t6), memcpy(ya + 28, &t7, sizeof t7);
 	}
-	memcpy(t, &s0, sizeof s0);
-	memcpy(t + 4, &s1, sizeof s1);
+	memcpy(sq, &s0, sizeof s0), memcpy(sq + 4, &s1, sizeof s1);
+	memcpy(sq + 8, &s2, sizeof s2), memcpy(sq + 12, &s3, sizeof s3);
+	memcpy(sq + 16, &s4, sizeof s4), memcpy(sq + 20, &s5, sizeof s5);
+	memcpy(sq + 24, &s6, sizeof s6), memcpy(sq + 28, &s7, sizeof s7);
 	for (size_t q = 0; q < nq; q++)
-		out[q] = bad[q] ? NAN : t[q];
+		out[q] = isnan(sq[q]) ? NAN : sq[q];
 }
 
 void
 fp_quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq,
     double *out, double *y, int avx2)
 {
-	(avx2 ? quad_block_avx2 : quad_block)(L, F, u, v, nq, out, y);
+	if (avx2) {
+		quad_block_avx2(L, F, u, v, nq, out, y);
+		return;
+	}
+	for (size_t q = 0; q < nq; q += QB)
+		quad_block(L, F, &u[q], &v[q], nq - q < QB ? nq - q : QB, &out[q], y);
 }
 
 /* The pair's d2, its replicates, its null mean tr(M^-1 (Si + Sj)). */
@@ -581,7 +647,7 @@ pair_one(void *arg, size_t k, int worker)
 	const struct dfp *x = &d->fp[p->a], *y = &d->fp[p->b];
 	size_t F = d->F;
 	gsl_matrix *M = gsl_matrix_alloc(F, F), *Mi = gsl_matrix_alloc(F, F);
-	double *dz = malloc(F * QB * sizeof *dz), *tmp = malloc((d->R + 1) * sizeof *tmp);
+	double *dz = malloc(F * FP_QB * sizeof *dz), *tmp = malloc((d->R + 1) * sizeof *tmp);
 	double *Lw = calloc(F * F, sizeof *Lw);
 
 	p->d2r = malloc((d->R + 1) * sizeof *p->d2r);
@@ -618,8 +684,8 @@ pair_one(void *arg, size_t k, int worker)
 		for (size_t b = 0; b <= a; b++)
 			Lw[a * F + b] = gsl_matrix_get(M, a, b);
 	p->d2 = quad(Lw, F, x->z, y->z, 1, dz);
-	for (size_t r = 0; r < d->R; r += QB) {
-		size_t nq = d->R - r < QB ? d->R - r : QB;
+	for (size_t r = 0; r < d->R; r += FP_QB) {
+		size_t nq = d->R - r < FP_QB ? d->R - r : FP_QB;
 		fp_quad_block(Lw, F, &x->zr[r * F], &y->zr[r * F], nq, &p->d2r[r], dz, d->avx2);
 		for (size_t q = 0; q < nq; q++)
 			if (!isnan(p->d2r[r + q]))

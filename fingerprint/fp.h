@@ -108,10 +108,13 @@ struct fp_dist_opts {
 
 int fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,
     cJSON **out, struct err *e);
-/* |w|^2 for L w = u - v for nq (at most 8) replicates at once (L lower
- * triangular, F x F; rows of F in u and v; y scratch of 8 F), four to an
- * AVX2 register when avx2 is nonzero (the processor must have it), one at
- * a time otherwise: the same bits either way.  For distance and its tests. */
+/* |w|^2 for L w = u - v for nq (at most FP_QB) replicates at once (L
+ * lower triangular, F x F; u and v feature-major, replicate q's feature
+ * a at [a * FP_QB + q]; y scratch of FP_QB F),
+ * four to an AVX2 register when avx2 is nonzero (the processor must have
+ * it), one at a time otherwise: the same bits either way.  For distance
+ * and its tests. */
+#define FP_QB 32
 void fp_quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq,
     double *out, double *y, int avx2);
 /* The d2 matrix, test-retest and separation, as a table. */

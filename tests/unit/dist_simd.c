@@ -1,6 +1,6 @@
 /* dist_simd: cohort distance's quadratic forms, four replicates to an AVX2
  * register and one at a time, give the same bits: on random triangular
- * factors and differences of every size from 1 to 40 features and 1 to 8
+ * factors and differences of every size from 1 to 40 features and 1 to 32
  * replicates (NaN differences among them), then on whole documents for the
  * fingerprint files named.  On a processor without AVX2 it says so and
  * checks the documents only. */
@@ -24,13 +24,13 @@ static int
 forms(void)
 {
 	unsigned long long s = 42;
-	static double L[40 * 40], u[8 * 40], v[8 * 40], y[8 * 40], a[8], b[8];
+	static double L[40 * 40], u[FP_QB * 40], v[FP_QB * 40], y[FP_QB * 40], a[FP_QB], b[FP_QB];
 
 	for (size_t F = 1; F <= 40; F++)
-		for (size_t nq = 1; nq <= 8; nq++) {
+		for (size_t nq = 1; nq <= FP_QB; nq++) {
 			for (size_t i = 0; i < F * F; i++)
 				L[i] = i % (F + 1) == 0 ? 0.5 + unif(&s) : unif(&s) - 0.5;
-			for (size_t i = 0; i < nq * F; i++) {
+			for (size_t i = 0; i < FP_QB * F; i++) {
 				u[i] = 10 * unif(&s) - 5;
 				v[i] = unif(&s) < 0.01 ? NAN : 10 * unif(&s) - 5;
 			}
