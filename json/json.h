@@ -53,9 +53,9 @@ struct json_tok {
 	const char *s;  /* a string's or key's characters (U+0000 as C0 80),
 			 * or a number's text; not NUL-terminated */
 	size_t len;     /* bytes at s */
-	int plain;      /* a string written without escapes, or an integer of
-			 * at most 15 digits and not -0: s is its canonical
-			 * text (but for a string's quotes) */
+	int plain;      /* a string written without escapes, or a number
+			 * json_number_canonical accepts (no exponent): s is
+			 * its canonical text (but for a string's quotes) */
 	double x;       /* a number's value */
 	long line, col; /* where the token begins */
 };
@@ -76,6 +76,12 @@ void json_rd_free(struct json_rd *r);
  * RFC 8785 writes them): 0 and *out, or -1.  The one rule for the reader
  * here and the flat reader (rec.h). */
 int json_hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *out);
+/* Whether the text of a number without exponent (its grammar checked) is
+ * in the form canon_number writes: up to 15 significant digits (then they
+ * are the shortest that read back), no trailing zero after the point, no
+ * -0, and within ECMAScript's plain notation (below 1e21, at least 1e-6).
+ * The one rule for the reader here and the flat reader (rec.h). */
+int json_number_canonical(const unsigned char *p, size_t len);
 
 /* Parse len bytes named name; line numbers in messages start at first_line. */
 cJSON *json_parse(const char *p, size_t len, const char *name, long first_line,

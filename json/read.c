@@ -479,19 +479,50 @@ number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
 	return 0;
 }
 
-/* Whether a number's text is what canon_number writes for it: an integer
- * of at most 15 digits (below 2^53, so written from its digits), not -0. */
+/* Whether a number without exponent (grammar checked) is in the form
+ * canon_number writes: up to 15 significant digits (then they are the
+ * shortest that read back), no trailing zero after the point, no -0, and
+ * within ECMAScript's plain notation (below 1e21, at least 1e-6). */
+int
+json_number_canonical(const unsigned char *p, size_t len)
+{
+	const unsigned char *end = p + len, *point = NULL, *first = NULL, *last = NULL;
+	int neg = *p == '-';
+
+	for (const unsigned char *q = p + neg; q < end; q++) {
+		if (*q == '.')
+			point = q;
+		else if (*q != '0') {
+			if (first == NULL)
+				first = q;
+			last = q;
+		}
+	}
+	if (first == NULL) /* zero: only "0" */
+		return len == 1;
+	if (point != NULL && end[-1] == '0')
+		return 0;
+	size_t intlen = (size_t)((point ? point : end) - (p + neg));
+	if (intlen > 21)
+		return 0;
+	/* significant digits from the first nonzero to the last, the point
+	 * not counted */
+	size_t sig = (size_t)(last - first) + 1 - (point && first < point && point < last);
+	if (sig > 15)
+		return 0;
+	/* 0.000001 is plain, 0.0000001 is 1e-7 */
+	if (point != NULL && first > point && first - point > 6)
+		return 0;
+	return 1;
+}
+
+/* Whether a number's text is what canon_number writes for its value: then
+ * the canonical writers copy it as it is. */
 static int
 number_plain(const unsigned char *s, size_t n)
 {
-	size_t neg = *s == '-';
-
-	if (n - neg > 15 || (neg && n == 2 && s[1] == '0'))
-		return 0;
-	for (size_t i = neg; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
+	return memchr(s, 'e', n) == NULL && memchr(s, 'E', n) == NULL &&
+	    json_number_canonical(s, n);
 }
 
 static int

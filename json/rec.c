@@ -235,43 +235,6 @@ keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
 }
 
-/* Whether a number without exponent (grammar checked) is in the form
- * canon_number writes: up to 15 significant digits (then they are the
- * shortest that read back), no trailing zero after the point, no -0, and
- * within ECMAScript's plain notation (below 1e21, at least 1e-6). */
-static int
-canonical_number(const unsigned char *p, size_t len)
-{
-	const unsigned char *end = p + len, *point = NULL, *first = NULL, *last = NULL;
-	int neg = *p == '-';
-
-	for (const unsigned char *q = p + neg; q < end; q++) {
-		if (*q == '.')
-			point = q;
-		else if (*q != '0') {
-			if (first == NULL)
-				first = q;
-			last = q;
-		}
-	}
-	if (first == NULL) /* zero: only "0" */
-		return len == 1;
-	if (point != NULL && end[-1] == '0')
-		return 0;
-	size_t intlen = (size_t)((point ? point : end) - (p + neg));
-	if (intlen > 21)
-		return 0;
-	/* significant digits from the first nonzero to the last, the point
-	 * not counted */
-	size_t sig = (size_t)(last - first) + 1 - (point && first < point && point < last);
-	if (sig > 15)
-		return 0;
-	/* 0.000001 is plain, 0.0000001 is 1e-7 */
-	if (point != NULL && first > point && first - point > 6)
-		return 0;
-	return 1;
-}
-
 /* A number's value and its canonical text (out, NUL-terminated) by one
  * strtod and one canon_number: the way for the numbers the digit rules
  * below leave aside (past 15 significant digits, as harnesses print 17,
@@ -478,7 +441,7 @@ digits_end(const unsigned char *p, const unsigned char *end)
 }
 
 /* The end of a number's text at p (grammar checked; no exponent), or NULL.
- * With check, also NULL unless the text is canonical (canonical_number's
+ * With check, also NULL unless the text is canonical (json_number_canonical's
  * rules, decided here in the same pass for all but long integers). */
 static inline __attribute__((always_inline)) const unsigned char *
 number_end(const unsigned char *p, const unsigned char *end, int check)
@@ -524,7 +487,7 @@ number_end(const unsigned char *p, const unsigned char *end, int check)
 	if (f0 == NULL) {
 		if (zero_int)
 			return neg ? NULL : p; /* "0", not "-0" */
-		return intlen <= 15 || canonical_number(s, (size_t)(p - s)) ||
+		return intlen <= 15 || json_number_canonical(s, (size_t)(p - s)) ||
 		    written_as_canon(s, (size_t)(p - s)) ? p : NULL;
 	}
 	if (p[-1] == '0')
