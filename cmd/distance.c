@@ -36,7 +36,8 @@ cmd_distance(int argc, char **argv)
 	};
 	const struct opt_cmd c = { .name = "distance", .usage = usage, .table = table,
 		.operand = "FINGERPRINT", .min = 1, .max = -1 };
-	struct fp_dist_opts o = { cmd_jobs(), NULL, 0 };
+	struct fp_dist_opts o = { .jobs = cmd_jobs() };
+	struct fp_rows *rows = fp_rows_new(), *flat;
 	struct part_shard sh = { 0, 0 };
 	struct err e = ERR_INIT;
 	cJSON **docs, *doc = NULL;
@@ -51,15 +52,20 @@ cmd_distance(int argc, char **argv)
 		return opt_usage_error(&c, "%s", e.msg);
 	docs = calloc((size_t)nops, sizeof *docs);
 	o.ids = calloc((size_t)nops, sizeof *o.ids);
-	if (docs == NULL || o.ids == NULL) {
+	if (docs == NULL || o.ids == NULL || rows == NULL) {
 		free(docs);
 		free(o.ids);
+		fp_rows_free(rows);
 		err_set(&e, ERR_NOMEM, "out of memory");
 		return cmd_fail("distance", &e);
 	}
-	/* each input's identity beside its parse (one thread: after it) */
+	/* each input's identity beside its parse (one thread: after it), its
+	 * replicate rows held flat but in a shard, whose part carries the
+	 * inputs whole */
+	flat = sh.n == 0 ? rows : NULL;
+	o.rows = flat;
 	for (i = 0; i < nops; i++)
-		if ((docs[i] = json_parse_file_id(ops[i], NULL, o.ids[i], o.jobs != 1, &e)) == NULL)
+		if ((docs[i] = fp_read_file(ops[i], flat, o.ids[i], o.jobs != 1, &e)) == NULL)
 			break;
 	rc = i < nops || document((const cJSON *const *)docs, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, fp_distance_table, out, &e) < 0;
@@ -67,6 +73,7 @@ cmd_distance(int argc, char **argv)
 		cJSON_Delete(docs[i]);
 	free(docs);
 	free(o.ids);
+	fp_rows_free(rows);
 	cJSON_Delete(doc);
 	return rc ? cmd_fail("distance", &e) : EXIT_HOLDS;
 }

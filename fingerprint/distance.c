@@ -60,6 +60,7 @@ struct dist {
 	cJSON *dropped;
 	char (*ids)[HASH_ID_LEN + 1]; /* the inputs' identities (borrowed), or NULL */
 	int avx2;           /* quad_block four replicates to a register */
+	const struct fp_rows *rows; /* the inputs' rows held flat, or NULL */
 };
 
 static long
@@ -201,14 +202,40 @@ features(struct dist *d, struct err *e)
 	return 0;
 }
 
+/* Row r's values into out (value j at out[to[j]] when to[j] >= 0; j below
+ * nc), from the rows held flat (v->val set) or from the tree's row: a
+ * number's value, NAN for anything else. */
+static void
+row_values(const struct fp_rowview *v, size_t r, const cJSON *row, const long *to, size_t nc,
+    double *out)
+{
+	size_t j = 0;
+	const cJSON *x;
+
+	if (v->val != NULL) {
+		for (size_t i = v->start[r]; i < v->start[r + 1] && j < nc; i++, j++)
+			if (to[j] >= 0)
+				out[to[j]] = v->val[i];
+		return;
+	}
+	cJSON_ArrayForEach(x, row) {
+		if (j < nc && to[j] >= 0)
+			out[to[j]] = numv(x);
+		j++;
+	}
+}
+
 /* The columns names[0..n) of a fingerprint's rows into out (R x n), NAN
- * where missing: each row is walked once. */
+ * where missing: each row is walked once, in the tree or as d->rows holds
+ * it. */
 static int
 rows_of(const struct dist *d, const cJSON *fp, const char *const *names, size_t n, double *out)
 {
-	const cJSON *rep = json_get(fp, "replicates"), *rn = json_get(rep, "names"), *row, *x;
-	size_t nc = (size_t)cJSON_GetArraySize(rn), r = 0;
+	const cJSON *rep = json_get(fp, "replicates"), *rn = json_get(rep, "names"), *row;
+	const cJSON *rows = json_get(rep, "rows");
+	size_t nc = (size_t)cJSON_GetArraySize(rn), nrows;
 	long *to = malloc((nc + 1) * sizeof *to);
+	struct fp_rowview v = { NULL, NULL, 0 };
 
 	if (to == NULL)
 		return -1;
@@ -221,17 +248,10 @@ rows_of(const struct dist *d, const cJSON *fp, const char *const *names, size_t 
 	}
 	for (size_t i = 0; i < d->R * n; i++)
 		out[i] = NAN;
-	cJSON_ArrayForEach(row, json_get(rep, "rows")) {
-		size_t j = 0;
-		if (r >= d->R)
-			break;
-		cJSON_ArrayForEach(x, row) {
-			if (j < nc && to[j] >= 0)
-				out[r * n + (size_t)to[j]] = numv(x);
-			j++;
-		}
-		r++;
-	}
+	nrows = fp_rows_find(d->rows, rows, &v) ? v.n : (size_t)cJSON_GetArraySize(rows);
+	row = rows != NULL ? rows->child : NULL;
+	for (size_t r = 0; r < nrows && r < d->R; r++, row = row ? row->next : NULL)
+		row_values(&v, r, row, to, nc, &out[r * n]);
 	free(to);
 	return 0;
 }
@@ -1027,11 +1047,13 @@ dist_release(struct dist *d)
 
 /* The panel of docs up to the pairs: features, scales, components. */
 static int
-dist_setup(struct dist *d, const cJSON *const *docs, size_t ndocs, struct err *e)
+dist_setup(struct dist *d, const cJSON *const *docs, size_t ndocs, const struct fp_rows *rows,
+    struct err *e)
 {
 	const char *pop;
 
 	memset(d, 0, sizeof *d);
+	d->rows = rows;
 	d->avx2 = __builtin_cpu_supports("avx2") != 0;
 	if (ndocs == 0)
 		return err_set(e, ERR_USAGE, "no fingerprint document given");
@@ -1073,7 +1095,10 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 	int rc = -1;
 
 	*out = NULL;
-	if (dist_setup(&d, docs, ndocs, e) == 0) {
+	/* a tree whose rows are held flat no longer has the input's identity */
+	if (o != NULL && o->rows != NULL && o->ids == NULL)
+		return err_set(e, ERR_USAGE, "distance: rows held flat without the inputs' identities");
+	if (dist_setup(&d, docs, ndocs, o ? o->rows : NULL, e) == 0) {
 		d.ids = o ? o->ids : NULL;
 		d.avx2 = d.avx2 && !(o && o->plain);
 		if (all_pairs(&d, o, e) == 0 && dist_document(&d, docs, ndocs, out, e) == 0)
@@ -1285,7 +1310,10 @@ fp_distance_part(const cJSON *const *docs, size_t ndocs, const struct fp_dist_op
 	int rc = -1;
 
 	*out = NULL;
-	if (dist_setup(&d, docs, ndocs, e) < 0 || pairs_new(&d, e) < 0)
+	/* the part carries the trees, which must hold their rows */
+	if (o != NULL && o->rows != NULL)
+		return err_set(e, ERR_USAGE, "distance: a part of documents whose rows are held flat");
+	if (dist_setup(&d, docs, ndocs, NULL, e) < 0 || pairs_new(&d, e) < 0)
 		goto done;
 	part_slice(d.npairs, s, &d.p0, &d.p1);
 	if (d.p1 > d.p0 && all_pairs(&d, o, e) < 0)
@@ -1342,7 +1370,7 @@ fp_distance_part_total(const cJSON *settings, const char *name, struct err *e)
 	long total = -1;
 
 	memset(&d, 0, sizeof d);
-	if (docs != NULL && dist_setup(&d, docs, n, e) == 0)
+	if (docs != NULL && dist_setup(&d, docs, n, NULL, e) == 0)
 		total = (long)(d.nfp * (d.nfp - 1) / 2);
 	else if (docs != NULL)
 		err_prefix(e, "%s: \"settings\"", name);
@@ -1412,7 +1440,7 @@ fp_distance_part_merge(const cJSON *settings, const cJSON *const *units,
 
 	*out = NULL;
 	memset(&d, 0, sizeof d);
-	if (docs == NULL || dist_setup(&d, docs, n, e) < 0 || pairs_new(&d, e) < 0)
+	if (docs == NULL || dist_setup(&d, docs, n, NULL, e) < 0 || pairs_new(&d, e) < 0)
 		goto done;
 	if (total != d.npairs) {
 		err_set(e, ERR_INPUT, "%s: \"units\": %zu, but the settings make %zu pairs", name, total,

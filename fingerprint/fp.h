@@ -98,12 +98,34 @@ int fp_refit_check(const cJSON *doc, const struct prereg *pr, const struct fp_in
 double fp_feature_step(const char *name);
 
 /* cohort.distance/1 of the fingerprints of docs (all under one prereg). */
+/* A fingerprint document's replicate rows, held flat beside its tree. */
+struct fp_rows;
+struct fp_rows *fp_rows_new(void);
+void fp_rows_free(struct fp_rows *r);
+/* A fingerprint document from a file as json_parse_file_id reads it (id
+ * and beside as there), with each fingerprint's replicates.rows left empty
+ * in the tree and its values added to rows (rows NULL: all in the tree). */
+cJSON *fp_read_file(const char *path, struct fp_rows *rows, char id[HASH_ID_LEN + 1], int beside,
+    struct err *e);
+/* The rows of the (empty) array node, when rows holds them: row i's
+ * values are val[start[i] .. start[i + 1]), a number's value or NAN for
+ * any other value, for i below n. */
+struct fp_rowview {
+	const double *val;
+	const size_t *start;
+	size_t n;
+};
+/* 1 and *v when rows (may be NULL) holds node's rows; 0 when the tree does. */
+int fp_rows_find(const struct fp_rows *r, const cJSON *node, struct fp_rowview *v);
+
 struct fp_dist_opts {
 	int jobs; /* threads: 0 one per processor */
 	/* The documents' identities, as json_parse_file_id gave them, or
 	 * NULL: computed from the trees. */
 	char (*ids)[HASH_ID_LEN + 1];
 	int plain; /* for tests: the quadratic forms without AVX2 */
+	/* the inputs' rows held flat (then ids must be given), or NULL */
+	const struct fp_rows *rows;
 };
 
 int fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,

@@ -140,14 +140,16 @@ json_parse(const char *p, size_t len, const char *name, long first_line, struct 
 	return json_parse_lines(p, len, name, first_line, NULL, e);
 }
 
-/* The skipped array opens when an array is the value of key[1] in the
- * object that is the value of key[0] in the root. */
+/* A skipped array opens when an array is the value of key[1] in an
+ * object that is the value of key[0] in a container at skip's depth. */
 static int
 skip_opens(const struct builder *b, const struct json_skip *s, const struct json_tok *t)
 {
-	return s != NULL && t->type == JSON_ARRAY && b->depth == 2 && b->key != NULL &&
-	    strcmp(b->key, s->key[1]) == 0 && b->open[2]->string != NULL &&
-	    strcmp(b->open[2]->string, s->key[0]) == 0;
+	int d = s != NULL ? (s->depth > 0 ? s->depth : 1) + 1 : 0;
+
+	return s != NULL && t->type == JSON_ARRAY && b->depth == d && b->key != NULL &&
+	    strcmp(b->key, s->key[1]) == 0 && b->open[d]->string != NULL &&
+	    strcmp(b->open[d]->string, s->key[0]) == 0;
 }
 
 /* The tree of p[0..len): lines filled when not NULL, skip's array not
@@ -178,7 +180,11 @@ parse(const char *p, size_t len, const char *name, long first_line, struct json_
 			depth += t.type == JSON_OBJECT || t.type == JSON_ARRAY;
 			continue;
 		} else if (skip_opens(&b, skip, &t)) {
+			if ((rc = build_step(&b, &t)) < 0 || (skip->open != NULL &&
+			    (rc = skip->open(skip->arg, b.open[b.depth], e)) < 0))
+				break;
 			in = 1;
+			continue;
 		}
 		if ((rc = build_step(&b, &t)) < 0)
 			break;

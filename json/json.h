@@ -106,17 +106,23 @@ struct json_lines {
 cJSON *json_parse_lines(const char *p, size_t len, const char *name, long first_line,
     struct json_lines *lines, struct err *e);
 cJSON *json_parse_file_lines(const char *path, struct json_lines *lines, struct err *e);
-/* json_parse, with the elements of one array not built: the array the
- * members key[0] then key[1] of the top-level object hold stays in the
- * tree, empty, and every token of its elements goes to tok instead, with
- * its depth (1 for an element itself, 2 inside it, ...).  The reader's
- * checks are made all the same.  tok returns 0, or -1 with e set to stop
- * the parse (skip NULL: json_parse).  For documents whose one large array
- * a reader needs only a little of (a freeze's decisions). */
+/* json_parse, with the elements of some arrays not built: an array that
+ * is the value of member key[1] of an object that is the value of member
+ * key[0] of its container, that container at nesting depth (0: 1, the
+ * top-level object), stays in the tree, empty, and every token of its
+ * elements goes to tok instead, with its depth (1 for an element itself,
+ * 2 inside it, ...).  open, when not NULL, is told of each such array as
+ * it opens, by its (empty) node.  The reader's checks are made all the
+ * same.  tok and open return 0, or -1 with e set to stop the parse (skip
+ * NULL: json_parse).  For documents whose large arrays a reader needs
+ * little of or holds flat (a freeze's decisions, a fingerprint's
+ * replicate rows). */
 struct json_skip {
 	const char *key[2];
 	int (*tok)(void *arg, const struct json_tok *t, int depth, struct err *e);
 	void *arg;
+	int depth;
+	int (*open)(void *arg, const cJSON *array, struct err *e);
 };
 cJSON *json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
     struct err *e);

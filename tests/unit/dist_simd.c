@@ -3,7 +3,9 @@
  * factors and differences of every size from 1 to 40 features and 1 to 32
  * replicates (NaN differences among them), then on whole documents for the
  * fingerprint files named.  On a processor without AVX2 it says so and
- * checks the documents only. */
+ * checks the documents only.  The documents are also read with their
+ * replicate rows held flat (fp_read_file), as cohort distance reads them:
+ * the same document as from the whole tree. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,9 +47,10 @@ forms(void)
 }
 
 static int
-run(const cJSON *const *docs, size_t n, int plain, struct buf *out)
+run(const cJSON *const *docs, size_t n, int plain, const struct fp_rows *rows,
+    char (*ids)[HASH_ID_LEN + 1], struct buf *out)
 {
-	struct fp_dist_opts o = { 1, NULL, plain };
+	struct fp_dist_opts o = { .jobs = 1, .plain = plain, .rows = rows, .ids = ids };
 	struct err e = ERR_INIT;
 	cJSON *doc = NULL;
 	int rc = fp_distance(docs, n, &o, &doc, &e) == 0 && canon_write(doc, out, &e) == 0 ? 0 : -1;
@@ -58,13 +61,45 @@ run(const cJSON *const *docs, size_t n, int plain, struct buf *out)
 	return rc;
 }
 
+/* The documents again with their rows held flat: 0 when the distance is
+ * the same bytes as from the trees (in a). */
+static int
+flat(char **paths, size_t n, const struct buf *a)
+{
+	const cJSON *docs[64];
+	struct fp_rows *rows = fp_rows_new();
+	char ids[64][HASH_ID_LEN + 1];
+	struct buf b = BUF_INIT;
+	struct err e = ERR_INIT;
+	size_t k = 0;
+	int rc = rows == NULL ? 2 : 0;
+
+	for (; rc == 0 && k < n; k++)
+		if ((docs[k] = fp_read_file(paths[k], rows, ids[k], 0, &e)) == NULL) {
+			fprintf(stderr, "dist_simd: %s\n", e.msg);
+			rc = 2;
+			break;
+		}
+	if (rc == 0 && run(docs, n, 0, rows, ids, &b) < 0)
+		rc = 2;
+	if (rc == 0 && (a->len != b.len || memcmp(a->p, b.p, a->len) != 0)) {
+		fprintf(stderr, "dist_simd: rows held flat: another document\n");
+		rc = 1;
+	}
+	for (size_t i = 0; i < k; i++)
+		cJSON_Delete((cJSON *)docs[i]);
+	fp_rows_free(rows);
+	buf_release(&b);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	const cJSON *docs[64];
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	struct err e = ERR_INIT;
-	int avx2 = __builtin_cpu_supports("avx2"), bad = avx2 ? forms() : 0;
+	int avx2 = __builtin_cpu_supports("avx2"), bad = avx2 ? forms() : 0, rc;
 	size_t n = 0;
 
 	for (int i = 1; i < argc && n < 64; i++)
@@ -72,9 +107,14 @@ main(int argc, char **argv)
 			fprintf(stderr, "dist_simd: %s\n", e.msg);
 			return 2;
 		}
-	if (n > 0 && (run(docs, n, 0, &a) < 0 || run(docs, n, 1, &b) < 0))
+	if (n > 0 && (run(docs, n, 0, NULL, NULL, &a) < 0 || run(docs, n, 1, NULL, NULL, &b) < 0))
 		return 2;
 	bad |= a.len != b.len || (a.len > 0 && memcmp(a.p, b.p, a.len) != 0);
+	if (n > 0 && (rc = flat(&argv[1], n, &a)) != 0) {
+		if (rc == 2)
+			return 2;
+		bad = 1;
+	}
 	printf("%s (%s)\n", bad ? "OTHER BITS" : "the same bits",
 	    avx2 ? "AVX2 against one at a time" : "no AVX2 here: documents only");
 	for (size_t i = 0; i < n; i++)

@@ -1,0 +1,118 @@
+/* fprows.c: a fingerprint document read with its replicate rows held flat.
+ *
+ * Fifty fingerprints of 2,000 replicates hold five million numbers, and
+ * a tree of them cost distance more than its arithmetic: a node each, a
+ * malloc each, and a walk down linked lists to read them back.  Here the
+ * tree holds every other value and each "rows" array stays empty; its
+ * values go, as the reader meets them, into one array of doubles, each
+ * row's start noted.  rows_of in distance.c reads either form the same
+ * way: a number is its value, anything else NAN, a nested value one
+ * element. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../json/json.h"
+#include "fp.h"
+
+struct fp_rowset {
+	const cJSON *node; /* the empty "rows" array it stands for */
+	size_t row0, nrows;
+};
+
+struct fp_rows {
+	struct fp_rowset *set;
+	size_t nset, capset;
+	size_t *start; /* row i's values: val[start[i] .. start[i + 1]) */
+	size_t nrow, caprow;
+	double *val;
+	size_t nval, capval;
+};
+
+struct fp_rows *
+fp_rows_new(void)
+{
+	return calloc(1, sizeof(struct fp_rows));
+}
+
+void
+fp_rows_free(struct fp_rows *r)
+{
+	if (r == NULL)
+		return;
+	free(r->set);
+	free(r->start);
+	free(r->val);
+	free(r);
+}
+
+/* Room for one more of n elements of size sz at *p (capacity *cap). */
+static int
+grow(void **p, size_t *cap, size_t n, size_t sz)
+{
+	size_t c = *cap ? *cap : 64;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	while (c <= n)
+		c *= 2;
+	if ((q = realloc(*p, c * sz)) == NULL)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int
+rows_open(void *arg, const cJSON *array, struct err *e)
+{
+	struct fp_rows *r = arg;
+
+	if (grow((void **)&r->set, &r->capset, r->nset + 1, sizeof *r->set) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	r->set[r->nset++] = (struct fp_rowset){ array, r->nrow, 0 };
+	return 0;
+}
+
+static int
+rows_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
+{
+	struct fp_rows *r = arg;
+	int end = t->type == JSON_OBJECT_END || t->type == JSON_ARRAY_END;
+
+	if (depth == 1 && !end) { /* a row begins (a scalar is a row of none) */
+		if (grow((void **)&r->start, &r->caprow, r->nrow + 2, sizeof *r->start) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		r->start[r->nrow++] = r->nval;
+		r->start[r->nrow] = r->nval;
+		r->set[r->nset - 1].nrows++;
+	} else if (depth == 2 && !end && t->type != JSON_KEY) {
+		if (grow((void **)&r->val, &r->capval, r->nval + 1, sizeof *r->val) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		r->val[r->nval++] = t->type == JSON_NUMBER ? t->x : NAN;
+		r->start[r->nrow] = r->nval;
+	}
+	return 0;
+}
+
+cJSON *
+fp_read_file(const char *path, struct fp_rows *rows, char id[HASH_ID_LEN + 1], int beside,
+    struct err *e)
+{
+	/* fingerprints[i].replicates.rows: the element objects at depth 3 */
+	const struct json_skip skip = { { "replicates", "rows" }, rows_tok, rows, 3, rows_open };
+
+	return json_parse_file_id(path, rows != NULL ? &skip : NULL, id, beside, e);
+}
+
+int
+fp_rows_find(const struct fp_rows *r, const cJSON *node, struct fp_rowview *v)
+{
+	for (size_t i = 0; r != NULL && i < r->nset; i++)
+		if (r->set[i].node == node) {
+			*v = (struct fp_rowview){ r->val, &r->start[r->set[i].row0], r->set[i].nrows };
+			return 1;
+		}
+	return 0;
+}
