@@ -13,5 +13,10 @@
 /* The q-quantile (0 <= q <= 1) of v[0..n), n > 0, no NaN; v is
  * reordered (it stays a permutation of itself). */
 double quantile7(double *v, size_t n, double q);
+/* quantile7 at qlo and at qhi (the same bits) into *lo and *hi, as an
+ * interval's two ends: where both tails are a small part of the sample,
+ * by one bounded heap for each (v not reordered), else by selection. */
+#define QUANTILE_HEAP 512
+void quantile7_two(double *v, size_t n, double qlo, double qhi, double *lo, double *hi);
 
 #endif

@@ -77,6 +77,25 @@ name_index(const cJSON *names, const char *name)
 	return -1;
 }
 
+/* name_index for names met in much the same order in every fingerprint:
+ * the search starts at *at (the place after the last found) and wraps, so
+ * a panel whose fingerprints name their features alike costs one look a
+ * name, not a walk of the list. */
+static int
+has_name(const cJSON *names, const char *name, const cJSON **at)
+{
+	const cJSON *start = *at != NULL ? *at : names != NULL ? names->child : NULL;
+
+	for (int pass = 0; pass < 2 && names != NULL; pass++)
+		for (const cJSON *x = pass == 0 ? start : names->child; x != NULL && (pass == 0 ||
+		    x != start); x = x->next)
+			if (cJSON_IsString(x) && strcmp(x->valuestring, name) == 0) {
+				*at = x->next;
+				return 1;
+			}
+	return 0;
+}
+
 static const cJSON *
 feature_of(const cJSON *fp, const char *name)
 {
@@ -165,7 +184,7 @@ panel(struct dist *d, const cJSON *const *docs, size_t n, struct err *e)
 static int
 features(struct dist *d, struct err *e)
 {
-	const cJSON *names = json_get(json_get(d->fp[0].fp, "covariance"), "names"), *x;
+	const cJSON *names = json_get(json_get(d->fp[0].fp, "covariance"), "names"), *x, **at;
 	size_t cap = (size_t)cJSON_GetArraySize(names) + 1;
 
 	for (size_t i = 0; i < d->nfp; i++) {
@@ -176,14 +195,16 @@ features(struct dist *d, struct err *e)
 	}
 	d->feat = calloc(cap, sizeof *d->feat);
 	d->dropped = cJSON_CreateArray();
-	if (d->feat == NULL || d->dropped == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	for (size_t i = 0; i < d->nfp; i++)
+	at = calloc(d->nfp + 1, sizeof *at);
+	if (d->feat == NULL || d->dropped == NULL || at == NULL)
+		return free(at), err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < d->nfp; i++) {
+		memset(at, 0, (d->nfp + 1) * sizeof *at);
 		cJSON_ArrayForEach(x, json_get(json_get(d->fp[i].fp, "covariance"), "names")) {
 			size_t lack = d->nfp;
 			for (size_t j = 0; j < d->nfp && lack == d->nfp; j++)
-				if (name_index(json_get(json_get(d->fp[j].fp, "covariance"), "names"),
-				    x->valuestring) < 0)
+				if (!has_name(json_get(json_get(d->fp[j].fp, "covariance"), "names"),
+				    x->valuestring, &at[j]))
 					lack = j;
 			if (lack == d->nfp && i == 0) {
 				d->feat[d->F++] = x->valuestring;
@@ -194,9 +215,11 @@ features(struct dist *d, struct err *e)
 				    d->fp[lack].replication);
 				if (o == NULL || !json_add_string(o, "name", x->valuestring) ||
 				    !json_add_string(o, "reason", why) || !cJSON_AddItemToArray(d->dropped, o))
-					return cJSON_Delete(o), err_set(e, ERR_NOMEM, "out of memory");
+					return free(at), cJSON_Delete(o), err_set(e, ERR_NOMEM, "out of memory");
 			}
 		}
+	}
+	free(at);
 	if (d->F == 0)
 		return err_set(e, ERR_INPUT, "no feature is estimated in every fingerprint");
 	return 0;
@@ -273,59 +296,85 @@ zr_len(const struct dist *d)
 	return (d->R + FP_QB - 1) / FP_QB * FP_QB * d->F;
 }
 
-/* Each fingerprint's standardized estimates, covariance and rows; rows is
- * scratch of R x F. */
-static int
-extract_into(struct dist *d, double *rows, struct err *e)
-{
-	size_t F = d->F;
-	long *idx = malloc((F + 1) * sizeof *idx);
+/* Scratch for extract: a fingerprint's rows (R x F), its features' places
+ * among its covariance's names (F), one row of that matrix (nc). */
+struct ex_scratch {
+	double *rows, *m;
+	long *idx;
+	size_t nc;
+};
 
-	for (size_t i = 0; i < d->nfp; i++) {
-		struct dfp *x = &d->fp[i];
-		const cJSON *cov = json_get(x->fp, "covariance"), *cn = json_get(cov, "names");
-		x->z = calloc(F, sizeof *x->z);
-		x->S = calloc(F * F, sizeof *x->S);
-		x->zr = calloc(zr_len(d) + 1, sizeof *x->zr);
-		if (x->z == NULL || x->S == NULL || x->zr == NULL || idx == NULL)
-			return free(idx), err_set(e, ERR_NOMEM, "out of memory");
-		for (size_t a = 0; a < F; a++)
-			idx[a] = name_index(cn, d->feat[a]);
-		for (size_t a = 0; a < F; a++) {
-			const cJSON *row = cJSON_GetArrayItem(json_get(cov, "matrix"), (int)idx[a]);
-			x->z[a] = numv(json_get(feature_of(x->fp, d->feat[a]), "estimate"));
-			if (isnan(x->z[a]))
-				return free(idx), err_set(e, ERR_INPUT, "fingerprint %s/%s: %s: a covariance "
-				    "without an estimate", x->family, x->replication, d->feat[a]);
-			for (size_t b = 0; b < F; b++) {
-				x->S[a * F + b] = numv(cJSON_GetArrayItem(row, (int)idx[b]));
-				if (isnan(x->S[a * F + b]))
-					return free(idx), err_set(e, ERR_INPUT, "fingerprint %s/%s: "
-					    "\"covariance\": not a %zu by %zu matrix of numbers", x->family,
-					    x->replication, (size_t)cJSON_GetArraySize(cn),
-					    (size_t)cJSON_GetArraySize(cn));
-			}
+/* Covariance row ia of x into m[0..nc), NAN where it holds no number. */
+static void
+cov_row(const cJSON *cov, long ia, double *m, size_t nc)
+{
+	const cJSON *v;
+	size_t j = 0;
+
+	for (size_t k = 0; k < nc; k++)
+		m[k] = NAN;
+	cJSON_ArrayForEach(v, cJSON_GetArrayItem(json_get(cov, "matrix"), (int)ia))
+		if (j < nc)
+			m[j++] = numv(v);
+}
+
+/* Fingerprint x's standardized estimates, covariance and rows. */
+static int
+extract_one(struct dist *d, struct dfp *x, struct ex_scratch *w, struct err *e)
+{
+	const cJSON *cov = json_get(x->fp, "covariance"), *cn = json_get(cov, "names");
+	size_t F = d->F, nc = (size_t)cJSON_GetArraySize(cn);
+
+	x->z = calloc(F, sizeof *x->z);
+	x->S = calloc(F * F, sizeof *x->S);
+	x->zr = calloc(zr_len(d) + 1, sizeof *x->zr);
+	if (x->z == NULL || x->S == NULL || x->zr == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t a = 0; a < F; a++)
+		w->idx[a] = name_index(cn, d->feat[a]);
+	for (size_t a = 0; a < F; a++) {
+		cov_row(cov, w->idx[a], w->m, nc);
+		x->z[a] = numv(json_get(feature_of(x->fp, d->feat[a]), "estimate"));
+		if (isnan(x->z[a]))
+			return err_set(e, ERR_INPUT, "fingerprint %s/%s: %s: a covariance without an "
+			    "estimate", x->family, x->replication, d->feat[a]);
+		for (size_t b = 0; b < F; b++) {
+			long ib = w->idx[b];
+			x->S[a * F + b] = ib >= 0 && (size_t)ib < nc ? w->m[ib] : NAN;
+			if (isnan(x->S[a * F + b]))
+				return err_set(e, ERR_INPUT, "fingerprint %s/%s: \"covariance\": not a %zu "
+				    "by %zu matrix of numbers", x->family, x->replication, nc, nc);
 		}
-		if (rows_of(d, x->fp, (const char *const *)d->feat, F, rows) < 0)
-			return free(idx), err_set(e, ERR_NOMEM, "out of memory");
-		for (size_t r = 0; r < d->R; r++)
-			for (size_t a = 0; a < F; a++)
-				x->zr[zr_at(d, r, a)] = rows[r * F + a];
 	}
-	free(idx);
+	if (rows_of(d, x->fp, (const char *const *)d->feat, F, w->rows) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t r = 0; r < d->R; r++)
+		for (size_t a = 0; a < F; a++)
+			x->zr[zr_at(d, r, a)] = w->rows[r * F + a];
 	return 0;
 }
 
 static int
 extract(struct dist *d, struct err *e)
 {
-	double *rows = malloc((d->R * d->F + 1) * sizeof *rows);
-	int rc;
+	struct ex_scratch w = { NULL, NULL, NULL, 0 };
+	int rc = 0;
 
-	if (rows == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	rc = extract_into(d, rows, e);
-	free(rows);
+	for (size_t i = 0; i < d->nfp; i++) {
+		size_t nc = (size_t)cJSON_GetArraySize(json_get(json_get(d->fp[i].fp, "covariance"),
+		    "names"));
+		w.nc = nc > w.nc ? nc : w.nc;
+	}
+	w.rows = malloc((d->R * d->F + 1) * sizeof *w.rows);
+	w.m = malloc((w.nc + 1) * sizeof *w.m);
+	w.idx = malloc((d->F + 1) * sizeof *w.idx);
+	if (w.rows == NULL || w.m == NULL || w.idx == NULL)
+		rc = err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < d->nfp; i++)
+		rc = extract_one(d, &d->fp[i], &w, e);
+	free(w.rows);
+	free(w.m);
+	free(w.idx);
 	return rc;
 }
 
@@ -356,10 +405,12 @@ scales(struct dist *d, const char *population, struct err *e)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct dfp *x = &d->fp[i];
+		/* block by block, as zr lies (the spare places are 0 and stay so) */
+		for (size_t at = 0; at < zr_len(d); at += FP_QB)
+			for (size_t q = 0; q < FP_QB; q++)
+				x->zr[at + q] /= d->scale[at / FP_QB % F];
 		for (size_t a = 0; a < F; a++) {
 			x->z[a] /= d->scale[a];
-			for (size_t r = 0; r < d->R; r++)
-				x->zr[zr_at(d, r, a)] /= d->scale[a];
 			for (size_t b = 0; b < F; b++)
 				x->S[a * F + b] /= d->scale[a] * d->scale[b];
 		}
@@ -495,8 +546,7 @@ interval(double *v, size_t n, double *lo, double *hi)
 	*lo = *hi = NAN;
 	if (n == 0)
 		return;
-	*lo = quantile7(v, n, (1 - FP_LEVEL) / 2);
-	*hi = quantile7(v, n, (1 + FP_LEVEL) / 2);
+	quantile7_two(v, n, (1 - FP_LEVEL) / 2, (1 + FP_LEVEL) / 2, lo, hi);
 }
 
 static int

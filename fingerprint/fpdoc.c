@@ -329,7 +329,7 @@ summarize_feature(struct json_bld *k, cJSON *ft, const cJSON *names, const cJSON
 {
 	const char *name = cJSON_GetStringValue(json_get(ft, "name"));
 	long j = name ? name_index(names, name) : -1;
-	double step = name ? fp_feature_step(name) : 0, m = 0, q = 0;
+	double step = name ? fp_feature_step(name) : 0, m = 0, q = 0, lo, hi;
 	size_t n = j < 0 ? 0 : column(rows, j, v);
 
 	replace(k, ft, "finite", cJSON_CreateNumber((double)n));
@@ -347,10 +347,9 @@ summarize_feature(struct json_bld *k, cJSON *ft, const cJSON *names, const cJSON
 		q += (v[i] - m) * (v[i] - m);
 	if (n >= 2)
 		replace(k, ft, "se", cJSON_CreateNumber(fp_round_sig(sqrt(q / (double)(n - 1)))));
-	replace(k, ft, "lo", cJSON_CreateNumber(json_round(quantile7(v, n, (1 - FP_LEVEL) / 2),
-	    step)));
-	replace(k, ft, "hi", cJSON_CreateNumber(json_round(quantile7(v, n, (1 + FP_LEVEL) / 2),
-	    step)));
+	quantile7_two(v, n, (1 - FP_LEVEL) / 2, (1 + FP_LEVEL) / 2, &lo, &hi);
+	replace(k, ft, "lo", cJSON_CreateNumber(json_round(lo, step)));
+	replace(k, ft, "hi", cJSON_CreateNumber(json_round(hi, step)));
 }
 
 /* The covariance over the rows complete in the covariance's names. */

@@ -131,8 +131,7 @@ bootstrap(const struct eff *x, const struct paired_effects_opts *o, double *lo, 
 		double *vk = v + k * (size_t)o->replicates;
 		if (got[k] == 0)
 			continue;
-		lo[k] = quantile7(vk, got[k], a);
-		hi[k] = quantile7(vk, got[k], 1 - a);
+		quantile7_two(vk, got[k], a, 1 - a, &lo[k], &hi[k]);
 	}
 	rc = 0;
 done:

@@ -129,8 +129,7 @@ bootstrap(const struct run *r, size_t ci, double lo[NSTAT], double hi[NSTAT])
 		double *vk = v + (size_t)k * (size_t)r->o->replicates;
 		if (got[k] == 0)
 			continue;
-		lo[k] = quantile7(vk, got[k], a);
-		hi[k] = quantile7(vk, got[k], 1 - a);
+		quantile7_two(vk, got[k], a, 1 - a, &lo[k], &hi[k]);
 	}
 	free(blk);
 	free(v);

@@ -1,6 +1,8 @@
 /* quantile_check.c: common/quantile.h against a sort, on samples with and
  * without ties, of every size from 1 to 60 and a few large ones, at the
- * levels intervals use and at both ends. */
+ * levels intervals use and at both ends; quantile7_two at pairs of them,
+ * on those samples and on them sorted either way (the heaps' worst
+ * orders). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +29,39 @@ sorted_q(const double *s, size_t n, double q)
 	return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
 }
 
+/* quantile7_two on v (a copy of sorted s in some order) at the pairs
+ * intervals use and at the ends: the number that differ from a sort's. */
+static long
+pairs(double *v, const double *s, size_t n, int ties, long *runs)
+{
+	static const double ps[][2] = { { 0.025, 0.975 }, { 0.05, 0.95 }, { 0, 1 }, { 0.5, 0.5 },
+		{ 0.001, 0.999 } };
+	long bad = 0;
+
+	for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+		double lo, hi, wl = sorted_q(s, n, ps[k][0]), wh = sorted_q(s, n, ps[k][1]);
+		quantile7_two(v, n, ps[k][0], ps[k][1], &lo, &hi);
+		++*runs;
+		if (lo != wl || hi != wh) {
+			if (bad++ < 5)
+				printf("# quantile7_two n %zu ties %d at %g, %g: %.17g, %.17g; a sort gives "
+				    "%.17g, %.17g\n", n, ties, ps[k][0], ps[k][1], lo, hi, wl, wh);
+		}
+	}
+	return bad;
+}
+
 int
 main(void)
 {
 	static const double qs[] = { 0, 0.025, 0.05, 0.5, 0.95, 0.975, 1 };
 	static const size_t big[] = { 1000, 2000, 2001, 9999 };
 	double *v = malloc(10000 * sizeof *v), *s = malloc(10000 * sizeof *s);
+	double *u = malloc(10000 * sizeof *u);
 	unsigned long x = 88172645463325252ul;
 	long bad = 0, runs = 0;
 
-	if (v == NULL || s == NULL)
+	if (v == NULL || s == NULL || u == NULL)
 		return 2;
 	for (size_t t = 0; t < 60 + 4; t++) {
 		size_t n = t < 60 ? t + 1 : big[t - 60];
@@ -44,6 +69,7 @@ main(void)
 			for (size_t i = 0; i < n; i++) {
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 				s[i] = ties ? (double)(x % 7) : (double)(x >> 11) / 9007199254740992.0 - 0.5;
+				u[i] = s[i];
 			}
 			memcpy(v, s, n * sizeof *v);
 			qsort(s, n, sizeof *s, cmp);
@@ -56,11 +82,20 @@ main(void)
 						    qs[k], got, want);
 				}
 			}
+			memcpy(v, u, n * sizeof *v);
+			bad += pairs(v, s, n, ties, &runs);
+			memcpy(v, s, n * sizeof *v);
+			bad += pairs(v, s, n, ties, &runs);
+			for (size_t i = 0; i < n; i++)
+				v[i] = s[n - 1 - i];
+			bad += pairs(v, s, n, ties, &runs);
 		}
 	}
-	printf("%s quantile7 equals a sort's type-7 quantile (%ld cases, %ld differ)\n",
+	printf("%s quantile7 and quantile7_two equal a sort's type-7 quantiles (%ld cases, %ld "
+	    "differ)\n",
 	    bad ? "not ok" : "ok", runs, bad);
 	free(v);
 	free(s);
+	free(u);
 	return bad != 0;
 }
