@@ -1,11 +1,104 @@
 /* numbers.c: the ECMAScript number text of canon_number, against a file of
- * "hex-ieee,expected" lines (RFC 8785's published test sequence). */
+ * "hex-ieee,expected" lines (RFC 8785's published test sequence); then the
+ * reader's numbers: texts of every form read as strtod reads them, and
+ * called canonical exactly when canon_number writes that text. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../json/json.h"
+
+static uint64_t
+next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A random number text: a sign, "0" or up to 20 digits, often a fraction
+ * of up to 25 digits (zeros likely, at either end), now and then an
+ * exponent. */
+static void
+number_text(uint64_t *st, char *t)
+{
+	size_t k = 0, ni = next(st) % 4 == 0 ? 0 : 1 + next(st) % 20, nf;
+
+	if (next(st) % 3 == 0)
+		t[k++] = '-';
+	if (ni == 0)
+		t[k++] = '0';
+	for (size_t i = 0; i < ni; i++)
+		t[k++] = (char)(i == 0 ? '1' + next(st) % 9 : next(st) % 3 == 0 ? '0' : '0' + next(st) % 10);
+	if (next(st) % 4 != 0) {
+		nf = 1 + next(st) % 25;
+		t[k++] = '.';
+		for (size_t i = 0; i < nf; i++)
+			t[k++] = (char)(next(st) % 3 == 0 ? '0' : '0' + next(st) % 10);
+	}
+	if (next(st) % 10 == 0)
+		k += (size_t)sprintf(t + k, "e%s%d", next(st) % 2 ? "-" : "", (int)(next(st) % 30));
+	t[k] = '\0';
+}
+
+/* Digits from the first nonzero to the last nonzero. */
+static int
+significant(const char *t)
+{
+	const char *first = NULL, *last = NULL;
+	int n = 0;
+
+	for (const char *c = t; *c && *c != 'e'; c++)
+		if (*c >= '1' && *c <= '9') {
+			first = first ? first : c;
+			last = c;
+		}
+	for (const char *c = first; c && c <= last; c++)
+		n += *c >= '0' && *c <= '9';
+	return n;
+}
+
+/* The text read by the reader, inside an array (the fast path's way) and
+ * alone (the full path's), against strtod and canon_number: the number
+ * that differ. */
+static long
+read_texts(long *n)
+{
+	uint64_t st = 0x2545f4914f6cdd1dULL;
+	long bad = 0;
+
+	for (long i = 0; i < 400000; i++) {
+		char t[96], doc[100], canon[32];
+		number_text(&st, t);
+		double want = strtod(t, NULL);
+		canon_number(want, canon);
+		/* plain may be said only of canonical text, and must be of
+		 * canonical text of up to 15 significant digits, no exponent */
+		int plain = strcmp(canon, t) == 0, must = plain && strchr(t, 'e') == NULL &&
+		    significant(t) <= 15;
+		for (int alone = 0; alone < 2; alone++) {
+			struct json_tok tok;
+			struct err e = ERR_INIT;
+			snprintf(doc, sizeof doc, alone ? "%s" : "[%s]", t);
+			struct json_rd *r = json_rd_mem(doc, strlen(doc), "n", 1);
+			int rc = r == NULL ? -1 : json_rd_next(r, &tok, &e);
+			if (rc == 0 && !alone)
+				rc = json_rd_next(r, &tok, &e);
+			(*n)++;
+			if (rc < 0 || tok.type != JSON_NUMBER || memcmp(&tok.x, &want, sizeof want) != 0 ||
+			    (tok.plain && !plain) || (must && !tok.plain) || tok.len != strlen(t)) {
+				if (bad++ < 10)
+					fprintf(stderr, "numbers: %s%s: read %.17g plain %d, want %.17g plain "
+					    "%d\n", t, alone ? " alone" : "", rc < 0 ? 0 : tok.x,
+					    rc < 0 ? -1 : tok.plain, want, plain);
+			}
+			json_rd_free(r);
+		}
+	}
+	return bad;
+}
 
 int
 main(int argc, char **argv)
@@ -72,6 +165,7 @@ main(int argc, char **argv)
 				    (unsigned long long)bits, got, t);
 		}
 	}
+	bad += read_texts(&n);
 	printf("numbers: %ld lines, %ld wrong\n", n, bad);
 	return bad ? 1 : 0;
 }
