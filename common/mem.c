@@ -3,6 +3,7 @@
 #include "mem.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -39,4 +40,24 @@ mem_ready_read(const void *p, size_t n)
 	/* A mapping's pages may be asked for from its page boundary on. */
 	advise(p, n, MADV_POPULATE_READ, 1);
 #endif
+}
+
+int
+mem_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t nc;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	for (nc = *cap ? *cap : 16; nc < need; nc *= 2)
+		if (nc > SIZE_MAX / 2)
+			return -1;
+	if (size > 0 && nc > SIZE_MAX / size)
+		return -1;
+	if ((q = realloc(*p, nc * size)) == NULL)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
 }

@@ -1,4 +1,4 @@
-/* mem.h: large arrays, made ready at once.
+/* mem.h: large arrays, made ready at once; arrays that grow.
  *
  * A freeze or a verify of a million games fills arrays of a hundred
  * megabytes each.  Taking their memory from the kernel a 4 KB page at a
@@ -20,5 +20,9 @@ void *mem_ready(void *p, size_t n);
  * read through: its pages mapped in one call rather than a fault for each
  * few. */
 void mem_ready_read(const void *p, size_t n);
+/* Room for need elements of size bytes in the array *p of capacity *cap
+ * (both updated), the capacity doubled until it holds them: 0, or -1 when
+ * out of memory (or past SIZE_MAX bytes), *p then as it was. */
+int mem_grow(void **p, size_t *cap, size_t need, size_t size);
 
 #endif

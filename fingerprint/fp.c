@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mem.h"
 #include "../common/pool.h"
 #include "../common/rng.h"
 #include "../json/json.h"
@@ -54,23 +55,6 @@ fp_run_replicates(const struct fp_run *r)
 	return r->replicates;
 }
 
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t nc;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	for (nc = *cap ? *cap * 2 : 8; nc < need; nc *= 2)
-		;
-	if ((q = realloc(*p, nc * size)) == NULL)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
 /* FNV-1a of family, a NUL and replication: a fingerprint's streams
  * depend on its names alone, not on the others in the document. */
 static uint64_t
@@ -92,7 +76,7 @@ add_feat(struct fp_run *r, enum fp_base b, int idx, const char *suffix, size_t *
 {
 	struct fp_feat *ft;
 
-	if (grow((void **)&r->feat, cap, r->nfeat + 1, sizeof *r->feat) < 0)
+	if (mem_grow((void **)&r->feat, cap, r->nfeat + 1, sizeof *r->feat) < 0)
 		return -1;
 	ft = &r->feat[r->nfeat++];
 	ft->base = b;
@@ -154,7 +138,7 @@ fam_of(struct fp_run *r, const char *fam, const char *rep, size_t in, struct err
 			    "%s", fam, rep, r->in[r->fam[i].in].name, r->in[in].name);
 			return NULL;
 		}
-	if (grow((void **)&r->fam, &r->cfam, r->nfam + 1, sizeof *r->fam) < 0)
+	if (mem_grow((void **)&r->fam, &r->cfam, r->nfam + 1, sizeof *r->fam) < 0)
 		goto nomem;
 	f = &r->fam[r->nfam];
 	memset(f, 0, sizeof *f);
@@ -179,8 +163,8 @@ unit_of(struct fp_fam *f, const char *name, long dblock, int find)
 	for (size_t u = 0; find && u < f->nunits; u++)
 		if (strcmp(f->unit[u], name) == 0)
 			return (long)u;
-	if (grow((void **)&f->unit, &f->cunits, f->nunits + 1, sizeof *f->unit) < 0 ||
-	    grow((void **)&f->dblock, &f->cdblock, f->nunits + 1, sizeof *f->dblock) < 0 ||
+	if (mem_grow((void **)&f->unit, &f->cunits, f->nunits + 1, sizeof *f->unit) < 0 ||
+	    mem_grow((void **)&f->dblock, &f->cdblock, f->nunits + 1, sizeof *f->dblock) < 0 ||
 	    (f->unit[f->nunits] = strdup(name)) == NULL)
 		return -1;
 	f->dblock[f->nunits] = dblock;
@@ -200,7 +184,7 @@ add_decisions(struct fp_run *r, size_t in, struct err *e)
 		struct paired_sums t;
 		if (f == NULL)
 			return -1;
-		if (grow((void **)&f->cells, &f->ccells, f->ncells + 1, sizeof *f->cells) < 0)
+		if (mem_grow((void **)&f->cells, &f->ccells, f->ncells + 1, sizeof *f->cells) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		f->cells[f->ncells++] = c;
 		paired_cell_total(d, cell, &t);
@@ -240,9 +224,9 @@ key_of(struct fp_fam *f, long width, double anchor, int black)
 		if (f->kwidth[k] == width && f->kanchor[k] == anchor && f->kblack[k] == black)
 			return (long)k;
 	size_t c1 = f->ckeys, c2 = f->ckeys;
-	if (grow((void **)&f->kwidth, &f->ckeys, f->nkeys + 1, sizeof *f->kwidth) < 0 ||
-	    grow((void **)&f->kblack, &c1, f->nkeys + 1, sizeof *f->kblack) < 0 ||
-	    grow((void **)&f->kanchor, &c2, f->nkeys + 1, sizeof *f->kanchor) < 0)
+	if (mem_grow((void **)&f->kwidth, &f->ckeys, f->nkeys + 1, sizeof *f->kwidth) < 0 ||
+	    mem_grow((void **)&f->kblack, &c1, f->nkeys + 1, sizeof *f->kblack) < 0 ||
+	    mem_grow((void **)&f->kanchor, &c2, f->nkeys + 1, sizeof *f->kanchor) < 0)
 		return -1;
 	f->kwidth[f->nkeys] = (int)width;
 	f->kblack[f->nkeys] = black;
@@ -321,7 +305,7 @@ add_game(struct fp_run *r, size_t in, const cJSON *entry, const cJSON *rec, stru
 	g.hours = num(rec, "worker_hours");
 	u = r->by_position ? unit_of(f, gid, -1, 0) : unit_of(f, open, -1, 1);
 	if (u < 0 || (g.width >= 0 && g.key < 0) ||
-	    grow((void **)&G->g, &G->cap, G->n + 1, sizeof *G->g) < 0)
+	    mem_grow((void **)&G->g, &G->cap, G->n + 1, sizeof *G->g) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	g.unit = (size_t)u;
 	G->g[G->n++] = g;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mem.h"
 #include "../json/json.h"
 #include "fp.h"
 
@@ -48,28 +49,11 @@ fp_rows_free(struct fp_rows *r)
 
 /* Room for one more of n elements of size sz at *p (capacity *cap). */
 static int
-grow(void **p, size_t *cap, size_t n, size_t sz)
-{
-	size_t c = *cap ? *cap : 64;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	while (c <= n)
-		c *= 2;
-	if ((q = realloc(*p, c * sz)) == NULL)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
-static int
 rows_open(void *arg, const cJSON *array, struct err *e)
 {
 	struct fp_rows *r = arg;
 
-	if (grow((void **)&r->set, &r->capset, r->nset + 1, sizeof *r->set) < 0)
+	if (mem_grow((void **)&r->set, &r->capset, r->nset + 1, sizeof *r->set) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	r->set[r->nset++] = (struct fp_rowset){ array, r->nrow, 0 };
 	return 0;
@@ -82,13 +66,13 @@ rows_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
 	int end = t->type == JSON_OBJECT_END || t->type == JSON_ARRAY_END;
 
 	if (depth == 1 && !end) { /* a row begins (a scalar is a row of none) */
-		if (grow((void **)&r->start, &r->caprow, r->nrow + 2, sizeof *r->start) < 0)
+		if (mem_grow((void **)&r->start, &r->caprow, r->nrow + 2, sizeof *r->start) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		r->start[r->nrow++] = r->nval;
 		r->start[r->nrow] = r->nval;
 		r->set[r->nset - 1].nrows++;
 	} else if (depth == 2 && !end && t->type != JSON_KEY) {
-		if (grow((void **)&r->val, &r->capval, r->nval + 1, sizeof *r->val) < 0)
+		if (mem_grow((void **)&r->val, &r->capval, r->nval + 1, sizeof *r->val) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		r->val[r->nval++] = t->type == JSON_NUMBER ? t->x : NAN;
 		r->start[r->nrow] = r->nval;

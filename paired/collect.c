@@ -9,6 +9,7 @@
 
 #include "../common/buf.h"
 #include "../common/io.h"
+#include "../common/mem.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../json/rec.h"
@@ -47,23 +48,6 @@ paired_cell_total(const struct paired_data *d, const struct paired_cell *c, stru
 	memset(t, 0, sizeof *t);
 	for (size_t i = 0; i < d->nopen; i++)
 		paired_sums_add(t, &c->by_open[i]);
-}
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t nc;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	for (nc = *cap ? *cap * 2 : 16; nc < need; nc *= 2)
-		;
-	if ((q = realloc(*p, nc * size)) == NULL)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
 }
 
 static int
@@ -160,7 +144,7 @@ cell_of(struct paired_data *r, struct cell_tab *t, const char *key, size_t n,
 		if (c->keylen == n && memcmp(c->key, key, n) == 0)
 			return c;
 	}
-	if (grow((void **)&r->cells, &r->ccells, r->ncells + 1, sizeof *r->cells) < 0)
+	if (mem_grow((void **)&r->cells, &r->ccells, r->ncells + 1, sizeof *r->cells) < 0)
 		goto nomem;
 	c = &r->cells[r->ncells];
 	memset(c, 0, sizeof *c);
@@ -328,7 +312,7 @@ add_regret(struct paired_cell *c, struct paired_sums *s, const struct cand_posit
 		s->reg_nomate += q->regret;
 	}
 	s->blunder_k[p->phase] += q->regret >= blunder_cp;
-	if (grow((void **)&c->regrets, &c->cregrets, c->nregrets + 1, sizeof *c->regrets) < 0)
+	if (mem_grow((void **)&c->regrets, &c->cregrets, c->nregrets + 1, sizeof *c->regrets) < 0)
 		return -1;
 	c->regrets[c->nregrets++] = q->regret;
 	return 0;
@@ -364,7 +348,7 @@ add_decision(struct paired_data *r, struct cell_tab *t, const struct prep *q, co
 		s->nvl++;
 		s->vl += q->vl;
 	}
-	if (grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
+	if (mem_grow((void **)&c->ord, &c->cord, c->nord + 1, sizeof *c->ord) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	c->ord[c->nord++] = (struct paired_ord){ q->pi, q->history, q->seed, q->move,
 		q->scored == 2 ? q->regret : NAN, q->recall };
@@ -748,7 +732,7 @@ ids_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
 		return no_id(s, e);
 	memcpy(text, t->s, HASH_ID_LEN);
 	text[HASH_ID_LEN] = '\0';
-	if (ids->n == ids->cap && grow((void **)&ids->d, &ids->cap, ids->n + 1, sizeof *ids->d) < 0)
+	if (ids->n == ids->cap && mem_grow((void **)&ids->d, &ids->cap, ids->n + 1, sizeof *ids->d) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (hash_id_parse(text, ids->d[ids->n]) < 0)
 		return no_id(s, e);
