@@ -60,9 +60,9 @@ significant(const char *t)
 	return n;
 }
 
-/* The text read by the reader, inside an array (the fast path's way) and
- * alone (the full path's), against strtod and canon_number: the number
- * that differ. */
+/* The text read by the reader, inside an array, after a comma (the fast
+ * paths' ways) and alone (the full path's), against strtod and
+ * canon_number: the number that differ. */
 static long
 read_texts(long *n)
 {
@@ -78,20 +78,22 @@ read_texts(long *n)
 		 * canonical text of up to 15 significant digits, no exponent */
 		int plain = strcmp(canon, t) == 0, must = plain && strchr(t, 'e') == NULL &&
 		    significant(t) <= 15;
-		for (int alone = 0; alone < 2; alone++) {
+		/* first in an array, alone, after a comma */
+		for (int alone = 0; alone < 3; alone++) {
+			static const char *const form[] = { "[%s]", "%s", "[0,%s]" };
 			struct json_tok tok;
 			struct err e = ERR_INIT;
-			snprintf(doc, sizeof doc, alone ? "%s" : "[%s]", t);
+			snprintf(doc, sizeof doc, form[alone], t);
 			struct json_rd *r = json_rd_mem(doc, strlen(doc), "n", 1);
 			int rc = r == NULL ? -1 : json_rd_next(r, &tok, &e);
-			if (rc == 0 && !alone)
+			for (int k = alone == 1 ? 0 : alone == 0 ? 1 : 2; rc == 0 && k > 0; k--)
 				rc = json_rd_next(r, &tok, &e);
 			(*n)++;
 			if (rc < 0 || tok.type != JSON_NUMBER || memcmp(&tok.x, &want, sizeof want) != 0 ||
 			    (tok.plain && !plain) || (must && !tok.plain) || tok.len != strlen(t)) {
 				if (bad++ < 10)
-					fprintf(stderr, "numbers: %s%s: read %.17g plain %d, want %.17g plain "
-					    "%d\n", t, alone ? " alone" : "", rc < 0 ? 0 : tok.x,
+					fprintf(stderr, "numbers: %s (%s): read %.17g plain %d, want %.17g plain "
+					    "%d\n", t, form[alone], rc < 0 ? 0 : tok.x,
 					    rc < 0 ? -1 : tok.plain, want, plain);
 			}
 			json_rd_free(r);
