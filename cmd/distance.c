@@ -37,7 +37,7 @@ cmd_distance(int argc, char **argv)
 	const struct opt_cmd c = { .name = "distance", .usage = usage, .table = table,
 		.operand = "FINGERPRINT", .min = 1, .max = -1 };
 	struct fp_dist_opts o = { .jobs = cmd_jobs() };
-	struct fp_rows *rows = fp_rows_new(), *flat;
+	struct fp_rows *rows, *flat;
 	struct part_shard sh = { 0, 0 };
 	struct err e = ERR_INIT;
 	cJSON **docs, *doc = NULL;
@@ -52,6 +52,7 @@ cmd_distance(int argc, char **argv)
 		return opt_usage_error(&c, "%s", e.msg);
 	docs = calloc((size_t)nops, sizeof *docs);
 	o.ids = calloc((size_t)nops, sizeof *o.ids);
+	rows = fp_rows_new();
 	if (docs == NULL || o.ids == NULL || rows == NULL) {
 		free(docs);
 		free(o.ids);
