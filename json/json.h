@@ -82,6 +82,11 @@ int json_hex4(const unsigned char *p, const unsigned char *end, int lower, unsig
  * -0, and within ECMAScript's plain notation (below 1e21, at least 1e-6).
  * The one rule for the reader here and the flat reader (rec.h). */
 int json_number_canonical(const unsigned char *p, size_t len);
+/* The value of a number's text (its grammar checked) into *x, bit for bit
+ * strtod's (read here in one or two multiplications where that is exact,
+ * strtod otherwise): 0, -1 when it is past a double's range, -2 when out
+ * of memory.  The one conversion for the reader and the flat reader. */
+int json_number_value(const unsigned char *s, size_t n, double *x);
 
 /* Parse len bytes named name; line numbers in messages start at first_line. */
 cJSON *json_parse(const char *p, size_t len, const char *name, long first_line,

@@ -3,6 +3,7 @@
  * tree builder (json.c) and the streaming canonical writer (canon.c) both
  * read through it, so the grammar and every refusal live here once. */
 #include "json.h"
+#include "pow10.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -439,12 +440,61 @@ number_grammar(struct json_rd *r, const unsigned char *s, const unsigned char *e
 	return p;
 }
 
+/* w x 10^q (w nonzero, its digits exact; q from POW10_LO to POW10_HI)
+ * correctly rounded to a double, by Eisel and Lemire's method as
+ * fast_float has it (Lemire, "Number parsing at a gigabyte per second",
+ * 2021): w's 64 bits times a 128-bit power of five give the significand
+ * and the bits below it; 1 and *x, or 0 where the product cannot decide
+ * (a result that is subnormal or out of range, or too close to a
+ * halfway point to tell), for strtod to take. */
+static int
+eisel_lemire(uint64_t w, int q, int neg, double *x)
+{
+	const uint64_t *t = POW10_128[q - POW10_LO];
+	int lz = __builtin_clzll(w), upper;
+	unsigned __int128 p, p2;
+	uint64_t hi, lo, mant, bits;
+	int64_t power2;
+
+	w <<= lz;
+	p = (unsigned __int128)w * t[0];
+	hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
+	if ((hi & 0x1FF) == 0x1FF) { /* the low half of the power may carry into the 55 bits */
+		p2 = (unsigned __int128)w * t[1];
+		lo += (uint64_t)(p2 >> 64);
+		hi += lo < (uint64_t)(p2 >> 64);
+	}
+	if (lo == UINT64_MAX && (q < -27 || q > 55))
+		return 0;
+	upper = (int)(hi >> 63);
+	mant = hi >> (upper + 9);
+	power2 = ((((152170 + 65536) * (int64_t)q) >> 16) + 63) + upper - lz + 1023;
+	if (power2 <= 0)
+		return 0;
+	/* exactly halfway (only where 5^q fits 64 bits): round to even */
+	if (lo <= 1 && q >= -4 && q <= 23 && (mant & 3) == 1 && mant << (upper + 9) == hi)
+		mant &= ~(uint64_t)1;
+	mant += mant & 1;
+	mant >>= 1;
+	if (mant >= (uint64_t)2 << 52) {
+		mant = (uint64_t)1 << 52;
+		power2++;
+	}
+	if (power2 >= 0x7FF)
+		return 0;
+	bits = (mant & ~((uint64_t)1 << 52)) | (uint64_t)power2 << 52 | (uint64_t)neg << 63;
+	memcpy(x, &bits, sizeof bits);
+	return 1;
+}
+
 /* A number's value, as strtod reads it.  Up to 15 significant digits
  * times or over a power of ten up to 10^22 is one exact integer and one
  * exact power, so one IEEE operation rounds it correctly (Clinger's fast
- * path); anything else is strtod's. */
-static int
-number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
+ * path); up to 19 digits with any exponent in range goes to
+ * eisel_lemire; anything else (more digits, an exponent past the table,
+ * a case eisel_lemire leaves) is strtod's. */
+int
+json_number_value(const unsigned char *s, size_t n, double *x)
 {
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -466,15 +516,37 @@ number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
 			*x = -*x;
 		return 0;
 	}
+	if (p < end && (*p == 'e' || *p == 'E') && sig > 0 && sig <= 19) {
+		int eneg = p[1] == '-', ex = 0;
+		for (p += 1 + (p[1] == '-' || p[1] == '+'); p < end && ex < 100000; p++)
+			ex = ex * 10 + (*p - '0');
+		ex = eneg ? -ex : ex;
+		if (p == end && e10 + ex >= POW10_LO && e10 + ex <= POW10_HI &&
+		    eisel_lemire(m, e10 + ex, *s == '-', x))
+			return 0;
+	} else if (p == end && sig > 15 && sig <= 19 && e10 >= POW10_LO &&
+	    eisel_lemire(m, e10, *s == '-', x)) {
+		return 0;
+	}
 	if (n >= sizeof tmp && (num = malloc(n + 1)) == NULL)
-		return nomem(r);
+		return -2;
 	memcpy(num, s, n);
 	num[n] = '\0';
 	/* The process never calls setlocale, so strtod reads '.' as the point. */
 	*x = strtod(num, NULL);
 	if (num != tmp)
 		free(num);
-	if (!isfinite(*x))
+	return isfinite(*x) ? 0 : -1;
+}
+
+static int
+number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
+{
+	int rc = json_number_value(s, n, x);
+
+	if (rc == -2)
+		return nomem(r);
+	if (rc < 0)
 		return fail(r, s, "number out of double range");
 	return 0;
 }

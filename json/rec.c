@@ -235,23 +235,15 @@ keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
 }
 
-/* A number's value and its canonical text (out, NUL-terminated) by one
- * strtod and one canon_number: the way for the numbers the digit rules
- * below leave aside (past 15 significant digits, as harnesses print 17,
- * and with an exponent).  -1 when it is not finite (the tree reader
- * words that error) or too long to be a double's text worth a copy. */
+/* A number's value and its canonical text (out, NUL-terminated) by
+ * json_number_value and canon_number: the way for the numbers the digit
+ * rules below leave aside (past 15 significant digits, as harnesses print
+ * 17, and with an exponent).  -1 when it is not finite (the tree reader
+ * words that error) or too long to be a double's text worth a look. */
 static int
 slow_number(const unsigned char *p, size_t len, double *x, char out[32])
 {
-	char text[64];
-
-	if (len >= sizeof text)
-		return -1;
-	memcpy(text, p, len);
-	text[len] = '\0';
-	/* The process never calls setlocale, so strtod reads '.' as the point. */
-	*x = strtod(text, NULL);
-	if (!isfinite(*x))
+	if (len >= 64 || json_number_value(p, len, x) != 0)
 		return -1;
 	canon_number(*x, out);
 	return 0;

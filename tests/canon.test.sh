@@ -41,6 +41,8 @@ check "flat and tree readers agree on records holding those numbers" \
 	"$BUILD/tests/unit/rec_diff" "$ROOT/examples/luna/spec.json" 0 numbers.jsonl
 python3 "$ROOT/mk/pow5.py" >pow5.h
 same_bytes "json/pow5.h is what mk/pow5.py prints (its formulas checked on the way)" pow5.h "$ROOT/json/pow5.h"
+python3 "$ROOT/mk/pow10.py" >pow10.h
+same_bytes "json/pow10.h is what mk/pow10.py prints" pow10.h "$ROOT/json/pow10.h"
 
 # Every y_ case is accepted, but the two duplicate-key ones our contract refuses.
 cd "$D/json-parsing/test_parsing"

@@ -1,7 +1,12 @@
 /* numbers.c: the ECMAScript number text of canon_number, against a file of
  * "hex-ieee,expected" lines (RFC 8785's published test sequence); then the
  * reader's numbers: texts of every form read as strtod reads them, and
- * called canonical exactly when canon_number writes that text. */
+ * called canonical exactly when canon_number writes that text; then texts
+ * of 16 to 19 digits with exponents across the whole range (random
+ * doubles printed, random significands with any exponent, exact halfway
+ * points between doubles, and known hard cases), read as strtod reads
+ * them. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +107,91 @@ read_texts(long *n)
 	return bad;
 }
 
+/* The reader's value of text t against strtod's: 1 when they differ (or
+ * the reader refused a text strtod reads as finite). */
+static int
+value_differs(const char *t)
+{
+	double want = strtod(t, NULL), got = 0;
+	char doc[128];
+	struct json_tok tok;
+	struct err e = ERR_INIT;
+	struct json_rd *r;
+	int rc;
+
+	snprintf(doc, sizeof doc, "[0,%s]", t);
+	if ((r = json_rd_mem(doc, strlen(doc), "n", 1)) == NULL)
+		return 1;
+	rc = json_rd_next(r, &tok, &e) == 0 && json_rd_next(r, &tok, &e) == 0 &&
+	    json_rd_next(r, &tok, &e) == 0 ? 0 : -1;
+	if (rc == 0)
+		got = tok.x;
+	json_rd_free(r);
+	if (!isfinite(want))
+		return rc == 0; /* out of range: the reader must refuse it */
+	if (rc < 0 || memcmp(&got, &want, sizeof want) != 0) {
+		fprintf(stderr, "numbers: %s: read %.17g, strtod %.17g\n", t, got, want);
+		return 1;
+	}
+	return 0;
+}
+
+static long
+read_hard(long *n)
+{
+	static const char *const known[] = { "9007199254740993", "9007199254740995",
+		"9007199254740993e0", "2.2250738585072011e-308", "2.2250738585072012e-308",
+		"2.2250738585072014e-308", "4.9406564584124654e-324", "2.4703282292062327e-324",
+		"2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308",
+		"1.7976931348623159e308", "7.2057594037927933e16", "1e23", "8.988465674311579e307",
+		"123456789012345678e-10", "9999999999999999999e-342", "1e-342", "1e-343",
+		"9999999999999999999e308", "1e308", "1e309", "5e-324", "3e-324", "1.5e-323",
+		"1234567890123456789", "18446744073709551615", "0.1e-341", "100000000000000000000e-20",
+		"4503599627370497.5", "4503599627370496.5", "2.0000000000000004", "2.0000000000000003",
+		"1.0000000000000002", "1.00000000000000011", "1.00000000000000012" };
+	uint64_t st = 0x9e3779b97f4a7c15ULL;
+	long bad = 0;
+	char t[64];
+
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++, (*n)++)
+		bad += value_differs(known[i]);
+	for (long i = 0; i < 300000; i++) {
+		uint64_t bits = next(&st);
+		double x;
+		memcpy(&x, &bits, sizeof x);
+		if (!isfinite(x))
+			continue;
+		/* a random double at 16 to 19 significant digits */
+		snprintf(t, sizeof t, "%.*e", 15 + (int)(i % 4), x);
+		bad += value_differs(t), (*n)++;
+		/* a random significand of up to 19 digits, any exponent */
+		snprintf(t, sizeof t, "%llue%d", (unsigned long long)(next(&st) % 10000000000000000000ULL),
+		    (int)(next(&st) % 700) - 360);
+		bad += value_differs(t), (*n)++;
+		/* the exact halfway point above a double k 2^e: (2k + 1) 2^(e-1),
+		 * as an integer (e 1..11) or with j digits after the point
+		 * ((2k + 1) 5^j / 10^j, e - 1 = -j, j 1..3) */
+		uint64_t k = ((uint64_t)1 << 52) | (next(&st) & (((uint64_t)1 << 52) - 1));
+		int e = (int)(next(&st) % 14) - 2;
+		unsigned __int128 h = (unsigned __int128)(2 * k + 1);
+		if (e >= 1) {
+			h <<= e - 1;
+			snprintf(t, sizeof t, "%llu", (unsigned long long)h);
+		} else {
+			int j = 1 - e;
+			for (int a = 0; a < j; a++)
+				h *= 5;
+			unsigned long long p10 = 1;
+			for (int a = 0; a < j; a++)
+				p10 *= 10;
+			snprintf(t, sizeof t, "%llu.%0*llu", (unsigned long long)(h / p10), j,
+			    (unsigned long long)(h % p10));
+		}
+		bad += value_differs(t), (*n)++;
+	}
+	return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -168,6 +258,7 @@ main(int argc, char **argv)
 		}
 	}
 	bad += read_texts(&n);
+	bad += read_hard(&n);
 	printf("numbers: %ld lines, %ld wrong\n", n, bad);
 	return bad ? 1 : 0;
 }
