@@ -612,7 +612,7 @@ number_fast(const unsigned char *s, const unsigned char *lim, double *x, int *pl
 {
 	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-	const unsigned char *p = s + (*s == '-'), *f0 = NULL;
+	const unsigned char *p = s < lim && *s == '-' ? s + 1 : s, *f0 = NULL;
 	uint64_t m = 0;
 	int sig = 0, zint;
 
