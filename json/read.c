@@ -517,11 +517,13 @@ json_number_value(const unsigned char *s, size_t n, double *x)
 		return 0;
 	}
 	if (p < end && (*p == 'e' || *p == 'E') && sig > 0 && sig <= 19) {
-		int eneg = p[1] == '-', ex = 0;
-		for (p += 1 + (p[1] == '-' || p[1] == '+'); p < end && ex < 100000; p++)
+		int sign = p + 1 < end && (p[1] == '-' || p[1] == '+'), eneg = sign && p[1] == '-',
+		    ex = 0;
+		const unsigned char *d0 = p += 1 + sign;
+		for (; p < end && *p >= '0' && *p <= '9' && ex < 100000; p++)
 			ex = ex * 10 + (*p - '0');
 		ex = eneg ? -ex : ex;
-		if (p == end && e10 + ex >= POW10_LO && e10 + ex <= POW10_HI &&
+		if (p == end && p > d0 && e10 + ex >= POW10_LO && e10 + ex <= POW10_HI &&
 		    eisel_lemire(m, e10 + ex, *s == '-', x))
 			return 0;
 	} else if (p == end && sig > 15 && sig <= 19 && e10 >= POW10_LO &&
