@@ -15,7 +15,8 @@
 double quantile7(double *v, size_t n, double q);
 /* quantile7 at qlo and at qhi (the same bits) into *lo and *hi, as an
  * interval's two ends: where both tails are a small part of the sample,
- * by one bounded heap for each (v not reordered), else by selection. */
+ * by one bounded heap for each, else by selection (which may reorder v,
+ * as quantile7 does). */
 #define QUANTILE_HEAP 512
 void quantile7_two(double *v, size_t n, double qlo, double qhi, double *lo, double *hi);
 

@@ -97,7 +97,6 @@ int fp_refit_check(const cJSON *doc, const struct prereg *pr, const struct fp_in
  * ratings, 1e-6 for shares, ...); 0 for a name the table does not know. */
 double fp_feature_step(const char *name);
 
-/* cohort.distance/1 of the fingerprints of docs (all under one prereg). */
 /* A fingerprint document's replicate rows, held flat beside its tree. */
 struct fp_rows;
 struct fp_rows *fp_rows_new(void);
@@ -128,14 +127,14 @@ struct fp_dist_opts {
 	const struct fp_rows *rows;
 };
 
+/* cohort.distance/1 of the fingerprints of docs (all under one prereg). */
 int fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o,
     cJSON **out, struct err *e);
 /* |w|^2 for L w = u - v for nq (at most FP_QB) replicates at once (L
  * lower triangular, F x F; u and v feature-major, replicate q's feature
- * a at [a * FP_QB + q]; y scratch of FP_QB F),
- * four to an AVX2 register when avx2 is nonzero (the processor must have
- * it), one at a time otherwise: the same bits either way.  For distance
- * and its tests. */
+ * a at [a * FP_QB + q]; y scratch of FP_QB F), four to an AVX2 register
+ * when avx2 is nonzero (the processor must have it), one at a time
+ * otherwise: the same bits either way.  For distance and its tests. */
 #define FP_QB 32
 void fp_quad_block(const double *L, size_t F, const double *u, const double *v, size_t nq,
     double *out, double *y, int avx2);

@@ -10,7 +10,6 @@
  * element. */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "../common/mem.h"
 #include "../json/json.h"
@@ -47,7 +46,7 @@ fp_rows_free(struct fp_rows *r)
 	free(r);
 }
 
-/* Room for one more of n elements of size sz at *p (capacity *cap). */
+/* A skipped "rows" array opens: a new set of rows, from the next row on. */
 static int
 rows_open(void *arg, const cJSON *array, struct err *e)
 {

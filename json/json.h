@@ -76,11 +76,12 @@ void json_rd_free(struct json_rd *r);
  * RFC 8785 writes them): 0 and *out, or -1.  The one rule for the reader
  * here and the flat reader (rec.h). */
 int json_hex4(const unsigned char *p, const unsigned char *end, int lower, unsigned *out);
-/* Whether the text of a number without exponent (its grammar checked) is
- * in the form canon_number writes: up to 15 significant digits (then they
- * are the shortest that read back), no trailing zero after the point, no
- * -0, and within ECMAScript's plain notation (below 1e21, at least 1e-6).
- * The one rule for the reader here and the flat reader (rec.h). */
+/* Whether the text of a number (its grammar checked) is in the form
+ * canon_number writes, as far as its digits tell: no exponent, up to 15
+ * significant digits (then they are the shortest that read back), no
+ * trailing zero after the point, no -0, and within ECMAScript's plain
+ * notation (below 1e21, at least 1e-6); the streaming writer copies such a
+ * text.  The one rule for the reader here and the flat reader (rec.h). */
 int json_number_canonical(const unsigned char *p, size_t len);
 /* The value of a number's text (its grammar checked) into *x, bit for bit
  * strtod's (read here in one or two multiplications where that is exact,

@@ -440,6 +440,11 @@ number_grammar(struct json_rd *r, const unsigned char *s, const unsigned char *e
 	return p;
 }
 
+/* The powers of ten a double holds exactly: Clinger's fast path divides
+ * by them. */
+static const double P10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
 /* w x 10^q (w nonzero, its digits exact; q from POW10_LO to POW10_HI)
  * correctly rounded to a double, by Eisel and Lemire's method as
  * fast_float has it (Lemire, "Number parsing at a gigabyte per second",
@@ -496,8 +501,6 @@ eisel_lemire(uint64_t w, int q, int neg, double *x)
 int
 json_number_value(const unsigned char *s, size_t n, double *x)
 {
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	const unsigned char *p = s + (*s == '-'), *end = s + n;
 	uint64_t m = 0;
 	int sig = 0, e10 = 0;
@@ -511,7 +514,7 @@ json_number_value(const unsigned char *s, size_t n, double *x)
 			if (sig > 0 || *p != '0')
 				m = m * 10 + (uint64_t)(*p - '0'), sig++;
 	if (p == end && sig <= 15 && e10 >= -22) {
-		*x = m == 0 ? 0 : e10 == 0 ? (double)m : (double)m / p10[-e10];
+		*x = m == 0 ? 0 : e10 == 0 ? (double)m : (double)m / P10[-e10];
 		if (*s == '-')
 			*x = -*x;
 		return 0;
@@ -553,10 +556,6 @@ number_value(struct json_rd *r, const unsigned char *s, size_t n, double *x)
 	return 0;
 }
 
-/* Whether a number without exponent (grammar checked) is in the form
- * canon_number writes: up to 15 significant digits (then they are the
- * shortest that read back), no trailing zero after the point, no -0, and
- * within ECMAScript's plain notation (below 1e21, at least 1e-6). */
 int
 json_number_canonical(const unsigned char *p, size_t len)
 {
@@ -592,14 +591,6 @@ json_number_canonical(const unsigned char *p, size_t len)
 	return 1;
 }
 
-/* Whether a number's text is what canon_number writes for its value: then
- * the canonical writers copy it as it is. */
-static int
-number_plain(const unsigned char *s, size_t n)
-{
-	return json_number_canonical(s, n);
-}
-
 /* The common number in one pass: -?(0|[1-9][0-9]*)(.[0-9]+)?, at most 15
  * significant digits and 22 after the point, then a byte that cannot go
  * on a number: its value as number_value gives it (Clinger's fast path)
@@ -612,8 +603,6 @@ number_plain(const unsigned char *s, size_t n)
 static const unsigned char *
 number_fast(const unsigned char *s, const unsigned char *lim, double *x, int *plain)
 {
-	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
 	const unsigned char *p = s < lim && *s == '-' ? s + 1 : s, *f0 = NULL;
 	uint64_t m = 0;
 	int sig = 0, zint;
@@ -638,7 +627,7 @@ number_fast(const unsigned char *s, const unsigned char *lim, double *x, int *pl
 	if (p >= lim || (*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E' ||
 	    *p == '+' || *p == '-' || sig > 15 || (f0 && p - f0 > 22))
 		return NULL;
-	*x = m == 0 ? 0 : f0 == NULL || p == f0 ? (double)m : (double)m / p10[p - f0];
+	*x = m == 0 ? 0 : f0 == NULL || p == f0 ? (double)m : (double)m / P10[p - f0];
 	if (*s == '-')
 		*x = -*x;
 	if (m == 0)
@@ -681,7 +670,7 @@ lex_number(struct json_rd *r, struct json_tok *t)
 	t->type = JSON_NUMBER;
 	t->s = (const char *)s;
 	t->len = (size_t)(p - s);
-	t->plain = number_plain(s, t->len);
+	t->plain = json_number_canonical(s, t->len);
 	r->p = p;
 	return 1;
 }
