@@ -21,6 +21,23 @@ document(const cJSON *const *docs, size_t n, const struct fp_dist_opts *o,
 	return fp_distance_part(docs, n, o, shard, doc, e);
 }
 
+/* The last input's identity, left to finish beside the work until the
+ * document needs it. */
+struct pending {
+	struct json_ident *t;
+	char *id;
+};
+
+static int
+pending_end(void *arg, struct err *e)
+{
+	struct pending *p = arg;
+	int rc = json_ident_end(p->t, p->id, e);
+
+	p->t = NULL;
+	return rc;
+}
+
 int
 cmd_distance(int argc, char **argv)
 {
@@ -39,6 +56,7 @@ cmd_distance(int argc, char **argv)
 	struct fp_dist_opts o = { .jobs = cmd_jobs() };
 	struct fp_rows *rows, *flat;
 	struct part_shard sh = { 0, 0 };
+	struct pending pd = { NULL, NULL };
 	struct err e = ERR_INIT;
 	cJSON **docs, *doc = NULL;
 	char **ops;
@@ -60,16 +78,26 @@ cmd_distance(int argc, char **argv)
 		err_set(&e, ERR_NOMEM, "out of memory");
 		return cmd_fail("distance", &e);
 	}
-	/* each input's identity beside its parse (one thread: after it), its
-	 * replicate rows held flat but in a shard, whose part carries the
-	 * inputs whole */
+	/* each input's identity beside its parse and the next one's (one
+	 * thread: after it), the last one's beside the distances; the replicate
+	 * rows held flat but in a shard, whose part carries the inputs whole */
 	flat = sh.n == 0 ? rows : NULL;
 	o.rows = flat;
-	for (i = 0; i < nops; i++)
-		if ((docs[i] = fp_read_file(ops[i], flat, o.ids[i], o.jobs != 1, &e)) == NULL)
+	for (i = 0; i < nops; i++) {
+		struct json_ident *t = NULL;
+		docs[i] = fp_read_file(ops[i], flat, o.jobs != 1, &t, &e);
+		if (docs[i] == NULL || pending_end(&pd, &e) < 0) {
+			json_ident_end(t, NULL, NULL);
 			break;
-	rc = i < nops || document((const cJSON *const *)docs, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
+		}
+		pd = (struct pending){ t, o.ids[i] };
+	}
+	o.ids_wait = pending_end;
+	o.ids_arg = &pd;
+	rc = i < nops || (sh.n != 0 && pending_end(&pd, &e) < 0) ||
+	    document((const cJSON *const *)docs, (size_t)nops, &o, &sh, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, fp_distance_table, out, &e) < 0;
+	json_ident_end(pd.t, NULL, NULL);
 	for (i = 0; i < nops; i++)
 		cJSON_Delete(docs[i]);
 	free(docs);

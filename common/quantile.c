@@ -94,11 +94,67 @@ smallest_two(const double *v, size_t n, size_t a, double sign, double *heap, dou
 	*x = sign * (k == 2 ? heap[1] : heap[1] > heap[2] ? heap[1] : heap[2]);
 }
 
+/* The order statistics r and r + 1 of v[0..m) (r + 1 < m) into *x, *y. */
+static void
+pair_at(double *v, size_t m, size_t r, double *x, double *y)
+{
+	*x = select_kth(v, m, r);
+	*y = v[r + 1];
+	for (size_t j = r + 2; j < m; j++)
+		*y = v[j] < *y ? v[j] : *y;
+}
+
+/* A cut with about `want` of n values at or beyond it, from the order
+ * statistic of a strided sample (a sample's rank overshoots on purpose:
+ * a cut that gathers too few costs a second way). */
+#define QUANTILE_SAMPLE 128
+static double
+cut_of(const double *v, size_t n, size_t want, int upper)
+{
+	double smp[QUANTILE_SAMPLE];
+	size_t r = 3 * want * QUANTILE_SAMPLE / (2 * n) + 4;
+
+	for (size_t j = 0; j < QUANTILE_SAMPLE; j++)
+		smp[j] = v[j * n / QUANTILE_SAMPLE];
+	return select_kth(smp, QUANTILE_SAMPLE, upper ? QUANTILE_SAMPLE - 1 - r : r);
+}
+
+/* Both tails in one pass: every value at or below the lower cut, and at
+ * or above the upper, gathered without a branch; each gathered tail is
+ * then all the values of its ranks, so its order statistics are the
+ * sample's.  0, with v untouched, where a tail gathered too few or would
+ * overflow its buffer (the sample misled: another way answers). */
+static int
+by_cuts(const double *v, size_t n, size_t il, size_t ih, double lo2[2], double hi2[2])
+{
+	double gl[2 * QUANTILE_HEAP], gh[2 * QUANTILE_HEAP];
+	double tl = cut_of(v, n, il + 2, 0), th = cut_of(v, n, n - ih, 1);
+	size_t ml = 0, mh = 0, i = 0;
+
+	while (i < n) {
+		/* room for a whole stride before each check */
+		size_t end = n - i < 64 ? n : i + 64;
+		if (ml + 64 > 2 * QUANTILE_HEAP || mh + 64 > 2 * QUANTILE_HEAP)
+			return 0;
+		for (; i < end; i++) {
+			double w = v[i];
+			gl[ml] = w, ml += w <= tl;
+			gh[mh] = w, mh += w >= th;
+		}
+	}
+	if (ml < il + 2 || mh < n - ih)
+		return 0;
+	pair_at(gl, ml, il, &lo2[0], &lo2[1]);
+	pair_at(gh, mh, ih - (n - mh), &hi2[0], &hi2[1]);
+	return 1;
+}
+
 void
 quantile7_two(double *v, size_t n, double qlo, double qhi, double *lo, double *hi)
 {
 	double hl = (double)(n - 1) * qlo, hh = (double)(n - 1) * qhi, heap[QUANTILE_HEAP];
 	size_t il = (size_t)floor(hl), ih = (size_t)floor(hh);
+	double a, b, l2[2], h2[2];
 
 	/* the heaps pay where both tails are short; elsewhere, selection */
 	if (il + 2 > QUANTILE_HEAP || ih + 1 >= n || n - ih + 1 > QUANTILE_HEAP ||
@@ -107,7 +163,13 @@ quantile7_two(double *v, size_t n, double qlo, double qhi, double *lo, double *h
 		*hi = quantile7(v, n, qhi);
 		return;
 	}
-	double a, b;
+	/* on long samples, cuts from a sample gather each tail in one pass
+	 * that does not branch on the data; the heaps' pass does */
+	if (n >= 8 * QUANTILE_SAMPLE && by_cuts(v, n, il, ih, l2, h2)) {
+		*lo = l2[0] + (hl - (double)il) * (l2[1] - l2[0]);
+		*hi = h2[0] + (hh - (double)ih) * (h2[1] - h2[0]);
+		return;
+	}
 	smallest_two(v, n, il, 1, heap, &a, &b);
 	*lo = a + (hl - (double)il) * (b - a);
 	/* order statistics ih and ih + 1 are the largest's (n-1-ih)-th and

@@ -1151,7 +1151,8 @@ fp_distance(const cJSON *const *docs, size_t ndocs, const struct fp_dist_opts *o
 	if (dist_setup(&d, docs, ndocs, o ? o->rows : NULL, e) == 0) {
 		d.ids = o ? o->ids : NULL;
 		d.avx2 = d.avx2 && !(o && o->plain);
-		if (all_pairs(&d, o, e) == 0 && dist_document(&d, docs, ndocs, out, e) == 0)
+		if (all_pairs(&d, o, e) == 0 && (o == NULL || o->ids_wait == NULL ||
+		    o->ids_wait(o->ids_arg, e) == 0) && dist_document(&d, docs, ndocs, out, e) == 0)
 			rc = 0;
 	}
 	dist_release(&d);

@@ -99,12 +99,14 @@ double fp_feature_step(const char *name);
 
 /* A fingerprint document's replicate rows, held flat beside its tree. */
 struct fp_rows;
+struct json_ident;
 struct fp_rows *fp_rows_new(void);
 void fp_rows_free(struct fp_rows *r);
-/* A fingerprint document from a file as json_parse_file_id reads it (id
- * and beside as there), with each fingerprint's replicates.rows left empty
- * in the tree and its values added to rows (rows NULL: all in the tree). */
-cJSON *fp_read_file(const char *path, struct fp_rows *rows, char id[HASH_ID_LEN + 1], int beside,
+/* A fingerprint document from a file as json_parse_file_begin reads it
+ * (beside and id as there: json_ident_end gives the identity), with each
+ * fingerprint's replicates.rows left empty in the tree and its values
+ * added to rows (rows NULL: all in the tree). */
+cJSON *fp_read_file(const char *path, struct fp_rows *rows, int beside, struct json_ident **id,
     struct err *e);
 /* The rows of the (empty) array node, when rows holds them: row i's
  * values are val[start[i] .. start[i + 1]), a number's value or NAN for
@@ -125,6 +127,10 @@ struct fp_dist_opts {
 	int plain; /* for tests: the quadratic forms without AVX2 */
 	/* the inputs' rows held flat (then ids must be given), or NULL */
 	const struct fp_rows *rows;
+	/* when not NULL, called once before ids are read (0, or -1 with e
+	 * set): the identities may be computed beside the work until then */
+	int (*ids_wait)(void *arg, struct err *e);
+	void *ids_arg;
 };
 
 /* cohort.distance/1 of the fingerprints of docs (all under one prereg). */

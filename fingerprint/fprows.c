@@ -79,14 +79,35 @@ rows_tok(void *arg, const struct json_tok *t, int depth, struct err *e)
 	return 0;
 }
 
+/* A run of numbers: inside a row, its values at once. */
+static int
+rows_run(void *arg, const struct json_tok *t, size_t n, int depth, struct err *e)
+{
+	struct fp_rows *r = arg;
+
+	if (depth != 2) { /* numbers that are rows (a row of none each), or deeper */
+		for (size_t i = 0; i < n; i++)
+			if (rows_tok(arg, &t[i], depth, e) < 0)
+				return -1;
+		return 0;
+	}
+	if (mem_grow((void **)&r->val, &r->capval, r->nval + n, sizeof *r->val) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		r->val[r->nval++] = t[i].x;
+	r->start[r->nrow] = r->nval;
+	return 0;
+}
+
 cJSON *
-fp_read_file(const char *path, struct fp_rows *rows, char id[HASH_ID_LEN + 1], int beside,
+fp_read_file(const char *path, struct fp_rows *rows, int beside, struct json_ident **id,
     struct err *e)
 {
 	/* fingerprints[i].replicates.rows: the element objects at depth 3 */
-	const struct json_skip skip = { { "replicates", "rows" }, rows_tok, rows, 3, rows_open };
+	const struct json_skip skip = { { "replicates", "rows" }, rows_tok, rows, 3, rows_open,
+		rows_run };
 
-	return json_parse_file_id(path, rows != NULL ? &skip : NULL, id, beside, e);
+	return json_parse_file_begin(path, rows != NULL ? &skip : NULL, beside, id, e);
 }
 
 int

@@ -759,6 +759,20 @@ s_step(struct streamer *s, const struct json_tok *t)
 	}
 }
 
+/* The numbers that follow a number in its array, read a run at a time. */
+static int
+s_run(struct streamer *s, struct json_rd *r)
+{
+	struct json_tok t[128];
+	size_t n;
+
+	while ((n = json_rd_run(r, t, 128)) > 0)
+		for (size_t i = 0; i < n; i++)
+			if (s_value(s, &t[i]) < 0)
+				return -1;
+	return 0;
+}
+
 int
 canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e)
 {
@@ -771,7 +785,7 @@ canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e)
 	s->sink = sink;
 	s->e = e;
 	while ((rc = json_rd_next(r, &t, e)) == 0 && t.type != JSON_EOF) {
-		if ((rc = s_step(s, &t)) < 0)
+		if ((rc = s_step(s, &t)) < 0 || (t.type == JSON_NUMBER && (rc = s_run(s, r)) < 0))
 			break;
 		if (s->held == 0 && s->out.len >= FLUSH && (rc = s_flush(s)) < 0)
 			break;

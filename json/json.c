@@ -152,6 +152,20 @@ skip_opens(const struct builder *b, const struct json_skip *s, const struct json
 	    strcmp(b->open[d]->string, s->key[0]) == 0;
 }
 
+/* The numbers that follow a skipped number in its array, to skip's run
+ * a run at a time. */
+static int
+skip_run(struct json_rd *r, const struct json_skip *s, int depth, struct err *e)
+{
+	struct json_tok t[128];
+	size_t n;
+	int rc = 0;
+
+	while (s->run != NULL && rc == 0 && (n = json_rd_run(r, t, 128)) > 0)
+		rc = s->run(s->arg, t, n, depth, e);
+	return rc;
+}
+
 /* The tree of p[0..len): lines filled when not NULL, skip's array not
  * built when skip is not NULL. */
 static cJSON *
@@ -175,7 +189,8 @@ parse(const char *p, size_t len, const char *name, long first_line, struct json_
 		} else if (in) {
 			depth -= t.type == JSON_OBJECT_END || t.type == JSON_ARRAY_END;
 			/* an element and its end at 1, what is inside it at 2, ... */
-			if ((rc = skip->tok(skip->arg, &t, depth + 1, e)) < 0)
+			if ((rc = skip->tok(skip->arg, &t, depth + 1, e)) < 0 ||
+			    (t.type == JSON_NUMBER && (rc = skip_run(r, skip, depth + 1, e)) < 0))
 				break;
 			depth += t.type == JSON_OBJECT || t.type == JSON_ARRAY;
 			continue;
@@ -228,34 +243,76 @@ ident_run(void *arg)
 	t->rc = canon_id_text(t->p, t->n, t->name, t->id, &t->e);
 }
 
+struct json_ident {
+	struct buf b; /* the file's bytes, read by the identity until it ends */
+	struct pool_thread th;
+	int beside;
+	struct ident t;
+};
+
+cJSON *
+json_parse_file_begin(const char *path, const struct json_skip *skip, int beside,
+    struct json_ident **out, struct err *e)
+{
+	struct json_ident *j = calloc(1, sizeof *j);
+	cJSON *tree;
+
+	*out = NULL;
+	if (j == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	*j = (struct json_ident){ BUF_INIT, POOL_THREAD_INIT, beside,
+		{ NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 } };
+	if (io_read_all(path, &j->b, IO_MAX_DOCUMENT, e) < 0) {
+		free(j);
+		return NULL;
+	}
+	j->t.p = j->b.p ? j->b.p : "";
+	j->t.n = j->b.len;
+	if (beside)
+		pool_spawn(&j->th, ident_run, &j->t);
+	tree = json_parse_skip(j->t.p, j->t.n, j->t.name, skip, e);
+	if (tree == NULL) {
+		json_ident_end(j, NULL, NULL);
+		return NULL;
+	}
+	if (!beside)
+		ident_run(&j->t);
+	*out = j;
+	return tree;
+}
+
+int
+json_ident_end(struct json_ident *j, char id[HASH_ID_LEN + 1], struct err *e)
+{
+	int rc;
+
+	if (j == NULL)
+		return 0;
+	if (j->beside)
+		pool_join(&j->th);
+	rc = j->t.rc;
+	if (rc < 0 && e != NULL)
+		*e = j->t.e;
+	else if (rc == 0 && id != NULL)
+		memcpy(id, j->t.id, sizeof j->t.id);
+	buf_release(&j->b);
+	free(j);
+	return rc < 0 ? -1 : 0;
+}
+
 cJSON *
 json_parse_file_id(const char *path, const struct json_skip *skip, char id[HASH_ID_LEN + 1],
     int beside, struct err *e)
 {
-	struct buf b = BUF_INIT;
-	struct pool_thread th = POOL_THREAD_INIT;
-	struct ident t = { NULL, io_name(path), 0, { 0 }, ERR_INIT, -1 };
-	cJSON *tree;
+	struct json_ident *j;
+	cJSON *tree = json_parse_file_begin(path, skip, beside, &j, e);
 
-	if (io_read_all(path, &b, IO_MAX_DOCUMENT, e) < 0)
-		return NULL;
-	t.p = b.p ? b.p : "";
-	t.n = b.len;
-	if (beside)
-		pool_spawn(&th, ident_run, &t);
-	tree = json_parse_skip(t.p, t.n, t.name, skip, e);
-	if (beside)
-		pool_join(&th);
-	else if (tree != NULL)
-		ident_run(&t);
-	if (tree != NULL && t.rc < 0) {
-		*e = t.e;
+	if (tree != NULL && json_ident_end(j, id, e) < 0) {
 		cJSON_Delete(tree);
 		tree = NULL;
 	}
-	if (tree != NULL)
-		memcpy(id, t.id, sizeof t.id);
-	buf_release(&b);
 	return tree;
 }
 

@@ -72,6 +72,12 @@ struct json_rd *json_rd_open(const char *path, size_t block, struct err *e);
  * "NAME:LINE:COLUMN: what").  After JSON_EOF, JSON_EOF again. */
 int json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e);
 void json_rd_free(struct json_rd *r);
+/* After a value in an array: the numbers that follow it, ",NUMBER"
+ * after ",NUMBER", up to cap of them, into t[0..) as json_rd_next would
+ * read them, in one call.  The count; 0 where anything else comes next,
+ * which json_rd_next reads.  For arrays of numbers, where a call a token
+ * cost more than the number. */
+size_t json_rd_run(struct json_rd *r, struct json_tok *t, size_t cap);
 /* The four hex digits of a \u escape at p (lowercase only when lower, as
  * RFC 8785 writes them): 0 and *out, or -1.  The one rule for the reader
  * here and the flat reader (rec.h). */
@@ -129,6 +135,9 @@ struct json_skip {
 	void *arg;
 	int depth;
 	int (*open)(void *arg, const cJSON *array, struct err *e);
+	/* when not NULL, the numbers that follow a number in its array, a run
+	 * at a time (t[0..n), at depth), instead of a tok call each */
+	int (*run)(void *arg, const struct json_tok *t, size_t n, int depth, struct err *e);
 };
 cJSON *json_parse_skip(const char *p, size_t len, const char *name, const struct json_skip *skip,
     struct err *e);
@@ -139,6 +148,17 @@ cJSON *json_parse_skip(const char *p, size_t len, const char *name, const struct
  * nonzero, after it otherwise.  NULL with e set. */
 cJSON *json_parse_file_id(const char *path, const struct json_skip *skip,
     char id[HASH_ID_LEN + 1], int beside, struct err *e);
+/* The same with the identity left to finish beside the caller: the tree,
+ * and in *id what json_ident_end waits for (the identity is computed now,
+ * after the parse, when beside is 0).  A caller with more work before it
+ * needs the identity does it meanwhile. */
+struct json_ident;
+cJSON *json_parse_file_begin(const char *path, const struct json_skip *skip, int beside,
+    struct json_ident **id, struct err *e);
+/* The identity into out (out may be NULL: discarded), and t freed: 0, or
+ * -1 with e set (e may be NULL) where the canonical writer refused the
+ * bytes.  t NULL: 0. */
+int json_ident_end(struct json_ident *t, char out[HASH_ID_LEN + 1], struct err *e);
 /* The identity of the canonical bytes of the document in p[0..len), by the
  * streaming writer (no tree): "sha256:<hex>" into id.  0, or -1 with e
  * set as json_parse would. */

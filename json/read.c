@@ -956,6 +956,33 @@ step(struct json_rd *r, struct json_tok *t)
 	}
 }
 
+size_t
+json_rd_run(struct json_rd *r, struct json_tok *t, size_t cap)
+{
+	const unsigned char *p = r->p, *q, *v;
+	size_t n = 0;
+
+	if (r->state != ST_AFTER || r->depth == 0 || r->frames[r->depth].obj)
+		return 0;
+	/* step's comma path, with the blanks a writer may put after a comma
+	 * (not a newline, which would move the line) */
+	while (n < cap && p < r->end && *p == ',') {
+		for (v = p + 1; v < r->end && (*v == ' ' || *v == '\t');)
+			v++;
+		if ((q = number_fast(v, r->end, &t[n].x, &t[n].plain)) == NULL)
+			break;
+		t[n].type = JSON_NUMBER;
+		t[n].s = (const char *)v;
+		t[n].len = (size_t)(q - v);
+		t[n].line = r->line;
+		t[n].col = (long)(offset_of(r, v) - r->bol) + 1;
+		n++;
+		p = q;
+	}
+	r->p = p;
+	return n;
+}
+
 int
 json_rd_next(struct json_rd *r, struct json_tok *t, struct err *e)
 {

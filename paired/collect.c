@@ -746,7 +746,7 @@ paired_freeze_read(const char *path, struct paired_ids *ids, char id[HASH_ID_LEN
     struct err *e)
 {
 	struct ids_rd s = { ids, io_name(path), 0, 0 };
-	const struct json_skip skip = { { "decisions", "included" }, ids_tok, &s, 1, NULL };
+	const struct json_skip skip = { { "decisions", "included" }, ids_tok, &s, 1, NULL, NULL };
 	cJSON *tree;
 	const cJSON *inc;
 

@@ -24,6 +24,12 @@ awk 'BEGIN { printf "{"; for (i = 0; i < 3000; i++) printf "\"k%d\":[%d.25,\"\\u
 awk 'BEGIN { printf "{"; for (i = 0; i < 3000; i++) printf "%s\"k%d\":{\"b\":%d,\"a\":\"\\n\"}", i ? "," : "", (i * 7919) % 3000, i;
 	printf "}" }' >s-bigobj.json
 { printf '['; paste -sd, "$ROOT/examples/luna/ledger.jsonl"; printf ']'; } >s-luna.json
+# runs of numbers read at once: blanks after commas, numbers not canonical
+# among them, runs longer than a read's, nested, and refused midway
+awk 'BEGIN { printf "{\"a\":[0"; for (i = 1; i < 3000; i++) printf ",%s%d%s", i % 3 ? " " : "\t", i, i % 7 ? "" : ".50";
+	printf ", 1e5, -0.0, [6, 7], 8.5,9],\"b\":[[1,2],[3, 4]]}" }' >s-runs.json
+awk 'BEGIN { printf "["; for (i = 0; i < 500; i++) printf "%d, ", i; printf ", 3]" }' >s-runbad.json
+awk 'BEGIN { printf "[0"; for (i = 1; i < 500; i++) printf ", %d", i; printf ",\n 05]" }' >s-runzero.json
 set -- "$D"/json-parsing/test_parsing/*.json "$D"/jcs/input/*.json "$ROOT"/examples/*/*.json s-*.json
 "$U" "$@" >stream.txt 2>&1
 rc=$?
@@ -46,6 +52,10 @@ expect_fail2 "a lone high surrogate after a pair" '^cohort canon: s-pair.json:1:
 	"$COHORT" canon s-pair.json
 expect_fail2 "trailing data two lines down" '^cohort canon: s-trail.json:3:3: trailing data after the value$' \
 	"$COHORT" canon s-trail.json
+expect_fail2 "a comma twice after a run of 500 numbers" \
+	'^cohort canon: s-runbad.json:1:2392: unexpected character$' "$COHORT" canon s-runbad.json
+expect_fail2 "a leading zero after a run, a line down" \
+	'^cohort canon: s-runzero.json:2:2: bad number: leading zero$' "$COHORT" canon s-runzero.json
 expect_fail2 "nothing but white space" '^cohort canon: s-empty.json:4:1: unexpected end of input$' \
 	"$COHORT" canon s-empty.json
 expect_fail2 "a duplicate in an object of 3001 members" \

@@ -23,11 +23,17 @@ d = json.load(open(sys.argv[1]))
 r = d["fingerprints"][0]["replicates"]["rows"]
 r[0][0], r[1][1], r[2][2], r[3][3] = None, "x", [1, [2]], {"a": 1}
 r[4], r[5], r[6], r[7] = 7, r[5][:-3], r[6] + [1, 2], {"k": 1, "j": [2]}
+# runs of numbers that are rows, and inside a row's nested value
+r[8], r[9], r[10], r[11][1] = 5, 6.5, -7, [1, 2.5, 3, 1e300]
 d["fingerprints"][1]["replicates"]["rows"] = {"a": [1]}
 json.dump(d, open("odd.json", "w"))
+json.dump(d, open("oddc.json", "w"), separators=(",", ":"))
+json.dump(d, open("oddt.json", "w"), separators=(",\t", ":"))
 P
-check "distance: rows of odd shapes, held flat and in the tree, the same document" \
-	"$BUILD/tests/unit/dist_simd" odd.json
+for f in odd oddc oddt; do
+	check "distance: rows of odd shapes ($f.json), held flat and in the tree, the same document" \
+		"$BUILD/tests/unit/dist_simd" $f.json
+done
 "$COHORT" distance -o dodd.json odd.json
 "$COHORT" verify odd.json dodd.json >vodd.json
 grep -q '"check":"refit","detail":"computed again from its inputs: the same bytes","ok":true,"subject":"dodd.json"' vodd.json &&

@@ -74,12 +74,16 @@ flat(char **paths, size_t n, const struct buf *a)
 	size_t k = 0;
 	int rc = rows == NULL ? 2 : 0;
 
-	for (; rc == 0 && k < n; k++)
-		if ((docs[k] = fp_read_file(paths[k], rows, ids[k], 0, &e)) == NULL) {
+	for (; rc == 0 && k < n; k++) {
+		struct json_ident *t = NULL;
+		docs[k] = fp_read_file(paths[k], rows, 1, &t, &e);
+		if (docs[k] == NULL || json_ident_end(t, ids[k], &e) < 0) {
 			fprintf(stderr, "dist_simd: %s\n", e.msg);
 			rc = 2;
+			k += docs[k] != NULL;
 			break;
 		}
+	}
 	if (rc == 0 && run(docs, n, 0, rows, ids, &b) < 0)
 		rc = 2;
 	if (rc == 0 && (a->len != b.len || memcmp(a->p, b.p, a->len) != 0)) {

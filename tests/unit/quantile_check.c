@@ -1,8 +1,11 @@
 /* quantile_check.c: common/quantile.h against a sort, on samples with and
  * without ties, of every size from 1 to 60 and a few large ones, at the
  * levels intervals use and at both ends; quantile7_two at pairs of them,
- * on those samples and on them sorted either way (the heaps' worst
- * orders). */
+ * on those samples, on them sorted either way (the heaps' worst
+ * orders), and with the places a long sample's cuts are read from
+ * (every n/128-th) holding its least or its greatest values or both
+ * (cuts that gather too many or too few, so that the other way
+ * answers). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +54,26 @@ pairs(double *v, const double *s, size_t n, int ties, long *runs)
 	return bad;
 }
 
+/* v: sorted s with its 128 least (end 0) or greatest (end 1) values,
+ * or its 64 least and 64 greatest in turn (end 2), moved to the places
+ * j * n / 128, the rest in order around them. */
+static void
+planted(double *v, const double *s, size_t n, int end)
+{
+	size_t j = 0, from = end == 0 ? 128 : end == 1 ? 0 : 64, lo = 0, hi = n - 128;
+
+	if (end == 2)
+		hi = n - 64;
+	for (size_t i = 0; i < n; i++) {
+		if (!(j < 128 && i == j * n / 128)) {
+			v[i] = s[from++];
+			continue;
+		}
+		v[i] = end == 0 || (end == 2 && j % 2 == 0) ? s[lo++] : s[hi++];
+		j++;
+	}
+}
+
 int
 main(void)
 {
@@ -89,6 +112,10 @@ main(void)
 			for (size_t i = 0; i < n; i++)
 				v[i] = s[n - 1 - i];
 			bad += pairs(v, s, n, ties, &runs);
+			for (int end = 0; n >= 1024 && end < 3; end++) {
+				planted(v, s, n, end);
+				bad += pairs(v, s, n, ties, &runs);
+			}
 		}
 	}
 	printf("%s quantile7 and quantile7_two equal a sort's type-7 quantiles (%ld cases, %ld "
