@@ -785,7 +785,9 @@ canon_stream(struct json_rd *r, const struct canon_sink *sink, struct err *e)
 	s->sink = sink;
 	s->e = e;
 	while ((rc = json_rd_next(r, &t, e)) == 0 && t.type != JSON_EOF) {
-		if ((rc = s_step(s, &t)) < 0 || (t.type == JSON_NUMBER && (rc = s_run(s, r)) < 0))
+		/* the run after a canonical number, as the reader's skip takes it */
+		if ((rc = s_step(s, &t)) < 0 || (t.type == JSON_NUMBER && t.plain &&
+		    (rc = s_run(s, r)) < 0))
 			break;
 		if (s->held == 0 && s->out.len >= FLUSH && (rc = s_flush(s)) < 0)
 			break;

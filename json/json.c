@@ -189,8 +189,11 @@ parse(const char *p, size_t len, const char *name, long first_line, struct json_
 		} else if (in) {
 			depth -= t.type == JSON_OBJECT_END || t.type == JSON_ARRAY_END;
 			/* an element and its end at 1, what is inside it at 2, ... */
-			if ((rc = skip->tok(skip->arg, &t, depth + 1, e)) < 0 ||
-			    (t.type == JSON_NUMBER && (rc = skip_run(r, skip, depth + 1, e)) < 0))
+			/* the numbers after a canonical one (after one of 17 digits
+			 * or an exponent, a run seldom goes on: not worth a look) */
+			rc = skip->tok(skip->arg, &t, depth + 1, e);
+			if (rc < 0 || (t.type == JSON_NUMBER && t.plain &&
+			    (rc = skip_run(r, skip, depth + 1, e)) < 0))
 				break;
 			depth += t.type == JSON_OBJECT || t.type == JSON_ARRAY;
 			continue;
