@@ -675,7 +675,7 @@ hash_job_run(void *arg)
 static int
 scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 {
-	struct secret_opts so = { SECRET_CAP, 2 };
+	struct secret_opts so = { SECRET_CAP, 2, 0 };
 	cJSON **last = calloc(secret_rules_count(sc->c->rules) + 1, sizeof *last);
 	long r;
 
@@ -3060,7 +3060,7 @@ on_bag_secret(void *p, const struct secret_hit *h)
 static long
 vscan_file(struct vctx *vc, const struct secret_rules *rules, const char *name)
 {
-	struct secret_opts so = { SECRET_CAP, 2 };
+	struct secret_opts so = { SECRET_CAP, 2, 0 };
 	struct vscan s = { vc->checks, name + 5 };
 	struct map m = MAP_INIT;
 	struct err se = ERR_INIT;

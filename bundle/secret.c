@@ -853,6 +853,66 @@ keyword_at_pos(struct worker *w, struct text *t, size_t i, unsigned k, const uns
 
 #define RAW2(v) ((unsigned)(raw2[(v) >> 6] >> ((v) & 63)) & 1u)
 
+/* What to do at a position whose raw pair is in the prefilter: 0 go on,
+ * 1 stop (the scan is told to), -1 failed. */
+static inline int
+keyword_hit(struct worker *w, struct text *t, size_t at, const unsigned char *lc)
+{
+	unsigned k;
+
+	if (!keyword_may(w->R, t, at, lc, &k))
+		return 0;
+	if (keyword_at_pos(w, t, at, k, lc) < 0)
+		return -1;
+	return w->t->stop ? 1 : 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TEDDY 1
+
+/* Positions *pi onward, 32 at a step while 34 bytes are there: the
+ * nibble masks' candidates, in order, then the raw pairs' test and the
+ * rest as keyword_pass makes them.  On text of letters the step costs a
+ * tenth of the raw pairs' eight lookups for every eight positions. */
+__attribute__((target("avx2"))) static int
+teddy_pass(struct worker *w, struct text *t, size_t *pi, size_t lim)
+{
+	const struct secret_rules *R = w->R;
+	const unsigned char *lc = lc_table(), *p = t->p;
+	const uint64_t *raw2 = R->raw2;
+	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	__m256i nl[3], nh[3];
+	size_t i = *pi;
+	int r = 0;
+
+	for (int j = 0; j < 3; j++) {
+		nl[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)R->nib[j][0]));
+		nh[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)R->nib[j][1]));
+	}
+	for (; r == 0 && i + 34 <= t->n && i + 32 <= lim; i += 32) {
+		__m256i m = _mm256_set1_epi8((char)0xff);
+		for (int j = 0; j < 3; j++) {
+			__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + j));
+			__m256i lo = _mm256_and_si256(v, low);
+			__m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+			m = _mm256_and_si256(m, _mm256_and_si256(_mm256_shuffle_epi8(nl[j], lo),
+			    _mm256_shuffle_epi8(nh[j], hi)));
+		}
+		uint32_t c = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
+		while (c && r == 0) {
+			size_t at = i + (size_t)__builtin_ctz(c);
+			unsigned v = p[at] | (unsigned)p[at + 1] << 8;
+			c &= c - 1;
+			if (RAW2(v))
+				r = keyword_hit(w, t, at, lc);
+		}
+	}
+	*pi = i;
+	return r;
+}
+#endif
+
 static int
 keyword_pass(struct worker *w, struct text *t)
 {
@@ -862,6 +922,11 @@ keyword_pass(struct worker *w, struct text *t)
 	size_t lim = t->limit < t->n ? t->limit : t->n, i = 0;
 
 	w->gen++;
+#ifdef TEDDY
+	int r;
+	if (w->nibbles && (r = teddy_pass(w, t, &i, lim)) != 0)
+		return r < 0 ? -1 : 0;
+#endif
 	/* eight positions a step: the raw pairs at each, as one mask */
 	while (i + 8 < t->n && i + 8 <= lim) {
 		uint64_t x;
@@ -968,9 +1033,9 @@ static const unsigned char B64[256] = {
 /* The shortest base64 run that is decoded. */
 #define B64_MIN 32
 
-/* 1 when all sixteen bytes at p are base64 characters. */
-static int
-b64_block(const unsigned char *p)
+/* A bit for each of the sixteen bytes at p that is a base64 character. */
+static inline unsigned
+b64_mask(const unsigned char *p)
 {
 #ifdef __SSE2__
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
@@ -983,13 +1048,46 @@ b64_block(const unsigned char *p)
 	__m128i o = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
 	                             _mm_cmpeq_epi8(v, _mm_set1_epi8('/'))),
 	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')), _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
-	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(az, d), o)) == 0xFFFF;
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(az, d), o));
 #else
+	unsigned m = 0;
 	for (int k = 0; k < 16; k++)
-		if (!B64[p[k]])
-			return 0;
-	return 1;
+		m |= (unsigned)B64[p[k]] << k;
+	return m;
 #endif
+}
+
+/* 1 when all sixteen bytes at p are base64 characters. */
+static int
+b64_block(const unsigned char *p)
+{
+	return b64_mask(p) == 0xFFFF;
+}
+
+/* The end of the run of base64 characters at p[b..n), sixteen at a look
+ * (hex digests and long identifiers make runs of hundreds). */
+static size_t
+b64_run_end(const unsigned char *p, size_t b, size_t n)
+{
+	for (unsigned m; b + 16 <= n; b += 16)
+		if ((m = b64_mask(p + b)) != 0xFFFF)
+			return b + (size_t)__builtin_ctz(~m);
+	while (b < n && B64[p[b]])
+		b++;
+	return b;
+}
+
+/* The start of the run of base64 characters that ends at p[a] (not
+ * before p[lo]), sixteen at a look. */
+static size_t
+b64_run_start(const unsigned char *p, size_t a, size_t lo)
+{
+	for (unsigned m; a >= lo + 16; a -= 16)
+		if ((m = b64_mask(p + a - 16)) != 0xFFFF)
+			return a - (size_t)__builtin_clz(~m << 16);
+	while (a > lo && B64[p[a - 1]])
+		a--;
+	return a;
 }
 
 /* Base64 blobs of B64_MIN characters or more that decode to text: the
@@ -1006,12 +1104,8 @@ base64_pass(struct worker *w, struct text *t)
 		size_t a, b, n, outn = 0;
 		if (i < done || !b64_block(p + i))
 			continue;
-		a = i;
-		while (a > done && B64[p[a - 1]])
-			a--;
-		b = i + 16;
-		while (b < t->n && B64[p[b]])
-			b++;
+		a = b64_run_start(p, i, done);
+		b = b64_run_end(p, i + 16, t->n);
 		done = b;
 		if (b - a < B64_MIN || a >= lim)
 			continue;
@@ -1205,6 +1299,7 @@ scan_split(struct worker *w, const unsigned char *p, size_t n, const struct secr
 		free(h);
 		return secret_fail(w, ERR_NOMEM, "out of memory");
 	}
+	h->w.nibbles = w->nibbles;
 	h->t.keep = 1;
 	h->x.p = mid;
 	h->x.n = h->x.limit = (size_t)(p + n - mid);
@@ -1255,7 +1350,7 @@ long
 secret_scan(const struct secret_rules *R, const struct secret_opts *o, const char *path,
     const char *p, size_t n, secret_cb cb, void *ctx, struct err *e)
 {
-	static const struct secret_opts none = { 0, 1 };
+	static const struct secret_opts none = { 0, 1, 0 };
 	struct worker w;
 	struct tally t;
 	long total;
@@ -1270,6 +1365,9 @@ secret_scan(const struct secret_rules *R, const struct secret_opts *o, const cha
 		tally_release(&t);
 		return -1;
 	}
+#ifdef TEDDY
+	w.nibbles = !o->plain && __builtin_cpu_supports("avx2");
+#endif
 	if (o->threads > 1 && n >= SPLIT_MIN && secret_sniff((const unsigned char *)p, n) == KIND_TEXT)
 		rc = scan_split(&w, (const unsigned char *)p, n, o);
 	else

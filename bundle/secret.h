@@ -62,6 +62,7 @@ typedef int (*secret_cb)(void *ctx, const struct secret_hit *hit);
 struct secret_opts {
 	long cap;    /* report at most this many hits per rule (0: all), then one call with more */
 	int threads; /* 2: a large plain text is scanned in two halves at once */
+	int plain;   /* for tests: the keyword prefilter without its AVX2 step (the same hits) */
 };
 
 /* Scan n bytes of the file named path (relative path in the bundle: the

@@ -143,6 +143,13 @@ struct secret_rules {
 	uint32_t bucket[4096];     /* first keyword (+1) of two bytes or more, by pair hash */
 	uint32_t single[256];      /* first one-byte keyword (+1), by byte */
 	uint32_t *chain;           /* [nkw]: the next keyword (+1) in the same list */
+	/* the keywords' first three bytes again, coarser, for 32 positions at
+	 * a step (Teddy's filter, after Hyperscan): byte j = 0..2 of a keyword
+	 * in bucket b, in either case, sets bit b of nib[j][0] at its low
+	 * nibble and of nib[j][1] at its high one; past a short keyword's end,
+	 * every nibble.  A position where no bucket holds all three bytes
+	 * begins no keyword. */
+	uint8_t nib[3][2][16];
 };
 
 /* Build the keyword index, the prefilter tables and the (empty) regex_t
@@ -207,6 +214,7 @@ struct worker {
 	const char *path;
 	struct err *e;
 	int failed;                 /* e is set: stop */
+	int nibbles;                /* the nibble masks' AVX2 step runs */
 };
 
 /* Bytes to scan, as a file holds them or as a decoder made them. */

@@ -1183,6 +1183,97 @@ keyword_filters(struct secret_rules *r, size_t j)
 	}
 }
 
+/* How often byte x comes in JSON evidence, roughly (English letters in
+ * their usual shares, digits, quotes and punctuation), out of 1000: only
+ * to choose the nibble masks' buckets, never to decide a finding. */
+static unsigned
+byte_weight(unsigned x)
+{
+	static const unsigned char letter[26] = { 82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40,
+		24, 67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1 };
+
+	if (x >= 'a' && x <= 'z')
+		return letter[x - 'a'] * 6u / 10u;
+	if (x >= 'A' && x <= 'Z')
+		return letter[x - 'A'] / 10u + 1u;
+	if (x >= '0' && x <= '9')
+		return 15;
+	return x == '"' ? 60 : x == ':' || x == ',' || x == ' ' ? 30 : x < 128 ? 2 : 1;
+}
+
+/* The bytes keyword j may have at byte k (every byte past its end), as
+ * low and high nibble sets. */
+static void
+keyword_nibbles(const struct secret_rules *r, size_t j, size_t k, unsigned *lo, unsigned *hi)
+{
+	const unsigned char *lc = secret_lower, *w = (const unsigned char *)r->kw[j].word;
+
+	*lo = *hi = 0;
+	for (unsigned x = 0; x < 256; x++)
+		if (k >= r->kw[j].len || lc[x] == lc[w[k]]) {
+			*lo |= 1u << (x & 15);
+			*hi |= 1u << (x >> 4);
+		}
+}
+
+/* How often a bucket of these nibble sets lets a position through, by
+ * byte_weight: the product over its three bytes. */
+static double
+bucket_cost(const unsigned lo[3], const unsigned hi[3])
+{
+	double c = 1;
+
+	for (int k = 0; k < 3; k++) {
+		unsigned s = 0;
+		for (unsigned x = 0; x < 256; x++)
+			if (lo[k] >> (x & 15) & 1 && hi[k] >> (x >> 4) & 1)
+				s += byte_weight(x);
+		c *= s / 1000.0;
+	}
+	return c;
+}
+
+/* The keywords into the nibble masks' eight buckets: each, in order, to
+ * the bucket it makes least often passed (so keywords of like bytes share
+ * one, and a short keyword, which lets any byte through past its end,
+ * keeps to itself).  Greedy, and a function of the rules alone. */
+static void
+nibble_buckets(struct secret_rules *r)
+{
+	unsigned lo[8][3] = { { 0 } }, hi[8][3] = { { 0 } };
+
+	memset(r->nib, 0, sizeof r->nib);
+	for (size_t j = 0; j < r->nkw; j++) {
+		unsigned kl[3], kh[3], tl[3], th[3];
+		double best = 0;
+		int b = 0;
+		for (int k = 0; k < 3; k++)
+			keyword_nibbles(r, j, (size_t)k, &kl[k], &kh[k]);
+		/* a short keyword lets any byte through past its end: buckets
+		 * 0 and 1 hold those of one and two bytes, and nothing else */
+		if (r->kw[j].len < 3)
+			b = (int)r->kw[j].len - 1;
+		for (int c = 2; r->kw[j].len >= 3 && c < 8; c++) {
+			double was = lo[c][0] ? bucket_cost(lo[c], hi[c]) : 0, d;
+			for (int k = 0; k < 3; k++)
+				tl[k] = lo[c][k] | kl[k], th[k] = hi[c][k] | kh[k];
+			d = bucket_cost(tl, th) - was;
+			if (c == 2 || d < best)
+				best = d, b = c;
+		}
+		for (int k = 0; k < 3; k++)
+			lo[b][k] |= kl[k], hi[b][k] |= kh[k];
+	}
+	for (int b = 0; b < 8; b++)
+		for (int k = 0; k < 3; k++)
+			for (unsigned x = 0; x < 16; x++) {
+				if (lo[b][k] >> x & 1)
+					r->nib[k][0][x] |= (uint8_t)(1u << b);
+				if (hi[b][k] >> x & 1)
+					r->nib[k][1][x] |= (uint8_t)(1u << b);
+			}
+}
+
 int
 secret_rules_index(struct secret_rules *r)
 {
@@ -1210,5 +1301,6 @@ secret_rules_index(struct secret_rules *r)
 		return -1;
 	for (size_t j = r->nkw; j-- > 0;)
 		keyword_filters(r, j);
+	nibble_buckets(r);
 	return 0;
 }

@@ -89,6 +89,22 @@ if grep -q "$r36" fake.out; then notok "fake keys are masked" "printed whole"; e
 grep -q '^fake.txt:1: openai-api-key sk-p… (48 chars)$' fake.out && ok "mask is 4 chars, ellipsis, length" ||
 	notok "mask format" "$(head -1 fake.out)"
 
+# The keyword prefilter's AVX2 step (nibble masks, 32 positions at a step)
+# lets through every place the plain step does: the same hits on the
+# fixtures, and on the fake keys at each offset of a step, in either case,
+# at the very end of a file and with rules added.
+(cd "$D" && "$S" --plain $(find . -type f ! -name LICENSE ! -name PROVENANCE.md ! -name EXPECTED ! -path './negative/*' | LC_ALL=C sort)) >fixtures-plain.txt
+same_bytes "fixture hits without the prefilter's AVX2 step: the same" fixtures.txt fixtures-plain.txt
+awk '{ for (k = 0; k < 40; k++) { printf "%*s%s\n", k, "", $0; printf "%*s%s\n", k, "", toupper($0) } }' fake.txt >offsets.txt
+printf 'x = AKIAQ3FAKE7ZW2XK4LMP' >>offsets.txt
+"$S" offsets.txt >off.out
+"$S" --plain offsets.txt >off-plain.out
+[ "$(grep -c '' off.out)" -gt 600 ] && ok "fake keys at 40 offsets, both cases: $(grep -c '' off.out) hits" ||
+	notok "fake keys at 40 offsets" "$(grep -c '' off.out) hits"
+same_bytes "the same hits without the prefilter's AVX2 step" off.out off-plain.out
+grep -q '^offsets.txt:1201: aws-access-token ' off.out && ok "a key in a file's last bytes" ||
+	notok "a key in a file's last bytes" "$(tail -2 off.out)"
+
 # No false alarm: digests, UUIDs, base64 of text, prose, placeholders,
 # digest-valued key and token fields of a ledger, and the project's own
 # documents, schemas, examples and test vectors.

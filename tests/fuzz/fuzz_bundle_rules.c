@@ -21,7 +21,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct err e = ERR_INIT;
-	struct secret_opts o = { 5, 1 };
+	struct secret_opts o = { 5, 1, 0 };
 	char *p = malloc(size ? size : 1);
 	struct secret_rules *r;
 

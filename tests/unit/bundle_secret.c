@@ -1,7 +1,8 @@
 /* bundle_secret.c: run the credential scan over files and print each hit
  * as "FILE:LINE: RULE MASKED" (and ", WHERE" when it was decoded), then
  * "FILE: and N more of RULE" past the cap; with -q print only "FILE: N".
- *   bundle_secret [-q] [--cap N] [--rules FILE] [--threads N] FILE...
+ *   bundle_secret [-q] [--plain] [--cap N] [--rules FILE] [--threads N] FILE...
+ * (--plain: without the keyword prefilter's AVX2 step, for comparison).
  * Exit 2 on an error (the message on stderr), else 0. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ int
 main(int argc, char **argv)
 {
 	struct ctx c = { NULL, 0 };
-	struct secret_opts o = { 0, 1 };
+	struct secret_opts o = { 0, 1, 0 };
 	struct secret_rules *rules;
 	const char *extra = NULL;
 	struct err e = ERR_INIT;
@@ -42,6 +43,8 @@ main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		if (strcmp(argv[i], "-q") == 0)
 			c.quiet = 1;
+		else if (strcmp(argv[i], "--plain") == 0)
+			o.plain = 1;
 		else if (strcmp(argv[i], "--cap") == 0 && i + 1 < argc)
 			o.cap = atol(argv[++i]);
 		else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
