@@ -1109,6 +1109,11 @@ base64_pass(struct worker *w, struct text *t)
 		done = b;
 		if (b - a < B64_MIN || a >= lim)
 			continue;
+		/* in unescaped text, a run that neither holds nor borders a byte
+		 * the unescaping changed is the same run in the text before it,
+		 * decoded there already (again, it was a second finding) */
+		if (t->nchanged && !overlaps_changed(t, a > 0 ? a - 1 : 0, b + 1))
+			continue;
 		n = b - a;
 		while (b < t->n && p[b] == '=' && b - a < n + 2)
 			b++;

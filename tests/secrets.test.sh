@@ -105,6 +105,18 @@ same_bytes "the same hits without the prefilter's AVX2 step" off.out off-plain.o
 grep -q '^offsets.txt:1201: aws-access-token ' off.out && ok "a key in a file's last bytes" ||
 	notok "a key in a file's last bytes" "$(tail -2 off.out)"
 
+# A blob on a line with an escape elsewhere: found once, in base64 text
+# (the unescaped line's copy of it was a second finding), and once after
+# unescaping where an escape joins the blob.
+sed 's/{/{"n":"a\\"b",/' "$D/cohort/base64-blob.json" >b64-esc.json
+sed 's/"attachment":"Iy/"attachment":"\\u0049y/' "$D/cohort/base64-blob.json" >b64-joined.json
+"$S" b64-esc.json b64-joined.json >b64e.out
+if [ "$(grep -c '^b64-esc.json:1: openai-api-key .*, in base64 text$' b64e.out)" = 1 ] &&
+	[ "$(grep -c '^b64-esc.json:' b64e.out)" = 1 ]; then ok "a blob beside an escape: one finding"
+else notok "a blob beside an escape: one finding" "$(cat b64e.out)"; fi
+grep -q '^b64-joined.json:1: openai-api-key .*, after JSON unescaping, in base64 text$' b64e.out &&
+	ok "a blob an escape begins: found after unescaping" || notok "a blob an escape begins" "$(cat b64e.out)"
+
 # No false alarm: digests, UUIDs, base64 of text, prose, placeholders,
 # digest-valued key and token fields of a ledger, and the project's own
 # documents, schemas, examples and test vectors.
