@@ -1082,12 +1082,16 @@ b64_run_end(const unsigned char *p, size_t b, size_t n)
 static size_t
 b64_run_start(const unsigned char *p, size_t a, size_t lo)
 {
-	for (unsigned m; a >= lo + 16; a -= 16)
-		if ((m = b64_mask(p + a - 16)) != 0xFFFF)
-			return a - (size_t)__builtin_clz(~m << 16);
+	/* sixteen bytes before a are in the buffer once a >= 16, even where
+	 * some of them are before lo */
+	for (unsigned m; a > lo && a >= 16; a -= 16)
+		if ((m = b64_mask(p + a - 16)) != 0xFFFF) {
+			a -= (size_t)__builtin_clz(~m << 16);
+			return a > lo ? a : lo;
+		}
 	while (a > lo && B64[p[a - 1]])
 		a--;
-	return a;
+	return a > lo ? a : lo;
 }
 
 /* Base64 blobs of B64_MIN characters or more that decode to text: the
