@@ -13,6 +13,8 @@ PKGS      = libcrypto libarchive libcjson sqlite3 libgit2 gsl
 OPT      ?= -O2
 WERROR   ?=
 SAN      ?=
+# demo and test build with one job per processor
+NPROC    := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 # the source commit, recorded in every bag (cmd/module.mk); "unknown"
 # outside a git clone of cohort
 COHORT_COMMIT ?= $(shell sh mk/commit.sh)
@@ -66,8 +68,8 @@ $(BUILD)/%.o: %.c
 # The suite runs twice: the strict release build, then ASan and UBSan.
 test:
 	@sh mk/deps.sh test
-	@$(MAKE) -s --no-print-directory BUILD=build/release WERROR=-Werror build
-	@$(MAKE) -s --no-print-directory BUILD=build/asan WERROR=-Werror OPT=-O1 \
+	@$(MAKE) -s --no-print-directory -j$(NPROC) BUILD=build/release WERROR=-Werror build
+	@$(MAKE) -s --no-print-directory -j$(NPROC) BUILD=build/asan WERROR=-Werror OPT=-O1 \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build
 	@sh tests/run.sh build/release
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -75,7 +77,7 @@ test:
 
 demo:
 	@sh mk/deps.sh build
-	@$(MAKE) -s --no-print-directory build
+	@$(MAKE) -s --no-print-directory -j$(NPROC) build
 	@sh examples/demo.sh $(BUILD)/cohort
 
 bench:

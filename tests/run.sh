@@ -14,12 +14,27 @@ TMPROOT=$(mktemp -d)
 trap 'rm -rf "$TMPROOT"' EXIT INT TERM
 log=$TMPROOT/log
 : >"$log"
+# Files run TEST_JOBS at a time (default: one per processor), each in a
+# folder of its own; the slowest are started first, so that the last to
+# start are short.  Their outputs are printed in the files' order as each
+# is done.
+export TMPROOT
+jobs=${TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+slow="readme freeze engine-panel paired simfp canon bundle browser attacks simulate"
+{
+	for n in $slow; do [ -f "$ROOT/tests/$n.test.sh" ] && echo "$ROOT/tests/$n.test.sh"; done
+	for t in "$ROOT"/tests/*.test.sh; do
+		case " $slow " in *" $(basename "$t" .test.sh) "*) ;; *) echo "$t" ;; esac
+	done
+} | xargs -P "$jobs" -n 1 sh "$ROOT/tests/run-one.sh" &
+runner=$!
 for t in "$ROOT"/tests/*.test.sh; do
-	TMP=$TMPROOT/$(basename "$t" .test.sh)
-	mkdir -p "$TMP"
-	export TMP
-	(cd "$TMP" && . "$ROOT/tests/lib.sh" && . "$t") 2>&1 | sed "s|^|$(basename "$t" .test.sh): |" | tee -a "$log" | grep -v ': ok ' || true
+	name=$(basename "$t" .test.sh)
+	while [ ! -e "$TMPROOT/$name.done" ] && kill -0 "$runner" 2>/dev/null; do sleep 1; done
+	[ -e "$TMPROOT/$name.done" ] || echo "$name: not ok the test file did not finish" | tee -a "$log"
+	[ -e "$TMPROOT/$name.out" ] && sed "s|^|$name: |" "$TMPROOT/$name.out" | tee -a "$log" | grep -v ': ok ' || true
 done
+wait "$runner"
 pass=$(grep -c ': ok ' "$log")
 fail=$(grep -c ': not ok ' "$log")
 # The failures again at the end, where a log cut to its last lines keeps them.
