@@ -20,8 +20,11 @@ done
 echo "  2,000 replicates: $w2000 s wall (target 30 s); cpu beyond reading the data:" \
 	"$(awk -v a="$c1000" -v b="$c2000" -v z="$c0" 'BEGIN { printf "%.2f s for 1,000, %.2f s for 2,000 (x%.2f)", a - z, b - z, (a - z > 0 ? (b - z) / (a - z) : 0) }')"
 bench_ratio "fingerprint, 2,000 replicates: target / wall" 30 "$w2000" ">= 1"
-bench_ratio "replicates' cpu, 2,000 / 1,000 (linear: 2)" "$(awk -v b="$c2000" -v z="$c0" 'BEGIN { print b - z }')" \
-	"$(awk -v a="$c1000" -v z="$c0" 'BEGIN { print a - z }')" "2"
+# linear (or better): the second thousand replicates cost no more than the
+# first, which also pays what any bootstrap sets up once
+bench_ratio "cpu of replicates 1,001-2,000 / of 1-1,000 (linear: 1)" \
+	"$(awk -v b="$c2000" -v a="$c1000" 'BEGIN { print b - a }')" \
+	"$(awk -v a="$c1000" -v z="$c0" 'BEGIN { print a - z }')" "<= 1"
 for j in 1 3; do
 	COHORT_JOBS=$j "$COHORT" fingerprint --prereg prereg.json --store st --replicates 1000 \
 		-o fp1000-$j.json f.json || return 1
