@@ -3141,10 +3141,18 @@ vitem_check(struct vctx *vc, struct vitem *it)
 	return (g = vgit(vc, it)) < 0 ? -1 : r + g;
 }
 
+/* The tasks of a run, taken in the order order gives (the pool takes jobs
+ * in order of their number; NULL: as they stand). */
+struct vrun {
+	struct vtask *t;
+	const size_t *order;
+};
+
 static void
 vtask_job(void *arg, size_t i, int worker)
 {
-	struct vtask *t = &((struct vtask *)arg)[i];
+	const struct vrun *run = arg;
+	struct vtask *t = &run->t[run->order != NULL ? run->order[i] : i];
 
 	(void)worker;
 	t->vc.e = &t->e;
@@ -3162,10 +3170,11 @@ vtask_job(void *arg, size_t i, int worker)
 		t->r = vitem_document(&t->vc, t->it, t->part == V_LEDGERS);
 }
 
-/* Run the n tasks t (their part, it and doc set), append their checks in
- * order: the findings, or -1 with the first error. */
+/* Run the n tasks t (their part, it and doc set), begun in the order
+ * order gives (or NULL), and append their checks in t's order: the
+ * findings, or -1 with the first error. */
 static int
-vtasks_run(struct vctx *vc, struct vtask *t, size_t n)
+vtasks_run(struct vctx *vc, struct vtask *t, size_t n, const size_t *order)
 {
 	int threads = (vc->jobs > 0 ? vc->jobs : pool_cpus()) - 1, findings = 0, failed = 0;
 	struct pool *p;
@@ -3179,7 +3188,7 @@ vtasks_run(struct vctx *vc, struct vtask *t, size_t n)
 		t[i].e = (struct err)ERR_INIT;
 	}
 	if ((p = pool_new(threads)) != NULL)
-		pool_run(p, n, vtask_job, t);
+		pool_run(p, n, vtask_job, &(struct vrun){ t, order });
 	pool_free(p);
 	for (size_t i = 0; i < n; i++) {
 		if (p == NULL || (!failed && t[i].r < 0)) {
@@ -3204,15 +3213,18 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 {
 	const cJSON *items = json_get(doc, "items");
 	struct vtask *t;
-	size_t n = 0;
+	size_t n = 0, *order;
 	int findings, r = 0;
 
 	if (!cJSON_IsArray(items))
 		return !bag_check_add(vc->checks, "bundle", vc->bdoc, 0, "no \"items\" array");
 	if ((findings = vitems_read(vc, items)) < 0)
 		return -1;
-	if ((t = calloc(2 * vc->n + 1, sizeof *t)) == NULL)
+	if ((t = calloc(2 * vc->n + 2, sizeof *t)) == NULL ||
+	    (order = calloc(2 * vc->n + 2, sizeof *order)) == NULL) {
+		free(t);
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	}
 	/* the long tasks first: the quick proofs and the credential scan,
 	 * which need the bytes only, beside the reading of the trees */
 	for (size_t i = 0; i < vc->n; i++)
@@ -3222,7 +3234,14 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 	for (size_t i = 0; i < vc->n; i++)
 		if (vc->v[i].good)
 			t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_READ };
-	if ((r = vtasks_run(vc, t, n)) >= 0 && vitem_fast_ids(vc) < 0)
+	/* begun first: the trees of the freezes with a store, the largest
+	 * documents (an entry a game), whose reading would otherwise come
+	 * last and alone; then the rest as they stand */
+	for (size_t k = 0, m = 0; m < 2; m++)
+		for (size_t i = 0; i < n; i++)
+			if ((t[i].part == V_READ && t[i].it->store[0] != '\0') == (m == 0))
+				order[k++] = i;
+	if ((r = vtasks_run(vc, t, n, order)) >= 0 && vitem_fast_ids(vc) < 0)
 		r = -1;
 	if (r >= 0) {
 		findings += r;
@@ -3232,10 +3251,16 @@ verify_bundle_doc(struct vctx *vc, const cJSON *doc)
 				t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_DOC };
 				t[n++] = (struct vtask){ .it = &vc->v[i], .part = V_LEDGERS };
 			}
+		/* the page (every stored record read again, on one thread) is
+		 * the longest: begun first, not left to the end alone */
 		t[n++] = (struct vtask){ .part = V_PAGE, .doc = doc };
-		r = vtasks_run(vc, t, n);
+		order[0] = n - 1;
+		for (size_t i = 0; i + 1 < n; i++)
+			order[i + 1] = i;
+		r = vtasks_run(vc, t, n, order);
 	}
 	free(t);
+	free(order);
 	if (r < 0)
 		return -1;
 	findings += r;
