@@ -692,22 +692,12 @@ scan_bytes(const char *p, size_t n, struct scan_ctx *sc)
 static int
 map_file(struct ctx *c, struct file *f, struct map *m)
 {
-	struct stat st;
-	int fd = open(f->abs, O_RDONLY | O_NOFOLLOW), rc;
-
-	*m = (struct map)MAP_INIT;
-	if (fd < 0)
-		return err_set(c->e, ERR_IO, "%s: cannot read: %s", f->rel, strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(c->e, ERR_INPUT, "%s: not a regular file", f->rel);
-	}
-	f->size = (uint64_t)st.st_size;
-	rc = map_fd(fd, f->rel, (size_t)st.st_size, m, c->e);
-	if (rc == 0 && m->slot >= 0)
+	if (map_path(f->abs, f->rel, m, c->e) < 0)
+		return -1;
+	f->size = (uint64_t)m->n;
+	if (m->slot >= 0 && m->n > 0)
 		madvise((void *)m->p, m->n, MADV_SEQUENTIAL);
-	close(fd);
-	return rc;
+	return 0;
 }
 
 /* A file's bytes as a cohort document: an object when they hold one
@@ -2422,18 +2412,20 @@ static int
 vitem_read(struct vctx *vc, struct vitem *it)
 {
 	const cJSON *said = json_get(it->x, "kind");
-	struct buf raw = BUF_INIT;
+	struct map m = MAP_INIT;
 	struct err pe = ERR_INIT;
 	char *full;
 	int invalid = 0, r;
 
 	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	r = io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe);
+	/* mapped, not read: a ledger of a gigabyte is no document, and its
+	 * first line says so (read, it was copied whole into fresh memory) */
+	r = map_path(full, it->path, &m, &pe);
 	free(full);
 	if (r == 0)
-		it->doc = doc_bytes(raw.p ? raw.p : "", raw.len, it->path, &invalid, &pe);
-	buf_release(&raw);
+		it->doc = doc_bytes(m.p ? m.p : "", m.n, it->path, &invalid, &pe);
+	map_release(&m);
 	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
 		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
 		    !bag_check_add(vc->checks, "document", it->path, 0, "cannot be read: %s", pe.msg);

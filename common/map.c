@@ -4,6 +4,7 @@
 #include "io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -186,4 +187,22 @@ map_check(struct err *e)
 			snprintf(name, sizeof name, "%s", g.path[i]);
 	pthread_mutex_unlock(&g.lock);
 	return name[0] ? io_cut_short(e, name, 0) : 0;
+}
+
+int
+map_path(const char *path, const char *name, struct map *m, struct err *e)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW), rc;
+
+	*m = (struct map)MAP_INIT;
+	if (fd < 0)
+		return err_set(e, ERR_IO, "%s: cannot read: %s", name, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_INPUT, "%s: not a regular file", name);
+	}
+	rc = map_fd(fd, name, (size_t)st.st_size, m, e);
+	close(fd);
+	return rc;
 }

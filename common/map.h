@@ -46,6 +46,10 @@ struct map {
  * with e set ("PATH: cannot map: why"). */
 int map_fd(int fd, const char *path, size_t n, struct map *m, struct err *e);
 
+/* The regular file at path (not a symbolic link) mapped whole as map_fd
+ * maps it, named name in messages: 0, or -1 with e set ("NAME: cannot
+ * read: why", "NAME: not a regular file"). */
+int map_path(const char *path, const char *name, struct map *m, struct err *e);
 /* Give the mapping back.  A cut one is remembered for map_check. */
 void map_release(struct map *m);
 
