@@ -3134,7 +3134,7 @@ vitem_check(struct vctx *vc, struct vitem *it)
 }
 
 /* The tasks of a run, taken in the order order gives (the pool takes jobs
- * in order of their number; NULL: as they stand). */
+ * in order of their number). */
 struct vrun {
 	struct vtask *t;
 	const size_t *order;
@@ -3144,7 +3144,7 @@ static void
 vtask_job(void *arg, size_t i, int worker)
 {
 	const struct vrun *run = arg;
-	struct vtask *t = &run->t[run->order != NULL ? run->order[i] : i];
+	struct vtask *t = &run->t[run->order[i]];
 
 	(void)worker;
 	t->vc.e = &t->e;
@@ -3163,8 +3163,8 @@ vtask_job(void *arg, size_t i, int worker)
 }
 
 /* Run the n tasks t (their part, it and doc set), begun in the order
- * order gives (or NULL), and append their checks in t's order: the
- * findings, or -1 with the first error. */
+ * order gives, and append their checks in t's order: the findings, or -1
+ * with the first error. */
 static int
 vtasks_run(struct vctx *vc, struct vtask *t, size_t n, const size_t *order)
 {
