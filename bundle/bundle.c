@@ -1567,10 +1567,14 @@ slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 
 /* A fit or bound must be what computing it again from the input it names
  * gives, byte for byte; so must a document computed from several (a
- * gate), from the bundled documents it names. */
-static void
+ * gate), from the bundled documents it names.  -1 with the error when
+ * memory ran out computing one again. */
+static int
 check_refits(struct ctx *c, const struct slot *slots)
 {
+	for (size_t i = 0; i < c->n; i++)
+		if (slots[i].rf_ran && slots[i].rf < 0 && slots[i].rfe.code == ERR_NOMEM)
+			return err_set(c->e, ERR_NOMEM, "%s: %s", c->it[i].path, slots[i].rfe.msg);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct item *it = &c->it[i], *src;
 		const struct slot *s = &slots[i];
@@ -1598,6 +1602,7 @@ check_refits(struct ctx *c, const struct slot *slots)
 			    "compute it again from the bundled input with the tool, and bundle again",
 			    "computing it again from %s does not reproduce it byte for byte", src->path);
 	}
+	return 0;
 }
 
 /* A freeze against its store: the quick proof on the file's bytes
@@ -2149,7 +2154,8 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	stage(&c, "checking git");
 	if (check_git(&c) < 0)
 		goto done;
-	check_refits(&c, slots);
+	if (check_refits(&c, slots) < 0)
+		goto done;
 	check_claims(&c);
 	if (check_stores(&c, slots) < 0)
 		goto done;
@@ -2266,6 +2272,7 @@ struct vctx {
 	struct vitem *v;
 	size_t n;
 	int jobs;                  /* threads, this one among them; 0: one per processor */
+	const struct secret_rules *rules; /* the gate's, read before the tasks begin */
 	struct err *e;
 };
 
@@ -3089,20 +3096,16 @@ static int
 vsecrets(struct vctx *vc)
 {
 	size_t n = bag_payload_count(vc->b);
-	struct secret_rules *rules = secret_rules_new(NULL, vc->e);
 	int findings = 0;
 	long r = 0;
 
-	if (rules == NULL)
-		return -1;
 	for (size_t i = 0; i < n && r >= 0; i++)
-		if ((r = vscan_file(vc, rules, bag_payload_name(vc->b, i))) > 0)
+		if ((r = vscan_file(vc, vc->rules, bag_payload_name(vc->b, i))) > 0)
 			findings++;
 	if (r >= 0 && findings == 0)
 		bag_check_add(vc->checks, "secret", vc->bdoc, 1,
 		    "the gate's %zu credential rules find nothing in the %zu payload files",
-		    secret_rules_count(rules), n);
-	secret_rules_free(rules);
+		    secret_rules_count(vc->rules), n);
 	return r < 0 ? -1 : findings;
 }
 
@@ -3415,9 +3418,15 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 	char name[BAG_MAX_NAME + 8];
 	cJSON *doc = NULL;
 	int r, findings;
+	/* read first, on one thread, before any other (secret_regcomp) */
+	struct secret_rules *rules = secret_rules_new(NULL, e);
 
-	if (bag_open(path, &b, e) < 0)
+	if (rules == NULL)
 		return -1;
+	if (bag_open(path, &b, e) < 0) {
+		secret_rules_free(rules);
+		return -1;
+	}
 	if ((findings = bag_check(b, checks, e)) >= 0 &&
 	    (r = bundle_document(b, checks, name, &doc, e)) >= 0) {
 		findings += r;
@@ -3426,7 +3435,8 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 		else if (doc != NULL)
 			findings = -1;
 		if (doc != NULL && findings >= 0) {
-			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .jobs = jobs, .e = e };
+			struct vctx vc = { .b = b, .bdoc = name, .checks = checks, .jobs = jobs,
+				.rules = rules, .e = e };
 			r = verify_bundle_doc(&vc, doc);
 			findings = r < 0 ? -1 : findings + r;
 			for (size_t i = 0; i < vc.n; i++)
@@ -3441,5 +3451,6 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 	}
 	cJSON_Delete(doc);
 	bag_free(b);
+	secret_rules_free(rules);
 	return findings < 0 ? -1 : findings > 0 ? 1 : 0;
 }

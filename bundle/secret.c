@@ -384,22 +384,29 @@ report(struct worker *w, struct text *t, size_t rule, size_t ss, size_t se)
 /* -------------------------------------------------------- allowlists */
 
 /* The gate, compiled on first use (under the rule set's lock; the state
- * is read without it once ready). */
+ * is read without it once ready); NULL, the scan failed, when it cannot
+ * be (it was compiled once when the rules were read: out of memory). */
 static regex_t *
-gate_ready(const struct secret_rules *R, struct gate *g, const char *posix, int flags)
+gate_ready(struct worker *w, struct gate *g, const struct secret_re *re, const char *posix,
+    int flags, const char *of)
 {
+	const struct secret_rules *R = w->R;
 	int st = __atomic_load_n(&g->state, __ATOMIC_ACQUIRE);
 
 	if (st == 0) {
 		pthread_mutex_lock(R->lock);
 		st = g->state;
 		if (st == 0) {
-			st = regcomp(&g->re, posix, flags) == 0 ? 1 : -1;
+			st = secret_regcomp(&g->re, re, posix, flags) == 0 ? 1 : -1;
 			__atomic_store_n(&g->state, st, __ATOMIC_RELEASE);
 		}
 		pthread_mutex_unlock(R->lock);
 	}
-	return st == 1 ? &g->re : NULL;
+	if (st != 1) {
+		secret_fail(w, ERR_NOMEM, "out of memory compiling the expression of %s", of);
+		return NULL;
+	}
+	return &g->re;
 }
 
 /* regexec over s[0..n), which need not end in a NUL (REG_STARTEND).
@@ -428,7 +435,8 @@ rx_exec(struct worker *w, const regex_t *re, const unsigned char *s, size_t n, s
 static int
 gate_search(struct worker *w, const struct secret_re *re, const unsigned char *s, size_t n)
 {
-	regex_t *rx = gate_ready(w->R, &w->agate[re->id], re->posix + 1, REG_EXTENDED | REG_NOSUB);
+	regex_t *rx = gate_ready(w, &w->agate[re->id], re, re->posix + 1, REG_EXTENDED | REG_NOSUB,
+	    "an allowlist or path filter");
 	regmatch_t m[1];
 
 	return rx && rx_exec(w, rx, s, n, 0, m, 0) == 0;
@@ -546,7 +554,9 @@ isword(unsigned char c)
 static regex_t *
 gate_of(struct worker *w, size_t rule)
 {
-	return gate_ready(w->R, &w->gate[rule], w->R->rule[rule].re->posix, REG_EXTENDED);
+	const struct secret_re *re = w->R->rule[rule].re;
+
+	return gate_ready(w, &w->gate[rule], re, re->posix, REG_EXTENDED, w->R->rule[rule].id);
 }
 
 static int
@@ -620,7 +630,7 @@ attempt(struct worker *w, struct text *t, size_t rule, size_t s, size_t reach)
 	long *caps = w->caps;
 
 	if (g == NULL)
-		return 0;
+		return -1;
 	if (rx_exec(w, g, t->p + s, we - s, 1, m, noteol ? REG_NOTEOL : 0) != 0 || m[0].rm_so != 0) {
 		if (re->lead_star) {
 			struct rstate *rs = &w->rs[rule];
@@ -1230,7 +1240,7 @@ worker_init(struct worker *w, const struct secret_rules *R, int slot, const char
 				on = 0;
 		w->enabled[i] = (unsigned char)on;
 	}
-	return 0;
+	return w->failed ? -1 : 0;
 }
 
 static void
@@ -1282,6 +1292,8 @@ half_run(void *arg)
 	struct half *h = arg;
 
 	h->rc = secret_scan_text(&h->w, &h->x);
+	if (h->w.failed)
+		h->rc = -1;
 	return NULL;
 }
 
@@ -1381,6 +1393,8 @@ secret_scan(const struct secret_rules *R, const struct secret_opts *o, const cha
 		rc = scan_split(&w, (const unsigned char *)p, n, o);
 	else
 		rc = secret_scan_bytes(&w, (const unsigned char *)p, n, 1, 0, "", 0);
+	if (w.failed) /* an allowlist's expression that could not be compiled */
+		rc = -1;
 	if (rc == 0 && !t.stop && t.cap > 0) {
 		/* one call for each rule that had more than the cap */
 		for (size_t r = 0; r < R->nrules && !t.stop; r++) {

@@ -49,6 +49,14 @@ struct secret_re {
 struct secret_re *secret_re_compile(const char *pattern, char *why, size_t whylen);
 void secret_re_free(struct secret_re *re);
 
+/* regcomp(3) of posix (re's translation, or its unanchored part), called
+ * only when the memory it may take is there to be had, else REG_ESPACE:
+ * glibc's regcomp frees memory twice when an allocation fails partway
+ * (glibc 2.36, under ulimit -v), so it must not run out midway.  Another
+ * thread that takes the memory meanwhile can still starve it; the rule set
+ * is therefore read before a scan's threads begin. */
+int secret_regcomp(regex_t *rx, const struct secret_re *re, const char *posix, int flags);
+
 /* Scratch space for the matcher, reused across calls. */
 struct secret_re_work {
 	uint64_t *visit;

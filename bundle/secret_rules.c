@@ -584,9 +584,14 @@ compile(struct rd *d, const char *pattern, long line, const char *field)
 		return NULL;
 	}
 	/* what regcomp refuses is refused here, with the line */
-	if ((rc = regcomp(&rx, re->posix, REG_EXTENDED | REG_NOSUB)) != 0) {
-		regerror(rc, &rx, why, sizeof why);
-		rd_err(d, line, field, "the translated expression is refused by regcomp: %s", why);
+	if ((rc = secret_regcomp(&rx, re, re->posix, REG_EXTENDED | REG_NOSUB)) != 0) {
+		if (rc == REG_ESPACE)
+			err_set(d->e, ERR_NOMEM, "%s:%ld: \"%s\": out of memory compiling the expression",
+			    d->name, line, field);
+		else {
+			regerror(rc, &rx, why, sizeof why);
+			rd_err(d, line, field, "the translated expression is refused by regcomp: %s", why);
+		}
 		secret_re_free(re);
 		return NULL;
 	}

@@ -135,7 +135,8 @@ map_fd(int fd, const char *path, size_t n, struct map *m, struct err *e)
 	if (p == MAP_FAILED) {
 		int saved = errno;
 		map_release(m);
-		return err_set(e, ERR_IO, "%s: cannot map: %s", path, strerror(saved));
+		return err_set(e, saved == ENOMEM ? ERR_NOMEM : ERR_IO, "%s: cannot map: %s", path,
+		    strerror(saved));
 	}
 	atomic_store(&g.len[m->slot], (n + g.page - 1) & ~(g.page - 1));
 	atomic_store(&g.base[m->slot], (uintptr_t)p);

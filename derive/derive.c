@@ -251,6 +251,8 @@ derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *
 	if (i == sizeof inputs / sizeof inputs[0])
 		return err_set(e, ERR_INPUT, "%s: a %.60s document is not an input", name, kind);
 	if (inputs[i].read(doc, name, detail, sizeof detail, e) < 0) {
+		if (e->code == ERR_NOMEM) /* the machine's failure, not the document's */
+			return -1;
 		verify_check_add(checks, "input", name, 0, e->msg);
 		return 1;
 	}
@@ -296,6 +298,8 @@ derive_check_set(const char *kind, const cJSON *doc, const cJSON *const *inputs,
 	if (m == NMANY)
 		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
 	if (many[m].refit(doc, inputs, n, name, env, &same, e) < 0) {
+		if (e->code == ERR_NOMEM)
+			return -1;
 		verify_check_add(checks, "refit", name, 0, e->msg);
 		*e = (struct err)ERR_INIT;
 		return 1;
@@ -320,7 +324,10 @@ derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char 
 		return err_set(e, ERR_INPUT, "%s: cannot verify a %.60s document", name, kind);
 	if (kinds[i].refit(doc, input, name, env, &same, e) < 0) {
 		/* An input the derivation cannot even read is a finding about
-		 * the pair, not an unreadable file. */
+		 * the pair, not an unreadable file; memory that ran out is
+		 * neither. */
+		if (e->code == ERR_NOMEM)
+			return -1;
 		verify_check_add(checks, "refit", name, 0, e->msg);
 		return 1;
 	}

@@ -20,7 +20,8 @@ int derive_is_input(const char *kind);
 
 /* Read an input document (of kind, named name) as the kinds derived from
  * it read it, and append an "input" check: 0 when it reads, 1 (a finding)
- * when it does not, -1 with e set for a kind that is not an input. */
+ * when it does not, -1 with e set for a kind that is not an input or
+ * memory that ran out. */
 int derive_input_check(const char *kind, const cJSON *doc, const char *name, cJSON *checks,
     struct err *e);
 
@@ -39,7 +40,7 @@ struct derive_env {
 /* Compute doc (of kind, named name) again from input and append a "refit"
  * check.  0 when the bytes are the same, 1 when they differ or input cannot
  * give a document of this kind (a finding about the pair), -1 with e set
- * for a kind the table does not know. */
+ * for a kind the table does not know or memory that ran out. */
 int derive_check(const char *kind, const cJSON *doc, const cJSON *input, const char *name,
     const struct derive_env *env, cJSON *checks, struct err *e);
 

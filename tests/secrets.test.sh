@@ -192,3 +192,35 @@ badrules_missing() {
 	[ $? = 2 ] && grep -q 'does-not-exist.toml' bad.err && ok "--rules: a missing file, by name" || notok "missing rules file" "$(cat bad.err)"
 }
 badrules_missing
+
+# A counted repetition of what may match nothing: refused by the rules'
+# reader (glibc's regcomp takes time and memory without bound on it).
+printf '[[rules]]\nid = "x"\nregex = '"'''"'k(?:\\b){24}'"'''"'\nkeywords = ["k"]\n' >extra.bad
+badrules "--rules: a counted repetition of what may match nothing" 'extra\.bad:3: "regex": offset 7: a counted repetition of what may match nothing'
+
+# Under address spaces too small for the rules' expressions (the pypi rule,
+# compiled when a token wants it, takes 13 MB in regcomp): every run gives
+# the unrestricted hits or an out-of-memory error (exit 2), never a crash
+# (glibc's regcomp, failing an allocation partway, frees twice) nor fewer
+# hits.  Not sanitized: AddressSanitizer's shadow admits no such limit.
+if [ -z "${COHORT_SANITIZED:-}" ]; then
+	t60=$(awk 'BEGIN { for (i = 0; i < 60; i++) printf "%c", 65 + (i * 7) % 26 }') # no alphabet run
+	printf 'x = 1\npypi = "pypi-AgEIcHlwaS5vcmc%s"\ngh = ghp_%s\n' "$t60" "$r36" >room.txt
+	"$S" room.txt >room.full 2>&1
+	bad= held=
+	for kb in $(seq 8000 1000 60000) $(seq 64000 8000 400000); do
+		(ulimit -v $kb; "$S" room.txt >room.out 2>room.err)
+		rc=$?
+		if [ $rc = 0 ]; then
+			held=1
+			cmp -s room.full room.out || bad="$bad $kb:other-hits"
+		elif [ $rc = 2 ]; then
+			grep -q 'out of memory' room.err || bad="$bad $kb:$(head -c 80 room.err)"
+		elif [ $rc != 127 ]; then
+			bad="$bad $kb:exit-$rc"
+		fi
+	done
+	grep -q '^room.txt:2: pypi-upload-token' room.full && [ -n "$held" ] && [ -z "$bad" ] &&
+		ok "under ulimit -v from 8 to 400 MB: the same hits or out of memory, never a crash" ||
+		notok "the scan under ulimit -v" "${bad:-never held} $(cat room.full)"
+fi

@@ -501,6 +501,8 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	}
 	(*nrec)++;
 	if (cand_read_bytes(p, n, "stored candidate manifest", &cand, e) < 0) {
+		if (e->code == ERR_NOMEM)
+			return -1;
 		finding(v, "record-valid", "candidates", e->msg);
 		*e = (struct err)ERR_INIT;
 		return 0;
@@ -521,6 +523,8 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 			(*nrec)++;
 		}
 	if (freeze_dec_write(x, &out, e) < 0) {
+		if (e->code == ERR_NOMEM)
+			goto done;
 		finding(v, "derivation", "decisions", e->msg);
 		*e = (struct err)ERR_INIT;
 	} else if (freeze_acc_set_decisions(acc, out.p, out.len, e) < 0) {
@@ -641,12 +645,17 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	 * canonical bytes every section holds, else compare section by section
 	 * to name what differs. */
 	if (freeze_acc_write(acc, json_get(freeze, "repo"), &want, e) < 0) {
-		/* Records that re-derive into nothing consistent are a finding. */
+		/* Records that re-derive into nothing consistent are a finding;
+		 * memory that ran out, an error. */
+		if (e->code == ERR_NOMEM)
+			goto done;
 		finding(&v, "derivation", "manifest", e->msg);
 	} else if (canon_is(freeze, &want)) {
 		for (size_t i = 0; i < nsections; i++)
 			verify_check_add(checks, "derivation", sections[i], 1, NULL);
 	} else if ((derived = json_parse(want.p, want.len, "manifest", 1, e)) == NULL) {
+		if (e->code == ERR_NOMEM)
+			goto done;
 		finding(&v, "derivation", "manifest", e->msg);
 	} else {
 		for (size_t i = 0; i < nsections; i++)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../../bundle/secret_int.h"
 
@@ -170,6 +171,11 @@ static const struct {
 	{ "(?<=a)b", "lookbehind" },
 	{ "(a)\\1", "back references" },
 	{ "a**", "repetition of a repetition" },
+	{ "(?:){500}", "counted repetition of what may match nothing" },
+	{ "(?:\\b){24}", "counted repetition of what may match nothing" },
+	{ "(?:a*){9,99}", "counted repetition of what may match nothing" },
+	{ "(?:a|b?|c){2,}", "counted repetition of what may match nothing" },
+	{ "x(?:(?:^|z)y?){0,2}", "counted repetition of what may match nothing" },
 	{ "x{1001}", "over 1000" },
 	{ "(?m)^x", "m flag" },
 	{ "(?U)a+", "U flag" },
@@ -303,11 +309,69 @@ rules_files(void)
 	}
 }
 
+#ifndef __SANITIZE_ADDRESS__
+/* The address space in use, from /proc/self/statm; 0 when unknown. */
+static size_t
+address_space(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+
+	if (f != NULL) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return pages * 4096;
+}
+#endif
+
+/* The largest built-in expression under an address space too small for
+ * it: REG_ESPACE from secret_regcomp, before regcomp (which, failing an
+ * allocation partway, frees twice and aborts); with room, it compiles.
+ * Not under AddressSanitizer, whose shadow memory no such limit admits. */
+static void
+regcomp_room(void)
+{
+#ifndef __SANITIZE_ADDRESS__
+	char err[256];
+	struct secret_re *re = secret_re_compile("pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}", err, sizeof err);
+	struct rlimit was, tight;
+	regex_t rx;
+	int low, roomy;
+
+	if (re == NULL || getrlimit(RLIMIT_AS, &was) != 0 || address_space() == 0) {
+		result(0, "secret_regcomp refuses without room", re ? "no rlimit" : err);
+		secret_re_free(re);
+		return;
+	}
+	tight = was;
+	tight.rlim_cur = address_space() + 6u * 1024 * 1024; /* half what it takes */
+	if (setrlimit(RLIMIT_AS, &tight) != 0) {
+		result(0, "secret_regcomp refuses without room", "setrlimit refused");
+		secret_re_free(re);
+		return;
+	}
+	low = secret_regcomp(&rx, re, re->posix, REG_EXTENDED);
+	if (low == 0)
+		regfree(&rx);
+	setrlimit(RLIMIT_AS, &was);
+	result(low == REG_ESPACE, "secret_regcomp refuses without room: REG_ESPACE, regcomp not begun",
+	    low == 0 ? "it compiled" : "another error");
+	roomy = secret_regcomp(&rx, re, re->posix, REG_EXTENDED);
+	if (roomy == 0)
+		regfree(&rx);
+	result(roomy == 0, "secret_regcomp compiles with room", "refused");
+	secret_re_free(re);
+#endif
+}
+
 int
 main(void)
 {
 	match_cases();
 	refusals();
+	regcomp_room();
 	builtin();
 	rules_files();
 	return failed;
