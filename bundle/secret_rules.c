@@ -890,10 +890,11 @@ read_header(struct rd *d)
 	d->p += arr ? 2 : 1;
 	for (;;) {
 		skip_ws(d);
-		while (d->p < d->end && is_bare(*d->p) && n < sizeof name - 2)
+		/* a name too long for name stops here, unended: malformed */
+		while (d->p < d->end && is_bare(*d->p) && n < sizeof name - 1)
 			name[n++] = *d->p++;
 		skip_ws(d);
-		if (d->p < d->end && *d->p == '.') {
+		if (d->p < d->end && *d->p == '.' && n < sizeof name - 1) {
 			name[n++] = '.';
 			d->p++;
 			continue;

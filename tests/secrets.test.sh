@@ -185,6 +185,10 @@ printf '[[rules]]\nid = "github-pat"\nregex = '"'"'x'"'"'\nkeywords = ["x"]\n' >
 badrules "--rules: a rule id the built-in rules have" 'extra\.bad:2: "id": rule "github-pat" is already defined \(secret-rules\.toml \(built in\):[0-9]+\)'
 printf '[[rules]]\nid = "x"\nregex = '"'''"'a{2,1}'"'''"'\nkeywords = ["x"]\n' >extra.bad
 badrules "--rules: a bad repeat count" 'extra\.bad:3: "regex": offset 1: a repeat count out of order'
+printf '[rules%s]\nid = "x"\n' "$(awk 'BEGIN { for (i = 0; i < 80; i++) printf "." }')" >extra.bad
+badrules "--rules: a table header of 80 dots, malformed (not past the name's buffer)" 'extra\.bad:1: a malformed table header'
+printf '[%s]\n' "$(awk 'BEGIN { for (i = 0; i < 70; i++) printf "a" }')" >extra.bad
+badrules "--rules: a table name of 70 bytes, malformed" 'extra\.bad:1: a malformed table header'
 printf 'title = "no end\n' >extra.bad
 badrules "--rules: an unterminated string" 'extra\.bad:1: "title": a newline in a one-line string'
 badrules_missing() {
