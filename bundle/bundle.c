@@ -26,6 +26,7 @@
 #include "../common/ts.h"
 #include "../freeze/freeze.h"
 #include "../json/json.h"
+#include "../protocol/games.h"
 #include "../protocol/ledger.h"
 #include "../store/cas.h"
 #include "../derive/derive.h"
@@ -701,11 +702,13 @@ map_file(struct ctx *c, struct file *f, struct map *m)
 }
 
 /* A file's bytes as a cohort document: an object when they hold one
- * (else NULL).  *invalid when a ".json" file is not JSON (pe says why);
- * pe's code is ERR_NOMEM when memory ran out.  The gate and the archive
- * verifier read documents here. */
+ * (else NULL), skip's array not built when skip is not NULL.  *invalid
+ * when a ".json" file is not JSON (pe says why); pe's code is ERR_NOMEM
+ * when memory ran out.  The gate and the archive verifier read documents
+ * here. */
 static cJSON *
-doc_bytes(const char *q, size_t n, const char *path, int *invalid, struct err *pe)
+doc_bytes(const char *q, size_t n, const char *path, const struct json_skip *skip, int *invalid,
+    struct err *pe)
 {
 	size_t pl = strlen(path), i = 0;
 	int json_name = pl > 5 && strcmp(path + pl - 5, ".json") == 0;
@@ -715,7 +718,7 @@ doc_bytes(const char *q, size_t n, const char *path, int *invalid, struct err *p
 	while (i < n && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
 		i++;
 	if (i < n && (q[i] == '{' || q[i] == '[') && n <= IO_MAX_DOCUMENT) {
-		doc = json_parse(q, n, path, 1, pe);
+		doc = skip != NULL ? json_parse_skip(q, n, path, skip, pe) : json_parse(q, n, path, 1, pe);
 		if (doc == NULL && json_name && pe->code != ERR_NOMEM) {
 			err_prefix(pe, "not valid JSON");
 			*invalid = 1;
@@ -749,7 +752,7 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 	struct err pe = ERR_INIT;
 	int invalid;
 
-	it->doc = doc_bytes(q, n, it->path, &invalid, &pe);
+	it->doc = doc_bytes(q, n, it->path, NULL, &invalid, &pe);
 	if (invalid)
 		finding(c, "invalid", it, it->path, 0, "replace the file with the document the tool wrote",
 		    "%s", pe.msg);
@@ -936,9 +939,10 @@ first_game(void *ctx, cJSON *rec, const struct ledger_loc *loc, struct err *e)
 	return err_set(e, ERR_FINDING, "one record read");
 }
 
-/* 1 when the freeze doc lists the game id among its games or exclusions. */
+/* 1 when the freeze doc lists the game id among its games (or those held
+ * flat in games, when not NULL) or exclusions. */
 static int
-freeze_lists(const cJSON *doc, const char *id)
+freeze_lists(const cJSON *doc, const struct freeze_games *games, const char *id)
 {
 	static const char *lists[] = { "games", "excluded" };
 	const cJSON *x, *g;
@@ -947,20 +951,21 @@ freeze_lists(const cJSON *doc, const char *id)
 		cJSON_ArrayForEach(x, json_get(doc, lists[k]))
 			if (cJSON_IsString(g = json_get(x, "game_id")) && strcmp(g->valuestring, id) == 0)
 				return 1;
-	return 0;
+	return games != NULL && freeze_games_has(games, id);
 }
 
 /* 1 when the file at path, no cohort document, is a ledger of the freeze
- * doc: its first record is a game the freeze lists.  The gate and the
- * archive verifier imply a freeze's ledgers by it. */
+ * doc (its games held flat in games, when not NULL): its first record is
+ * a game the freeze lists.  The gate and the archive verifier imply a
+ * freeze's ledgers by it. */
 static int
-ledger_of(const char *path, const cJSON *doc)
+ledger_of(const char *path, const cJSON *doc, const struct freeze_games *games)
 {
 	char id[256] = "";
 	struct err e = ERR_INIT;
 
 	ledger_read(path, first_game, id, &e);
-	return id[0] != '\0' && freeze_lists(doc, id);
+	return id[0] != '\0' && freeze_lists(doc, games, id);
 }
 
 /* 1 when it records src's identity as its input (a freeze: its spec). */
@@ -1010,7 +1015,7 @@ imply_one(struct ctx *c, struct item *it)
 		if (src == it || src->file == NULL || derives(it, src) != 1)
 			continue;
 		if (freeze && src->doc == NULL)
-			r = ledger_of(src->file->abs, it->doc);
+			r = ledger_of(src->file->abs, it->doc, NULL);
 		else
 			r = records(it, src);
 		cand++;
@@ -1360,12 +1365,12 @@ file_is(const char *file, const char *p, size_t n)
 }
 
 static int
-refreeze(const cJSON *doc, const char *file, const char **ledgers, size_t nl, int jobs,
-    struct refreeze *o, struct err *e)
+refreeze(const cJSON *doc, int partial, const char *file, const char **ledgers, size_t nl,
+    int jobs, struct refreeze *o, struct err *e)
 {
 	struct freeze_opts fo = { 0 };
 	struct buf ab = BUF_INIT, ob = BUF_INIT;
-	cJSON *old = NULL, *again = NULL;
+	cJSON *old = NULL, *again = NULL, *full = NULL;
 	const char *first = NULL;
 	uint8_t dg[HASH_LEN];
 	int rc = -1;
@@ -1388,6 +1393,10 @@ refreeze(const cJSON *doc, const char *file, const char **ledgers, size_t nl, in
 		buf_release(&ab);
 		return 0;
 	}
+	/* doc without its games (partial): the whole tree, from the file it
+	 * was read from, to compare */
+	if (partial && (doc = full = json_parse_file(file, e)) == NULL)
+		goto done;
 	if ((old = cJSON_Duplicate(doc, 1)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
@@ -1410,6 +1419,7 @@ refreeze(const cJSON *doc, const char *file, const char **ledgers, size_t nl, in
 	snprintf(o->first, sizeof o->first, "%s", first ? first : "");
 	rc = 1;
 done:
+	cJSON_Delete(full);
 	cJSON_Delete(old);
 	cJSON_Delete(again);
 	buf_release(&ob);
@@ -1479,7 +1489,7 @@ slow_ledgers(struct ctx *c, const struct item *it, struct slot *s)
 			ledgers[nl++] = src->file->abs;
 	}
 	s->fr_nl = nl;
-	s->fr = nl > 0 ? refreeze(it->doc, it->file->abs, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
+	s->fr = nl > 0 ? refreeze(it->doc, 0, it->file->abs, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
 	free(ledgers);
 }
 
@@ -2252,6 +2262,10 @@ struct vitem {
 	char id[HASH_ID_LEN + 1];  /* its bytes' identity, once it is the one named */
 	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
 	cJSON *doc;                /* when it is a cohort document */
+	/* a freeze with a store: its "games" held flat, not in doc (the
+	 * tree of a million games is two gigabytes); vitem_tree gives the
+	 * whole tree where a check needs it */
+	struct freeze_games *games;
 	const char *kind;          /* the document's own "kind" */
 	int good;                  /* its paths stay in the bag and its identity holds */
 	/* A freeze's quick proof against its store (freeze_vs_store's first
@@ -2413,6 +2427,55 @@ vitem_identity(struct vctx *vc, struct vitem *it)
 	return 0;
 }
 
+/* An item's bytes q[0..n) as doc_bytes reads them; a freeze with a store
+ * (an entry a game) with its "games" held flat in it->games.  Anything
+ * else, or bytes that do not read, read again as any document is. */
+static cJSON *
+vitem_parse(struct vitem *it, const char *q, size_t n, int *invalid, struct err *pe)
+{
+	struct freeze_games *g = it->store[0] ? malloc(sizeof *g) : NULL;
+	const struct json_skip skip = { { NULL, "games" }, freeze_games_tok, g, 0, NULL, NULL };
+	const cJSON *k;
+	cJSON *doc;
+
+	if (g == NULL)
+		return doc_bytes(q, n, it->path, NULL, invalid, pe);
+	*g = (struct freeze_games)FREEZE_GAMES_INIT;
+	doc = doc_bytes(q, n, it->path, &skip, invalid, pe);
+	k = json_get(doc, "kind");
+	/* the array skipped: "games" an array, left empty */
+	if (doc != NULL && cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0 &&
+	    cJSON_IsArray(json_get(doc, "games"))) {
+		it->games = g;
+		return doc;
+	}
+	freeze_games_release(g);
+	free(g);
+	cJSON_Delete(doc);
+	*pe = (struct err)ERR_INIT;
+	return doc_bytes(q, n, it->path, NULL, invalid, pe);
+}
+
+/* The whole tree of it's document: it->doc, or where its games are held
+ * flat its file read again, into *own for the caller to delete.  NULL with
+ * vc->e set. */
+static const cJSON *
+vitem_tree(struct vctx *vc, const struct vitem *it, cJSON **own)
+{
+	char *full;
+
+	*own = NULL;
+	if (it->games == NULL)
+		return it->doc;
+	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		err_set(vc->e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	*own = json_parse_file(full, vc->e);
+	free(full);
+	return *own;
+}
+
 /* An item's file read as the gate reads it (doc_bytes): a document's kind
  * is its own, and must be the one bundle.json gives.  The findings, or -1. */
 static int
@@ -2431,7 +2494,7 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	r = map_path(full, it->path, &m, &pe);
 	free(full);
 	if (r == 0)
-		it->doc = doc_bytes(m.p ? m.p : "", m.n, it->path, &invalid, &pe);
+		it->doc = vitem_parse(it, m.p ? m.p : "", m.n, &invalid, &pe);
 	map_release(&m);
 	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
 		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
@@ -2529,6 +2592,8 @@ static int
 vfreeze_store(struct vctx *vc, const struct vitem *it)
 {
 	char *sdir, *file;
+	const cJSON *doc;
+	cJSON *own;
 	int r;
 
 	if (it->store[0] == '\0')
@@ -2545,14 +2610,20 @@ vfreeze_store(struct vctx *vc, const struct vitem *it)
 		}
 		return 0;
 	}
-	if (asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0)
-		return err_set(vc->e, ERR_NOMEM, "out of memory");
-	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
-		free(sdir);
+	if ((doc = vitem_tree(vc, it, &own)) == NULL)
+		return -1;
+	if (asprintf(&sdir, "%s/%s", bag_root(vc->b), it->store) < 0) {
+		cJSON_Delete(own);
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	}
-	r = it->fast_tried ? verify_freeze(it->doc, sdir, vc->jobs, vc->checks, vc->e) :
-	    freeze_vs_store(file, it->doc, sdir, vc->jobs, vc->checks, vc->e);
+	if (asprintf(&file, "%s/%s", bag_root(vc->b), it->name) < 0) {
+		free(sdir);
+		cJSON_Delete(own);
+		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	}
+	r = it->fast_tried ? verify_freeze(doc, sdir, vc->jobs, vc->checks, vc->e) :
+	    freeze_vs_store(file, doc, sdir, vc->jobs, vc->checks, vc->e);
+	cJSON_Delete(own);
 	free(file);
 	free(sdir);
 	return r < 0 ? -1 : r > 0;
@@ -2586,7 +2657,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 			named |= cJSON_IsString(d) && strcmp(vc->v[j].role, d->valuestring) == 0;
 		if (asprintf(&own[nl], "%s/%s", bag_root(vc->b), vc->v[j].name) < 0)
 			goto done;
-		if (from != NULL ? named : ledger_of(own[nl], it->doc)) {
+		if (from != NULL ? named : ledger_of(own[nl], it->doc, it->games)) {
 			ledgers[nl] = own[nl];
 			nl++;
 		} else {
@@ -2599,7 +2670,7 @@ vfreeze_ledgers(struct vctx *vc, const struct vitem *it)
 		    "neither a store nor a ledger in the bag to check the freeze against");
 	else if (nl == 0)
 		r = 0;
-	else if ((r = refreeze(it->doc, file, ledgers, nl, vc->jobs, &o, vc->e)) == 2)
+	else if ((r = refreeze(it->doc, it->games != NULL, file, ledgers, nl, vc->jobs, &o, vc->e)) == 2)
 		r = !bag_check_add(vc->checks, "freeze-ledgers", it->path, 0,
 		    "its ledgers in the bag no longer freeze: %s", o.why.msg);
 	else if (r == 1)
@@ -2664,20 +2735,31 @@ vfreeze_spec(struct vctx *vc, const struct vitem *it)
 static int
 vderived(struct vctx *vc, const struct vitem *it)
 {
-	const cJSON *in = json_get(it->doc, "input");
+	const cJSON *in = json_get(it->doc, "input"), *from;
 	const struct vitem *src = cJSON_IsString(in) ? vitem_by_id(vc, in->valuestring) : NULL;
 	struct err fe = ERR_INIT;
 	char *sdir = NULL;
+	cJSON *own = NULL;
 	int r;
 
 	if (src == NULL || src->doc == NULL)
 		return !bag_check_add(vc->checks, "refit", it->path, 0,
 		    "its input %.80s is not a document in the bag",
 		    cJSON_IsString(in) ? in->valuestring : "(none recorded)");
-	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0)
+	/* a fit and a bound read a freeze's blocks, given its identity: the
+	 * games held flat are not needed; any other kind gets the whole tree */
+	from = src->doc;
+	if (src->games != NULL && !(src->doc_id[0] && (strcmp(it->kind, "cohort.fit/1") == 0 ||
+	                                                  strcmp(it->kind, "cohort.bound/1") == 0)) &&
+	    (from = vitem_tree(vc, src, &own)) == NULL)
+		return -1;
+	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0) {
+		cJSON_Delete(own);
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
+	}
 	struct derive_env env = { sdir, NULL, src->doc_id[0] ? src->doc_id : NULL };
-	r = derive_check(it->kind, it->doc, src->doc, it->path, &env, vc->checks, &fe);
+	r = derive_check(it->kind, it->doc, from, it->path, &env, vc->checks, &fe);
+	cJSON_Delete(own);
 	free(sdir);
 	if (r < 0 && fe.code == ERR_NOMEM)
 		return err_set(vc->e, ERR_NOMEM, "%s", fe.msg);
@@ -2693,25 +2775,28 @@ vderived_many(struct vctx *vc, const struct vitem *it)
 {
 	const char *ids[256];
 	const cJSON *in[256];
+	cJSON *own[256] = { NULL };
 	struct err fe = ERR_INIT;
 	size_t n;
-	int r;
+	int r = 0;
 
 	if (derive_input_ids(it->kind, it->doc, ids, 256, &n, &fe) < 0)
 		return !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
-	for (size_t j = 0; j < n; j++) {
+	for (size_t j = 0; j < n && r == 0; j++) {
 		const struct vitem *src = vitem_by_id(vc, ids[j]);
 		if (src == NULL || src->doc == NULL)
-			return !bag_check_add(vc->checks, "refit", it->path, 0,
+			r = !bag_check_add(vc->checks, "refit", it->path, 0,
 			    "its input %.80s is not a document in the bag", ids[j]);
-		in[j] = src->doc;
+		else if ((in[j] = vitem_tree(vc, src, &own[j])) == NULL)
+			r = -1;
 	}
-	r = derive_check_set(it->kind, it->doc, in, n, it->path, NULL, vc->checks, &fe);
-	if (r < 0 && fe.code == ERR_NOMEM)
-		return err_set(vc->e, ERR_NOMEM, "%s", fe.msg);
-	if (r < 0)
-		return !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
-	return r > 0;
+	if (r == 0 && (r = derive_check_set(it->kind, it->doc, in, n, it->path, NULL, vc->checks,
+	                       &fe)) < 0)
+		r = fe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", fe.msg) :
+		    !bag_check_add(vc->checks, "refit", it->path, 0, "%s", fe.msg);
+	for (size_t j = 0; j < n; j++)
+		cJSON_Delete(own[j]);
+	return r < 0 ? -1 : r > 0;
 }
 
 /* Each claim bundle.json makes has its gates in the bag, passing.  The
@@ -2929,13 +3014,15 @@ vinputs(struct vctx *vc)
  * the page (report_bundle_docs): an item whose identity held, read from
  * its file's bytes by the strict reader; else NULL. */
 static const cJSON *
-vitem_doc(void *ctx, const char *p)
+vitem_doc(void *ctx, const char *p, const struct freeze_games **games)
 {
 	const struct vctx *vc = ctx;
 
 	for (size_t i = 0; i < vc->n; i++)
-		if (vc->v[i].good && vc->v[i].doc != NULL && strcmp(vc->v[i].path, p) == 0)
+		if (vc->v[i].good && vc->v[i].doc != NULL && strcmp(vc->v[i].path, p) == 0) {
+			*games = vc->v[i].games;
 			return vc->v[i].doc;
+		}
 	return NULL;
 }
 
@@ -3015,9 +3102,18 @@ vitem_fast_ids(struct vctx *vc)
 		struct vitem *it = &vc->v[i];
 		if (it->store[0] == '\0' || it->doc == NULL || it->doc_id[0] != '\0')
 			continue;
-		if (it->fast_checks != NULL)
+		const cJSON *doc;
+		cJSON *own;
+		int r;
+		if (it->fast_checks != NULL) {
 			memcpy(it->doc_id, it->fast_id, sizeof it->doc_id);
-		else if (canon_id(it->doc, it->doc_id, vc->e) < 0)
+			continue;
+		}
+		if ((doc = vitem_tree(vc, it, &own)) == NULL)
+			return -1;
+		r = canon_id(doc, it->doc_id, vc->e);
+		cJSON_Delete(own);
+		if (r < 0)
 			return -1;
 	}
 	return 0;
@@ -3286,7 +3382,7 @@ plain_bag(struct bag *b, cJSON *checks, struct err *e)
 		if (asprintf(&full, "%s/%s", bag_root(b), name) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory");
 		if (io_read_all(full, &raw, IO_MAX_DOCUMENT, &pe) == 0)
-			doc = doc_bytes(raw.p ? raw.p : "", raw.len, name, &invalid, &pe);
+			doc = doc_bytes(raw.p ? raw.p : "", raw.len, name, NULL, &invalid, &pe);
 		free(full);
 		buf_release(&raw);
 		if (pe.code == ERR_NOMEM)
@@ -3443,6 +3539,9 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 			{
 				cJSON_Delete(vc.v[i].doc);
 				cJSON_Delete(vc.v[i].fast_checks);
+				if (vc.v[i].games != NULL)
+					freeze_games_release(vc.v[i].games);
+				free(vc.v[i].games);
 			}
 			free(vc.v);
 		}

@@ -141,15 +141,18 @@ json_parse(const char *p, size_t len, const char *name, long first_line, struct 
 }
 
 /* A skipped array opens when an array is the value of key[1] in an
- * object that is the value of key[0] in a container at skip's depth. */
+ * object that is the value of key[0] in a container at skip's depth, or
+ * (key[0] NULL) in the top-level object. */
 static int
 skip_opens(const struct builder *b, const struct json_skip *s, const struct json_tok *t)
 {
 	int d = s != NULL ? (s->depth > 0 ? s->depth : 1) + 1 : 0;
 
-	return s != NULL && t->type == JSON_ARRAY && b->depth == d && b->key != NULL &&
-	    strcmp(b->key, s->key[1]) == 0 && b->open[d]->string != NULL &&
-	    strcmp(b->open[d]->string, s->key[0]) == 0;
+	if (s == NULL || t->type != JSON_ARRAY || b->key == NULL || strcmp(b->key, s->key[1]) != 0)
+		return 0;
+	if (s->key[0] == NULL)
+		return b->depth == 1;
+	return b->depth == d && b->open[d]->string != NULL && strcmp(b->open[d]->string, s->key[0]) == 0;
 }
 
 /* The numbers that follow a skipped number in its array, to skip's run

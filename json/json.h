@@ -121,7 +121,9 @@ cJSON *json_parse_file_lines(const char *path, struct json_lines *lines, struct 
 /* json_parse, with the elements of some arrays not built: an array that
  * is the value of member key[1] of an object that is the value of member
  * key[0] of its container, that container at nesting depth (0: 1, the
- * top-level object), stays in the tree, empty, and every token of its
+ * top-level object), or with key[0] NULL the array that is the value of
+ * member key[1] of the top-level object, stays in the tree, empty, and
+ * every token of its
  * elements goes to tok instead, with its depth (1 for an element itself,
  * 2 inside it, ...).  open, when not NULL, is told of each such array as
  * it opens, by its (empty) node.  The reader's checks are made all the

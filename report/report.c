@@ -22,6 +22,7 @@ struct item {
 	cJSON *doc;        /* the parsed document, when it is JSON of its kind */
 	const char *kind;  /* that kind, or NULL */
 	int borrowed;      /* doc is the caller's */
+	const struct freeze_games *games; /* a freeze's games, held flat (the caller's) */
 };
 
 struct items {
@@ -65,7 +66,7 @@ items_read(const cJSON *bundle, const char *dir, report_doc_fn *doc, void *ctx, 
 		x->n++;
 		if (!k || !safe_rel(p))
 			continue;
-		if (doc != NULL && (it->doc = (cJSON *)doc(ctx, p)) != NULL) {
+		if (doc != NULL && (it->doc = (cJSON *)doc(ctx, p, &it->games)) != NULL) {
 			it->borrowed = 1;
 		} else {
 			if (asprintf(&full, "%s/%s", dir, p) < 0)
@@ -146,7 +147,7 @@ tuple_part(struct svg *s, const struct items *x)
 			store = NULL;
 		svg_put(s, "<h3>%e (%e)</h3>\n", page_or(it->meta, "path", "?"),
 		    page_or(it->meta, "role", "?"));
-		if (tuple_section(s, it->doc, store, fit ? fit->doc : NULL,
+		if (tuple_section(s, it->doc, it->games, store, fit ? fit->doc : NULL,
 		    harness[0] ? harness : NULL, &ig) < 0)
 			s->failed = 1;
 		free(store);

@@ -47,8 +47,11 @@ int report_bundle(const cJSON *bundle, const char *data_dir, const struct report
  * tree of bundle.json's item at path (path as bundle.json writes it),
  * read by the strict reader from its file's bytes as report_bundle would
  * read them, and borrowed until the page is written; or NULL, and the
- * file is read here.  The same page. */
-typedef const cJSON *report_doc_fn(void *ctx, const char *path);
+ * file is read here.  A freeze's tree may leave its "games" array empty
+ * and *games (else left NULL) hold them flat, borrowed the same way.  The
+ * same page. */
+struct freeze_games;
+typedef const cJSON *report_doc_fn(void *ctx, const char *path, const struct freeze_games **games);
 int report_bundle_docs(const cJSON *bundle, const char *data_dir, const struct report_archive *a,
     report_doc_fn *doc, void *ctx, struct buf *html, struct err *e);
 

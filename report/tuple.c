@@ -291,10 +291,34 @@ tuple_release(struct tuple *t)
 	free(t->cell);
 }
 
+/* Game k of the freeze's included games (the flat ones when games is
+ * not NULL, else the tree's it): its family, condition and identity. */
+struct game_ref {
+	const char *f, *c;
+	int has_id;
+	uint8_t d[HASH_LEN];
+};
+
+static void
+game_ref(const struct freeze_games *games, size_t k, const cJSON *it, struct game_ref *g)
+{
+	if (games != NULL) {
+		g->f = freeze_game_str(games, k, "family");
+		g->c = freeze_game_str(games, k, "condition");
+		if ((g->has_id = games->g[k].has_id))
+			memcpy(g->d, games->g[k].id, HASH_LEN);
+		return;
+	}
+	g->f = str(it, "family");
+	g->c = str(it, "condition");
+	g->has_id = str(it, "id") != NULL && hash_id_parse(str(it, "id"), g->d) == 0;
+}
+
 /* One unit per (family, condition) of the freeze, in its order; each
  * included game's stored record added to its unit. */
 static int
-tuple_collect(struct tuple *t, const cJSON *freeze, const char *store_dir, struct err *e)
+tuple_collect(struct tuple *t, const cJSON *freeze, const struct freeze_games *games,
+    const char *store_dir, struct err *e)
 {
 	const cJSON *conds = json_get(freeze, "conditions"), *it;
 	struct cas *store = NULL;
@@ -316,16 +340,19 @@ tuple_collect(struct tuple *t, const cJSON *freeze, const char *store_dir, struc
 		store = NULL;
 	rs = rec_scan_new(); /* NULL: every record the tree's way */
 	room = malloc(sizeof *room);
-	cJSON_ArrayForEach(it, json_get(freeze, "games")) {
-		const char *f = str(it, "family"), *c = str(it, "condition"), *id = str(it, "id");
-		struct unit *u = c ? unit_of(t->us, &t->n, t->max, f ? f : "", c) : NULL;
-		uint8_t d[HASH_LEN];
+	it = games == NULL ? json_get(freeze, "games") : NULL;
+	it = it != NULL ? it->child : NULL;
+	for (size_t k = 0; games != NULL ? k < games->n : it != NULL; k++) {
+		struct game_ref g;
+		struct unit *u;
 		const char *p;
 		size_t len;
-		if (u == NULL || store == NULL || id == NULL || hash_id_parse(id, d) < 0 ||
-		    cas_get(store, d, &p, &len, &ig) != 0 ||
+		game_ref(games, k, it, &g);
+		u = g.c ? unit_of(t->us, &t->n, t->max, g.f ? g.f : "", g.c) : NULL;
+		if (u == NULL || store == NULL || !g.has_id || cas_get(store, g.d, &p, &len, &ig) != 0 ||
 		    record_add(u, room != NULL ? rs : NULL, room, p, len) < 0)
 			t->unread++;
+		it = it != NULL ? it->next : NULL;
 	}
 	rec_scan_free(rs);
 	free(room);
@@ -430,14 +457,14 @@ rows_outcome(struct svg *s, struct tuple *t, const cJSON *freeze, const char *es
 }
 
 int
-tuple_section(struct svg *s, const cJSON *freeze, const char *store_dir, const cJSON *fit,
-    const char *harness, struct err *e)
+tuple_section(struct svg *s, const cJSON *freeze, const struct freeze_games *games,
+    const char *store_dir, const cJSON *fit, const char *harness, struct err *e)
 {
 	const cJSON *spec = json_get(freeze, "spec");
 	struct tuple t = { 0 };
 	char est[256];
 
-	if (tuple_collect(&t, freeze, store_dir, e) < 0) {
+	if (tuple_collect(&t, freeze, games, store_dir, e) < 0) {
 		tuple_release(&t);
 		return -1;
 	}
