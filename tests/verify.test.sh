@@ -1,5 +1,7 @@
 # verify.test.sh: derived documents are computed again from the input they
 # name; a changed byte, a missing input, or a different input is a finding.
+check "unit: a freeze's games held flat are the tree's (tests/unit/freeze_games.c)" \
+	"$BUILD/tests/unit/freeze_games"
 cp -r "$ROOT/examples/luna" luna
 "$COHORT" freeze --spec luna/spec.json --store luna/store -o luna/freeze.json luna/ledger.jsonl
 "$COHORT" fit -o fit.json luna/freeze.json
