@@ -58,6 +58,7 @@ struct item {
 	int exists;
 	struct file *file;         /* its own file when it exists */
 	cJSON *doc;                /* parsed when it is a cohort document */
+	struct freeze_games *games; /* a freeze's games, held flat (doc_read) */
 	const char *kind;          /* its "kind" */
 	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
 	int store_exists;          /* its store folder exists */
@@ -734,6 +735,57 @@ doc_bytes(const char *q, size_t n, const char *path, const struct json_skip *ski
 	return doc;
 }
 
+/* A file's bytes as doc_bytes reads them, a freeze's "games" held flat in
+ * a new *games (else left NULL) when flat is nonzero: its tree of a
+ * million games would be two gigabytes.  A document of another kind that
+ * has a top-level "games" array is read again whole. */
+static cJSON *
+doc_read(const char *q, size_t n, const char *path, int flat, struct freeze_games **games,
+    int *invalid, struct err *pe)
+{
+	struct freeze_games *g = flat ? malloc(sizeof *g) : NULL;
+	const struct json_skip skip = { { NULL, "games" }, freeze_games_tok, g, 0, NULL, NULL };
+	const cJSON *k;
+	cJSON *doc;
+
+	*games = NULL;
+	if (g == NULL)
+		return doc_bytes(q, n, path, NULL, invalid, pe);
+	*g = (struct freeze_games)FREEZE_GAMES_INIT;
+	doc = doc_bytes(q, n, path, &skip, invalid, pe);
+	k = json_get(doc, "kind");
+	if (doc != NULL && cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0 &&
+	    cJSON_IsArray(json_get(doc, "games"))) {
+		*games = g;
+		return doc;
+	}
+	freeze_games_release(g);
+	free(g);
+	if (doc != NULL && !cJSON_IsArray(json_get(doc, "games")))
+		return doc; /* no array skipped: the whole tree */
+	cJSON_Delete(doc);
+	*pe = (struct err)ERR_INIT;
+	return doc_bytes(q, n, path, NULL, invalid, pe);
+}
+
+static void
+games_free(struct freeze_games *g)
+{
+	if (g != NULL)
+		freeze_games_release(g);
+	free(g);
+}
+
+/* The whole tree of a document read from file: doc itself, or where its
+ * games are held flat (partial) the file read again, into *own for the
+ * caller to delete.  NULL with e set. */
+static const cJSON *
+doc_tree(const char *file, const cJSON *doc, int partial, cJSON **own, struct err *e)
+{
+	*own = NULL;
+	return partial ? (*own = json_parse_file(file, e)) : doc;
+}
+
 /* The kinds the verifier can check: inputs, freezes, and derived kinds. */
 static int
 kind_checkable(const char *kind)
@@ -752,7 +804,7 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 	struct err pe = ERR_INIT;
 	int invalid;
 
-	it->doc = doc_bytes(q, n, it->path, NULL, &invalid, &pe);
+	it->doc = doc_read(q, n, it->path, 1, &it->games, &invalid, &pe);
 	if (invalid)
 		finding(c, "invalid", it, it->path, 0, "replace the file with the document the tool wrote",
 		    "%s", pe.msg);
@@ -761,7 +813,9 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 		struct err ie = ERR_INIT;
 		if (cJSON_IsString(k2))
 			it->kind = k2->valuestring;
-		if (canon_id(it->doc, it->doc_id, &ie) < 0)
+		/* (games held flat: the identity of the bytes, with no tree) */
+		if ((it->games != NULL ? canon_id_text(q, n, it->path, it->doc_id, &ie) :
+		                         canon_id(it->doc, it->doc_id, &ie)) < 0)
 			it->doc_id[0] = '\0';
 		if (it->kind != NULL && !kind_checkable(it->kind))
 			finding(c, "invalid", it, it->path, 0,
@@ -1015,7 +1069,7 @@ imply_one(struct ctx *c, struct item *it)
 		if (src == it || src->file == NULL || derives(it, src) != 1)
 			continue;
 		if (freeze && src->doc == NULL)
-			r = ledger_of(src->file->abs, it->doc, NULL);
+			r = ledger_of(src->file->abs, it->doc, it->games);
 		else
 			r = records(it, src);
 		cand++;
@@ -1466,6 +1520,14 @@ struct slot {
 	struct err se;
 };
 
+/* A fit or a bound: kinds derived from a freeze's blocks alone, which
+ * its games held flat do not change. */
+static int
+fit_or_bound(const char *kind)
+{
+	return strcmp(kind, "cohort.fit/1") == 0 || strcmp(kind, "cohort.bound/1") == 0;
+}
+
 /* Freeze the ledger items a freeze is derived from again. */
 static void
 slow_ledgers(struct ctx *c, const struct item *it, struct slot *s)
@@ -1489,7 +1551,8 @@ slow_ledgers(struct ctx *c, const struct item *it, struct slot *s)
 			ledgers[nl++] = src->file->abs;
 	}
 	s->fr_nl = nl;
-	s->fr = nl > 0 ? refreeze(it->doc, 0, it->file->abs, ledgers, nl, c->o->jobs, &s->o, &s->fe) : 0;
+	s->fr = nl > 0 ? refreeze(it->doc, it->games != NULL, it->file->abs, ledgers, nl, c->o->jobs,
+	    &s->o, &s->fe) : 0;
 	free(ledgers);
 }
 
@@ -1538,6 +1601,7 @@ slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 {
 	const char *ids[256];
 	const cJSON *in[256], *inid;
+	cJSON *own[256] = { NULL };
 	const struct item *src;
 	size_t n, m = 0;
 	cJSON *scratch;
@@ -1552,27 +1616,45 @@ slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 		}
 		for (size_t j = 0; j < n; j++) {
 			if ((src = item_by_id(c, ids[j])) == NULL || src->doc == NULL)
-				return;
-			in[m++] = src->doc;
+				break;
+			if ((in[m] = doc_tree(src->file->abs, src->doc, src->games != NULL, &own[m],
+			         &s->rfe)) == NULL) {
+				s->rf = -1;
+				s->rf_ran = 1;
+				break;
+			}
+			m++;
 		}
-		scratch = cJSON_CreateArray();
-		s->rf = derive_check_set(it->kind, it->doc, in, m, it->path, NULL, scratch, &s->rfe);
-		s->rf_ran = 1;
-		cJSON_Delete(scratch);
+		if (m == n) {
+			scratch = cJSON_CreateArray();
+			s->rf = derive_check_set(it->kind, it->doc, in, m, it->path, NULL, scratch, &s->rfe);
+			s->rf_ran = 1;
+			cJSON_Delete(scratch);
+		}
+		for (size_t j = 0; j < m; j++)
+			cJSON_Delete(own[j]);
 		return;
 	}
 	inid = json_get(it->doc, "input");
 	src = cJSON_IsString(inid) ? item_by_id(c, inid->valuestring) : NULL;
 	if (src == NULL || src->doc == NULL)
 		return;
+	s->rf_ran = 1;
+	/* a fit and a bound read a freeze's blocks, given its identity; any
+	 * other kind gets the whole tree */
+	if ((in[0] = src->games == NULL || (src->doc_id[0] && fit_or_bound(it->kind)) ? src->doc :
+	         doc_tree(src->file->abs, src->doc, 1, &own[0], &s->rfe)) == NULL) {
+		s->rf = -1;
+		return;
+	}
 	scratch = cJSON_CreateArray();
 	if (src->store != NULL && asprintf(&sdir, "%s/%s", c->dir, src->store) < 0)
 		sdir = NULL;
 	struct derive_env env = { sdir, NULL, src->doc_id[0] ? src->doc_id : NULL };
-	s->rf = derive_check(it->kind, it->doc, src->doc, it->path, &env, scratch, &s->rfe);
-	s->rf_ran = 1;
+	s->rf = derive_check(it->kind, it->doc, in[0], it->path, &env, scratch, &s->rfe);
 	free(sdir);
 	cJSON_Delete(scratch);
+	cJSON_Delete(own[0]);
 }
 
 /* A fit or bound must be what computing it again from the input it names
@@ -1640,13 +1722,18 @@ freeze_fast(const char *file, const char *dir, int jobs, cJSON *checks, char id[
 }
 
 static int
-freeze_vs_store(const char *file, const cJSON *doc, const char *dir, int jobs, cJSON *checks,
-    struct err *e)
+freeze_vs_store(const char *file, const cJSON *doc, int partial, const char *dir, int jobs,
+    cJSON *checks, struct err *e)
 {
 	char id[HASH_ID_LEN + 1];
 	int rc = freeze_fast(file, dir, jobs, checks, id, e);
+	cJSON *own = NULL;
 
-	return rc == 1 ? verify_freeze(doc, dir, jobs, checks, e) : rc;
+	if (rc == 1)
+		rc = (doc = doc_tree(file, doc, partial, &own, e)) == NULL ? -1 :
+		    verify_freeze(doc, dir, jobs, checks, e);
+	cJSON_Delete(own);
+	return rc;
 }
 
 /* A freeze's bundled store checked against it (verify's own check). */
@@ -1666,7 +1753,8 @@ slow_store(struct ctx *c, const struct item *it, struct slot *s)
 	if ((s->st_checks = cJSON_CreateArray()) == NULL)
 		s->st = -2;
 	else
-		s->st = freeze_vs_store(it->file->abs, it->doc, dir, c->o->jobs, s->st_checks, &s->se);
+		s->st = freeze_vs_store(it->file->abs, it->doc, it->games != NULL, dir, c->o->jobs,
+		    s->st_checks, &s->se);
 	free(dir);
 }
 
@@ -2002,6 +2090,7 @@ ctx_release(struct ctx *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
+		games_free(c->it[i].games);
 		cJSON_Delete(c->it[i].git_out);
 		cJSON_Delete(c->it[i].implied);
 	}
@@ -2427,35 +2516,6 @@ vitem_identity(struct vctx *vc, struct vitem *it)
 	return 0;
 }
 
-/* An item's bytes q[0..n) as doc_bytes reads them; a freeze with a store
- * (an entry a game) with its "games" held flat in it->games.  Anything
- * else, or bytes that do not read, read again as any document is. */
-static cJSON *
-vitem_parse(struct vitem *it, const char *q, size_t n, int *invalid, struct err *pe)
-{
-	struct freeze_games *g = it->store[0] ? malloc(sizeof *g) : NULL;
-	const struct json_skip skip = { { NULL, "games" }, freeze_games_tok, g, 0, NULL, NULL };
-	const cJSON *k;
-	cJSON *doc;
-
-	if (g == NULL)
-		return doc_bytes(q, n, it->path, NULL, invalid, pe);
-	*g = (struct freeze_games)FREEZE_GAMES_INIT;
-	doc = doc_bytes(q, n, it->path, &skip, invalid, pe);
-	k = json_get(doc, "kind");
-	/* the array skipped: "games" an array, left empty */
-	if (doc != NULL && cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0 &&
-	    cJSON_IsArray(json_get(doc, "games"))) {
-		it->games = g;
-		return doc;
-	}
-	freeze_games_release(g);
-	free(g);
-	cJSON_Delete(doc);
-	*pe = (struct err)ERR_INIT;
-	return doc_bytes(q, n, it->path, NULL, invalid, pe);
-}
-
 /* The whole tree of it's document: it->doc, or where its games are held
  * flat its file read again, into *own for the caller to delete.  NULL with
  * vc->e set. */
@@ -2463,6 +2523,7 @@ static const cJSON *
 vitem_tree(struct vctx *vc, const struct vitem *it, cJSON **own)
 {
 	char *full;
+	const cJSON *t;
 
 	*own = NULL;
 	if (it->games == NULL)
@@ -2471,9 +2532,9 @@ vitem_tree(struct vctx *vc, const struct vitem *it, cJSON **own)
 		err_set(vc->e, ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	*own = json_parse_file(full, vc->e);
+	t = doc_tree(full, it->doc, 1, own, vc->e);
 	free(full);
-	return *own;
+	return t;
 }
 
 /* An item's file read as the gate reads it (doc_bytes): a document's kind
@@ -2494,7 +2555,8 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	r = map_path(full, it->path, &m, &pe);
 	free(full);
 	if (r == 0)
-		it->doc = vitem_parse(it, m.p ? m.p : "", m.n, &invalid, &pe);
+		it->doc = doc_read(m.p ? m.p : "", m.n, it->path, it->store[0] != '\0', &it->games,
+		    &invalid, &pe);
 	map_release(&m);
 	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
 		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
@@ -2622,7 +2684,7 @@ vfreeze_store(struct vctx *vc, const struct vitem *it)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
 	}
 	r = it->fast_tried ? verify_freeze(doc, sdir, vc->jobs, vc->checks, vc->e) :
-	    freeze_vs_store(file, doc, sdir, vc->jobs, vc->checks, vc->e);
+	    freeze_vs_store(file, doc, 0, sdir, vc->jobs, vc->checks, vc->e);
 	cJSON_Delete(own);
 	free(file);
 	free(sdir);
@@ -2749,8 +2811,7 @@ vderived(struct vctx *vc, const struct vitem *it)
 	/* a fit and a bound read a freeze's blocks, given its identity: the
 	 * games held flat are not needed; any other kind gets the whole tree */
 	from = src->doc;
-	if (src->games != NULL && !(src->doc_id[0] && (strcmp(it->kind, "cohort.fit/1") == 0 ||
-	                                                  strcmp(it->kind, "cohort.bound/1") == 0)) &&
+	if (src->games != NULL && !(src->doc_id[0] && fit_or_bound(it->kind)) &&
 	    (from = vitem_tree(vc, src, &own)) == NULL)
 		return -1;
 	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0) {
@@ -3539,9 +3600,7 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 			{
 				cJSON_Delete(vc.v[i].doc);
 				cJSON_Delete(vc.v[i].fast_checks);
-				if (vc.v[i].games != NULL)
-					freeze_games_release(vc.v[i].games);
-				free(vc.v[i].games);
+				games_free(vc.v[i].games);
 			}
 			free(vc.v);
 		}
