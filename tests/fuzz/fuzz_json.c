@@ -5,7 +5,10 @@
  * the reader is the stricter of the two.  The same input read with an
  * array skipped ({"a": {"b": [...]}}) gives the same tokens and the same
  * refusal whether the numbers that follow one another come a run at a
- * time or one by one; where nothing is skipped, the whole parse's. */
+ * time or one by one; where nothing is skipped, the whole parse's.  Read
+ * with its top-level "games" held flat (protocol/games.c), the same
+ * refusal, or each element's fields as the tree gives them
+ * (tests/unit/games_agree.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +16,7 @@
 #include "../../common/buf.h"
 #include "../../common/err.h"
 #include "../../json/json.h"
+#include "../unit/games_agree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,6 +81,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	v = json_parse((const char *)data, size, "fuzz", 1, &e);
 	check_skip(data, size, v, &e);
+	if (games_agree((const char *)data, size) != 0)
+		abort();
 	if (v == NULL) {
 		/* A refusal always says why. */
 		if (e.msg[0] == '\0')
