@@ -59,7 +59,9 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(B_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
 
-$(BUILD)/%.o: %.c
+# (after deps-check: with -j, a missing package is named once, not
+# followed by every compiler error it causes)
+$(BUILD)/%.o: %.c | deps-check
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 

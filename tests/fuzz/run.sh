@@ -54,6 +54,8 @@ for bag in tests/data/bagit-conformance/v1.0/valid/* tests/data/bagit-conformanc
 done
 cp tests/data/json-parsing/test_parsing/*.json $OUT/seeds/json/
 for f in tests/data/jcs/input/*; do cp "$f" "$OUT/seeds/json/jcs-${f##*/}"; done
+# a freeze manifest: its top-level games, held flat
+cp golden/bundle-refusal/freeze.json $OUT/seeds/json/freeze.json
 # canon's first byte is the block size
 for f in $OUT/seeds/json/*; do { printf '\007'; cat "$f"; } >"$OUT/seeds/canon/${f##*/}"; done
 for led in examples/*/ledger.jsonl; do
