@@ -31,6 +31,8 @@ static const char *const docs[] = {
 	"{\"games\":[{\"id\":1,\"id\":2}]}",
 	"{\"games\":[{\"family\":\"\xff\"}]}",
 	"{\"games\":[{\"family\":\"a\"}",
+	"{\"games\":[1],\"games\":[2]}",
+	"{\"games\":[1],\"x\":1,\"games\":{}}",
 };
 
 static int
