@@ -131,8 +131,9 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 		if (ledger_read_par(o->decisions[i], &par, e) < 0)
 			goto done;
 	buf_reset(&b);
-	if (freeze_dec_write(c.x, &b, e) < 0 || freeze_acc_set_decisions(acc, b.p, b.len, e) < 0)
+	if (freeze_dec_write(c.x, &b, e) < 0)
 		goto done;
+	freeze_acc_set_decisions(acc, &b);
 	if (o->prereg != NULL) {
 		cJSON *devs = freeze_dec_deviations(c.x, e);
 		if (devs == NULL)

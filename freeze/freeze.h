@@ -155,9 +155,10 @@ struct freeze_sink {
 };
 int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e);
-/* The "decisions" section the manifest will hold (freeze_dec_write's
- * bytes, copied); none when never set. */
-int freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e);
+/* The "decisions" section the manifest will hold: freeze_dec_write's
+ * bytes, taken from b (left empty), not copied (a million decisions' are
+ * 200 MB); none when never set. */
+void freeze_acc_set_decisions(struct freeze_acc *a, struct buf *b);
 /* Follow a preregistration (borrowed; must outlive a): each game that
  * started before its registered_at is marked, and the manifest gains
  * "prereg" (its identity), "preregistration" (the document) and

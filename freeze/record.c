@@ -863,13 +863,12 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 }
 
 
-int
-freeze_acc_set_decisions(struct freeze_acc *a, const char *p, size_t n, struct err *e)
+void
+freeze_acc_set_decisions(struct freeze_acc *a, struct buf *b)
 {
-	buf_reset(&a->decisions);
-	if (buf_add(&a->decisions, p, n) < 0)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	return 0;
+	buf_release(&a->decisions);
+	a->decisions = *b;
+	*b = (struct buf)BUF_INIT;
 }
 
 const struct spec *

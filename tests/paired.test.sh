@@ -49,6 +49,22 @@ for j in 1 2 3; do
 done
 [ "$(cat big/n.txt)" -gt 65536 ] && ok "paired: the large panel has more than one window" ||
 	notok "paired: the large panel has more than one window" "$(cat big/n.txt)"
+# past 65,536 decisions the freeze sorts them on two threads and merges
+$PY - big/f.json <<'P' && ok "freeze: a large panel's decisions listed in decision_id order" ||
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+for k in ("included", "excluded"):
+    ids = [e["decision_id"] for e in d[k]]
+    assert ids == sorted(ids), k
+assert len(d["included"]) + len(d["excluded"]) > 65536
+P
+	notok "freeze: a large panel's decisions listed in decision_id order" "see big/f.json"
+n60=$(sed -n '60000p' big/decisions.jsonl | sed 's/.*"decision_id":"\([^"]*\)".*/\1/')
+sed -n '60000p' big/decisions.jsonl | cat big/decisions.jsonl - >big/twice.jsonl
+expect_fail2 "freeze: a decision_id given twice in a large panel names both lines" \
+	"twice.jsonl:$(($(cat big/n.txt) + 1)): \"decision_id\": \"$n60\" appears twice \\(also big/twice.jsonl:60000\\)" \
+	"$COHORT" freeze --spec big/spec.json --candidates big/candidates.jsonl --decisions big/twice.jsonl \
+	--store big/st2 -o big/f2.json
 same_bytes "paired: past one window, the same bytes on 1 and 2 threads" big/p1.json big/p2.json
 same_bytes "paired: past one window, the same bytes on 1 and 3 threads" big/p1.json big/p3.json
 check "paired: past one window, the document validates" \

@@ -527,13 +527,13 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 			goto done;
 		finding(v, "derivation", "decisions", e->msg);
 		*e = (struct err)ERR_INIT;
-	} else if (freeze_acc_set_decisions(acc, out.p, out.len, e) < 0) {
-		goto done;
-	} else if (v->prereg != NULL) {
-		cJSON *devs = freeze_dec_deviations(x, e);
-		if (devs == NULL)
+	} else {
+		freeze_acc_set_decisions(acc, &out);
+		cJSON *devs = v->prereg != NULL ? freeze_dec_deviations(x, e) : NULL;
+		if (v->prereg != NULL && devs == NULL)
 			goto done;
-		freeze_acc_set_deviations(acc, devs);
+		if (devs != NULL)
+			freeze_acc_set_deviations(acc, devs);
 	}
 	rc = 0;
 done:
