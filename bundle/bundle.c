@@ -703,12 +703,13 @@ map_file(struct ctx *c, struct file *f, struct map *m)
 }
 
 /* A file's bytes as a cohort document: an object when they hold one
- * (else NULL), skip's array not built when skip is not NULL.  *invalid
- * when a ".json" file is not JSON (pe says why); pe's code is ERR_NOMEM
- * when memory ran out.  The gate and the archive verifier read documents
- * here. */
+ * (else NULL); a freeze's games held flat in a new *games when games is
+ * not NULL (freeze_games_parse: its tree of a million games would be two
+ * gigabytes).  *invalid when a ".json" file is not JSON (pe says why);
+ * pe's code is ERR_NOMEM when memory ran out.  The gate and the archive
+ * verifier read documents here. */
 static cJSON *
-doc_bytes(const char *q, size_t n, const char *path, const struct json_skip *skip, int *invalid,
+doc_bytes(const char *q, size_t n, const char *path, struct freeze_games **games, int *invalid,
     struct err *pe)
 {
 	size_t pl = strlen(path), i = 0;
@@ -719,7 +720,8 @@ doc_bytes(const char *q, size_t n, const char *path, const struct json_skip *ski
 	while (i < n && (q[i] == ' ' || q[i] == '\n' || q[i] == '\t' || q[i] == '\r'))
 		i++;
 	if (i < n && (q[i] == '{' || q[i] == '[') && n <= IO_MAX_DOCUMENT) {
-		doc = skip != NULL ? json_parse_skip(q, n, path, skip, pe) : json_parse(q, n, path, 1, pe);
+		doc = games != NULL ? freeze_games_parse(q, n, path, games, pe) :
+		                      json_parse(q, n, path, 1, pe);
 		if (doc == NULL && json_name && pe->code != ERR_NOMEM) {
 			err_prefix(pe, "not valid JSON");
 			*invalid = 1;
@@ -733,47 +735,6 @@ doc_bytes(const char *q, size_t n, const char *path, const struct json_skip *ski
 		doc = NULL;
 	}
 	return doc;
-}
-
-/* A file's bytes as doc_bytes reads them, a freeze's "games" held flat in
- * a new *games (else left NULL) when flat is nonzero: its tree of a
- * million games would be two gigabytes.  A document of another kind that
- * has a top-level "games" array is read again whole. */
-static cJSON *
-doc_read(const char *q, size_t n, const char *path, int flat, struct freeze_games **games,
-    int *invalid, struct err *pe)
-{
-	struct freeze_games *g = flat ? malloc(sizeof *g) : NULL;
-	const struct json_skip skip = { { NULL, "games" }, freeze_games_tok, g, 0, NULL, NULL };
-	const cJSON *k;
-	cJSON *doc;
-
-	*games = NULL;
-	if (g == NULL)
-		return doc_bytes(q, n, path, NULL, invalid, pe);
-	*g = (struct freeze_games)FREEZE_GAMES_INIT;
-	doc = doc_bytes(q, n, path, &skip, invalid, pe);
-	k = json_get(doc, "kind");
-	if (doc != NULL && cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0 &&
-	    cJSON_IsArray(json_get(doc, "games"))) {
-		*games = g;
-		return doc;
-	}
-	freeze_games_release(g);
-	free(g);
-	if (doc != NULL && !cJSON_IsArray(json_get(doc, "games")))
-		return doc; /* no array skipped: the whole tree */
-	cJSON_Delete(doc);
-	*pe = (struct err)ERR_INIT;
-	return doc_bytes(q, n, path, NULL, invalid, pe);
-}
-
-static void
-games_free(struct freeze_games *g)
-{
-	if (g != NULL)
-		freeze_games_release(g);
-	free(g);
 }
 
 /* The whole tree of a document read from file: doc itself, or where its
@@ -804,7 +765,7 @@ parse_doc(struct ctx *c, struct item *it, const char *q, size_t n)
 	struct err pe = ERR_INIT;
 	int invalid;
 
-	it->doc = doc_read(q, n, it->path, 1, &it->games, &invalid, &pe);
+	it->doc = doc_bytes(q, n, it->path, &it->games, &invalid, &pe);
 	if (invalid)
 		finding(c, "invalid", it, it->path, 0, "replace the file with the document the tool wrote",
 		    "%s", pe.msg);
@@ -2090,7 +2051,7 @@ ctx_release(struct ctx *c)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		cJSON_Delete(c->it[i].doc);
-		games_free(c->it[i].games);
+		freeze_games_free(c->it[i].games);
 		cJSON_Delete(c->it[i].git_out);
 		cJSON_Delete(c->it[i].implied);
 	}
@@ -2555,7 +2516,7 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	r = map_path(full, it->path, &m, &pe);
 	free(full);
 	if (r == 0)
-		it->doc = doc_read(m.p ? m.p : "", m.n, it->path, it->store[0] != '\0', &it->games,
+		it->doc = doc_bytes(m.p ? m.p : "", m.n, it->path, it->store[0] ? &it->games : NULL,
 		    &invalid, &pe);
 	map_release(&m);
 	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
@@ -3600,7 +3561,7 @@ bundle_verify_jobs(const char *path, int jobs, cJSON *checks, struct err *e)
 			{
 				cJSON_Delete(vc.v[i].doc);
 				cJSON_Delete(vc.v[i].fast_checks);
-				games_free(vc.v[i].games);
+				freeze_games_free(vc.v[i].games);
 			}
 			free(vc.v);
 		}

@@ -103,3 +103,41 @@ freeze_games_has(const struct freeze_games *g, const char *id)
 			return 1;
 	return 0;
 }
+
+void
+freeze_games_free(struct freeze_games *g)
+{
+	if (g != NULL)
+		freeze_games_release(g);
+	free(g);
+}
+
+cJSON *
+freeze_games_parse(const char *p, size_t n, const char *name, struct freeze_games **games,
+    struct err *e)
+{
+	struct freeze_games *g = malloc(sizeof *g);
+	const struct json_skip skip = { { NULL, "games" }, freeze_games_tok, g, 0, NULL, NULL };
+	const cJSON *k;
+	cJSON *doc;
+
+	*games = NULL;
+	if (g == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	*g = (struct freeze_games)FREEZE_GAMES_INIT;
+	doc = json_parse_skip(p, n, name, &skip, e);
+	k = json_get(doc, "kind");
+	if (doc != NULL && cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0 &&
+	    cJSON_IsArray(json_get(doc, "games"))) {
+		*games = g;
+		return doc;
+	}
+	freeze_games_free(g);
+	/* refused, or no array skipped: as the whole parse gives it */
+	if (doc == NULL || !cJSON_IsArray(json_get(doc, "games")))
+		return doc;
+	cJSON_Delete(doc);
+	return json_parse(p, n, name, 1, e);
+}

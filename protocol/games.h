@@ -40,5 +40,15 @@ const char *freeze_game_str(const struct freeze_games *g, size_t i, const char *
 /* 1 when some game's game_id is id. */
 int freeze_games_has(const struct freeze_games *g, const char *id);
 void freeze_games_release(struct freeze_games *g);
+/* The JSON document in p[0..n) (named name in errors), a freeze's games
+ * held flat in a new *games, else *games NULL: a freeze manifest read
+ * without the tree of its games, anything else as json_parse reads it (a
+ * document of another kind whose top-level "games" array was skipped is
+ * read again whole).  NULL with e set.  The readers of the publication
+ * gate, the archive verifier and the reviewer's page. */
+cJSON *freeze_games_parse(const char *p, size_t n, const char *name, struct freeze_games **games,
+    struct err *e);
+/* freeze_games_release, and g itself freed (g may be NULL). */
+void freeze_games_free(struct freeze_games *g);
 
 #endif

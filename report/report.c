@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/io.h"
 #include "../json/json.h"
+#include "../protocol/games.h"
 #include "../plot/plot.h"
 #include "../plot/svg.h"
 #include "page.h"
@@ -21,8 +23,10 @@ struct item {
 	const cJSON *meta; /* its entry in bundle.json */
 	cJSON *doc;        /* the parsed document, when it is JSON of its kind */
 	const char *kind;  /* that kind, or NULL */
-	int borrowed;      /* doc is the caller's */
-	const struct freeze_games *games; /* a freeze's games, held flat (the caller's) */
+	int borrowed;      /* doc (and games) the caller's */
+	/* a freeze's games, held flat: its tree has none (freeze_games_parse) */
+	const struct freeze_games *games;
+	struct freeze_games *own;  /* games, when read here */
 };
 
 struct items {
@@ -69,9 +73,13 @@ items_read(const cJSON *bundle, const char *dir, report_doc_fn *doc, void *ctx, 
 		if (doc != NULL && (it->doc = (cJSON *)doc(ctx, p, &it->games)) != NULL) {
 			it->borrowed = 1;
 		} else {
+			struct buf b = BUF_INIT;
 			if (asprintf(&full, "%s/%s", dir, p) < 0)
 				continue;
-			it->doc = json_parse_file(full, &ig);
+			if (io_read_all(full, &b, IO_MAX_DOCUMENT, &ig) == 0)
+				it->doc = freeze_games_parse(b.p ? b.p : "", b.len, p, &it->own, &ig);
+			it->games = it->own;
+			buf_release(&b);
 			free(full);
 		}
 		if (it->doc && page_str(it->doc, "kind") && strcmp(page_str(it->doc, "kind"), k) == 0)
@@ -84,8 +92,10 @@ static void
 items_release(struct items *x)
 {
 	for (size_t i = 0; i < x->n; i++)
-		if (!x->it[i].borrowed)
+		if (!x->it[i].borrowed) {
 			cJSON_Delete(x->it[i].doc);
+			freeze_games_free(x->it[i].own);
+		}
 }
 
 /* "prompts/system.txt at commit eee1cde40d59 of harness; ..." */

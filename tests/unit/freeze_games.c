@@ -16,6 +16,9 @@
 
 static const char *const docs[] = {
 	"{\"kind\":\"cohort.freeze/1\",\"games\":[]}",
+	"{\"kind\":\"cohort.freeze/1\",\"games\":[{\"family\":\"f\",\"game_id\":\"g\"},2]}",
+	"{\"kind\":\"cohort.freeze/1\",\"games\":{\"family\":\"f\"}}",
+	"{\"kind\":\"cohort.fit/1\",\"games\":[{\"family\":\"f\"}]}",
 	"{\"games\":[{\"id\":\"" ID "\",\"family\":\"luna\",\"condition\":\"none\",\"game_id\":\"g1\"},"
 	"{\"condition\":\"none\",\"family\":\"luna\",\"id\":\"" ID "\",\"game_id\":\"g2\"},"
 	"{\"condition\":\"top2\",\"family\":\"sol\",\"id\":\"sha256:00\",\"game_id\":\"g3\"}],\"x\":1}",

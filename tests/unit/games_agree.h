@@ -4,7 +4,8 @@
  * "games" array skipped into freeze_games: both refused with the same
  * message, or each element's family, condition, game_id and identity as
  * the tree gives them and the rest the whole tree's canonical bytes with
- * "games" emptied. */
+ * "games" emptied.  freeze_games_parse gives a freeze's tree without its
+ * games (and as many held flat), anything else's whole tree. */
 #include <string.h>
 
 #include "../../common/buf.h"
@@ -48,6 +49,34 @@ games_elements(const cJSON *games, const struct freeze_games *g)
 	return bad + (k != g->n);
 }
 
+/* freeze_games_parse of p[0..n) against the whole tree full (whole: its
+ * canonical bytes) and the tree part read with the games skipped into g:
+ * the differences. */
+static int
+games_parse_agree(const char *p, size_t n, const cJSON *full, const struct buf *whole,
+    const cJSON *part, const struct freeze_games *g)
+{
+	struct freeze_games *gp;
+	struct err e = ERR_INIT;
+	cJSON *t = freeze_games_parse(p, n, "doc", &gp, &e);
+	struct buf b = BUF_INIT, c = BUF_INIT;
+	int bad = (t == NULL) != (full == NULL);
+
+	if (t != NULL && full != NULL) {
+		bad += canon_write(t, &b, &e) < 0;
+		if (gp != NULL)
+			bad += gp->n != g->n || canon_write(part, &c, &e) < 0 || b.len != c.len ||
+			    memcmp(b.p, c.p, b.len) != 0;
+		else
+			bad += b.len != whole->len || (b.len && memcmp(b.p, whole->p, b.len) != 0);
+	}
+	buf_release(&b);
+	buf_release(&c);
+	cJSON_Delete(t);
+	freeze_games_free(gp);
+	return bad;
+}
+
 /* The differences between the two readings of p[0..n) (0: they agree). */
 static int
 games_agree(const char *p, size_t n)
@@ -57,9 +86,12 @@ games_agree(const char *p, size_t n)
 	struct err ef = ERR_INIT, ep = ERR_INIT;
 	cJSON *full = json_parse(p, n, "doc", 1, &ef), *part = json_parse_skip(p, n, "doc", &skip, &ep);
 	cJSON *games = cJSON_GetObjectItemCaseSensitive(full, "games");
-	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct buf a = BUF_INIT, b = BUF_INIT, w = BUF_INIT;
 	int bad = 0;
 
+	if (full != NULL && canon_write(full, &w, &ef) < 0)
+		bad++;
+	bad += games_parse_agree(p, n, full, &w, part, &g);
 	if (full == NULL || part == NULL) {
 		bad = (full == NULL) != (part == NULL) || strcmp(ef.msg, ep.msg) != 0;
 	} else {
@@ -75,6 +107,7 @@ games_agree(const char *p, size_t n)
 	}
 	buf_release(&a);
 	buf_release(&b);
+	buf_release(&w);
 	cJSON_Delete(full);
 	cJSON_Delete(part);
 	freeze_games_release(&g);
