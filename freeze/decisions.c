@@ -77,16 +77,17 @@ classify(const struct freeze_dec *x, const struct decision *d, const char **why)
 }
 
 /* "key": and a string, canonical, with the comma before all but the
- * first member.  -1 out of memory. */
+ * first member of the object opened at b->p[start].  -1 out of memory. */
 static int
-member(struct buf *b, const char *key, const char *v)
+member(struct buf *b, size_t start, const char *key, const char *v)
 {
 	struct err ig = ERR_INIT;
 	size_t n = 0;
 
 	/* keys are plain ASCII; so is a value of printable ASCII without a
 	 * quote or backslash, written as it is (anything else: canon_string) */
-	if ((b->len > 1 && buf_addc(b, ',') < 0) || buf_addc(b, '"') < 0 || buf_adds(b, key) < 0 ||
+	if ((b->len > start + 1 && buf_addc(b, ',') < 0) || buf_addc(b, '"') < 0 ||
+	    buf_adds(b, key) < 0 ||
 	    buf_add(b, "\":", 2) < 0)
 		return -1;
 	if (v == NULL)
@@ -99,46 +100,71 @@ member(struct buf *b, const char *key, const char *v)
 }
 
 /* The entry of "included" (what a reader needs to group decisions) or of
- * "excluded", its members in canonical order, into it->entry. */
+ * "excluded", its members in canonical order, appended to b.  -1 out of
+ * memory. */
 static int
 entry_bytes(const struct decision *d, const char *id, int reason, const char *why,
+    struct buf *b)
+{
+	size_t s = b->len;
+	int rc = buf_addc(b, '{');
+
+	if (reason == D_NONE)
+		rc = rc < 0 || member(b, s, "budget", d->budget) < 0 ||
+		    member(b, s, "condition", d->condition) < 0 ||
+		    member(b, s, "decision_id", d->decision_id) < 0 ||
+		    member(b, s, "family", d->family) < 0 || member(b, s, "id", id) < 0 ||
+		    member(b, s, "position_id", d->position_id) < 0 ||
+		    member(b, s, "replication", d->replication) < 0 ||
+		    member(b, s, "status", decision_status_names[d->status]) < 0 ? -1 : 0;
+	else
+		rc = rc < 0 || member(b, s, "decision_id", d->decision_id) < 0 ||
+		    member(b, s, "id", id) < 0 || member(b, s, "reason", dreason[reason]) < 0 ||
+		    (why != NULL && member(b, s, "why", why) < 0) ? -1 : 0;
+	return rc < 0 ? -1 : buf_addc(b, '}');
+}
+
+/* s and its NUL appended to b.  -1 out of memory. */
+static int
+add_z(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s) + 1);
+}
+
+/* The item's strings in one allocation, owned by it->decision_id (five
+ * made and freed for each of a million decisions were a tenth of a
+ * freeze's time): its decision_id; where; for an included one the cell's
+ * key (family, replication, condition, budget, each NUL-ended); its
+ * entry.  -1 out of memory. */
+static int
+item_strings(const struct decision *d, const char *id, const char *where, const char *why,
     struct freeze_ditem *it)
 {
 	struct buf b = BUF_INIT;
-	int rc = buf_grow(&b, 200) < 0 ? -1 : buf_addc(&b, '{');
+	size_t w, c, en;
+	int rc = buf_grow(&b, 512) < 0 || add_z(&b, d->decision_id) < 0 ? -1 : 0;
 
-	if (reason == D_NONE)
-		rc = rc < 0 || member(&b, "budget", d->budget) < 0 ||
-		    member(&b, "condition", d->condition) < 0 ||
-		    member(&b, "decision_id", d->decision_id) < 0 || member(&b, "family", d->family) < 0 ||
-		    member(&b, "id", id) < 0 || member(&b, "position_id", d->position_id) < 0 ||
-		    member(&b, "replication", d->replication) < 0 ||
-		    member(&b, "status", decision_status_names[d->status]) < 0 ? -1 : 0;
-	else
-		rc = rc < 0 || member(&b, "decision_id", d->decision_id) < 0 || member(&b, "id", id) < 0 ||
-		    member(&b, "reason", dreason[reason]) < 0 ||
-		    (why != NULL && member(&b, "why", why) < 0) ? -1 : 0;
-	if (rc < 0 || buf_addc(&b, '}') < 0 || buf_addc(&b, '\0') < 0) {
+	w = b.len;
+	rc = rc < 0 || add_z(&b, where) < 0 ? -1 : 0;
+	c = b.len;
+	if (rc == 0 && it->reason == D_NONE)
+		rc = add_z(&b, d->family) < 0 || add_z(&b, d->replication) < 0 ||
+		    add_z(&b, d->condition) < 0 || add_z(&b, d->budget ? d->budget : "") < 0 ? -1 : 0;
+	en = b.len;
+	/* kept at its size, not the room it was written in (a buf's bytes are
+	 * followed by a NUL: the entry ends with one) */
+	if (rc < 0 || entry_bytes(d, id, it->reason, why, &b) < 0 ||
+	    (it->decision_id = malloc(b.len + 1)) == NULL) {
 		buf_release(&b);
 		return -1;
 	}
-	it->entry = b.p;
-	it->entry_len = b.len - 1;
+	memcpy(it->decision_id, b.p, b.len + 1);
+	it->where = it->decision_id + w;
+	it->cell = it->reason == D_NONE ? it->decision_id + c : NULL;
+	it->entry = it->decision_id + en;
+	it->entry_len = b.len - en;
+	buf_release(&b);
 	return 0;
-}
-
-/* The cell's key: family, replication, condition, budget, NUL-separated. */
-static char *
-cell_key(const struct decision *d)
-{
-	size_t n = strlen(d->family) + strlen(d->replication) + strlen(d->condition) +
-	    (d->budget ? strlen(d->budget) : 0) + 5;
-	char *k = malloc(n);
-
-	if (k != NULL)
-		snprintf(k, n, "%s%c%s%c%s%c%s", d->family, 0, d->replication, 0, d->condition, 0,
-		    d->budget ? d->budget : "");
-	return k;
 }
 
 /* What the prereg's deviations need of a decision.  -1 out of memory. */
@@ -169,10 +195,7 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 void
 freeze_dec_item_clear(struct freeze_ditem *it)
 {
-	free(it->decision_id);
-	free(it->where);
-	free(it->entry);
-	free(it->cell);
+	free(it->decision_id); /* and where, cell and entry (item_strings) */
 	free(it->early);
 	free(it->seeds);
 	memset(it, 0, sizeof *it);
@@ -196,11 +219,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
 	it->reason = classify(x, dec, &why);
 	it->why = why;
 	it->has_budget = dec->budget != NULL;
-	it->decision_id = strdup(dec->decision_id);
-	it->where = strdup(where);
-	it->cell = it->reason == D_NONE ? cell_key(dec) : NULL;
-	if (it->decision_id == NULL || it->where == NULL || (it->reason == D_NONE && !it->cell) ||
-	    entry_bytes(dec, id, it->reason, why, it) < 0 ||
+	if (item_strings(dec, id, where, why, it) < 0 ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");

@@ -98,7 +98,7 @@ int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord
  * freeze_dec_append on the one that owns the freeze_dec, in input order.
  * Its strings are its own. */
 struct freeze_ditem {
-	char *decision_id;
+	char *decision_id;        /* owns where, entry and cell too: one allocation */
 	char *where;              /* "file:line", for a decision_id given twice */
 	uint8_t d[HASH_LEN];
 	int reason;
