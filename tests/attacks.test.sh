@@ -183,6 +183,37 @@ $BT reid "$BAG"
 attack "a flipped result, and bundle.json naming no ledger for the freeze" ledger2 1 \
 	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
 
+# The freeze's games are read flat (not as a tree); where a check needs
+# them all, the freeze is read again whole.  A stored record changed: the
+# quick proof fails, and the thorough one names the record.  Two games'
+# identities swapped in the freeze: each record names another game, and
+# the ledger frozen again differs by those two.  A games entry that is
+# not an object: the freeze cannot be read as a manifest.
+fresh record
+python3 - "$(ls "$BAG"/data/store/pack/*.pack)" <<'P'
+import sys
+f = sys.argv[1]
+b = bytearray(open(f, "rb").read())
+i = b.find(b'"result":"draw"')
+b[i + 10:i + 14] = b"loss"
+open(f, "wb").write(b)
+P
+$BT reid "$BAG"
+attack "a stored record changed, its digests not" record 1 \
+	'record-hash +luna-none-b01-g01 +stored bytes of game luna-none-b01-g01 hash to sha256:'
+fresh swapped
+$BT json "$BAG/data/freeze.json" "g = d['games']; g[0]['id'], g[1]['id'] = g[1]['id'], g[0]['id']"
+$BT reid "$BAG"
+attack "two games' identities swapped in the freeze" swapped 1 \
+	'record-game +luna-none-b01-g01 +the manifest names game luna-none-b01-g01, the record is game luna-none-b01-g02'
+grep -E -- '^FAIL +freeze-ledgers .*included games: 2 changed, 0 added, 0 gone; first: luna-none-b01-g01' \
+	"$TMP/att.out" >/dev/null && ok "the swapped freeze made again: the two games named" ||
+	notok "the swapped freeze made again" "$(grep freeze-ledgers "$TMP/att.out")"
+fresh noobject
+$BT json "$BAG/data/freeze.json" "d['games'].append(7)"
+$BT reid "$BAG"
+attack "a games entry in the freeze that is no object" noobject 2 '"games": "id": missing'
+
 # The bundled spec changed (another Black penalty): the freeze embeds
 # another one.
 fresh spec
