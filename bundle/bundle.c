@@ -1410,7 +1410,7 @@ refreeze(const cJSON *doc, int partial, const char *file, const char **ledgers, 
 	}
 	/* doc without its games (partial): the whole tree, from the file it
 	 * was read from, to compare */
-	if (partial && (doc = full = json_parse_file(file, e)) == NULL)
+	if ((doc = doc_tree(file, doc, partial, &full, e)) == NULL)
 		goto done;
 	if ((old = cJSON_Duplicate(doc, 1)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
@@ -1481,12 +1481,15 @@ struct slot {
 	struct err se;
 };
 
-/* A fit or a bound: kinds derived from a freeze's blocks alone, which
- * its games held flat do not change. */
+/* 1 when a document of kind, derived from an input whose games are held
+ * flat (partial) and whose identity is input_id (or ""), needs the
+ * input's whole tree: a fit and a bound read a freeze's blocks alone,
+ * given its identity; any other kind may read anything. */
 static int
-fit_or_bound(const char *kind)
+needs_tree(const char *kind, int partial, const char *input_id)
 {
-	return strcmp(kind, "cohort.fit/1") == 0 || strcmp(kind, "cohort.bound/1") == 0;
+	return partial && !(input_id[0] && (strcmp(kind, "cohort.fit/1") == 0 ||
+	                                       strcmp(kind, "cohort.bound/1") == 0));
 }
 
 /* Freeze the ledger items a freeze is derived from again. */
@@ -1601,10 +1604,8 @@ slow_refit(struct ctx *c, const struct item *it, struct slot *s)
 	if (src == NULL || src->doc == NULL)
 		return;
 	s->rf_ran = 1;
-	/* a fit and a bound read a freeze's blocks, given its identity; any
-	 * other kind gets the whole tree */
-	if ((in[0] = src->games == NULL || (src->doc_id[0] && fit_or_bound(it->kind)) ? src->doc :
-	         doc_tree(src->file->abs, src->doc, 1, &own[0], &s->rfe)) == NULL) {
+	if ((in[0] = doc_tree(src->file->abs, src->doc,
+	         needs_tree(it->kind, src->games != NULL, src->doc_id), &own[0], &s->rfe)) == NULL) {
 		s->rf = -1;
 		return;
 	}
@@ -2312,9 +2313,9 @@ struct vitem {
 	char id[HASH_ID_LEN + 1];  /* its bytes' identity, once it is the one named */
 	char doc_id[HASH_ID_LEN + 1]; /* canonical identity when a document */
 	cJSON *doc;                /* when it is a cohort document */
-	/* a freeze with a store: its "games" held flat, not in doc (the
-	 * tree of a million games is two gigabytes); vitem_tree gives the
-	 * whole tree where a check needs it */
+	/* a freeze: its "games" held flat, not in doc (the tree of a
+	 * million games is two gigabytes); vitem_tree gives the whole tree
+	 * where a check needs it */
 	struct freeze_games *games;
 	const char *kind;          /* the document's own "kind" */
 	int good;                  /* its paths stay in the bag and its identity holds */
@@ -2507,7 +2508,7 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	struct map m = MAP_INIT;
 	struct err pe = ERR_INIT;
 	char *full;
-	int invalid = 0, r;
+	int invalid = 0, r, idr = 0;
 
 	if (asprintf(&full, "%s/%s", bag_root(vc->b), it->name) < 0)
 		return err_set(vc->e, ERR_NOMEM, "out of memory");
@@ -2516,8 +2517,13 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	r = map_path(full, it->path, &m, &pe);
 	free(full);
 	if (r == 0)
-		it->doc = doc_bytes(m.p ? m.p : "", m.n, it->path, it->store[0] ? &it->games : NULL,
-		    &invalid, &pe);
+		it->doc = doc_bytes(m.p ? m.p : "", m.n, it->path, &it->games, &invalid, &pe);
+	/* a document's identity, of its bytes where its games are held flat;
+	 * a store's freeze's comes once the proof beside this has run
+	 * (vitem_fast_ids) */
+	if (it->doc != NULL && it->store[0] == '\0')
+		idr = it->games != NULL ? canon_id_text(m.p, m.n, it->path, it->doc_id, vc->e) :
+		                          canon_id(it->doc, it->doc_id, vc->e);
 	map_release(&m);
 	if (r < 0 || pe.code == ERR_NOMEM || pe.code == ERR_IO)
 		return pe.code == ERR_NOMEM ? err_set(vc->e, ERR_NOMEM, "%s", pe.msg) :
@@ -2527,9 +2533,7 @@ vitem_read(struct vctx *vc, struct vitem *it)
 	if (it->doc != NULL) {
 		const cJSON *k = json_get(it->doc, "kind");
 		it->kind = cJSON_IsString(k) ? k->valuestring : NULL;
-		/* (a store's freeze: its identity comes once the proof beside this
-		 * has run, vitem_fast_id) */
-		if (it->store[0] == '\0' && canon_id(it->doc, it->doc_id, vc->e) < 0)
+		if (idr < 0)
 			return -1;
 	}
 	if ((said != NULL || it->kind != NULL) &&
@@ -2769,10 +2773,8 @@ vderived(struct vctx *vc, const struct vitem *it)
 		return !bag_check_add(vc->checks, "refit", it->path, 0,
 		    "its input %.80s is not a document in the bag",
 		    cJSON_IsString(in) ? in->valuestring : "(none recorded)");
-	/* a fit and a bound read a freeze's blocks, given its identity: the
-	 * games held flat are not needed; any other kind gets the whole tree */
 	from = src->doc;
-	if (src->games != NULL && !(src->doc_id[0] && fit_or_bound(it->kind)) &&
+	if (needs_tree(it->kind, src->games != NULL, src->doc_id) &&
 	    (from = vitem_tree(vc, src, &own)) == NULL)
 		return -1;
 	if (src->store[0] && asprintf(&sdir, "%s/%s", bag_root(vc->b), src->store) < 0) {
