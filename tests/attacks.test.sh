@@ -214,6 +214,21 @@ $BT json "$BAG/data/freeze.json" "d['games'].append(7)"
 $BT reid "$BAG"
 attack "a games entry in the freeze that is no object" noobject 2 '"games": "id": missing'
 
+# A freeze without a store is read with its games flat too: its identity
+# from its bytes, its ledger frozen again against the whole freeze.
+sed 's/"path": "freeze.json", "store": "store", /"path": "freeze.json", /' luna/bundle.json >luna/bundle-nostore.json
+"$COHORT" bundle --spec luna/bundle-nostore.json -o nostore.tar >/dev/null 2>&1 &&
+	"$COHORT" verify nostore.tar >/dev/null 2>&1 && ok "an archive whose freeze has no store verifies" ||
+	notok "an archive whose freeze has no store verifies" "$("$COHORT" verify --format table nostore.tar 2>&1 | grep -v '^ok')"
+rm -rf nostore-ledger
+mkdir nostore-ledger
+tar -xf nostore.tar -C nostore-ledger 2>/dev/null
+BAG=nostore-ledger/luna-publication
+sed -i '0,/"result":"draw"/s//"result":"win"/' "$BAG/data/ledger.jsonl"
+$BT reid "$BAG"
+attack "a flipped result beside a freeze without a store" nostore-ledger 1 \
+	'freeze-ledgers +freeze.json +freezing its 1 ledger in the bag again gives sha256:[0-9a-f]{64}; included games: 1 changed'
+
 # The bundled spec changed (another Black penalty): the freeze embeds
 # another one.
 fresh spec
