@@ -64,51 +64,108 @@ rule_words(enum ladder_rule r)
 	}
 }
 
-/* A condition's blocks from the freeze's block list (one entry per block
- * and colour, summed), in block order. */
+/* The freeze's block list, read once (on the first panel, so that a
+ * condition that does not read is named before a block that does not)
+ * and ordered by (condition, family) and then list order: each panel
+ * takes its own blocks, where every panel read the whole list (a cohort
+ * of 7,000 conditions and 16,000 blocks took a minute). */
+struct bentry {
+	const char *fam, *cond;
+	long long b, w, d, l, g;
+	double anchor;
+	size_t k; /* its place in the list */
+};
+struct blist {
+	const cJSON *blocks;
+	struct bentry *v;
+	size_t n;
+	int read; /* 1 read, -1 refused */
+};
+
 static int
-panel_blocks(const struct plot_doc *d, const cJSON *blocks, struct panel *p, struct err *e)
+bentry_cmp(const void *a, const void *b)
+{
+	const struct bentry *x = a, *y = b;
+	int c = strcmp(x->cond, y->cond);
+
+	if (c == 0)
+		c = strcmp(x->fam, y->fam);
+	return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+static int
+blist_read(const struct plot_doc *d, struct blist *bl, struct err *e)
 {
 	const cJSON *it;
 	size_t k = 0;
 
-	cJSON_ArrayForEach(it, blocks) {
+	if (bl->read)
+		return bl->read < 0 ? -1 : 0;
+	bl->read = -1;
+	if ((bl->v = malloc(((size_t)cJSON_GetArraySize(bl->blocks) + 1) * sizeof *bl->v)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	cJSON_ArrayForEach(it, bl->blocks) {
+		struct bentry *x = &bl->v[k];
 		char where[48];
-		const char *fam, *cond;
-		long long b, w, dr, l, g;
-		double anchor;
-		size_t i;
-
-		snprintf(where, sizeof where, "blocks[%zu]", k++);
-		if (plot_read_string(d, it, where, "family", 1, &fam, e) < 0 ||
-		    plot_read_string(d, it, where, "condition", 0, &cond, e) < 0 ||
-		    plot_read_count(d, it, where, "block", &b, e) < 0 ||
-		    plot_read_number(d, it, where, "anchor", 0, &anchor, NULL, e) < 0 ||
-		    plot_read_count(d, it, where, "w", &w, e) < 0 ||
-		    plot_read_count(d, it, where, "d", &dr, e) < 0 ||
-		    plot_read_count(d, it, where, "l", &l, e) < 0 ||
-		    plot_read_count(d, it, where, "games", &g, e) < 0)
+		snprintf(where, sizeof where, "blocks[%zu]", k);
+		if (plot_read_string(d, it, where, "family", 1, &x->fam, e) < 0 ||
+		    plot_read_string(d, it, where, "condition", 0, &x->cond, e) < 0 ||
+		    plot_read_count(d, it, where, "block", &x->b, e) < 0 ||
+		    plot_read_number(d, it, where, "anchor", 0, &x->anchor, NULL, e) < 0 ||
+		    plot_read_count(d, it, where, "w", &x->w, e) < 0 ||
+		    plot_read_count(d, it, where, "d", &x->d, e) < 0 ||
+		    plot_read_count(d, it, where, "l", &x->l, e) < 0 ||
+		    plot_read_count(d, it, where, "games", &x->g, e) < 0)
 			return -1;
-		if (strcmp(cond, p->condition) != 0 || strcmp(fam ? fam : "", p->family) != 0)
-			continue;
-		for (i = 0; i < p->n && p->st[i].block != b; i++)
+		if (x->fam == NULL)
+			x->fam = "";
+		x->k = k++;
+	}
+	bl->n = k;
+	qsort(bl->v, bl->n, sizeof *bl->v, bentry_cmp);
+	bl->read = 1;
+	return 0;
+}
+
+/* A condition's blocks from the freeze's block list (one entry per block
+ * and colour, summed), in block order. */
+static int
+panel_blocks(const struct plot_doc *d, struct blist *bl, struct panel *p, struct err *e)
+{
+	size_t lo = 0, hi;
+	struct bentry key = { p->family, p->condition, 0, 0, 0, 0, 0, 0, 0 };
+
+	if (blist_read(d, bl, e) < 0)
+		return -1;
+	for (hi = bl->n; lo < hi;) { /* the first of the panel's, or past them */
+		size_t mid = lo + (hi - lo) / 2;
+		if (bentry_cmp(&bl->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < bl->n && strcmp(bl->v[lo].cond, p->condition) == 0 &&
+	       strcmp(bl->v[lo].fam, p->family) == 0; lo++) {
+		const struct bentry *x = &bl->v[lo];
+		size_t i;
+		for (i = 0; i < p->n && p->st[i].block != x->b; i++)
 			;
 		if (i == p->n) {
 			if (p->n == PATH_MAX_BLOCKS)
-				return err_set(e, ERR_INPUT, "%s: %s: more than %d blocks in %s", d->name,
-				    where, PATH_MAX_BLOCKS, p->condition);
+				return err_set(e, ERR_INPUT, "%s: blocks[%zu]: more than %d blocks in %s",
+				    d->name, x->k, PATH_MAX_BLOCKS, p->condition);
 			/* keep them in block order */
-			for (i = p->n; i > 0 && p->st[i - 1].block > b; i--)
+			for (i = p->n; i > 0 && p->st[i - 1].block > x->b; i--)
 				p->st[i] = p->st[i - 1];
 			memset(&p->st[i], 0, sizeof p->st[i]);
-			p->st[i].block = b;
-			p->st[i].anchor = anchor;
+			p->st[i].block = x->b;
+			p->st[i].anchor = x->anchor;
 			p->n++;
 		}
-		p->st[i].w += w;
-		p->st[i].d += dr;
-		p->st[i].l += l;
-		p->st[i].games += g;
+		p->st[i].w += x->w;
+		p->st[i].d += x->d;
+		p->st[i].l += x->l;
+		p->st[i].games += x->g;
 	}
 	return 0;
 }
@@ -286,7 +343,7 @@ draw_panel(struct chart *ch, const struct panel *p)
 }
 
 static int
-read_panel(const struct plot_doc *d, const cJSON *it, const char *where, const cJSON *blocks,
+read_panel(const struct plot_doc *d, const cJSON *it, const char *where, struct blist *blocks,
     const struct ladder_policy *pol, struct panel *p, struct err *e)
 {
 	const cJSON *lad = json_get(it, "ladder");
@@ -310,7 +367,7 @@ read_panel(const struct plot_doc *d, const cJSON *it, const char *where, const c
 /* The legend: the rules that fired, as marker shapes (p a panel to
  * read each condition into). */
 static int
-ladder_legend(struct chart *ch, const struct plot_doc *d, const cJSON *conds, const cJSON *blocks,
+ladder_legend(struct chart *ch, const struct plot_doc *d, const cJSON *conds, struct blist *blocks,
     const struct ladder_policy *pol, struct panel *p, struct err *e)
 {
 	const cJSON *it;
@@ -338,7 +395,7 @@ ladder_legend(struct chart *ch, const struct plot_doc *d, const cJSON *conds, co
 
 /* One panel per condition, styled by its family's order of appearance. */
 static int
-ladder_panels(struct chart *ch, const struct plot_doc *d, const cJSON *conds, const cJSON *blocks,
+ladder_panels(struct chart *ch, const struct plot_doc *d, const cJSON *conds, struct blist *blocks,
     const struct ladder_policy *pol, struct panel *p, struct err *e)
 {
 	const cJSON *it;
@@ -370,6 +427,7 @@ plot_ladder(const struct plot_doc *d, const struct plot_opts *o, struct buf *out
 	const char *name = NULL;
 	struct ladder_policy pol;
 	struct panel *p = malloc(sizeof *p);
+	struct blist bl = { NULL, NULL, 0, 0 };
 	struct chart ch;
 	char title[256];
 	int rc = -1;
@@ -392,8 +450,9 @@ plot_ladder(const struct plot_doc *d, const struct plot_opts *o, struct buf *out
 	snprintf(title, sizeof title, "Ladder paths%s%s: the anchor and score of each block",
 	    name ? " of " : "", name ? name : "");
 	chart_begin(&ch, "ladder", title, o->inline_html);
-	if (ladder_legend(&ch, d, conds, blocks, &pol, p, e) < 0 ||
-	    ladder_panels(&ch, d, conds, blocks, &pol, p, e) < 0)
+	bl.blocks = blocks;
+	if (ladder_legend(&ch, d, conds, &bl, &pol, p, e) < 0 ||
+	    ladder_panels(&ch, d, conds, &bl, &pol, p, e) < 0)
 		goto fail;
 	ch.y += 4;
 	chart_paragraph(&ch, 6, SVG_WIDTH - 12, SVG_FONT, "caption",
@@ -407,6 +466,7 @@ plot_ladder(const struct plot_doc *d, const struct plot_opts *o, struct buf *out
 fail:
 	chart_release(&ch);
 done:
+	free(bl.v);
 	free(p);
 	return rc;
 }

@@ -59,6 +59,23 @@ $PY "$ROOT/tests/svgcheck.py" curve moved.svg sat.fit.json >/dev/null 2>&1 &&
 	notok "an arrow drawn from another value fails the check" "it passed" ||
 	ok "an arrow drawn from another value fails the check"
 
+# ladder: each panel takes its own blocks from the list read once, in
+# list order: the list reversed draws the same panels (its blocks' sums
+# and anchors do not depend on the order), and a bad block is named by its
+# place wherever it stands.
+$PY - deepseek/freeze.json rev.json bad.json <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["blocks"].reverse()
+json.dump(d, open(sys.argv[2], "w"))
+d["blocks"][-1]["w"] = -1
+json.dump(d, open(sys.argv[3], "w"))
+P
+"$COHORT" plot ladder -o rev-ladder.svg rev.json 2>/dev/null
+same_bytes "ladder: the block list reversed draws the same panels" deepseek-ladder.svg rev-ladder.svg
+nb=$($PY -c 'import json; print(len(json.load(open("bad.json"))["blocks"]) - 1)')
+expect_fail2 "ladder: a bad block named by its place in the list" "bad.json: blocks\\[$nb\\]" \
+	"$COHORT" plot ladder -o bad-ladder.svg bad.json
 # ladder: one panel per condition, the next anchor of active ones, rules
 n=$(grep -c 'class="ladder-panel"' deepseek-ladder.svg)
 [ "$n" = 5 ] && ok "deepseek ladder: a panel per condition" || notok "deepseek ladder: a panel per condition" "$n"
