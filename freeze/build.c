@@ -60,11 +60,10 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	char where[512];
 	int rc;
 
-	ledger_loc_format(loc, where, sizeof where);
 	s->off = keep->len;
 	if (rec == NULL) {
 		/* the flat way, else the tree, whose reader words the errors */
-		rc = freeze_dec_prepare_flat(c->x, scratch, text, n, where, keep, &s->it, e);
+		rc = freeze_dec_prepare_flat(c->x, scratch, text, n, loc, keep, &s->it, e);
 		s->len = keep->len - s->off;
 		if (rc <= 0)
 			return rc;
@@ -76,7 +75,8 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 			    loc->line);
 		}
 	}
-	rc = freeze_dec_prepare(c->x, rec, where, keep, &s->it, e);
+	ledger_loc_format(loc, where, sizeof where);
+	rc = freeze_dec_prepare(c->x, rec, where, loc, keep, &s->it, e);
 	s->len = keep->len - s->off;
 	cJSON_Delete(own);
 	return rc;

@@ -10,6 +10,7 @@
 #include "../json/json.h"
 #include "../json/rec.h"
 #include "../protocol/decision.h"
+#include "../protocol/ledger.h"
 #include "../protocol/prereg.h"
 #include "freeze.h"
 #include "internal.h"
@@ -76,95 +77,159 @@ classify(const struct freeze_dec *x, const struct decision *d, const char **why)
 	return D_NONE;
 }
 
-/* "key": and a string, canonical, with the comma before all but the
- * first member of the object opened at b->p[start].  -1 out of memory. */
+/* Bytes a string's canonical form holds as they are: printable ASCII but
+ * '"' and '\\' (anything else goes through canon_string). */
+static const unsigned char plain[256] = {
+#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+	R16(0), R16(0),
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	R16(1), R16(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	R16(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+	R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
+#undef R16
+};
+
+/* A member of an entry: its key, and its value's canonical text: a plain
+ * string's bytes (quoted when written), "null", or canon_string's text
+ * at off in the item's scratch. */
+struct mem {
+	const char *key;
+	const char *v;
+	size_t n, off;
+	int how; /* M_PLAIN, M_NULL, M_ESC */
+};
+enum { M_PLAIN, M_NULL, M_ESC };
+
+/* m's value from v (NULL: null).  -1 out of memory. */
 static int
-member(struct buf *b, size_t start, const char *key, const char *v)
+mem_value(struct mem *m, const char *v, struct buf *esc)
 {
 	struct err ig = ERR_INIT;
 	size_t n = 0;
 
-	/* keys are plain ASCII; so is a value of printable ASCII without a
-	 * quote or backslash, written as it is (anything else: canon_string) */
-	if ((b->len > start + 1 && buf_addc(b, ',') < 0) || buf_addc(b, '"') < 0 ||
-	    buf_adds(b, key) < 0 ||
-	    buf_add(b, "\":", 2) < 0)
-		return -1;
-	if (v == NULL)
-		return buf_adds(b, "null");
-	while (v[n] >= 0x20 && v[n] < 0x7f && v[n] != '"' && v[n] != '\\')
+	if (v == NULL) {
+		m->how = M_NULL, m->v = "null", m->n = 4;
+		return 0;
+	}
+	while (plain[(unsigned char)v[n]])
 		n++;
-	if (v[n] != '\0')
-		return canon_string(v, b, &ig);
-	return buf_addc(b, '"') < 0 || buf_add(b, v, n) < 0 ? -1 : buf_addc(b, '"');
+	if (v[n] == '\0') {
+		m->how = M_PLAIN, m->v = v, m->n = n;
+		return 0;
+	}
+	m->how = M_ESC, m->off = esc->len;
+	if (canon_string(v, esc, &ig) < 0)
+		return -1;
+	m->n = esc->len - m->off;
+	return 0;
 }
 
-/* The entry of "included" (what a reader needs to group decisions) or of
- * "excluded", its members in canonical order, appended to b.  -1 out of
- * memory. */
+/* The entry's members, in canonical order: of "included" (what a reader
+ * needs to group decisions) or of "excluded".  Their number. */
 static int
-entry_bytes(const struct decision *d, const char *id, int reason, const char *why,
-    struct buf *b)
+entry_members(const struct decision *d, const char *id, int reason, const char *why,
+    struct mem *m, const char **v)
 {
-	size_t s = b->len;
-	int rc = buf_addc(b, '{');
+	static const char *const inc[] = { "budget", "condition", "decision_id", "family", "id",
+		"position_id", "replication", "status" };
+	static const char *const exc[] = { "decision_id", "id", "reason", "why" };
+	int n = reason == D_NONE ? 8 : why != NULL ? 4 : 3;
 
-	if (reason == D_NONE)
-		rc = rc < 0 || member(b, s, "budget", d->budget) < 0 ||
-		    member(b, s, "condition", d->condition) < 0 ||
-		    member(b, s, "decision_id", d->decision_id) < 0 ||
-		    member(b, s, "family", d->family) < 0 || member(b, s, "id", id) < 0 ||
-		    member(b, s, "position_id", d->position_id) < 0 ||
-		    member(b, s, "replication", d->replication) < 0 ||
-		    member(b, s, "status", decision_status_names[d->status]) < 0 ? -1 : 0;
-	else
-		rc = rc < 0 || member(b, s, "decision_id", d->decision_id) < 0 ||
-		    member(b, s, "id", id) < 0 || member(b, s, "reason", dreason[reason]) < 0 ||
-		    (why != NULL && member(b, s, "why", why) < 0) ? -1 : 0;
-	return rc < 0 ? -1 : buf_addc(b, '}');
+	if (reason == D_NONE) {
+		const char *iv[] = { d->budget, d->condition, d->decision_id, d->family, id,
+			d->position_id, d->replication, decision_status_names[d->status] };
+		memcpy(v, iv, sizeof iv);
+	} else {
+		const char *ev[] = { d->decision_id, id, dreason[reason], why };
+		memcpy(v, ev, sizeof ev);
+	}
+	for (int i = 0; i < n; i++)
+		m[i].key = reason == D_NONE ? inc[i] : exc[i];
+	return n;
 }
 
-/* s and its NUL appended to b.  -1 out of memory. */
-static int
-add_z(struct buf *b, const char *s)
+/* Each member as "key":value, comma apart, in braces, from o on; the end. */
+static char *
+entry_put(char *o, const struct mem *m, int n, const char *esc)
 {
-	return buf_add(b, s, strlen(s) + 1);
+	*o++ = '{';
+	for (int i = 0; i < n; i++) {
+		size_t k = strlen(m[i].key);
+		if (i > 0)
+			*o++ = ',';
+		*o++ = '"';
+		memcpy(o, m[i].key, k);
+		o += k;
+		*o++ = '"';
+		*o++ = ':';
+		if (m[i].how == M_PLAIN)
+			*o++ = '"';
+		memcpy(o, m[i].how == M_ESC ? esc + m[i].off : m[i].v, m[i].n);
+		o += m[i].n;
+		if (m[i].how == M_PLAIN)
+			*o++ = '"';
+	}
+	*o++ = '}';
+	return o;
 }
 
-/* The item's strings in one allocation, owned by it->decision_id (five
- * made and freed for each of a million decisions were a tenth of a
- * freeze's time): its decision_id; where; for an included one the cell's
+/* The item's strings in one allocation of their size, owned by
+ * it->decision_id (five made and freed for each of a million decisions
+ * were a tenth of a freeze's time; written piece by piece into a growing
+ * buffer, another tenth): its decision_id; for an included one the cell's
  * key (family, replication, condition, budget, each NUL-ended); its
  * entry.  -1 out of memory. */
 static int
-item_strings(const struct decision *d, const char *id, const char *where, const char *why,
-    struct freeze_ditem *it)
+item_strings(const struct decision *d, const char *id, const char *why, struct freeze_ditem *it)
 {
-	struct buf b = BUF_INIT;
-	size_t w, c, en;
-	int rc = buf_grow(&b, 512) < 0 || add_z(&b, d->decision_id) < 0 ? -1 : 0;
+	const char *cell[4] = { d->family, d->replication, d->condition, d->budget ? d->budget : "" };
+	size_t cn[4] = { 0 }, nid = strlen(d->decision_id), size = nid + 1, cl = 0;
+	struct buf esc = BUF_INIT;
+	struct mem m[8];
+	const char *v[8];
+	int n = entry_members(d, id, it->reason, why, m, v), rc = 0;
+	char *o;
 
-	w = b.len;
-	rc = rc < 0 || add_z(&b, where) < 0 ? -1 : 0;
-	c = b.len;
-	if (rc == 0 && it->reason == D_NONE)
-		rc = add_z(&b, d->family) < 0 || add_z(&b, d->replication) < 0 ||
-		    add_z(&b, d->condition) < 0 || add_z(&b, d->budget ? d->budget : "") < 0 ? -1 : 0;
-	en = b.len;
-	/* kept at its size, not the room it was written in (a buf's bytes are
-	 * followed by a NUL: the entry ends with one) */
-	if (rc < 0 || entry_bytes(d, id, it->reason, why, &b) < 0 ||
-	    (it->decision_id = malloc(b.len + 1)) == NULL) {
-		buf_release(&b);
+	for (int i = 0; i < n && rc == 0; i++) {
+		rc = mem_value(&m[i], v[i], &esc);
+		size += strlen(m[i].key) + 4 + m[i].n + (m[i].how == M_PLAIN ? 2 : 0);
+	}
+	for (int k = 0; it->reason == D_NONE && k < 4; k++)
+		cl += (cn[k] = strlen(cell[k])) + 1;
+	if (rc < 0 || (o = it->decision_id = malloc(size + cl + 2)) == NULL) {
+		buf_release(&esc);
 		return -1;
 	}
-	memcpy(it->decision_id, b.p, b.len + 1);
-	it->where = it->decision_id + w;
-	it->cell = it->reason == D_NONE ? it->decision_id + c : NULL;
-	it->entry = it->decision_id + en;
-	it->entry_len = b.len - en;
-	buf_release(&b);
+	memcpy(o, d->decision_id, nid + 1);
+	o += nid + 1;
+	it->cell = it->reason == D_NONE ? o : NULL;
+	for (int k = 0; it->reason == D_NONE && k < 4; k++) {
+		memcpy(o, cell[k], cn[k] + 1);
+		o += cn[k] + 1;
+	}
+	it->cell_len = cl;
+	it->entry = o;
+	o = entry_put(o, m, n, esc.p);
+	*o = '\0';
+	it->entry_len = (size_t)(o - it->entry);
+	buf_release(&esc);
 	return 0;
+}
+
+/* Where it was read: "file:line", or for a record from the store its
+ * decision_id. */
+static const char *
+item_where(const struct freeze_ditem *it, char *buf, size_t n)
+{
+	struct ledger_loc loc = { it->file, it->line, it->sqlite };
+
+	if (it->file == NULL)
+		snprintf(buf, n, "decision %.100s", it->decision_id);
+	else
+		ledger_loc_format(&loc, buf, n);
+	return buf;
 }
 
 /* What the prereg's deviations need of a decision.  -1 out of memory. */
@@ -195,7 +260,7 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 void
 freeze_dec_item_clear(struct freeze_ditem *it)
 {
-	free(it->decision_id); /* and where, cell and entry (item_strings) */
+	free(it->decision_id); /* and cell and entry (item_strings) */
 	free(it->early);
 	free(it->seeds);
 	memset(it, 0, sizeof *it);
@@ -204,7 +269,7 @@ freeze_dec_item_clear(struct freeze_ditem *it)
 /* it from dec, whose record's canonical bytes are canon[0..n).  -1 out of
  * memory. */
 static int
-fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
+fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger_loc *loc,
     const char *canon, size_t n, struct hash *h, struct freeze_ditem *it, struct err *e)
 {
 	char id[HASH_ID_LEN + 1];
@@ -219,7 +284,9 @@ fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
 	it->reason = classify(x, dec, &why);
 	it->why = why;
 	it->has_budget = dec->budget != NULL;
-	if (item_strings(dec, id, where, why, it) < 0 ||
+	if (loc != NULL)
+		it->file = loc->name, it->line = loc->line, it->sqlite = loc->sqlite;
+	if (item_strings(dec, id, why, it) < 0 ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -229,7 +296,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const char *where,
 
 int
 freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
-    struct buf *canon, struct freeze_ditem *it, struct err *e)
+    const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e)
 {
 	struct decision dec;
 	size_t start = canon->len;
@@ -239,7 +306,7 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 		return err_prefix(e, "%s", where);
 	if (canon_write(rec, canon, e) < 0)
 		return err_prefix(e, "%s", where);
-	return fill(x, &dec, where, canon->p + start, canon->len - start, NULL, it, e);
+	return fill(x, &dec, loc, canon->p + start, canon->len - start, NULL, it, e);
 }
 
 struct freeze_dec_scratch {
@@ -274,12 +341,12 @@ freeze_dec_scratch_free(struct freeze_dec_scratch *w)
 
 int
 freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
-    const char *text, size_t n, const char *where, struct buf *canon, struct freeze_ditem *it,
-    struct err *e)
+    const char *text, size_t n, const struct ledger_loc *loc, struct buf *canon,
+    struct freeze_ditem *it, struct err *e)
 {
 	struct decision dec;
 	size_t start = canon->len;
-	int rc = rec_scan(w->f.rs, text, n, canon);
+	int rc = rec_canon(w->f.rs, text, n, canon);
 
 	memset(it, 0, sizeof *it);
 	if (rc == REC_OK)
@@ -290,7 +357,7 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 		buf_cut(canon, start);
 		return 1;
 	}
-	return fill(x, &dec, where, canon->p + start, canon->len - start, w->h, it, e);
+	return fill(x, &dec, loc, canon->p + start, canon->len - start, w->h, it, e);
 }
 
 int
@@ -320,10 +387,10 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 	int rc;
 
 	buf_reset(canon);
-	if ((rc = freeze_dec_prepare_flat(x, w, text, n, where, canon, &it, e)) > 0) {
+	if ((rc = freeze_dec_prepare_flat(x, w, text, n, NULL, canon, &it, e)) > 0) {
 		if ((rec = json_parse(text, n, where, 1, e)) == NULL)
 			return -1;
-		rc = freeze_dec_prepare(x, rec, where, canon, &it, e);
+		rc = freeze_dec_prepare(x, rec, where, NULL, canon, &it, e);
 		cJSON_Delete(rec);
 	}
 	if (rc < 0)
@@ -389,17 +456,6 @@ sort_items(struct freeze_ditem **v, size_t n)
 	return 0;
 }
 
-/* A cell's key (four NUL-ended parts) and its length. */
-static size_t
-cell_len(const char *k)
-{
-	const char *p = k;
-
-	for (int i = 0; i < 4; i++)
-		p += strlen(p) + 1;
-	return (size_t)(p - k);
-}
-
 static int
 cmp_key(const char *p, const char *q)
 {
@@ -439,7 +495,7 @@ cells_count(struct freeze_ditem *const *v, size_t n, int bits, struct cellc **ou
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const char *k = v[i]->cell;
-		size_t len = cell_len(k), h = 1469598103934665603u;
+		size_t len = v[i]->cell_len, h = 1469598103934665603u;
 		for (size_t j = 0; j < len; j++)
 			h = (h ^ (unsigned char)k[j]) * 1099511628211u;
 		for (h &= cap - 1; t[h].key != NULL; h = (h + 1) & (cap - 1))
@@ -532,8 +588,10 @@ freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 		goto nomem;
 	for (size_t i = 1; i < x->n; i++)
 		if (strcmp(v[i - 1]->decision_id, v[i]->decision_id) == 0) {
+			char w1[512], w0[512];
 			err_set(e, ERR_INPUT, "%s: \"decision_id\": \"%.80s\" appears twice (also %s)",
-			    v[i]->where, v[i]->decision_id, v[i - 1]->where);
+			    item_where(v[i], w1, sizeof w1), v[i]->decision_id,
+			    item_where(v[i - 1], w0, sizeof w0));
 			goto done;
 		}
 	for (size_t i = 0; i < x->n; i++)

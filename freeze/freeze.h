@@ -193,9 +193,10 @@ void freeze_dec_free(struct freeze_dec *x);
 struct freeze_dec_scratch;
 struct freeze_dec_scratch *freeze_dec_scratch_new(void);
 void freeze_dec_scratch_free(struct freeze_dec_scratch *w);
-/* One record's JSON text from where ("file:line"), read flat when it can
- * and as a tree otherwise; canon gets its canonical bytes, d their digest.
- * A malformed record is an input error naming where. */
+/* One record's JSON text from the store, read flat when it can and as a
+ * tree otherwise; canon gets its canonical bytes, d their digest.  A
+ * malformed record is an input error naming where; a decision_id given
+ * twice names each by it ("decision ID"). */
 int freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const char *text,
     size_t n, const char *where, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
 /* Follow a preregistration (borrowed), before any record goes in. */

@@ -98,14 +98,17 @@ int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord
  * freeze_dec_append on the one that owns the freeze_dec, in input order.
  * Its strings are its own. */
 struct freeze_ditem {
-	char *decision_id;        /* owns where, entry and cell too: one allocation */
-	char *where;              /* "file:line", for a decision_id given twice */
+	char *decision_id;        /* owns entry and cell too: one allocation */
+	const char *file;         /* where it was read, for a decision_id given */
+	long line;                /* twice (file NULL: from the store, named by */
+	int sqlite;               /* its decision_id); line a rowid for SQLite */
 	uint8_t d[HASH_LEN];
 	int reason;
 	const char *why;          /* for invalid: a static text */
 	char *entry;              /* its manifest entry's canonical bytes */
 	size_t entry_len;
 	char *cell;               /* the cell's key (included only), for the counts */
+	size_t cell_len;          /* its bytes, the NULs counted */
 	int has_budget;           /* the decision names a budget */
 	/* what a followed prereg is compared with */
 	char *early;              /* the time it was made, when before registered_at */
@@ -119,13 +122,13 @@ struct freeze_ditem {
  * appended to canon and its digest in it->d, reading x only (any thread);
  * then it taken into x.  freeze_dec_item_clear frees one not taken. */
 int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
-    struct buf *canon, struct freeze_ditem *it, struct err *e);
+    const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e);
 /* freeze_dec_prepare for a record's text, read by the flat reader
  * (json/rec.h): 1, with nothing appended, when it is not read that way
  * and the caller reads its tree. */
 int freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
-    const char *text, size_t n, const char *where, struct buf *canon, struct freeze_ditem *it,
-    struct err *e);
+    const char *text, size_t n, const struct ledger_loc *loc, struct buf *canon,
+    struct freeze_ditem *it, struct err *e);
 int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e);
 void freeze_dec_item_clear(struct freeze_ditem *it);
 

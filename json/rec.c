@@ -49,6 +49,7 @@ struct rec_scan {
 	size_t nord, ordcap;
 	struct tpl *tpl[REC_SHAPES]; /* shapes seen lately */
 	unsigned ntpl, mru, victim, misses, skip;
+	unsigned cmiss, cskip; /* rec_canon: records not canonical, and a rest */
 	uint64_t gen;       /* shapes made so far: each shape's number */
 	uint8_t *mark;      /* scratch for making a shape */
 	size_t markcap;
@@ -1409,6 +1410,31 @@ rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
 	canon->len = (size_t)(o - canon->p);
 	canon->p[canon->len] = '\0';
 	return REC_OK;
+}
+
+int
+rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
+{
+	int rc;
+
+	/* Records of one log are mostly all canonical or all not: after a
+	 * run of ones that are not, rest a long while from asking (a miss
+	 * costs up to a read). */
+	if (s->cskip > 0) {
+		s->cskip--;
+		return rec_scan(s, p, n, canon);
+	}
+	if ((rc = rec_check(s, p, n)) != REC_OTHER) {
+		s->cmiss = 0;
+		if (rc != REC_OK)
+			return rc;
+		return buf_add(canon, p, n) < 0 ? REC_NOMEM : REC_OK;
+	}
+	if (++s->cmiss >= 16) {
+		s->cmiss = 0;
+		s->cskip = 4096;
+	}
+	return rec_scan(s, p, n, canon);
 }
 
 /* A key's bytes: in the shape's text when the record was read by its

@@ -173,6 +173,22 @@ read_evals(struct cand_position *p, struct err *e)
 	return 0;
 }
 
+/* p's legal moves, kept: a million decisions are read against a few
+ * hundred positions, and generating the moves for each was a tenth of a
+ * decision's reading.  -1 out of memory. */
+static int
+legal_moves(struct cand_position *p)
+{
+	struct chess_move m[CHESS_MAX_MOVES];
+
+	p->nlegal = chess_moves(&p->pos, m);
+	p->legal = malloc(((size_t)p->nlegal + 1) * sizeof *m);
+	if (p->legal == NULL)
+		return -1;
+	memcpy(p->legal, m, (size_t)p->nlegal * sizeof *m);
+	return 0;
+}
+
 static int
 read_position(const struct candidates *c, struct cand_position *p, const struct cand_position *prev,
     struct err *e)
@@ -193,6 +209,8 @@ read_position(const struct candidates *c, struct cand_position *p, const struct 
 		return -1;
 	if (chess_fen_read(&p->pos, p->fen, e) < 0)
 		return err_prefix(e, "\"fen\"");
+	if (legal_moves(p) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	if (word(p->json, "split", cand_split_names, 3, &v, e) < 0)
 		return -1;
 	p->split = (enum cand_split)v;
@@ -351,6 +369,7 @@ cand_release(struct candidates *c)
 	for (size_t i = 0; c->p != NULL && i < c->ntrees; i++) {
 		free(c->p[i].cand);
 		free(c->p[i].evals);
+		free(c->p[i].legal);
 	}
 	free(c->p);
 	free(c->trees);

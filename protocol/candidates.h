@@ -67,6 +67,8 @@ struct cand_position {
 	struct cand_move *cand;
 	size_t neval;               /* other legal moves searched alone */
 	struct cand_move *evals;
+	int nlegal;                 /* the position's legal moves, generated once */
+	struct chess_move *legal;   /* for every decision read against it */
 	const cJSON *json;          /* the line's tree */
 };
 

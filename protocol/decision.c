@@ -365,23 +365,16 @@ in_moves(const struct chess_move *ms, size_t n, struct chess_move m)
 	return 0;
 }
 
-/* The legal moves of a position, generated once for all of a decision's
- * moves. */
-struct legal {
-	struct chess_move m[CHESS_MAX_MOVES];
-	int n;
-};
-
-/* The moves mv[0..nmv), each legal (in L) and given once. */
+/* The moves mv[0..nmv), each legal (in p) and given once. */
 static int
-read_moves(const struct legal *L, const char *const *mv, size_t nmv, struct chess_move *out,
-    size_t *n, const char **why)
+read_moves(const struct cand_position *p, const char *const *mv, size_t nmv,
+    struct chess_move *out, size_t *n, const char **why)
 {
 	struct err e = ERR_INIT;
 
 	*n = 0;
 	for (size_t i = 0; i < nmv; i++) {
-		if (chess_uci_among(L->m, L->n, mv[i], &out[*n], &e) < 0)
+		if (chess_uci_among(p->legal, p->nlegal, mv[i], &out[*n], &e) < 0)
 			return *why = "a move shown or proposed is not legal in the position", 1;
 		if (in_moves(out, *n, out[*n]))
 			return *why = "a move is shown or proposed twice", 1;
@@ -422,20 +415,18 @@ decision_check(const struct decision *d, const struct cand_position *p, struct d
     const char **why)
 {
 	struct err e = ERR_INIT;
-	struct legal L;
 
 	memset(m, 0, sizeof *m);
-	L.n = chess_moves(&p->pos, L.m);
-	if (read_moves(&L, d->shown, d->nshown, m->shown, &m->nshown, why) != 0 ||
+	if (read_moves(p, d->shown, d->nshown, m->shown, &m->nshown, why) != 0 ||
 	    (d->has_proposed &&
-	        read_moves(&L, d->proposed, d->nproposed, m->proposed, &m->nproposed, why) != 0))
+	        read_moves(p, d->proposed, d->nproposed, m->proposed, &m->nproposed, why) != 0))
 		return 1;
 	if (!shown_ok(d, m, p))
 		return *why = "the shown set is not its condition's set", 1;
 	if ((d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS) && m->nproposed == 0)
 		return *why = "the condition asks for a proposed shortlist, and none is given", 1;
 	if (d->chosen != NULL) {
-		if (chess_uci_among(L.m, L.n, d->chosen, &m->chosen, &e) < 0)
+		if (chess_uci_among(p->legal, p->nlegal, d->chosen, &m->chosen, &e) < 0)
 			return *why = "the chosen move is not legal in the position", 1;
 		m->have_chosen = 1;
 	}

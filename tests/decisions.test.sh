@@ -56,6 +56,39 @@ for l in open(sys.argv[1]):
 fz --decisions nonull.jsonl >f-nonull.json
 same_bytes "decisions from SQLite: the manifest of the same log" f-nonull.json f-sql.json
 
+# Entries whose strings need escapes or are not ASCII (a decision_id with
+# a quote, a backslash, a control character, U+2028; a replication and a
+# budget not ASCII; an excluded one's too): each entry the canonical bytes
+# of its members, which Python's writer gives for strings (RFC 8785
+# escapes exactly what it does), in decision_id byte order, and verify
+# re-derives them.
+$PY - "$D/decisions.jsonl" >odd.jsonl <<'P'
+import json, sys
+odd = ['d"q', 'd\\b', 'd\x01c', 'd\u2028e', 'd\u00e9f', 'd\x7fg', 'd/h']
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    if i < len(odd):
+        r["decision_id"] = odd[i] + r["decision_id"]
+        r["replication"] = "r\u00e9" if i % 2 else "r\t1"
+        r["budget"] = "lo\u00efw" if i % 3 else r["budget"]
+    print(json.dumps(r, sort_keys=True, separators=(",", ":"), ensure_ascii=i % 2 == 0))
+P
+fz --decisions odd.jsonl --store st-odd -o f-odd.json
+$PY - f-odd.json <<'P' && ok "decisions with escapes: each entry canonical, in byte order" || notok "decisions with escapes" "$(head -c 300 f-odd.json)"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+d = json.loads(raw)["decisions"]
+for k in ("included", "excluded"):
+    ids = [e["decision_id"].encode() for e in d[k]]
+    assert ids == sorted(ids), k
+    for e in d[k]:
+        b = json.dumps(e, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        assert b in raw, b
+assert any("\u2028" in e["decision_id"] for e in d["included"] + d["excluded"])
+assert any(e.get("budget") == "lo\u00efw" for e in d["included"])
+P
+expect_status "verify re-derives decisions with escapes" 0 "$COHORT" verify --store st-odd f-odd.json
+
 # refusals: exit 2, file:line and field, no output file
 head -1 "$D/decisions.jsonl" >one.jsonl
 sed 's/"shown":\[\]/"shown":"e2e4"/' one.jsonl >bad1.jsonl
