@@ -655,6 +655,21 @@ freeze_scratch_free(struct freeze_scratch *x)
 	free(x);
 }
 
+/* Where the fields of the record x has just read are: found again only
+ * for a record of another shape than the last (rec_shape). */
+static void
+flat_at(const struct freeze_acc *a, struct freeze_scratch *x, const struct flat_at **at)
+{
+	uint64_t shape = rec_shape(x->rs);
+
+	if (shape == 0 || shape != x->shape || a != x->acc) {
+		flat_find(a, x->rs, &x->at);
+		x->shape = shape;
+		x->acc = a;
+	}
+	*at = &x->at;
+}
+
 /* freeze_prepare() for one record's JSON text: the flat reader when the record
  * has the common shape, else the tree reader, whose messages name the line
  * and field.  Either way the same summary, and the same canonical bytes,
@@ -669,18 +684,18 @@ freeze_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const 
 	size_t start = out->len;
 	const char *gid;
 	size_t ngid;
-	struct flat_at at;
+	const struct flat_at *at;
 	cJSON *rec;
 	int rc;
 
 	memset(g, 0, sizeof *g);
-	rc = rec_scan(rs, text, n, out);
+	rc = rec_canon(rs, text, n, out);
 	if (rc == REC_NOMEM)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)
-		flat_find(a, rs, &at);
-	if (rc == REC_OK && game_id_of(rs, &at, &gid, &ngid) == 0 && ngid > 0 &&
-	    summarize_flat(a, rs, &at, g) == 0) {
+		flat_at(a, x, &at);
+	if (rc == REC_OK && game_id_of(rs, at, &gid, &ngid) == 0 && ngid > 0 &&
+	    summarize_flat(a, rs, at, g) == 0) {
 		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
 			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 		if (set_game_id(g, gid, ngid, NULL) < 0)
@@ -754,22 +769,17 @@ int
 freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, const char *text,
     size_t n, struct freeze_item *item, uint8_t d[HASH_LEN], struct err *e)
 {
+	const struct flat_at *at;
 	const char *gid;
 	size_t ngid;
-	uint64_t shape;
 	int rc;
 
 	memset(item, 0, sizeof *item);
 	if ((rc = rec_check(x->rs, text, n)) != REC_OK)
 		return rc == REC_NOMEM ? err_set(e, ERR_NOMEM, "out of memory") : 1;
-	shape = rec_shape(x->rs);
-	if (shape == 0 || shape != x->shape || a != x->acc) {
-		flat_find(a, x->rs, &x->at);
-		x->shape = shape;
-		x->acc = a;
-	}
-	if (game_id_of(x->rs, &x->at, &gid, &ngid) != 0 || ngid == 0 ||
-	    summarize_flat(a, x->rs, &x->at, item) != 0)
+	flat_at(a, x, &at);
+	if (game_id_of(x->rs, at, &gid, &ngid) != 0 || ngid == 0 ||
+	    summarize_flat(a, x->rs, at, item) != 0)
 		return 1;
 	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid, x->ids) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");

@@ -6,7 +6,8 @@
  * An input with newlines is also stored records: a scanner that read the
  * others, each a dozen times over (so it may read the last by a shape
  * whose values the same in all of them are taken as its text), must answer
- * rec_check on the last as a fresh one does, with the same values. */
+ * rec_check on the last as a fresh one does, with the same values, and
+ * rec_canon on it as rec_scan does. */
 #define _GNU_SOURCE /* memrchr */
 #include <stdint.h>
 #include <stdlib.h>
@@ -111,6 +112,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int warm = rec_check(s, b, nb);
 			if (warm != rec_check(cold, b, nb))
 				abort();
+			/* rec_canon, warm: rec_scan's answer and bytes */
+			struct buf x = BUF_INIT, y = BUF_INIT;
+			int cx = rec_canon(s, b, nb, &x), cy = rec_scan(cold, b, nb, &y);
+			if (cx != cy || (cx == REC_OK && (x.len != y.len || memcmp(x.p, y.p, x.len) != 0)))
+				abort();
+			buf_release(&x);
+			buf_release(&y);
+			warm = rec_check(s, b, nb);
 			if (warm == REC_OK) {
 				tree = json_parse(b, nb, "fuzz", 1, &e);
 				if (tree == NULL)

@@ -11,7 +11,8 @@
  * And stored records: one scanner kept warm across all inputs (so it
  * reads most of them by a shape seen before: rec_shape) and a fresh one
  * must give rec_check the same answer and the same tokens, and
- * freeze_acc_prepare_stored the same answer and summary.
+ * freeze_acc_prepare_stored the same answer and summary; rec_canon, kept
+ * warm too, rec_scan's answer and bytes.
  * Prints counts; exits 1 on the first disagreement, naming it.
  *
  * usage: rec_diff SPEC MUTATIONS LEDGER... */
@@ -196,8 +197,8 @@ stored(const struct freeze_acc *acc, struct rec_scan *warm, struct rec_scan *pla
 
 static int
 compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan *warm,
-    struct rec_scan *plain, struct freeze_scratch *xw, const char *text, size_t n, long line,
-    struct counts *k)
+    struct rec_scan *plain, struct rec_scan *canon, struct freeze_scratch *xw, const char *text,
+    size_t n, long line, struct counts *k)
 {
 	struct ledger_loc loc = { "t.jsonl", line, 0 };
 	struct freeze_item a, b;
@@ -228,6 +229,19 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan 
 		bad = 1;
 	}
 	k->checked += checked;
+	/* rec_canon, by a scanner kept across inputs (so it has shapes, and
+	 * rests from asking after records that are not canonical): rec_scan's
+	 * answer and bytes */
+	struct buf cc = BUF_INIT, cr = BUF_INIT;
+	int rs_rc = rec_scan(rs, text, n, &cr), rc_rc = rec_canon(canon, text, n, &cc);
+	if (!bad && (rs_rc != rc_rc || (rs_rc == REC_OK && (cc.len != cr.len ||
+	    memcmp(cc.p, cr.p, cr.len) != 0)))) {
+		fprintf(stderr, "rec_diff: rec_canon (%d) is not rec_scan (%d): %.*s\n", rc_rc, rs_rc,
+		    (int)n, text);
+		bad = 1;
+	}
+	buf_release(&cc);
+	buf_release(&cr);
 	/* as a stored record: the text, and its canonical bytes */
 	if (!bad && (stored(acc, warm, plain, xw, text, n, k) ||
 	    (cs.len > 0 && stored(acc, warm, plain, xw, cs.p, cs.len, k))))
@@ -295,7 +309,7 @@ main(int argc, char **argv)
 	struct counts k = { 0 };
 	struct buf m = BUF_INIT;
 	struct freeze_scratch *x = freeze_scratch_new(), *xw = freeze_scratch_new();
-	struct rec_scan *warm = rec_scan_new(), *plain = rec_scan_new();
+	struct rec_scan *warm = rec_scan_new(), *plain = rec_scan_new(), *canon = rec_scan_new();
 	cJSON *spec;
 	struct freeze_acc *acc;
 	long mutations;
@@ -306,7 +320,7 @@ main(int argc, char **argv)
 	}
 	spec = json_parse_file(argv[1], &e);
 	acc = spec ? freeze_acc_new(spec, &e) : NULL;
-	if (acc == NULL || x == NULL || xw == NULL || warm == NULL || plain == NULL) {
+	if (acc == NULL || x == NULL || xw == NULL || warm == NULL || plain == NULL || canon == NULL) {
 		fprintf(stderr, "rec_diff: %s\n", e.msg);
 		return 2;
 	}
@@ -323,11 +337,11 @@ main(int argc, char **argv)
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 			line++;
-			if (compare(acc, x, warm, plain, xw, p, n, line, &k))
+			if (compare(acc, x, warm, plain, canon, xw, p, n, line, &k))
 				return 1;
 			for (long i = 0; i < mutations; i++) {
 				mutate(p, n, &m);
-				if (compare(acc, x, warm, plain, xw, m.p ? m.p : "", m.len, line, &k))
+				if (compare(acc, x, warm, plain, canon, xw, m.p ? m.p : "", m.len, line, &k))
 					return 1;
 			}
 			p += n + 1;
@@ -342,6 +356,7 @@ main(int argc, char **argv)
 	freeze_scratch_free(xw);
 	rec_scan_free(warm);
 	rec_scan_free(plain);
+	rec_scan_free(canon);
 	freeze_acc_free(acc);
 	cJSON_Delete(spec);
 	return 0;
