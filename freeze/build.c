@@ -130,16 +130,17 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 	for (size_t i = 0; i < o->ndecisions; i++)
 		if (ledger_read_par(o->decisions[i], &par, e) < 0)
 			goto done;
-	buf_reset(&b);
-	if (freeze_dec_write(c.x, &b, e) < 0)
+	if (freeze_dec_section(c.x, e) < 0)
 		goto done;
-	freeze_acc_set_decisions(acc, &b);
 	if (o->prereg != NULL) {
 		cJSON *devs = freeze_dec_deviations(c.x, e);
 		if (devs == NULL)
 			goto done;
 		freeze_acc_set_deviations(acc, devs);
 	}
+	/* freed with acc, on the thread that frees it */
+	freeze_acc_set_decisions(acc, c.x);
+	c.x = NULL;
 	rc = 0;
 done:
 	freeze_dec_free(c.x);

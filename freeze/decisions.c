@@ -24,6 +24,12 @@ struct freeze_dec {
 	const struct prereg *prereg; /* followed, or NULL */
 	struct freeze_ditem *it;
 	size_t n, cap;
+	/* the section, once freeze_dec_section made it: the items in
+	 * decision_id order, the bytes before and after the entries, and the
+	 * length of the whole */
+	struct freeze_ditem **v;
+	struct buf head, tail;
+	size_t len;
 };
 
 struct freeze_dec *
@@ -48,6 +54,9 @@ freeze_dec_free(struct freeze_dec *x)
 	for (size_t i = 0; i < x->n; i++)
 		freeze_dec_item_clear(&x->it[i]);
 	free(x->it);
+	free(x->v);
+	buf_release(&x->head);
+	buf_release(&x->tail);
 	free(x);
 }
 
@@ -179,8 +188,8 @@ entry_put(char *o, const struct mem *m, int n, const char *esc)
  * it->decision_id (five made and freed for each of a million decisions
  * were a tenth of a freeze's time; written piece by piece into a growing
  * buffer, another tenth): its decision_id; for an included one the cell's
- * key (family, replication, condition, budget, each NUL-ended); its
- * entry.  -1 out of memory. */
+ * key (family, replication, condition, budget, each NUL-ended); a comma;
+ * its entry.  -1 out of memory. */
 static int
 item_strings(const struct decision *d, const char *id, const char *why, struct freeze_ditem *it)
 {
@@ -198,7 +207,7 @@ item_strings(const struct decision *d, const char *id, const char *why, struct f
 	}
 	for (int k = 0; it->reason == D_NONE && k < 4; k++)
 		cl += (cn[k] = strlen(cell[k])) + 1;
-	if (rc < 0 || (o = it->decision_id = malloc(size + cl + 2)) == NULL) {
+	if (rc < 0 || (o = it->decision_id = malloc(size + cl + 3)) == NULL) {
 		buf_release(&esc);
 		return -1;
 	}
@@ -210,6 +219,7 @@ item_strings(const struct decision *d, const char *id, const char *why, struct f
 		o += cn[k] + 1;
 	}
 	it->cell_len = cl;
+	*o++ = ','; /* before it in the section, unless first */
 	it->entry = o;
 	o = entry_put(o, m, n, esc.p);
 	*o = '\0';
@@ -549,40 +559,45 @@ add_cells(cJSON *sec, struct freeze_ditem **v, size_t n)
 }
 
 /* Each entry of v[0..n) whose reason is (or, not, isn't) D_NONE, comma
- * apart.  -1 out of memory. */
+ * apart (the comma item_strings left before each entry), handed to put.
+ * What put returns when not 0. */
 static int
-entries_put(struct freeze_ditem *const *v, size_t n, int included, struct buf *out)
+entries_put(struct freeze_ditem *const *v, size_t n, int included, freeze_put_fn put,
+    void *ctx)
 {
-	int first = 1;
+	int first = 1, rc;
 
 	for (size_t i = 0; i < n; i++) {
 		if ((v[i]->reason == D_NONE) != included)
 			continue;
-		if ((!first && buf_addc(out, ',') < 0) || buf_add(out, v[i]->entry, v[i]->entry_len) < 0)
-			return -1;
+		if ((rc = put(ctx, v[i]->entry - !first, v[i]->entry_len + !first)) != 0)
+			return rc;
 		first = 0;
 	}
 	return 0;
 }
 
-/* The section's canonical bytes, put together from the entries' own: its
- * keys in their canonical order (candidates, cells, excluded, included,
- * totals), each value canonical.  A tree of every entry, written once,
- * cost more than reading the decisions. */
+/* The section's canonical bytes but the entries: its keys in their
+ * canonical order (candidates, cells, excluded, included, totals), each
+ * value canonical; the entries stay where they are until written (a
+ * million decisions' are 200 MB, fresh memory each time they were copied).
+ * A tree of every entry, written once, cost more than reading the
+ * decisions. */
 int
-freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
+freeze_dec_section(struct freeze_dec *x, struct err *e)
 {
 	struct freeze_ditem **v = malloc((x->n + 1) * sizeof *v);
 	struct freeze_ditem **inc = malloc((x->n + 1) * sizeof *inc);
 	cJSON *sec = cJSON_CreateObject(), *tot;
-	size_t ninc = 0, nexc = 0, start = out->len, room = 0;
+	size_t ninc = 0, nexc = 0;
 	int rc = -1;
 
 	if (v == NULL || inc == NULL || sec == NULL)
 		goto nomem;
+	x->len = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		v[i] = &x->it[i];
-		room += x->it[i].entry_len + 1;
+		x->len += x->it[i].entry_len + 1;
 	}
 	if (sort_items(v, x->n) < 0)
 		goto nomem;
@@ -599,33 +614,56 @@ freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e)
 			inc[ninc++] = v[i];
 		else
 			nexc++;
+	buf_reset(&x->head);
+	buf_reset(&x->tail);
 	if (!json_add_string(sec, "candidates", x->cand->id) ||
 	    (tot = cJSON_AddObjectToObject(sec, "totals")) == NULL ||
 	    !json_add_number(tot, "decisions", (double)ninc) ||
 	    !json_add_number(tot, "excluded", (double)nexc) || add_cells(sec, inc, ninc) < 0)
 		goto nomem;
-	/* the entries' room at once: grown by doubling, the section was
-	 * copied about twice over into fresh memory */
-	if (buf_grow(out, room + 4096) < 0 || buf_adds(out, "{\"candidates\":") < 0 ||
-	    canon_write(json_get(sec, "candidates"), out, e) < 0 ||
-	    buf_adds(out, ",\"cells\":") < 0 || canon_write(json_get(sec, "cells"), out, e) < 0 ||
-	    buf_adds(out, ",\"excluded\":[") < 0 || entries_put(v, x->n, 0, out) < 0 ||
-	    buf_adds(out, "],\"included\":[") < 0 || entries_put(v, x->n, 1, out) < 0 ||
-	    buf_adds(out, "],\"totals\":") < 0 || canon_write(tot, out, e) < 0 ||
-	    buf_addc(out, '}') < 0)
+	if (buf_adds(&x->head, "{\"candidates\":") < 0 ||
+	    canon_write(json_get(sec, "candidates"), &x->head, e) < 0 ||
+	    buf_adds(&x->head, ",\"cells\":") < 0 ||
+	    canon_write(json_get(sec, "cells"), &x->head, e) < 0 ||
+	    buf_adds(&x->head, ",\"excluded\":[") < 0 || buf_adds(&x->tail, "],\"totals\":") < 0 ||
+	    canon_write(tot, &x->tail, e) < 0 || buf_addc(&x->tail, '}') < 0)
 		goto nomem;
+	x->len += x->head.len + x->tail.len + sizeof "],\"included\":[" - 1;
+	free(x->v);
+	x->v = v;
+	v = NULL;
 	rc = 0;
 	goto done;
 nomem:
 	if (e->code == ERR_OK)
 		err_set(e, ERR_NOMEM, "out of memory");
 done:
-	if (rc < 0)
-		buf_cut(out, start);
 	cJSON_Delete(sec);
 	free(inc);
 	free(v);
 	return rc;
+}
+
+size_t
+freeze_dec_len(const struct freeze_dec *x)
+{
+	return x != NULL && x->v != NULL ? x->len : 0;
+}
+
+int
+freeze_dec_put(const struct freeze_dec *x, freeze_put_fn put, void *ctx)
+{
+	static const char mid[] = "],\"included\":[";
+	int rc;
+
+	if (x->v == NULL)
+		return 0;
+	if ((rc = put(ctx, x->head.p, x->head.len)) != 0 ||
+	    (rc = entries_put(x->v, x->n, 0, put, ctx)) != 0 ||
+	    (rc = put(ctx, mid, sizeof mid - 1)) != 0 ||
+	    (rc = entries_put(x->v, x->n, 1, put, ctx)) != 0)
+		return rc;
+	return put(ctx, x->tail.p, x->tail.len);
 }
 
 /* ---- deviations from a followed prereg ---- */
@@ -799,9 +837,10 @@ freeze_dec_deviations(struct freeze_dec *x, struct err *e)
 
 	if (v == NULL || arr == NULL || x->prereg == NULL)
 		goto fail;
+	/* in decision_id order: the section's, once made */
 	for (size_t i = 0; i < x->n; i++)
-		v[i] = &x->it[i];
-	if (sort_items(v, x->n) < 0 || record_checks(x, v, x->n, arr) < 0)
+		v[i] = x->v != NULL ? x->v[i] : &x->it[i];
+	if ((x->v == NULL && sort_items(v, x->n) < 0) || record_checks(x, v, x->n, arr) < 0)
 		goto fail;
 	for (size_t i = 0; i < x->n; i++)
 		if (v[i]->reason == D_NONE)

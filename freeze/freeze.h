@@ -155,10 +155,12 @@ struct freeze_sink {
 };
 int freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_sink *k,
     struct buf *reserve, struct err *e);
-/* The "decisions" section the manifest will hold: freeze_dec_write's
- * bytes, taken from b (left empty), not copied (a million decisions' are
- * 200 MB); none when never set. */
-void freeze_acc_set_decisions(struct freeze_acc *a, struct buf *b);
+/* The "decisions" section the manifest will hold: x, taken over once
+ * freeze_dec_section made its section (and written from its entries where
+ * they lie: a million decisions' are 200 MB); none when never set.  x's
+ * spec and candidates need not outlive it from then on. */
+struct freeze_dec;
+void freeze_acc_set_decisions(struct freeze_acc *a, struct freeze_dec *x);
 /* Follow a preregistration (borrowed; must outlive a): each game that
  * started before its registered_at is marked, and the manifest gains
  * "prereg" (its identity), "preregistration" (the document) and
@@ -184,7 +186,6 @@ int freeze_repo_state(const char *dir, cJSON **out, struct err *e);
  * for the manifest's "decisions" section.  sp and cand are borrowed and
  * must outlive it. */
 struct candidates;
-struct freeze_dec;
 struct freeze_dec *freeze_dec_new(const struct spec *sp, const struct candidates *cand,
     struct err *e);
 void freeze_dec_free(struct freeze_dec *x);
@@ -205,12 +206,18 @@ void freeze_dec_set_prereg(struct freeze_dec *x, const struct prereg *p);
  * {setting, registered, used} (decisions before registered_at, another
  * candidate manifest, exclusions not registered, widths, budgets, order
  * seeds, split sizes); NULL with e set when out of memory.  Call after
- * freeze_dec_write. */
+ * freeze_dec_section. */
 cJSON *freeze_dec_deviations(struct freeze_dec *x, struct err *e);
-/* The "decisions" object's canonical bytes: {candidates, included,
- * excluded, cells, totals}, appended to out.  A decision_id given twice is
- * an input error. */
-int freeze_dec_write(struct freeze_dec *x, struct buf *out, struct err *e);
+/* The "decisions" object: {candidates, included, excluded, cells,
+ * totals}, made ready to be written by freeze_dec_put.  A decision_id
+ * given twice is an input error. */
+int freeze_dec_section(struct freeze_dec *x, struct err *e);
+/* Its canonical bytes handed to put piece by piece (none before
+ * freeze_dec_section); what put returns when not 0.  freeze_dec_len: how
+ * many there are (none for a NULL x). */
+typedef int (*freeze_put_fn)(void *ctx, const char *p, size_t n);
+int freeze_dec_put(const struct freeze_dec *x, freeze_put_fn put, void *ctx);
+size_t freeze_dec_len(const struct freeze_dec *x);
 
 /* The live rule: a document marked "live": true, and in a freeze each
  * active condition and the live games it excluded (one reason for all of

@@ -29,7 +29,7 @@ extern const char *const freeze_token_names[];
 struct freeze_acc {
 	const cJSON *spec;
 	struct spec sp; /* the spec, read once */
-	struct buf decisions; /* the "decisions" section's bytes, or empty */
+	struct freeze_dec *dec; /* the "decisions" section, or NULL */
 	struct freeze_item *games;
 	size_t n, cap;
 	struct buf canon;

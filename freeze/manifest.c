@@ -778,11 +778,19 @@ done:
 	return rc;
 }
 
+/* dest_take as a freeze_put_fn. */
+static int
+dest_put(void *d, const char *p, size_t n)
+{
+	return dest_take(d, p, n);
+}
+
 /* Everything before the entries into out: head, blocks, conditions,
  * decisions and deviations, up to the "excluded" array opened; the
- * decisions section handed on to d as it stands, after what out held
- * (copied into out, a million decisions' 200 MB were fresh memory twice
- * over).  0, -1 (e says why) or -2 (the sink did not take them). */
+ * decisions section handed on to d from where its entries lie, after what
+ * out held (copied into out, a million decisions' 200 MB were fresh
+ * memory twice over).  0, -1 (e says why) or -2 (the sink did not take
+ * them). */
 static int
 front_bytes(const struct freeze_acc *a, const struct buf *head, const struct buf *blocks,
     const struct buf *conds, const struct buf *devs, struct buf *out, struct dest *d,
@@ -792,10 +800,10 @@ front_bytes(const struct freeze_acc *a, const struct buf *head, const struct buf
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds->p, conds->len) < 0 ||
 	    PUT(out, "]") < 0)
 		goto nomem;
-	if (a->decisions.len > 0 && PUT(out, ",\"decisions\":") < 0)
+	if (freeze_dec_len(a->dec) > 0 && PUT(out, ",\"decisions\":") < 0)
 		goto nomem;
-	if (a->decisions.len > 0 &&
-	    (flush(d, out, 1) < 0 || dest_take(d, a->decisions.p, a->decisions.len) < 0))
+	if (freeze_dec_len(a->dec) > 0 &&
+	    (flush(d, out, 1) < 0 || freeze_dec_put(a->dec, dest_put, d) != 0))
 		return -2;
 	if (a->prereg != NULL && (PUT(out, ",\"deviations\":") < 0 ||
 	    buf_add(out, devs->p, devs->len) < 0))
@@ -901,7 +909,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    head_bytes(a, &head, e) < 0 ||
 	    tail_bytes(a, ord, repo, &spec, sid, &all, nexcl, &tail, &devs, e) < 0)
 		goto done;
-	room += head.len + blocks.len + conds.len + tail.len + a->decisions.len + devs.len + 80;
+	room += head.len + blocks.len + conds.len + tail.len + freeze_dec_len(a->dec) + devs.len + 80;
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if ((wr = front_bytes(a, &head, &blocks, &conds, &devs, out, &to, e)) == -2)

@@ -81,7 +81,7 @@ freeze_acc_free(struct freeze_acc *a)
 	buf_release(&a->prereg_doc);
 	cJSON_Delete(a->dec_devs);
 	cJSON_Delete(a->devs_out);
-	buf_release(&a->decisions);
+	freeze_dec_free(a->dec);
 	buf_release(&a->canon);
 	free(a);
 }
@@ -874,11 +874,10 @@ freeze_acc_add(struct freeze_acc *a, const cJSON *rec, const char *where, const 
 
 
 void
-freeze_acc_set_decisions(struct freeze_acc *a, struct buf *b)
+freeze_acc_set_decisions(struct freeze_acc *a, struct freeze_dec *x)
 {
-	buf_release(&a->decisions);
-	a->decisions = *b;
-	*b = (struct buf)BUF_INIT;
+	freeze_dec_free(a->dec);
+	a->dec = x;
 }
 
 const struct spec *

@@ -483,7 +483,7 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	struct candidates cand = CANDIDATES_INIT;
 	struct freeze_dec *x = NULL;
 	struct freeze_dec_scratch *w = NULL;
-	struct buf canon = BUF_INIT, out = BUF_INIT;
+	struct buf canon = BUF_INIT;
 	const char *cid = NULL, *p;
 	uint8_t d[HASH_LEN];
 	size_t n;
@@ -522,18 +522,19 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 			check_decision(v, store, x, w, entry, &canon);
 			(*nrec)++;
 		}
-	if (freeze_dec_write(x, &out, e) < 0) {
+	if (freeze_dec_section(x, e) < 0) {
 		if (e->code == ERR_NOMEM)
 			goto done;
 		finding(v, "derivation", "decisions", e->msg);
 		*e = (struct err)ERR_INIT;
 	} else {
-		freeze_acc_set_decisions(acc, &out);
 		cJSON *devs = v->prereg != NULL ? freeze_dec_deviations(x, e) : NULL;
 		if (v->prereg != NULL && devs == NULL)
 			goto done;
 		if (devs != NULL)
 			freeze_acc_set_deviations(acc, devs);
+		freeze_acc_set_decisions(acc, x);
+		x = NULL;
 	}
 	rc = 0;
 done:
@@ -541,7 +542,6 @@ done:
 	freeze_dec_free(x);
 	cand_release(&cand);
 	buf_release(&canon);
-	buf_release(&out);
 	return rc;
 }
 
