@@ -17,15 +17,22 @@
 #define CHUNK_BYTES ((size_t)4 << 20)
 #define MAX_JOBS 16
 
+/* A chunk's buffers are its ring place's, kept from one chunk to the next
+ * (owned, off, lens, lines, slots and keep, with their room): made afresh
+ * for every chunk, a freeze of 400 MB touched a gigabyte of new memory,
+ * which on a virtual machine costs more than the copying into it. */
 struct chunk {
 	const char *text;    /* whole lines, the last one ends with '\n' */
 	char *owned;         /* text, read */
+	size_t owned_cap;
 	size_t len;
 	long first_line;     /* line number of the first line */
 	size_t nlines;       /* records (non-blank lines) */
 	size_t *off, *lens;  /* each record's offset and length */
 	long *lines;         /* each record's line number */
+	size_t lines_cap;
 	unsigned char *slots;
+	size_t slots_cap;    /* bytes */
 	struct buf keep;     /* bytes the records' work left for done() */
 	size_t nok;          /* records worked on without error, from the start */
 	int failed;          /* record nok failed with err */
@@ -75,12 +82,25 @@ work_job(void *arg, size_t i, int w)
 	work_chunk(rd, c, rd->scratch[w]);
 }
 
+/* c's records from `from` on released, and c emptied for the next chunk
+ * its place holds, its buffers kept. */
 static void
 chunk_clear(struct reader *rd, struct chunk *c, size_t from)
 {
 	if (rd->p->release && c->slots)
 		for (size_t i = from; i < c->nok; i++)
 			rd->p->release(c->slots + i * rd->p->slot_size);
+	buf_reset(&c->keep);
+	*c = (struct chunk){ .owned = c->owned, .owned_cap = c->owned_cap, .off = c->off,
+		.lens = c->lens, .lines = c->lines, .lines_cap = c->lines_cap, .slots = c->slots,
+		.slots_cap = c->slots_cap, .keep = c->keep };
+}
+
+/* c's buffers freed, once the reading is over. */
+static void
+chunk_free(struct reader *rd, struct chunk *c)
+{
+	chunk_clear(rd, c, 0);
 	free(c->owned);
 	buf_release(&c->keep);
 	free(c->off);
@@ -90,6 +110,28 @@ chunk_clear(struct reader *rd, struct chunk *c, size_t from)
 	memset(c, 0, sizeof *c);
 }
 
+/* Room for n records' indexes in c.  -1 out of memory. */
+static int
+lines_room(struct chunk *c, size_t n)
+{
+	size_t *o, *l;
+	long *ln;
+
+	if (n <= c->lines_cap)
+		return 0;
+	/* each grown on its own: a failure leaves every one valid */
+	if ((o = realloc(c->off, n * sizeof *o)) != NULL)
+		c->off = o;
+	if ((l = realloc(c->lens, n * sizeof *l)) != NULL)
+		c->lens = l;
+	if ((ln = realloc(c->lines, n * sizeof *ln)) != NULL)
+		c->lines = ln;
+	if (o == NULL || l == NULL || ln == NULL)
+		return -1;
+	c->lines_cap = n;
+	return 0;
+}
+
 /* Index the lines of c->text (on the reading thread, in one pass that
  * also counts them: *line becomes the number of the line after the chunk).
  * An over-long line fails the chunk from there, in its turn; -1 only when
@@ -97,13 +139,10 @@ chunk_clear(struct reader *rd, struct chunk *c, size_t from)
 static int
 split(struct reader *rd, struct chunk *c, long *line, struct err *e)
 {
-	size_t cap = 1024, pos = 0;
+	size_t pos = 0, slots;
 
 	*line = c->first_line;
-	c->off = malloc(cap * sizeof *c->off);
-	c->lens = malloc(cap * sizeof *c->lens);
-	c->lines = malloc(cap * sizeof *c->lines);
-	if (!c->off || !c->lens || !c->lines)
+	if (lines_room(c, 1024) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	while (pos < c->len) {
 		const char *nl = memchr(c->text + pos, '\n', c->len - pos);
@@ -114,20 +153,8 @@ split(struct reader *rd, struct chunk *c, long *line, struct err *e)
 			c->failed = 1;
 		}
 		if (!c->failed && !ledger_blank(c->text + pos, n)) {
-			if (c->nlines == cap) {
-				cap *= 2;
-				size_t *o = realloc(c->off, cap * sizeof *o), *l;
-				if (o)
-					c->off = o;
-				l = realloc(c->lens, cap * sizeof *l);
-				if (l)
-					c->lens = l;
-				long *ln = realloc(c->lines, cap * sizeof *ln);
-				if (ln)
-					c->lines = ln;
-				if (!o || !l || !ln)
-					return err_set(e, ERR_NOMEM, "out of memory");
-			}
+			if (c->nlines == c->lines_cap && lines_room(c, 2 * c->lines_cap) < 0)
+				return err_set(e, ERR_NOMEM, "out of memory");
 			c->off[c->nlines] = pos;
 			c->lens[c->nlines] = n;
 			c->lines[c->nlines] = *line;
@@ -136,8 +163,16 @@ split(struct reader *rd, struct chunk *c, long *line, struct err *e)
 		(*line)++;
 		pos = end + 1;
 	}
-	c->slots = calloc(c->nlines ? c->nlines : 1, rd->p->slot_size);
-	return c->slots ? 0 : err_set(e, ERR_NOMEM, "out of memory");
+	slots = (c->nlines ? c->nlines : 1) * rd->p->slot_size;
+	if (slots > c->slots_cap) {
+		free(c->slots);
+		c->slots_cap = 0;
+		if ((c->slots = malloc(slots)) == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		c->slots_cap = slots;
+	}
+	memset(c->slots, 0, slots);
+	return 0;
 }
 
 /* After n bytes were read: 1 at the end, 0 with more to come, -1 with e
@@ -161,22 +196,25 @@ read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *n
     int *eof, struct err *e)
 {
 	size_t cap = CHUNK_BYTES + *ncarry + 1, n;
-	char *t = malloc(cap), *last;
+	char *t, *last;
 	int rc;
 
-	if (t == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
+	if (cap > c->owned_cap) {
+		free(c->owned);
+		c->owned = NULL;
+		c->owned_cap = 0;
+		if ((c->owned = malloc(cap)) == NULL)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		c->owned_cap = cap;
+	}
+	t = c->owned;
 	if (*ncarry)
 		memcpy(t, *carry, *ncarry);
 	n = fread(t + *ncarry, 1, rd->left < CHUNK_BYTES ? (size_t)rd->left : CHUNK_BYTES, fp);
-	if (ferror(fp)) {
-		free(t);
+	if (ferror(fp))
 		return err_set(e, ERR_IO, "%s: read error: %s", rd->name, strerror(errno));
-	}
-	if ((rc = read_upto(rd, fp, n, e)) < 0) {
-		free(t);
+	if ((rc = read_upto(rd, fp, n, e)) < 0)
 		return -1;
-	}
 	n += *ncarry;
 	*eof = rc;
 	last = NULL;
@@ -190,13 +228,14 @@ read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *n
 	*ncarry = 0;
 	if (!*eof && last == NULL) {
 		/* No newline in the buffer: the line is longer than a chunk. */
-		if (n > LEDGER_MAX_LINE) {
-			free(t);
+		if (n > LEDGER_MAX_LINE)
 			return err_set(e, ERR_INPUT, "%s:%ld: line longer than %zu bytes", rd->name, *line,
 			    LEDGER_MAX_LINE);
-		}
+		/* the buffer becomes the carry: the place makes another */
 		*carry = t;
 		*ncarry = n;
+		c->owned = NULL;
+		c->owned_cap = 0;
 		c->text = NULL;
 		c->len = 0;
 		return 0;
@@ -204,15 +243,13 @@ read_chunk(struct reader *rd, FILE *fp, struct chunk *c, char **carry, size_t *n
 	if (!*eof) {
 		size_t keep = n - (size_t)(last + 1 - t);
 		*carry = malloc(keep + 1);
-		if (*carry == NULL) {
-			free(t);
+		if (*carry == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
-		}
 		memcpy(*carry, last + 1, keep);
 		*ncarry = keep;
 		n -= keep;
 	}
-	c->text = c->owned = t;
+	c->text = t;
 	c->len = n;
 	c->first_line = *line;
 	return split(rd, c, line, e);
@@ -279,15 +316,15 @@ run(struct reader *rd, struct ledger_file *f, struct err *e)
 	pool_start(pool, work_job, rd);
 	while (rc == 0 && (!eof || next_done < next_read)) {
 		if (!eof && next_read - next_done < rd->nring) {
-			struct chunk fresh = { 0 };
-			rc = read_chunk(rd, fp, &fresh, &carry, &ncarry, &line, &eof, e);
+			/* the place's last chunk is done with (next_done is past it) */
+			struct chunk *c = &rd->ring[next_read % rd->nring];
+			rc = read_chunk(rd, fp, c, &carry, &ncarry, &line, &eof, e);
 			if (rc < 0) {
-				chunk_clear(rd, &fresh, 0);
+				chunk_clear(rd, c, 0);
 				break;
 			}
-			if (fresh.text == NULL)
+			if (c->text == NULL)
 				continue;
-			rd->ring[next_read % rd->nring] = fresh;
 			pool_post(pool, ++next_read);
 			continue;
 		}
@@ -301,7 +338,7 @@ out:
 	 * handed to done() release their slots. */
 	pool_free(pool);
 	for (size_t i = 0; rd->ring != NULL && i < rd->nring; i++)
-		chunk_clear(rd, &rd->ring[i], 0);
+		chunk_free(rd, &rd->ring[i]);
 	for (int w = 0; rd->scratch != NULL && w <= jobs; w++)
 		if (rd->scratch[w] != NULL && rd->p->scratch_free)
 			rd->p->scratch_free(rd->scratch[w]);
