@@ -34,7 +34,7 @@ struct dec_ctx {
 
 struct dec_slot {
 	struct freeze_ditem it;
-	size_t off, len; /* its canonical bytes in the chunk's keep */
+	size_t off; /* its canonical bytes in the chunk's keep, then its cell's key */
 };
 
 static void *
@@ -64,7 +64,6 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	if (rec == NULL) {
 		/* the flat way, else the tree, whose reader words the errors */
 		rc = freeze_dec_prepare_flat(c->x, scratch, text, n, loc, keep, &s->it, e);
-		s->len = keep->len - s->off;
 		if (rc <= 0)
 			return rc;
 		if ((rec = own = json_parse(text, n, loc->name, loc->line, e)) == NULL)
@@ -77,7 +76,6 @@ dec_work(void *ctx, void *scratch, const char *text, size_t n, const cJSON *rec,
 	}
 	ledger_loc_format(loc, where, sizeof where);
 	rc = freeze_dec_prepare(c->x, rec, where, loc, keep, &s->it, e);
-	s->len = keep->len - s->off;
 	cJSON_Delete(own);
 	return rc;
 }
@@ -88,11 +86,13 @@ dec_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 	struct dec_ctx *c = ctx;
 	struct dec_slot *s = p;
 
-	if (c->store && cas_put(c->store, s->it.d, keep->p + s->off, s->len, e) < 0) {
+	const char *rec = keep->p + s->off;
+
+	if (c->store && cas_put(c->store, s->it.d, rec, s->it.canon_len, e) < 0) {
 		freeze_dec_item_clear(&s->it);
 		return -1;
 	}
-	return freeze_dec_append(c->x, &s->it, e);
+	return freeze_dec_append(c->x, &s->it, rec + s->it.canon_len, e);
 }
 
 static void

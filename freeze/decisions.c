@@ -18,6 +18,15 @@
 enum { D_NONE, D_FAMILY, D_AFTER_CUT, D_PROVIDER_ERROR, D_INVALID };
 static const char *const dreason[] = { "", "family", "after_cut", "provider_error", "invalid" };
 
+struct dcell {
+	char *key;     /* as fill wrote it */
+	size_t len;
+	long count;    /* its decisions */
+	/* its entries' bytes around the decision's own: before the
+	 * decision_id, between it and the identity, after the position */
+	size_t pre, mid, post; /* offsets in the freeze_dec's cell text */
+};
+
 struct freeze_dec {
 	const struct spec *sp;
 	const struct candidates *cand;
@@ -29,7 +38,14 @@ struct freeze_dec {
 	 * length of the whole */
 	struct freeze_ditem **v;
 	struct buf head, tail;
-	size_t len;
+	size_t len;           /* at most */
+	/* the included decisions' cells (freeze_dec_append), a table of
+	 * their indexes, and their and the positions' entry texts */
+	struct dcell *cells;
+	size_t ncells, ccap;
+	size_t *table, tcap;
+	struct buf ctext, ptext;
+	size_t *poff;
 };
 
 struct freeze_dec *
@@ -57,6 +73,13 @@ freeze_dec_free(struct freeze_dec *x)
 	free(x->v);
 	buf_release(&x->head);
 	buf_release(&x->tail);
+	for (size_t i = 0; i < x->ncells; i++)
+		free(x->cells[i].key);
+	free(x->cells);
+	free(x->table);
+	buf_release(&x->ctext);
+	buf_release(&x->ptext);
+	free(x->poff);
 	free(x);
 }
 
@@ -100,132 +123,35 @@ static const unsigned char plain[256] = {
 #undef R16
 };
 
-/* A member of an entry: its key, and its value's canonical text: a plain
- * string's bytes (quoted when written), "null", or canon_string's text
- * at off in the item's scratch. */
-struct mem {
-	const char *key;
-	const char *v;
-	size_t n, off;
-	int how; /* M_PLAIN, M_NULL, M_ESC */
-};
-enum { M_PLAIN, M_NULL, M_ESC };
-
-/* m's value from v (NULL: null).  -1 out of memory. */
+/* s as a canonical JSON string (NULL: null), appended to b.  -1 out of
+ * memory. */
 static int
-mem_value(struct mem *m, const char *v, struct buf *esc)
+put_str(struct buf *b, const char *s)
 {
 	struct err ig = ERR_INIT;
 	size_t n = 0;
 
-	if (v == NULL) {
-		m->how = M_NULL, m->v = "null", m->n = 4;
-		return 0;
-	}
-	while (plain[(unsigned char)v[n]])
+	if (s == NULL)
+		return buf_add(b, "null", 4);
+	while (plain[(unsigned char)s[n]])
 		n++;
-	if (v[n] == '\0') {
-		m->how = M_PLAIN, m->v = v, m->n = n;
-		return 0;
-	}
-	m->how = M_ESC, m->off = esc->len;
-	if (canon_string(v, esc, &ig) < 0)
+	if (s[n] != '\0')
+		return canon_string(s, b, &ig);
+	if (buf_grow(b, n + 2) < 0)
 		return -1;
-	m->n = esc->len - m->off;
+	b->p[b->len++] = '"';
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len++] = '"';
+	b->p[b->len] = '\0';
 	return 0;
 }
 
-/* The entry's members, in canonical order: of "included" (what a reader
- * needs to group decisions) or of "excluded".  Their number. */
+/* s and its NUL appended to b.  -1 out of memory. */
 static int
-entry_members(const struct decision *d, const char *id, int reason, const char *why,
-    struct mem *m, const char **v)
+add_z(struct buf *b, const char *s)
 {
-	static const char *const inc[] = { "budget", "condition", "decision_id", "family", "id",
-		"position_id", "replication", "status" };
-	static const char *const exc[] = { "decision_id", "id", "reason", "why" };
-	int n = reason == D_NONE ? 8 : why != NULL ? 4 : 3;
-
-	if (reason == D_NONE) {
-		const char *iv[] = { d->budget, d->condition, d->decision_id, d->family, id,
-			d->position_id, d->replication, decision_status_names[d->status] };
-		memcpy(v, iv, sizeof iv);
-	} else {
-		const char *ev[] = { d->decision_id, id, dreason[reason], why };
-		memcpy(v, ev, sizeof ev);
-	}
-	for (int i = 0; i < n; i++)
-		m[i].key = reason == D_NONE ? inc[i] : exc[i];
-	return n;
-}
-
-/* Each member as "key":value, comma apart, in braces, from o on; the end. */
-static char *
-entry_put(char *o, const struct mem *m, int n, const char *esc)
-{
-	*o++ = '{';
-	for (int i = 0; i < n; i++) {
-		size_t k = strlen(m[i].key);
-		if (i > 0)
-			*o++ = ',';
-		*o++ = '"';
-		memcpy(o, m[i].key, k);
-		o += k;
-		*o++ = '"';
-		*o++ = ':';
-		if (m[i].how == M_PLAIN)
-			*o++ = '"';
-		memcpy(o, m[i].how == M_ESC ? esc + m[i].off : m[i].v, m[i].n);
-		o += m[i].n;
-		if (m[i].how == M_PLAIN)
-			*o++ = '"';
-	}
-	*o++ = '}';
-	return o;
-}
-
-/* The item's strings in one allocation of their size, owned by
- * it->decision_id (five made and freed for each of a million decisions
- * were a tenth of a freeze's time; written piece by piece into a growing
- * buffer, another tenth): its decision_id; for an included one the cell's
- * key (family, replication, condition, budget, each NUL-ended); a comma;
- * its entry.  -1 out of memory. */
-static int
-item_strings(const struct decision *d, const char *id, const char *why, struct freeze_ditem *it)
-{
-	const char *cell[4] = { d->family, d->replication, d->condition, d->budget ? d->budget : "" };
-	size_t cn[4] = { 0 }, nid = strlen(d->decision_id), size = nid + 1, cl = 0;
-	struct buf esc = BUF_INIT;
-	struct mem m[8];
-	const char *v[8];
-	int n = entry_members(d, id, it->reason, why, m, v), rc = 0;
-	char *o;
-
-	for (int i = 0; i < n && rc == 0; i++) {
-		rc = mem_value(&m[i], v[i], &esc);
-		size += strlen(m[i].key) + 4 + m[i].n + (m[i].how == M_PLAIN ? 2 : 0);
-	}
-	for (int k = 0; it->reason == D_NONE && k < 4; k++)
-		cl += (cn[k] = strlen(cell[k])) + 1;
-	if (rc < 0 || (o = it->decision_id = malloc(size + cl + 3)) == NULL) {
-		buf_release(&esc);
-		return -1;
-	}
-	memcpy(o, d->decision_id, nid + 1);
-	o += nid + 1;
-	it->cell = it->reason == D_NONE ? o : NULL;
-	for (int k = 0; it->reason == D_NONE && k < 4; k++) {
-		memcpy(o, cell[k], cn[k] + 1);
-		o += cn[k] + 1;
-	}
-	it->cell_len = cl;
-	*o++ = ','; /* before it in the section, unless first */
-	it->entry = o;
-	o = entry_put(o, m, n, esc.p);
-	*o = '\0';
-	it->entry_len = (size_t)(o - it->entry);
-	buf_release(&esc);
-	return 0;
+	return buf_add(b, s, strlen(s) + 1);
 }
 
 /* Where it was read: "file:line", or for a record from the store its
@@ -246,10 +172,8 @@ item_where(const struct freeze_ditem *it, char *buf, size_t n)
 static int
 prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze_ditem *it)
 {
-	const struct cand_position *p = cand_find(x->cand, d->position_id);
 	size_t n;
 
-	it->pos = p ? (long)(p - x->cand->p) : -1;
 	it->width = d->cond.kind == DK_NONE ? 0 : d->cond.kind == DK_TOP ? d->cond.k : -1;
 	it->order_seed = d->order_seed;
 	if (ts_cmp(d->ts, x->prereg->registered) < 0 &&
@@ -270,37 +194,47 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 void
 freeze_dec_item_clear(struct freeze_ditem *it)
 {
-	free(it->decision_id); /* and cell and entry (item_strings) */
+	free(it->decision_id);
 	free(it->early);
 	free(it->seeds);
 	memset(it, 0, sizeof *it);
 }
 
-/* it from dec, whose record's canonical bytes are canon[0..n).  -1 out of
- * memory. */
+/* it from dec, whose record's canonical bytes are canon[start..): their
+ * digest, the decision's summary, and for an included one its cell's key
+ * after the bytes.  -1 out of memory. */
 static int
 fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger_loc *loc,
-    const char *canon, size_t n, struct hash *h, struct freeze_ditem *it, struct err *e)
+    struct buf *canon, size_t start, struct hash *h, struct freeze_ditem *it, struct err *e)
 {
-	char id[HASH_ID_LEN + 1];
+	const struct cand_position *p = cand_find(x->cand, dec->position_id);
 	const char *why = NULL;
+	size_t n = canon->len - start;
 
 	/* a thread's own hash: a one-shot digest takes a lock each time */
 	if (h == NULL)
-		hash_bytes(canon, n, it->d);
-	else if (hash_digest(h, canon, n, it->d) < 0)
+		hash_bytes(canon->p + start, n, it->d);
+	else if (hash_digest(h, canon->p + start, n, it->d) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory (hashing)");
-	hash_id_format(it->d, id);
-	it->reason = classify(x, dec, &why);
+	it->canon_len = n;
+	it->reason = (uint8_t)classify(x, dec, &why);
+	it->status = (uint8_t)dec->status;
 	it->why = why;
 	it->has_budget = dec->budget != NULL;
+	it->pos = p ? (long)(p - x->cand->p) : -1;
 	if (loc != NULL)
 		it->file = loc->name, it->line = loc->line, it->sqlite = loc->sqlite;
-	if (item_strings(dec, id, why, it) < 0 ||
+	if ((it->decision_id = strdup(dec->decision_id)) == NULL ||
+	    (it->reason == D_NONE &&
+	        (add_z(canon, dec->family) < 0 || add_z(canon, dec->replication) < 0 ||
+	            add_z(canon, dec->condition) < 0 ||
+	            add_z(canon, dec->budget ? dec->budget : "") < 0 ||
+	            buf_addc(canon, dec->budget ? '1' : '0') < 0)) ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
+	it->key_len = canon->len - start - n;
 	return 0;
 }
 
@@ -316,7 +250,7 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 		return err_prefix(e, "%s", where);
 	if (canon_write(rec, canon, e) < 0)
 		return err_prefix(e, "%s", where);
-	return fill(x, &dec, loc, canon->p + start, canon->len - start, NULL, it, e);
+	return fill(x, &dec, loc, canon, start, NULL, it, e);
 }
 
 struct freeze_dec_scratch {
@@ -367,12 +301,74 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 		buf_cut(canon, start);
 		return 1;
 	}
-	return fill(x, &dec, loc, canon->p + start, canon->len - start, w->h, it, e);
+	return fill(x, &dec, loc, canon, start, w->h, it, e);
+}
+
+/* ---- cells: the included decisions' family, replication, condition
+ * and budget, each kept once ---- */
+
+static uint64_t
+key_hash(const char *k, size_t n)
+{
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t j = 0; j < n; j++)
+		h = (h ^ (unsigned char)k[j]) * 1099511628211u;
+	return h;
+}
+
+/* The index of the cell with key k[0..n), made when new.  The table is
+ * open addressing over indexes plus one (0: an empty slot), kept under
+ * half full.  A cohort has a few hundred cells and a million decisions.
+ * -1 out of memory. */
+static long
+cell_of(struct freeze_dec *x, const char *k, size_t n)
+{
+	size_t h;
+
+	if (2 * (x->ncells + 1) > x->tcap) {
+		size_t cap = x->tcap ? 2 * x->tcap : 256;
+		size_t *t = calloc(cap, sizeof *t);
+		if (t == NULL)
+			return -1;
+		for (size_t i = 0; i < x->ncells; i++) {
+			for (h = key_hash(x->cells[i].key, x->cells[i].len) & (cap - 1); t[h];)
+				h = (h + 1) & (cap - 1);
+			t[h] = i + 1;
+		}
+		free(x->table);
+		x->table = t;
+		x->tcap = cap;
+	}
+	for (h = key_hash(k, n) & (x->tcap - 1); x->table[h]; h = (h + 1) & (x->tcap - 1)) {
+		const struct dcell *c = &x->cells[x->table[h] - 1];
+		if (c->len == n && memcmp(c->key, k, n) == 0)
+			return (long)(x->table[h] - 1);
+	}
+	if (x->ncells == x->ccap) {
+		size_t cap = x->ccap ? 2 * x->ccap : 64;
+		struct dcell *c = realloc(x->cells, cap * sizeof *c);
+		if (c == NULL)
+			return -1;
+		x->cells = c;
+		x->ccap = cap;
+	}
+	struct dcell *c = &x->cells[x->ncells];
+	if ((c->key = malloc(n)) == NULL)
+		return -1;
+	memcpy(c->key, k, n);
+	c->len = n;
+	c->count = 0;
+	x->table[h] = ++x->ncells;
+	return (long)(x->ncells - 1);
 }
 
 int
-freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e)
+freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, const char *key,
+    struct err *e)
 {
+	long c = 0;
+
 	if (x->n == x->cap) {
 		size_t nc = x->cap ? 2 * x->cap : 1024;
 		struct freeze_ditem *t = realloc(x->it, nc * sizeof *t);
@@ -383,6 +379,13 @@ freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e)
 		x->it = t;
 		x->cap = nc;
 	}
+	if (it->reason == D_NONE && (c = cell_of(x, key, it->key_len)) < 0) {
+		freeze_dec_item_clear(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (it->reason == D_NONE)
+		x->cells[c].count++;
+	it->cell = (size_t)c;
 	x->it[x->n++] = *it; /* its strings are x's now */
 	memset(it, 0, sizeof *it);
 	return 0;
@@ -405,9 +408,13 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 	}
 	if (rc < 0)
 		return -1;
+	size_t len = it.canon_len;
 	memcpy(d, it.d, HASH_LEN);
-	return freeze_dec_append(x, &it, e);
+	rc = freeze_dec_append(x, &it, canon->p + len, e);
+	buf_cut(canon, len); /* the key off: canon holds the record's bytes */
+	return rc;
 }
+
 
 static int
 cmp_id(const void *a, const void *b)
@@ -466,6 +473,17 @@ sort_items(struct freeze_ditem **v, size_t n)
 	return 0;
 }
 
+
+/* A cell key's four parts. */
+static void
+key_parts(const char *k, const char *part[4])
+{
+	for (int i = 0; i < 4; i++) {
+		part[i] = k;
+		k += strlen(k) + 1;
+	}
+}
+
 static int
 cmp_key(const char *p, const char *q)
 {
@@ -480,125 +498,185 @@ cmp_key(const char *p, const char *q)
 	return 0;
 }
 
-struct cellc {
-	const char *key; /* NULL: an empty slot */
-	size_t len, count;
-};
-
 static int
-cmp_cellc(const void *a, const void *b)
+cmp_cellp(const void *a, const void *b)
 {
-	return cmp_key(((const struct cellc *)a)->key, ((const struct cellc *)b)->key);
+	return cmp_key((*(const struct dcell *const *)a)->key, (*(const struct dcell *const *)b)->key);
 }
 
-/* Count the decisions of each cell in a table of 2^bits slots (open
- * addressing); 1 when it filled past half, -1 out of memory.  A cohort
- * has a few hundred cells and hundreds of thousands of decisions: sorting
- * the decisions by cell cost more than all the counting. */
+/* "cells": one count per family, replication, condition and budget, in
+ * that order (a budget of "" and none count as one, written null). */
 static int
-cells_count(struct freeze_ditem *const *v, size_t n, int bits, struct cellc **out, size_t *nc)
-{
-	size_t cap = (size_t)1 << bits, used = 0;
-	struct cellc *t = calloc(cap, sizeof *t);
-
-	if (t == NULL)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		const char *k = v[i]->cell;
-		size_t len = v[i]->cell_len, h = 1469598103934665603u;
-		for (size_t j = 0; j < len; j++)
-			h = (h ^ (unsigned char)k[j]) * 1099511628211u;
-		for (h &= cap - 1; t[h].key != NULL; h = (h + 1) & (cap - 1))
-			if (t[h].len == len && memcmp(t[h].key, k, len) == 0)
-				break;
-		if (t[h].key == NULL) {
-			if (2 * ++used > cap) {
-				free(t);
-				return 1;
-			}
-			t[h] = (struct cellc){ k, len, 0 };
-		}
-		t[h].count++;
-	}
-	*nc = 0;
-	for (size_t i = 0; i < cap; i++)
-		if (t[i].key != NULL)
-			t[(*nc)++] = t[i];
-	*out = t;
-	return 0;
-}
-
-/* One count per cell of the included decisions, in cell order. */
-static int
-add_cells(cJSON *sec, struct freeze_ditem **v, size_t n)
+add_cells(const struct freeze_dec *x, cJSON *sec)
 {
 	cJSON *arr = cJSON_AddArrayToObject(sec, "cells");
-	struct cellc *t = NULL;
-	size_t nc = 0;
-	int rc = 1;
+	const struct dcell **c = malloc((x->ncells + 1) * sizeof *c);
+	int rc = arr != NULL && c != NULL ? 0 : -1;
 
-	if (arr == NULL)
-		return -1;
-	for (int bits = 10; rc == 1; bits += 2)
-		rc = cells_count(v, n, bits, &t, &nc);
-	if (rc < 0)
-		return -1;
-	qsort(t, nc, sizeof *t, cmp_cellc);
-	for (size_t i = 0; i < nc && rc == 0; i++) {
-		const char *f = t[i].key, *r = f + strlen(f) + 1, *c = r + strlen(r) + 1,
-		    *b = c + strlen(c) + 1;
+	for (size_t i = 0; rc == 0 && i < x->ncells; i++)
+		c[i] = &x->cells[i];
+	if (rc == 0)
+		qsort(c, x->ncells, sizeof *c, cmp_cellp);
+	for (size_t i = 0, j; rc == 0 && i < x->ncells; i = j) {
+		const char *part[4];
+		long count = 0;
+		for (j = i; j < x->ncells && cmp_key(c[j]->key, c[i]->key) == 0; j++)
+			count += c[j]->count;
+		key_parts(c[i]->key, part);
 		cJSON *o = cJSON_CreateObject();
-		if (o == NULL || !cJSON_AddItemToArray(arr, o) || !json_add_string(o, "family", f) ||
-		    !json_add_string(o, "replication", r) || !json_add_string(o, "condition", c) ||
-		    !(b[0] ? json_add_string(o, "budget", b) : json_add_null(o, "budget")) ||
-		    !json_add_number(o, "decisions", (double)t[i].count))
+		if (o == NULL || !cJSON_AddItemToArray(arr, o) ||
+		    !json_add_string(o, "family", part[0]) ||
+		    !json_add_string(o, "replication", part[1]) ||
+		    !json_add_string(o, "condition", part[2]) ||
+		    !(part[3][0] ? json_add_string(o, "budget", part[3]) : json_add_null(o, "budget")) ||
+		    !json_add_number(o, "decisions", (double)count))
 			rc = -1;
 	}
-	free(t);
+	free(c);
 	return rc;
 }
 
-/* Each entry of v[0..n) whose reason is (or, not, isn't) D_NONE, comma
- * apart (the comma item_strings left before each entry), handed to put.
- * What put returns when not 0. */
+/* Each cell's entry bytes around the decision's own, and each position's
+ * position_id, canonical, into x's texts: an entry is written from them
+ * and the decision alone.  -1 out of memory. */
 static int
-entries_put(struct freeze_ditem *const *v, size_t n, int included, freeze_put_fn put,
-    void *ctx)
+entry_texts(struct freeze_dec *x)
 {
-	int first = 1, rc;
-
-	for (size_t i = 0; i < n; i++) {
-		if ((v[i]->reason == D_NONE) != included)
-			continue;
-		if ((rc = put(ctx, v[i]->entry - !first, v[i]->entry_len + !first)) != 0)
-			return rc;
-		first = 0;
+	buf_reset(&x->ctext);
+	for (size_t i = 0; i < x->ncells; i++) {
+		struct dcell *c = &x->cells[i];
+		const char *part[4];
+		key_parts(c->key, part);
+		int given = c->key[c->len - 1] == '1';
+		c->pre = x->ctext.len;
+		if (buf_adds(&x->ctext, "{\"budget\":") < 0 || put_str(&x->ctext, given ? part[3] : NULL) < 0 ||
+		    buf_adds(&x->ctext, ",\"condition\":") < 0 || put_str(&x->ctext, part[2]) < 0 ||
+		    buf_adds(&x->ctext, ",\"decision_id\":") < 0)
+			return -1;
+		c->mid = x->ctext.len;
+		if (buf_adds(&x->ctext, ",\"family\":") < 0 || put_str(&x->ctext, part[0]) < 0 ||
+		    buf_adds(&x->ctext, ",\"id\":\"") < 0)
+			return -1;
+		c->post = x->ctext.len;
+		if (buf_adds(&x->ctext, ",\"replication\":") < 0 || put_str(&x->ctext, part[1]) < 0 ||
+		    buf_adds(&x->ctext, ",\"status\":") < 0)
+			return -1;
 	}
+	free(x->poff);
+	if ((x->poff = malloc((x->cand->n + 1) * sizeof *x->poff)) == NULL)
+		return -1;
+	buf_reset(&x->ptext);
+	for (size_t i = 0; i < x->cand->n; i++) {
+		x->poff[i] = x->ptext.len;
+		if (put_str(&x->ptext, x->cand->p[i].id) < 0)
+			return -1;
+	}
+	x->poff[x->cand->n] = x->ptext.len;
 	return 0;
+}
+
+/* A cell's text from off to the next piece's start. */
+static int
+add_piece(struct buf *b, const struct freeze_dec *x, size_t from, size_t to)
+{
+	return buf_add(b, x->ctext.p + from, to - from);
+}
+
+/* v's entry appended to b.  -1 out of memory. */
+static int
+entry_write(const struct freeze_dec *x, const struct freeze_ditem *v, struct buf *b)
+{
+	char id[HASH_ID_LEN + 1];
+
+	hash_id_format(v->d, id);
+	if (v->reason != D_NONE)
+		return buf_adds(b, "{\"decision_id\":") < 0 || put_str(b, v->decision_id) < 0 ||
+		    buf_adds(b, ",\"id\":\"") < 0 || buf_add(b, id, HASH_ID_LEN) < 0 ||
+		    buf_adds(b, "\",\"reason\":\"") < 0 || buf_adds(b, dreason[v->reason]) < 0 ||
+		    buf_addc(b, '"') < 0 ||
+		    (v->why != NULL && (buf_adds(b, ",\"why\":") < 0 || put_str(b, v->why) < 0)) ?
+		    -1 : buf_addc(b, '}');
+	const struct dcell *c = &x->cells[v->cell];
+	size_t end = c + 1 < x->cells + x->ncells ? c[1].pre : x->ctext.len;
+	return add_piece(b, x, c->pre, c->mid) < 0 || put_str(b, v->decision_id) < 0 ||
+	    add_piece(b, x, c->mid, c->post) < 0 || buf_add(b, id, HASH_ID_LEN) < 0 ||
+	    buf_adds(b, "\",\"position_id\":") < 0 ||
+	    buf_add(b, x->ptext.p + x->poff[v->pos], x->poff[v->pos + 1] - x->poff[v->pos]) < 0 ||
+	    add_piece(b, x, c->post, end) < 0 || put_str(b, decision_status_names[v->status]) < 0 ?
+	    -1 : buf_addc(b, '}');
+}
+
+/* s's canonical bytes at most: exact for a plain string, six a byte
+ * (\u00XX) and the quotes otherwise. */
+static size_t
+str_bound(const char *s)
+{
+	size_t n = 0;
+
+	while (plain[(unsigned char)s[n]])
+		n++;
+	return s[n] == '\0' ? n + 2 : 6 * (n + strlen(s + n)) + 2;
+}
+
+/* v's entry's bytes at most (exact when its strings are plain). */
+static size_t
+entry_bound(const struct freeze_dec *x, const struct freeze_ditem *v)
+{
+	size_t n = str_bound(v->decision_id) + HASH_ID_LEN + 2;
+
+	if (v->reason != D_NONE)
+		return n + sizeof "{\"decision_id\":,\"id\":\"\",\"reason\":\"\"" - 1 +
+		    strlen(dreason[v->reason]) + (v->why ? sizeof ",\"why\":" - 1 + str_bound(v->why) : 0);
+	const struct dcell *c = &x->cells[v->cell];
+	size_t end = c + 1 < x->cells + x->ncells ? c[1].pre : x->ctext.len;
+	return n + end - c->pre + sizeof "\",\"position_id\":" - 1 + x->poff[v->pos + 1] -
+	    x->poff[v->pos] + str_bound(decision_status_names[v->status]);
+}
+
+/* Each entry of v[0..n) whose reason is (or, not, isn't) D_NONE, comma
+ * apart, written into a buffer handed to put every 256 kB.  What put
+ * returns when not 0; -1 out of memory. */
+static int
+entries_put(const struct freeze_dec *x, int included, freeze_put_fn put, void *ctx)
+{
+	struct buf b = BUF_INIT;
+	int first = 1, rc = buf_grow(&b, (size_t)300 << 10);
+
+	for (size_t i = 0; i < x->n && rc == 0; i++) {
+		if ((x->v[i]->reason == D_NONE) != included)
+			continue;
+		if ((!first && buf_addc(&b, ',') < 0) || entry_write(x, x->v[i], &b) < 0)
+			rc = -1;
+		first = 0;
+		if (rc == 0 && b.len >= ((size_t)256 << 10)) {
+			rc = put(ctx, b.p, b.len);
+			buf_reset(&b);
+		}
+	}
+	if (rc == 0 && b.len > 0)
+		rc = put(ctx, b.p, b.len);
+	buf_release(&b);
+	return rc;
 }
 
 /* The section's canonical bytes but the entries: its keys in their
  * canonical order (candidates, cells, excluded, included, totals), each
- * value canonical; the entries stay where they are until written (a
- * million decisions' are 200 MB, fresh memory each time they were copied).
- * A tree of every entry, written once, cost more than reading the
+ * value canonical; the entries are written from the items when the
+ * section is (a million entries kept written were 300 MB of memory).  A
+ * tree of every entry, written once, cost more than reading the
  * decisions. */
 int
 freeze_dec_section(struct freeze_dec *x, struct err *e)
 {
 	struct freeze_ditem **v = malloc((x->n + 1) * sizeof *v);
-	struct freeze_ditem **inc = malloc((x->n + 1) * sizeof *inc);
 	cJSON *sec = cJSON_CreateObject(), *tot;
-	size_t ninc = 0, nexc = 0;
+	size_t ninc = 0;
 	int rc = -1;
 
-	if (v == NULL || inc == NULL || sec == NULL)
+	if (v == NULL || sec == NULL)
 		goto nomem;
-	x->len = 0;
-	for (size_t i = 0; i < x->n; i++) {
+	for (size_t i = 0; i < x->n; i++)
 		v[i] = &x->it[i];
-		x->len += x->it[i].entry_len + 1;
-	}
 	if (sort_items(v, x->n) < 0)
 		goto nomem;
 	for (size_t i = 1; i < x->n; i++)
@@ -609,17 +687,15 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 			    item_where(v[i - 1], w0, sizeof w0));
 			goto done;
 		}
-	for (size_t i = 0; i < x->n; i++)
-		if (v[i]->reason == D_NONE)
-			inc[ninc++] = v[i];
-		else
-			nexc++;
+	for (size_t i = 0; i < x->ncells; i++)
+		ninc += (size_t)x->cells[i].count;
 	buf_reset(&x->head);
 	buf_reset(&x->tail);
 	if (!json_add_string(sec, "candidates", x->cand->id) ||
 	    (tot = cJSON_AddObjectToObject(sec, "totals")) == NULL ||
 	    !json_add_number(tot, "decisions", (double)ninc) ||
-	    !json_add_number(tot, "excluded", (double)nexc) || add_cells(sec, inc, ninc) < 0)
+	    !json_add_number(tot, "excluded", (double)(x->n - ninc)) || add_cells(x, sec) < 0 ||
+	    entry_texts(x) < 0)
 		goto nomem;
 	if (buf_adds(&x->head, "{\"candidates\":") < 0 ||
 	    canon_write(json_get(sec, "candidates"), &x->head, e) < 0 ||
@@ -628,10 +704,12 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 	    buf_adds(&x->head, ",\"excluded\":[") < 0 || buf_adds(&x->tail, "],\"totals\":") < 0 ||
 	    canon_write(tot, &x->tail, e) < 0 || buf_addc(&x->tail, '}') < 0)
 		goto nomem;
-	x->len += x->head.len + x->tail.len + sizeof "],\"included\":[" - 1;
 	free(x->v);
 	x->v = v;
 	v = NULL;
+	x->len = x->head.len + x->tail.len + sizeof "],\"included\":[" - 1;
+	for (size_t i = 0; i < x->n; i++)
+		x->len += entry_bound(x, x->v[i]) + 1;
 	rc = 0;
 	goto done;
 nomem:
@@ -639,7 +717,6 @@ nomem:
 		err_set(e, ERR_NOMEM, "out of memory");
 done:
 	cJSON_Delete(sec);
-	free(inc);
 	free(v);
 	return rc;
 }
@@ -658,10 +735,8 @@ freeze_dec_put(const struct freeze_dec *x, freeze_put_fn put, void *ctx)
 
 	if (x->v == NULL)
 		return 0;
-	if ((rc = put(ctx, x->head.p, x->head.len)) != 0 ||
-	    (rc = entries_put(x->v, x->n, 0, put, ctx)) != 0 ||
-	    (rc = put(ctx, mid, sizeof mid - 1)) != 0 ||
-	    (rc = entries_put(x->v, x->n, 1, put, ctx)) != 0)
+	if ((rc = put(ctx, x->head.p, x->head.len)) != 0 || (rc = entries_put(x, 0, put, ctx)) != 0 ||
+	    (rc = put(ctx, mid, sizeof mid - 1)) != 0 || (rc = entries_put(x, 1, put, ctx)) != 0)
 		return rc;
 	return put(ctx, x->tail.p, x->tail.len);
 }
@@ -776,12 +851,11 @@ budgets_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJS
 	if (used == NULL || reg == NULL)
 		goto done;
 	for (i = 0; i < n; i++)
-		if (v[i]->has_budget && v[i]->cell != NULL) {
+		if (v[i]->has_budget && v[i]->reason == D_NONE) {
 			/* the cell's key: family, replication, condition, budget */
-			const char *b = v[i]->cell;
-			for (int k = 0; k < 3; k++)
-				b += strlen(b) + 1;
-			used[m++] = b;
+			const char *part[4];
+			key_parts(x->cells[v[i]->cell].key, part);
+			used[m++] = part[3];
 		}
 	qsort(used, m, sizeof *used, cmp_str);
 	size_t u = 0;

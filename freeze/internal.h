@@ -96,31 +96,35 @@ int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord
 /* One decision record made ready for the "decisions" section (freeze/
  * decisions.c): by freeze_dec_prepare on any thread, taken by
  * freeze_dec_append on the one that owns the freeze_dec, in input order.
- * Its strings are its own. */
+ * Its strings are its own.  Its entry is written from it only when the
+ * section is (a million entries kept written were 300 MB of memory). */
 struct freeze_ditem {
-	char *decision_id;        /* owns entry and cell too: one allocation */
+	char *decision_id;
 	const char *file;         /* where it was read, for a decision_id given */
 	long line;                /* twice (file NULL: from the store, named by */
 	int sqlite;               /* its decision_id); line a rowid for SQLite */
 	uint8_t d[HASH_LEN];
-	int reason;
+	uint8_t reason, status, has_budget;
 	const char *why;          /* for invalid: a static text */
-	char *entry;              /* its manifest entry's canonical bytes */
-	size_t entry_len;
-	char *cell;               /* the cell's key (included only), for the counts */
-	size_t cell_len;          /* its bytes, the NULs counted */
-	int has_budget;           /* the decision names a budget */
+	long pos;                 /* its position's index in the manifest, or -1 */
+	size_t cell;              /* included: its cell, in the freeze_dec's cells */
+	/* from freeze_dec_prepare to freeze_dec_append: the length of the
+	 * record's canonical bytes, and of the cell's key written after them
+	 * (family, replication, condition, budget or "", each NUL-ended, then
+	 * '1' when the budget is given, else '0'); none for an excluded one */
+	size_t canon_len, key_len;
 	/* what a followed prereg is compared with */
 	char *early;              /* the time it was made, when before registered_at */
 	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
 	long long order_seed;
-	long pos;                 /* its position's index in the manifest, or -1 */
 	int width;                /* 0 none, k top<k>, -1 another condition */
 };
 
 /* freeze_dec_add_text in two steps: the record checked, its canonical bytes
- * appended to canon and its digest in it->d, reading x only (any thread);
- * then it taken into x.  freeze_dec_item_clear frees one not taken. */
+ * appended to canon (it->canon_len of them, then for an included one its
+ * cell's key) and its digest in it->d, reading x only (any thread); then
+ * it taken into x with the key (what followed its bytes), on x's own
+ * thread.  freeze_dec_item_clear frees one not taken. */
 int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
     const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e);
 /* freeze_dec_prepare for a record's text, read by the flat reader
@@ -129,7 +133,8 @@ int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char 
 int freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
     const char *text, size_t n, const struct ledger_loc *loc, struct buf *canon,
     struct freeze_ditem *it, struct err *e);
-int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, struct err *e);
+int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, const char *key,
+    struct err *e);
 void freeze_dec_item_clear(struct freeze_ditem *it);
 
 #endif

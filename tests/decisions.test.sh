@@ -89,6 +89,34 @@ assert any(e.get("budget") == "lo\u00efw" for e in d["included"])
 P
 expect_status "verify re-derives decisions with escapes" 0 "$COHORT" verify --store st-odd f-odd.json
 
+# A budget of "" and none: one cell (its budget written null, its count
+# both's), each entry as its record has it; verify re-derives them.
+$PY - "$D/decisions.jsonl" >nobudget.jsonl <<'P'
+import json, sys
+for i, l in enumerate(open(sys.argv[1])):
+    r = json.loads(l)
+    if i % 3 == 1:
+        r["budget"] = ""
+    elif i % 3 == 2:
+        del r["budget"]
+    print(json.dumps(r, sort_keys=True, separators=(",", ":")))
+P
+fz --decisions nobudget.jsonl --store st-nb -o f-nb.json
+$PY - f-nb.json nobudget.jsonl <<'P' && ok "a budget of \"\" and none: one cell, each entry as its record" || notok "budget \"\" and none" "$(head -c 300 f-nb.json)"
+import collections, json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+recs = {r["decision_id"]: r for r in map(json.loads, open(sys.argv[2]))}
+inc = d["included"]
+for e in inc:
+    assert ("budget" in recs[e["decision_id"]]) == (e["budget"] is not None), e
+    assert e["budget"] == recs[e["decision_id"]].get("budget"), e
+want = collections.Counter((e["family"], e["replication"], e["condition"], e["budget"] or None) for e in inc)
+got = {(c["family"], c["replication"], c["condition"], c["budget"]): c["decisions"] for c in d["cells"]}
+assert got == dict(want), (got, want)
+assert any(e["budget"] == "" for e in inc) and any(e["budget"] is None for e in inc)
+P
+expect_status "verify re-derives decisions without a budget" 0 "$COHORT" verify --store st-nb f-nb.json
+
 # refusals: exit 2, file:line and field, no output file
 head -1 "$D/decisions.jsonl" >one.jsonl
 sed 's/"shown":\[\]/"shown":"e2e4"/' one.jsonl >bad1.jsonl
