@@ -124,6 +124,7 @@ cmd_freeze(int argc, char **argv)
 			goto done;
 		}
 		fo.out = &of;
+		fo.out_only = !as_table; /* the table reads the manifest's bytes */
 	}
 	rc = freeze_build(&fo, &manifest, &e);
 	if (fo.progress)

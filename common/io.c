@@ -299,9 +299,9 @@ outfile_write(struct outfile *o, const void *p, size_t n, struct err *e)
 {
 	const size_t slice = (size_t)64 << 20;
 
-	/* A large document goes out in slices, each handed to writeback as it
-	 * is written, so that the fsync at the commit waits for the last one
-	 * only. */
+	/* A large document goes out in slices, each handed to writeback once
+	 * written (in one call or in many), so that the fsync at the commit
+	 * waits for the last one only. */
 	while (n > 0) {
 		size_t k = n < slice ? n : slice;
 		if (fwrite(p, 1, k, o->fp) != k) {
@@ -309,9 +309,12 @@ outfile_write(struct outfile *o, const void *p, size_t n, struct err *e)
 			return err_set(e, ERR_IO, "%s: write error: %s",
 			    o->path ? o->path : "<stdout>", strerror(errno));
 		}
+		o->unsynced += k;
 #ifdef SYNC_FILE_RANGE_WRITE
-		if (o->path != NULL && k == slice && fflush(o->fp) == 0)
+		if (o->path != NULL && o->unsynced >= slice && fflush(o->fp) == 0) {
 			sync_file_range(fileno(o->fp), 0, 0, SYNC_FILE_RANGE_WRITE);
+			o->unsynced = 0;
+		}
 #endif
 		p = (const char *)p + k;
 		n -= k;

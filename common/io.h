@@ -39,9 +39,10 @@ struct outfile {
 	char *tmp;  /* temporary file name while open */
 	FILE *fp;   /* stream being written */
 	int failed; /* a write failed; commit will refuse */
+	size_t unsynced; /* bytes written since the last handed to writeback */
 };
 
-#define OUTFILE_INIT { NULL, NULL, NULL, 0 }
+#define OUTFILE_INIT { NULL, NULL, NULL, 0, 0 }
 
 /* Open path for writing (NULL or "-": standard output): its temporary file
  * (io_temp_open) until outfile_commit. */

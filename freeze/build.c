@@ -253,6 +253,39 @@ finish_thread(void *arg)
 	freeze_acc_free(f->acc);
 }
 
+/* The manifest written to an output file as it is made; the first error
+ * kept (the sink's own answer is only yes or no). */
+struct out_sink {
+	struct outfile *out;
+	struct err e;
+};
+
+static int
+out_put(void *ctx, const char *p, size_t n)
+{
+	struct out_sink *s = ctx;
+
+	return outfile_write(s->out, p, n, &s->e);
+}
+
+/* The manifest made and written to o->out as it goes (o->out_only): the
+ * store is committed once it is all written, on the thread that frees
+ * the accumulator.  Written to a buffer first, a million decisions' 200
+ * MB of fresh memory cost more than writing them out. */
+static int
+write_out(const struct freeze_opts *o, struct freeze_acc *acc, const cJSON *repo,
+    struct err *e)
+{
+	struct out_sink s = { o->out, ERR_INIT };
+	struct freeze_sink k = { out_put, &s, NULL, 0 };
+
+	if (freeze_acc_stream(acc, repo, &k, NULL, e) == 0)
+		return 0;
+	if (s.e.code != ERR_OK)
+		*e = s.e;
+	return -1;
+}
+
 int
 freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 {
@@ -280,7 +313,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 			goto done;
 	if (add_decisions(o, b.acc, b.store, e) < 0)
 		goto done;
-	if (freeze_acc_write(b.acc, repo, manifest, e) < 0)
+	if (o->out != NULL && o->out_only ? write_out(o, b.acc, repo, e) < 0 :
+	    freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
 	if (o->deviation != NULL) {
 		const cJSON *d;
@@ -299,7 +333,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	else if (!(threaded = pool_spawn(&th, finish_thread, &f)))
 		pool_join(&th);
 	/* (f.rc is read only once no thread writes it) */
-	rc = o->out != NULL && (threaded || f.rc == 0) ?
+	rc = o->out != NULL && !o->out_only && (threaded || f.rc == 0) ?
 	    outfile_write(o->out, manifest->p + start, manifest->len - start, e) : 0;
 	pool_join(&th);
 	if (f.rc < 0) {

@@ -50,6 +50,10 @@ struct freeze_opts {
 	 * written to it (outfile_write) while the store is committed, and the
 	 * caller commits or aborts it after */
 	struct outfile *out;
+	/* with out: the manifest written to it only, as it is made, and not
+	 * appended to freeze_build's buffer (a million decisions' manifest
+	 * is 200 MB of memory not touched) */
+	int out_only;
 	/* the preregistration the cohort follows (borrowed), or NULL: the
 	 * manifest then names it, holds it, and lists every deviation from
 	 * it; each is also handed to deviation when that is set */
@@ -58,8 +62,9 @@ struct freeze_opts {
 	void *deviation_ctx;
 };
 
-/* Append the manifest's canonical bytes to manifest; on failure it is left
- * as it was (and o->out may hold part of it: the caller aborts it). */
+/* Append the manifest's canonical bytes to manifest (none with
+ * o->out_only); on failure it is left as it was (and o->out may hold part
+ * of it: the caller aborts it). */
 int freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e);
 
 struct freeze_acc;
