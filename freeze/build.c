@@ -268,22 +268,48 @@ out_put(void *ctx, const char *p, size_t n)
 	return outfile_write(s->out, p, n, &s->e);
 }
 
-/* The manifest made and written to o->out as it goes (o->out_only): the
- * store is committed once it is all written, on the thread that frees
- * the accumulator.  Written to a buffer first, a million decisions' 200
- * MB of fresh memory cost more than writing them out. */
+/* The store's pack synced and its index written, under their temporary
+ * names, on a thread of their own. */
+struct prep {
+	struct cas *store;
+	struct err e;
+	int rc;
+};
+
+static void
+prep_thread(void *arg)
+{
+	struct prep *p = arg;
+
+	p->rc = cas_commit_prepare(p->store, &p->e);
+}
+
+/* The manifest made and written to o->out as it goes (o->out_only), while
+ * the store's new pack and index are made ready beside it; they are moved
+ * into place once the manifest is all written.  Written to a buffer
+ * first, a million decisions' 200 MB of fresh memory cost more than
+ * writing them out. */
 static int
-write_out(const struct freeze_opts *o, struct freeze_acc *acc, const cJSON *repo,
-    struct err *e)
+write_out(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *store,
+    const cJSON *repo, struct err *e)
 {
 	struct out_sink s = { o->out, ERR_INIT };
 	struct freeze_sink k = { out_put, &s, NULL, 0 };
+	struct prep p = { store, ERR_INIT, 0 };
+	struct pool_thread th = POOL_THREAD_INIT;
+	int rc;
 
-	if (freeze_acc_stream(acc, repo, &k, NULL, e) == 0)
-		return 0;
-	if (s.e.code != ERR_OK)
+	if (store != NULL)
+		pool_spawn(&th, prep_thread, &p); /* or run by pool_join */
+	rc = freeze_acc_stream(acc, repo, &k, NULL, e);
+	pool_join(&th);
+	if (rc < 0 && s.e.code != ERR_OK)
 		*e = s.e;
-	return -1;
+	if (rc == 0 && p.rc < 0) {
+		*e = p.e;
+		rc = -1;
+	}
+	return rc;
 }
 
 int
@@ -313,7 +339,7 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 			goto done;
 	if (add_decisions(o, b.acc, b.store, e) < 0)
 		goto done;
-	if (o->out != NULL && o->out_only ? write_out(o, b.acc, repo, e) < 0 :
+	if (o->out != NULL && o->out_only ? write_out(o, b.acc, b.store, repo, e) < 0 :
 	    freeze_acc_write(b.acc, repo, manifest, e) < 0)
 		goto done;
 	if (o->deviation != NULL) {

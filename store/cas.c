@@ -50,6 +50,9 @@ struct cas {
 	size_t nrecs, caprecs;
 	char **damage; /* packs that could not be read (read-only opens) */
 	size_t ndamage;
+	/* cas_commit_prepare's: the new index's temporary file and identity */
+	char *tmp_idx;
+	uint8_t idx_id[HASH_LEN];
 };
 
 static void
@@ -312,6 +315,9 @@ cas_free(struct cas *c)
 	free(c->outbuf);
 	if (c->tmp_pack)
 		unlink(c->tmp_pack);
+	if (c->tmp_idx)
+		unlink(c->tmp_idx);
+	free(c->tmp_idx);
 	for (size_t i = 0; i < c->ndamage; i++)
 		free(c->damage[i]);
 	free(c->damage);
@@ -701,12 +707,9 @@ write_index(struct cas *c, size_t n, uint8_t id[HASH_LEN], char **tmp, struct er
 }
 
 int
-cas_commit(struct cas *c, struct err *e)
+cas_commit_prepare(struct cas *c, struct err *e)
 {
-	char path[4096], hex[2 * HASH_LEN + 1], *tmpidx = NULL;
-	uint8_t id[HASH_LEN];
 	size_t n = 0;
-	int rc = -1;
 
 	if (c->out == NULL)
 		return 0;
@@ -721,35 +724,40 @@ cas_commit(struct cas *c, struct err *e)
 	for (size_t i = 0; i < c->nrecs; i++)
 		if (n == 0 || !digest_eq(c->recs[n - 1].d, c->recs[i].d))
 			c->recs[n++] = c->recs[i];
-	if (write_index(c, n, id, &tmpidx, e) < 0)
-		goto done;
+	return write_index(c, n, c->idx_id, &c->tmp_idx, e);
+}
+
+int
+cas_commit_publish(struct cas *c, struct err *e)
+{
+	char path[4096], hex[2 * HASH_LEN + 1];
+
+	if (c->tmp_idx == NULL)
+		return 0;
 	/* The pack goes into place before its index: an index never names a
 	 * pack that is not there. */
-	hash_hex_format(id, hex);
+	hash_hex_format(c->idx_id, hex);
 	hex[24] = '\0';
 	snprintf(path, sizeof path, "%s/pack/%s.pack", c->dir, hex);
-	if (rename(c->tmp_pack, path) != 0) {
-		err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
-		goto done;
-	}
+	if (rename(c->tmp_pack, path) != 0)
+		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
 	free(c->tmp_pack);
 	c->tmp_pack = NULL;
 	snprintf(path, sizeof path, "%s/pack/%s.idx", c->dir, hex);
-	if (rename(tmpidx, path) != 0) {
-		err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
-		goto done;
-	}
-	free(tmpidx);
-	tmpidx = NULL;
+	if (rename(c->tmp_idx, path) != 0)
+		return err_set(e, ERR_IO, "%s: cannot rename: %s", path, strerror(errno));
+	free(c->tmp_idx);
+	c->tmp_idx = NULL;
 	c->nrecs = 0;
 	if (io_sync_dir(path, e) < 0)
-		goto done;
-	rc = load_pack(c, hex, e);
-done:
-	if (tmpidx != NULL)
-		unlink(tmpidx);
-	free(tmpidx);
-	return rc;
+		return -1;
+	return load_pack(c, hex, e);
+}
+
+int
+cas_commit(struct cas *c, struct err *e)
+{
+	return cas_commit_prepare(c, e) < 0 ? -1 : cas_commit_publish(c, e);
 }
 
 int

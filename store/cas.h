@@ -35,6 +35,11 @@ void cas_free(struct cas *c);
 int cas_put(struct cas *c, const uint8_t d[HASH_LEN], const void *p, size_t n, struct err *e);
 /* Write the new pack's index and move both into place (fsync'ed). */
 int cas_commit(struct cas *c, struct err *e);
+/* cas_commit in two steps: the pack and its index written and synced
+ * under temporary names (no other call on c meanwhile; cas_free removes
+ * them), then moved into place. */
+int cas_commit_prepare(struct cas *c, struct err *e);
+int cas_commit_publish(struct cas *c, struct err *e);
 
 /* Find a record: 0 and its bytes, 1 when absent, -1 on error. */
 int cas_get(struct cas *c, const uint8_t d[HASH_LEN], const char **p, size_t *n, struct err *e);

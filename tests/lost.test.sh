@@ -87,6 +87,22 @@ rc=$?
 	notok "freeze on a full disk names the manifest" "exit $rc: $(cat full.err)"
 [ -z "$(ls full)" ] && ok "freeze on a full disk leaves nothing" || notok "freeze on a full disk leaves nothing" "$(ls full)"
 
+# The manifest is written as it is made, beside the store's new pack made
+# ready: when its writing fails, the new pack (one record here, under the
+# limit) is not moved into the store, and no temporary file stays.
+"$COHORT" freeze --spec luna/spec.json --store fst -o f1.json luna/ledger.jsonl
+head -n 1 luna/ledger.jsonl | sed 's/"game_id":"luna-/"game_id":"new-luna-/' | cat luna/ledger.jsonl - >plus1.jsonl
+ls -a fst/pack >packs.before
+(trap '' XFSZ; ulimit -f 32; exec "$COHORT" freeze --spec luna/spec.json --store fst -o full/f.json plus1.jsonl) >full.out 2>full.err
+rc=$?
+ls -a fst/pack >packs.after
+[ $rc = 2 ] && grep -q '^cohort freeze: full/f.json: write error' full.err && cmp -s packs.before packs.after &&
+	[ -z "$(ls full)" ] && ok "a manifest that cannot be written: the store gains no pack, nothing stays" ||
+	notok "a manifest that cannot be written leaves the store as it was" "exit $rc: $(cat full.err; diff packs.before packs.after)"
+"$COHORT" freeze --spec luna/spec.json --store fst -o f2.json plus1.jsonl
+[ "$(ls fst/pack | wc -l)" = 4 ] && ok "written after all: the store gains the new record's pack" ||
+	notok "the store gains the new pack" "$(ls fst/pack)"
+
 # --- temporary files ---------------------------------------------------------
 # A killed freeze leaves its temporary files: the manifest's beside -o and
 # a partial pack in the store.  They are named for their process
