@@ -173,6 +173,8 @@ decision_read(const cJSON *rec, struct decision *d, struct err *e)
 enum { T_BUDGET, T_CHOSEN, T_CONDITION, T_CONTEXT, T_DECISION_ID, T_FAILURE, T_FAMILY,
 	T_LATENCY, T_MODEL, T_ORDER_SEED, T_POSITION_ID, T_PROPOSED, T_REPLICATION, T_RETRIES,
 	T_SHOWN, T_STATUS, T_TOKENS, T_TS, T_N };
+_Static_assert(T_N + 6 <= (int)(sizeof ((struct decision_flat *)0)->at / sizeof(int)),
+    "decision_flat's at[] holds the fields, the model's and the tokens'");
 static const char *const top_keys[T_N] = { "budget", "chosen", "condition", "context",
 	"decision_id", "failure", "family", "latency_ms", "model", "order_seed", "position_id",
 	"proposed", "replication", "retries", "shown", "status", "tokens", "ts" };
@@ -263,10 +265,10 @@ flat_moves(const struct rec_scan *s, struct flat_strs *q, int arr, const char **
 
 /* The ids, the condition, the model and the context. */
 static int
-flat_ids(struct decision_flat *f, const struct rec_scan *s, const int *v, struct decision *d,
-    struct flat_strs *q)
+flat_ids(const struct rec_scan *s, const int *v, struct decision *d, struct flat_strs *q)
 {
-	int m[2], ctx;
+	const int *m = v + T_N;
+	int ctx;
 
 	if (want_str(s, q, v[T_DECISION_ID], &d->decision_id, 1) ||
 	    want_str(s, q, v[T_FAMILY], &d->family, 1) ||
@@ -276,7 +278,6 @@ flat_ids(struct decision_flat *f, const struct rec_scan *s, const int *v, struct
 	    (v[T_BUDGET] >= 0 && want_str(s, q, v[T_BUDGET], &d->budget, 0)) ||
 	    rec_type(s, v[T_MODEL]) != REC_OBJECT)
 		return 1;
-	rec_members(s, v[T_MODEL], &f->model, m);
 	if (want_str(s, q, m[0], &d->requested, 0) || want_str(s, q, m[1], &d->returned, 0) ||
 	    flat_word(s, v[T_CONTEXT], (const char *const[]){ "fresh", "history" }, 2, &ctx))
 		return 1;
@@ -287,10 +288,10 @@ flat_ids(struct decision_flat *f, const struct rec_scan *s, const int *v, struct
 
 /* The moves, the outcome, the tokens and the time. */
 static int
-flat_outcome(struct decision_flat *f, const struct rec_scan *s, const int *v, struct decision *d,
-    struct flat_strs *q)
+flat_outcome(const struct rec_scan *s, const int *v, struct decision *d, struct flat_strs *q)
 {
-	int t[4], w, ct = rec_type(s, v[T_CHOSEN]), ft = rec_type(s, v[T_FAILURE]);
+	const int *t = v + T_N + 2;
+	int w, ct = rec_type(s, v[T_CHOSEN]), ft = rec_type(s, v[T_FAILURE]);
 
 	if (flat_moves(s, q, v[T_SHOWN], d->shown, &d->nshown) ||
 	    (v[T_PROPOSED] >= 0 && flat_moves(s, q, v[T_PROPOSED], d->proposed, &d->nproposed)))
@@ -309,7 +310,6 @@ flat_outcome(struct decision_flat *f, const struct rec_scan *s, const int *v, st
 	if (flat_int(s, v[T_RETRIES], 0, 1000000, &d->retries) ||
 	    rec_type(s, v[T_TOKENS]) != REC_OBJECT)
 		return 1;
-	rec_members(s, v[T_TOKENS], &f->tokens, t);
 	for (int k = 0; k < 4; k++)
 		if (flat_int(s, t[k], 0, 9007199254740991LL, &d->tok[token_slot[k]]))
 			return 1;
@@ -338,16 +338,38 @@ flat_copy(struct decision_flat *f, const struct rec_scan *s, const struct flat_s
 	return 0;
 }
 
+/* Where the record's fields are: found again only for a record of another
+ * shape than the last (rec_shape: the same tokens, of the same types).
+ * The model's are at[T_N], the tokens' at[T_N + 2] (-1 when not an
+ * object). */
+static const int *
+flat_at(struct decision_flat *f, const struct rec_scan *s)
+{
+	uint64_t shape = rec_shape(s);
+	int *v = f->at;
+
+	if (shape != 0 && shape == f->shape && s == f->by)
+		return v;
+	rec_members(s, 0, &f->top, v);
+	v[T_N] = v[T_N + 1] = v[T_N + 2] = v[T_N + 3] = v[T_N + 4] = v[T_N + 5] = -1;
+	if (rec_type(s, v[T_MODEL]) == REC_OBJECT)
+		rec_members(s, v[T_MODEL], &f->model, v + T_N);
+	if (rec_type(s, v[T_TOKENS]) == REC_OBJECT)
+		rec_members(s, v[T_TOKENS], &f->tokens, v + T_N + 2);
+	f->shape = shape;
+	f->by = s;
+	return v;
+}
+
 int
 decision_read_flat(struct decision_flat *f, const struct rec_scan *s, struct decision *d)
 {
 	struct flat_strs q;
-	int v[T_N];
+	const int *v = flat_at(f, s);
 
 	memset(d, 0, sizeof *d);
 	q.n = 0;
-	rec_members(s, 0, &f->top, v);
-	if (flat_ids(f, s, v, d, &q) || flat_outcome(f, s, v, d, &q))
+	if (flat_ids(s, v, d, &q) || flat_outcome(s, v, d, &q))
 		return 1;
 	if (flat_copy(f, s, &q) < 0)
 		return -1;

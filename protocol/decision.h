@@ -76,6 +76,11 @@ struct decision_flat {
 	struct rec_scan *rs;
 	struct rec_keys top, model, tokens;
 	struct buf text;
+	/* where the fields of records of shape `shape` read by `by` are
+	 * (rec_shape): the top-level ones, the model's and the tokens' */
+	const struct rec_scan *by;
+	uint64_t shape;
+	int at[24];
 };
 int decision_flat_init(struct decision_flat *f);
 void decision_flat_release(struct decision_flat *f);

@@ -161,6 +161,18 @@ for i in range(1000):
     print(json.dumps(dict(items), ensure_ascii=rng.random() < 0.5))
 P
 cat "$D/decisions.jsonl" >>mut.jsonl
+# Records of two shapes the same but for a key's name, in turn: "proposed"
+# and, in its place, "provided" (no field), its value the same (what the
+# reader keeps of a shape must be that shape's).
+$PY - "$D/decisions.jsonl" >>mut.jsonl <<'P'
+import json, sys
+r = next(json.loads(l) for l in open(sys.argv[1]) if '"proposed"' in l)
+t = dict(r)
+t["provided"] = t.pop("proposed")
+for _ in range(3):
+    for x in (r, t):
+        print(json.dumps(x, sort_keys=True, separators=(",", ":")))
+P
 if "$BUILD/tests/unit/decision_flat" mut.jsonl >mut.out 2>mut.err; then
 	read -r nrec _ nflat _ <mut.out
 	[ "$nflat" -gt 0 ] && [ "$nflat" -lt "$nrec" ] &&
