@@ -89,6 +89,24 @@ assert any(e.get("budget") == "lo\u00efw" for e in d["included"])
 P
 expect_status "verify re-derives decisions with escapes" 0 "$COHORT" verify --store st-odd f-odd.json
 
+# The same log in decision_id order and in reverse order: the same manifest
+# (a log already in order is taken as it is).
+$PY -c '
+import json, sys
+recs = [l for l in open(sys.argv[1])]
+recs.sort(key=lambda l: json.loads(l)["decision_id"].encode())
+open("sorted.jsonl", "w").writelines(recs)
+open("reversed.jsonl", "w").writelines(reversed(recs))' "$D/decisions.jsonl"
+fz --decisions sorted.jsonl >f-sorted.json
+fz --decisions reversed.jsonl >f-reversed.json
+same_bytes "decisions in decision_id order: the same manifest" f.json f-sorted.json
+same_bytes "decisions in reverse order: the same manifest" f.json f-reversed.json
+head -n 3 sorted.jsonl >dup-sorted.jsonl
+sed -n 3p sorted.jsonl >>dup-sorted.jsonl
+expect_fail2 "a decision_id given twice at the end of a log in order: both named" \
+	'dup-sorted.jsonl:4: "decision_id": "[^"]*" appears twice \(also dup-sorted.jsonl:3\)' \
+	fz --decisions dup-sorted.jsonl
+
 # A budget of "" and none: one cell (its budget written null, its count
 # both's), each entry as its record has it; verify re-derives them.
 $PY - "$D/decisions.jsonl" >nobudget.jsonl <<'P'
