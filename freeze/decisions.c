@@ -89,22 +89,24 @@ freeze_dec_set_prereg(struct freeze_dec *x, const struct prereg *p)
 	x->prereg = p;
 }
 
-/* Why a decision is left out, or D_NONE; checks d against its position. */
+/* Why a decision is left out, or D_NONE; checks d against its position
+ * (*p, or NULL when the manifest has none). */
 static int
-classify(const struct freeze_dec *x, const struct decision *d, const char **why)
+classify(const struct freeze_dec *x, const struct decision *d, const struct cand_position **p,
+    const char **why)
 {
-	const struct cand_position *p;
 	struct decision_moves m;
 
+	*p = cand_find(x->cand, d->position_id);
 	if (spec_family(x->sp, d->family, strlen(d->family)) < 0)
 		return D_FAMILY;
 	if (ts_cmp(d->ts, x->sp->as_of) > 0)
 		return D_AFTER_CUT;
 	if (d->status == DS_PROVIDER_ERROR)
 		return D_PROVIDER_ERROR;
-	if ((p = cand_find(x->cand, d->position_id)) == NULL)
+	if (*p == NULL)
 		return *why = "its position is not in the candidate manifest", D_INVALID;
-	if (decision_check(d, p, &m, why) != 0)
+	if (decision_check(d, *p, &m, why) != 0)
 		return D_INVALID;
 	return D_NONE;
 }
@@ -147,11 +149,29 @@ put_str(struct buf *b, const char *s)
 	return 0;
 }
 
-/* s and its NUL appended to b.  -1 out of memory. */
+/* A cell's key appended to b: family, replication, condition, budget or
+ * "", each NUL-ended, then '1' when the budget is given, else '0'.  -1 out
+ * of memory. */
 static int
-add_z(struct buf *b, const char *s)
+add_key(struct buf *b, const struct decision *d)
 {
-	return buf_add(b, s, strlen(s) + 1);
+	const char *part[4] = { d->family, d->replication, d->condition, d->budget ? d->budget : "" };
+	size_t len[4], all = 1;
+	char *o;
+
+	for (int k = 0; k < 4; k++)
+		all += (len[k] = strlen(part[k])) + 1;
+	if (buf_grow(b, all) < 0)
+		return -1;
+	o = b->p + b->len;
+	for (int k = 0; k < 4; k++) {
+		memcpy(o, part[k], len[k] + 1);
+		o += len[k] + 1;
+	}
+	*o++ = d->budget ? '1' : '0';
+	*o = '\0';
+	b->len += all;
+	return 0;
 }
 
 /* Where it was read: "file:line", or for a record from the store its
@@ -207,7 +227,7 @@ static int
 fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger_loc *loc,
     struct buf *canon, size_t start, struct hash *h, struct freeze_ditem *it, struct err *e)
 {
-	const struct cand_position *p = cand_find(x->cand, dec->position_id);
+	const struct cand_position *p;
 	const char *why = NULL;
 	size_t n = canon->len - start;
 
@@ -217,7 +237,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 	else if (hash_digest(h, canon->p + start, n, it->d) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 	it->canon_len = n;
-	it->reason = (uint8_t)classify(x, dec, &why);
+	it->reason = (uint8_t)classify(x, dec, &p, &why);
 	it->status = (uint8_t)dec->status;
 	it->why = why;
 	it->has_budget = dec->budget != NULL;
@@ -225,11 +245,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 	if (loc != NULL)
 		it->file = loc->name, it->line = loc->line, it->sqlite = loc->sqlite;
 	if ((it->decision_id = strdup(dec->decision_id)) == NULL ||
-	    (it->reason == D_NONE &&
-	        (add_z(canon, dec->family) < 0 || add_z(canon, dec->replication) < 0 ||
-	            add_z(canon, dec->condition) < 0 ||
-	            add_z(canon, dec->budget ? dec->budget : "") < 0 ||
-	            buf_addc(canon, dec->budget ? '1' : '0') < 0)) ||
+	    (it->reason == D_NONE && add_key(canon, dec) < 0) ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
