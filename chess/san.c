@@ -89,23 +89,23 @@ chess_uci_among(const struct chess_move *list, int nlist, const char *text,
 	char show[TEXT_SHOWN + 4];
 	size_t n = strlen(text);
 	int from, to, promo = CHESS_NONE, wants;
-	const char *pl;
+	const char *pl, *why;
 
-	shown(text, show);
-	if (n < 4 || n > 5 || (from = square_at(text)) < 0 || (to = square_at(text + 2)) < 0)
-		return err_set(e, ERR_INPUT, "%s: not a move in UCI form (like e2e4 or e7e8q)",
-		    show);
-	if (n == 5) {
-		if ((pl = strchr("nbrq", text[4])) == NULL)
-			return err_set(e, ERR_INPUT, "%s: the promotion must be one of n b r q",
-			    show);
-		promo = CHESS_KNIGHT + (int)(pl - "nbrq");
+	/* the text shown only in a message: a million decisions' moves are
+	 * read here */
+	if (n < 4 || n > 5 || (from = square_at(text)) < 0 || (to = square_at(text + 2)) < 0) {
+		why = "not a move in UCI form (like e2e4 or e7e8q)";
+	} else if (n == 5 && (pl = strchr("nbrq", text[4])) == NULL) {
+		why = "the promotion must be one of n b r q";
+	} else {
+		if (n == 5)
+			promo = CHESS_KNIGHT + (int)(pl - "nbrq");
+		if (find_move(list, nlist, from, to, promo, m, &wants))
+			return 0;
+		why = wants ? "a promotion needs its piece (like e7e8q)" : "illegal in this position";
 	}
-	if (find_move(list, nlist, from, to, promo, m, &wants))
-		return 0;
-	if (wants)
-		return err_set(e, ERR_INPUT, "%s: a promotion needs its piece (like e7e8q)", show);
-	return err_set(e, ERR_INPUT, "%s: illegal in this position", show);
+	shown(text, show);
+	return err_set(e, ERR_INPUT, "%s: %s", show, why);
 }
 
 /* How m's piece must be told apart from others of its kind that can also
