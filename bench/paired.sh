@@ -17,7 +17,10 @@ cc -O2 -o genledger "$ROOT/bench/genledger.c" || return 1
 mkdir -p games
 ./genledger "$((dbytes / 650 + 1))" games/spec.json >games/ledger.jsonl || return 1
 gbytes=$(wc -c <games/ledger.jsonl)
+# both in the page cache, and the ledger just written on disk: its
+# writeback would otherwise slow the games' freeze alone
 cat decisions.jsonl games/ledger.jsonl >/dev/null
+sync
 bench_time "cohort freeze, $gbytes bytes of games" "$COHORT" freeze --spec games/spec.json \
 	--store games/st -o games/f.json games/ledger.jsonl || return 1
 g_wall=$BENCH_WALL g_cpu=$BENCH_CPU

@@ -173,6 +173,8 @@ read_evals(struct cand_position *p, struct err *e)
 	return 0;
 }
 
+static uint64_t uci_pack(const char *text);
+
 /* p's legal moves, kept: a million decisions are read against a few
  * hundred positions, and generating the moves for each was a tenth of a
  * decision's reading.  -1 out of memory. */
@@ -180,13 +182,46 @@ static int
 legal_moves(struct cand_position *p)
 {
 	struct chess_move m[CHESS_MAX_MOVES];
+	char uci[CHESS_UCI_MAX];
 
 	p->nlegal = chess_moves(&p->pos, m);
 	p->legal = malloc(((size_t)p->nlegal + 1) * sizeof *m);
-	if (p->legal == NULL)
+	p->legal_uci = malloc(((size_t)p->nlegal + 1) * sizeof *p->legal_uci);
+	if (p->legal == NULL || p->legal_uci == NULL)
 		return -1;
 	memcpy(p->legal, m, (size_t)p->nlegal * sizeof *m);
+	for (int i = 0; i < p->nlegal; i++) {
+		chess_uci_write(m[i], uci);
+		p->legal_uci[i] = uci_pack(uci);
+	}
 	return 0;
+}
+
+/* A move's UCI text (at most five bytes) as one number, its bytes in
+ * order and zero after: equal numbers, equal texts.  0 for a text too long
+ * to be one. */
+static uint64_t
+uci_pack(const char *text)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	for (i = 0; i < 6 && text[i] != '\0'; i++)
+		x |= (uint64_t)(unsigned char)text[i] << (8 * i);
+	return i > 5 ? 0 : x;
+}
+
+int
+cand_legal_move(const struct cand_position *p, const char *text, struct chess_move *m)
+{
+	uint64_t x = uci_pack(text);
+
+	for (int i = 0; x != 0 && i < p->nlegal; i++)
+		if (p->legal_uci[i] == x) {
+			*m = p->legal[i];
+			return 0;
+		}
+	return -1;
 }
 
 static int
@@ -370,6 +405,7 @@ cand_release(struct candidates *c)
 		free(c->p[i].cand);
 		free(c->p[i].evals);
 		free(c->p[i].legal);
+		free(c->p[i].legal_uci);
 	}
 	free(c->p);
 	free(c->trees);

@@ -69,6 +69,7 @@ struct cand_position {
 	struct cand_move *evals;
 	int nlegal;                 /* the position's legal moves, generated once */
 	struct chess_move *legal;   /* for every decision read against it */
+	uint64_t *legal_uci;        /* their UCI texts, packed (cand_legal_move) */
 	const cJSON *json;          /* the line's tree */
 };
 
@@ -97,6 +98,11 @@ int cand_canonical(const struct candidates *c, struct buf *out, struct err *e);
 void cand_release(struct candidates *c);
 
 /* The position of an id, or NULL (binary search). */
+/* The legal move of p whose UCI text is text: 0, or -1 when none.  The
+ * texts chess_uci_among takes for p's legal moves, looked up among the
+ * position's own, made once (a million decisions' moves are read). */
+int cand_legal_move(const struct cand_position *p, const char *text, struct chess_move *m);
+
 const struct cand_position *cand_find(const struct candidates *c, const char *position_id);
 
 /* A move's value in centipawns (a mate as CAND_MATE_CP - CAND_MATE_STEP n). */

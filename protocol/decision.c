@@ -401,11 +401,9 @@ static int
 read_moves(const struct cand_position *p, const char *const *mv, size_t nmv,
     struct chess_move *out, size_t *n, const char **why)
 {
-	struct err e = ERR_INIT;
-
 	*n = 0;
 	for (size_t i = 0; i < nmv; i++) {
-		if (chess_uci_among(p->legal, p->nlegal, mv[i], &out[*n], &e) < 0)
+		if (cand_legal_move(p, mv[i], &out[*n]) < 0)
 			return *why = "a move shown or proposed is not legal in the position", 1;
 		if (in_moves(out, *n, out[*n]))
 			return *why = "a move is shown or proposed twice", 1;
@@ -445,8 +443,6 @@ int
 decision_check(const struct decision *d, const struct cand_position *p, struct decision_moves *m,
     const char **why)
 {
-	struct err e = ERR_INIT;
-
 	memset(m, 0, sizeof *m);
 	if (read_moves(p, d->shown, d->nshown, m->shown, &m->nshown, why) != 0 ||
 	    (d->has_proposed &&
@@ -457,7 +453,7 @@ decision_check(const struct decision *d, const struct cand_position *p, struct d
 	if ((d->cond.kind == DK_PROPOSE || d->cond.kind == DK_ENGINE_SELECTS) && m->nproposed == 0)
 		return *why = "the condition asks for a proposed shortlist, and none is given", 1;
 	if (d->chosen != NULL) {
-		if (chess_uci_among(p->legal, p->nlegal, d->chosen, &m->chosen, &e) < 0)
+		if (cand_legal_move(p, d->chosen, &m->chosen) < 0)
 			return *why = "the chosen move is not legal in the position", 1;
 		m->have_chosen = 1;
 	}

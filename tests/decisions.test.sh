@@ -152,6 +152,28 @@ expect_fail2 "decisions without candidates" 'decisions needs --candidates' "$COH
 fz --decisions bad1.jsonl -o no.json >/dev/null 2>&1
 [ ! -e no.json ] && ok "a refused log leaves no output file" || notok "no output on refusal" "no.json exists"
 
+# A decision's moves are looked up among its position's legal moves' UCI
+# texts, made once (cand_legal_move): against chess_uci_among on every
+# text of squares and promotion letters and some that are none, in the
+# example's positions and in four more (castling both ways, promotions of
+# both sides, en passant).
+$PY - "$D/candidates.jsonl" >special.jsonl <<'P'
+import json, sys
+head = json.loads(open(sys.argv[1]).readline())
+print(json.dumps(head, sort_keys=True, separators=(",", ":")))
+for pid, fen, mv, side in [
+        ("p1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "e1g1", "white"),
+        ("p2", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", "c4c5", "white"),
+        ("p3", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", "c5c4", "black"),
+        ("p4", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "white")]:
+    print(json.dumps({"candidates": [{"cp": 10, "pv": [mv], "uci": mv}], "fen": fen, "opening": "o9",
+        "position_id": pid, "split": "explore",
+        "stratum": {"kind": "tactical", "phase": "middlegame", "to_move": side}},
+        sort_keys=True, separators=(",", ":")))
+P
+check "unit: a move looked up by its UCI text is chess_uci_among's (tests/unit/cand_legal.c)" \
+	"$BUILD/tests/unit/cand_legal" "$D/candidates.jsonl" special.jsonl "$ROOT/examples/engine-panel/candidates.jsonl"
+
 # The flat decision reader (protocol/decision.c) against the tree reader:
 # every record of the example and a thousand mutations of them (each field
 # dropped, nulled, of another type, out of range, escaped, non-ASCII, the
