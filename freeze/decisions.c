@@ -38,7 +38,6 @@ struct freeze_dec {
 	 * length of the whole */
 	struct freeze_ditem **v;
 	struct buf head, tail;
-	size_t len;           /* at most */
 	/* the included decisions' cells (freeze_dec_append), a table of
 	 * their indexes, and their and the positions' entry texts */
 	struct dcell *cells;
@@ -46,6 +45,7 @@ struct freeze_dec {
 	size_t *table, tcap;
 	struct buf ctext, ptext;
 	size_t *poff;
+	struct freeze_ids *ids; /* the decision_ids */
 };
 
 struct freeze_dec *
@@ -59,6 +59,11 @@ freeze_dec_new(const struct spec *sp, const struct candidates *cand, struct err 
 	}
 	x->sp = sp;
 	x->cand = cand;
+	if ((x->ids = freeze_ids_new()) == NULL) {
+		free(x);
+		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
 	return x;
 }
 
@@ -80,6 +85,7 @@ freeze_dec_free(struct freeze_dec *x)
 	buf_release(&x->ctext);
 	buf_release(&x->ptext);
 	free(x->poff);
+	freeze_ids_free(x->ids);
 	free(x);
 }
 
@@ -149,6 +155,16 @@ put_str(struct buf *b, const char *s)
 	return 0;
 }
 
+static uint64_t
+key_hash(const char *k, size_t n)
+{
+	uint64_t h = 1469598103934665603u;
+
+	for (size_t j = 0; j < n; j++)
+		h = (h ^ (unsigned char)k[j]) * 1099511628211u;
+	return h;
+}
+
 /* A cell's key appended to b: family, replication, condition, budget or
  * "", each NUL-ended, then '1' when the budget is given, else '0'.  -1 out
  * of memory. */
@@ -214,7 +230,6 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 void
 freeze_dec_item_clear(struct freeze_ditem *it)
 {
-	free(it->decision_id);
 	free(it->early);
 	free(it->seeds);
 	memset(it, 0, sizeof *it);
@@ -244,13 +259,19 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 	it->pos = p ? (long)(p - x->cand->p) : -1;
 	if (loc != NULL)
 		it->file = loc->name, it->line = loc->line, it->sqlite = loc->sqlite;
-	if ((it->decision_id = strdup(dec->decision_id)) == NULL ||
-	    (it->reason == D_NONE && add_key(canon, dec) < 0) ||
+	if ((it->reason == D_NONE && add_key(canon, dec) < 0) ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
 	it->key_len = canon->len - start - n;
+	/* hashed here, on the worker, while the bytes are at hand */
+	it->key_hash = key_hash(canon->p + start + n, it->key_len);
+	it->id_len = strlen(dec->decision_id);
+	if (buf_add(canon, dec->decision_id, it->id_len) < 0) {
+		freeze_dec_item_clear(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
 	return 0;
 }
 
@@ -323,22 +344,12 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 /* ---- cells: the included decisions' family, replication, condition
  * and budget, each kept once ---- */
 
-static uint64_t
-key_hash(const char *k, size_t n)
-{
-	uint64_t h = 1469598103934665603u;
-
-	for (size_t j = 0; j < n; j++)
-		h = (h ^ (unsigned char)k[j]) * 1099511628211u;
-	return h;
-}
-
 /* The index of the cell with key k[0..n), made when new.  The table is
  * open addressing over indexes plus one (0: an empty slot), kept under
  * half full.  A cohort has a few hundred cells and a million decisions.
  * -1 out of memory. */
 static long
-cell_of(struct freeze_dec *x, const char *k, size_t n)
+cell_of(struct freeze_dec *x, const char *k, size_t n, uint64_t kh)
 {
 	size_t h;
 
@@ -356,7 +367,7 @@ cell_of(struct freeze_dec *x, const char *k, size_t n)
 		x->table = t;
 		x->tcap = cap;
 	}
-	for (h = key_hash(k, n) & (x->tcap - 1); x->table[h]; h = (h + 1) & (x->tcap - 1)) {
+	for (h = kh & (x->tcap - 1); x->table[h]; h = (h + 1) & (x->tcap - 1)) {
 		const struct dcell *c = &x->cells[x->table[h] - 1];
 		if (c->len == n && memcmp(c->key, k, n) == 0)
 			return (long)(x->table[h] - 1);
@@ -395,7 +406,10 @@ freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, const char *key
 		x->it = t;
 		x->cap = nc;
 	}
-	if (it->reason == D_NONE && (c = cell_of(x, key, it->key_len)) < 0) {
+	/* the decision_id kept in blocks of a megabyte: a million of them
+	 * made and freed one by one cost more than the sort */
+	if ((it->reason == D_NONE && (c = cell_of(x, key, it->key_len, it->key_hash)) < 0) ||
+	    (it->decision_id = freeze_ids_dup(x->ids, key + it->key_len, it->id_len)) == NULL) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -730,9 +744,6 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 	free(x->v);
 	x->v = v;
 	v = NULL;
-	x->len = x->head.len + x->tail.len + sizeof "],\"included\":[" - 1;
-	for (size_t i = 0; i < x->n; i++)
-		x->len += entry_bound(x, x->v[i]) + 1;
 	rc = 0;
 	goto done;
 nomem:
@@ -747,7 +758,21 @@ done:
 size_t
 freeze_dec_len(const struct freeze_dec *x)
 {
-	return x != NULL && x->v != NULL ? x->len : 0;
+	size_t len;
+
+	if (x == NULL || x->v == NULL)
+		return 0;
+	/* measured when asked: only a writer into memory asks */
+	len = x->head.len + x->tail.len + sizeof "],\"included\":[" - 1;
+	for (size_t i = 0; i < x->n; i++)
+		len += entry_bound(x, x->v[i]) + 1;
+	return len;
+}
+
+int
+freeze_dec_ready(const struct freeze_dec *x)
+{
+	return x != NULL && x->v != NULL;
 }
 
 int

@@ -218,8 +218,11 @@ cJSON *freeze_dec_deviations(struct freeze_dec *x, struct err *e);
  * given twice is an input error. */
 int freeze_dec_section(struct freeze_dec *x, struct err *e);
 /* Its canonical bytes handed to put piece by piece (none before
- * freeze_dec_section); what put returns when not 0.  freeze_dec_len: how
- * many there are (none for a NULL x). */
+ * freeze_dec_section); what put returns when not 0.  freeze_dec_ready:
+ * whether there is a section (not for a NULL x); freeze_dec_len: how many
+ * bytes it has at most (exactly, when its strings need no escapes),
+ * measured over every entry. */
+int freeze_dec_ready(const struct freeze_dec *x);
 typedef int (*freeze_put_fn)(void *ctx, const char *p, size_t n);
 int freeze_dec_put(const struct freeze_dec *x, freeze_put_fn put, void *ctx);
 size_t freeze_dec_len(const struct freeze_dec *x);

@@ -99,7 +99,7 @@ int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord
  * Its strings are its own.  Its entry is written from it only when the
  * section is (a million entries kept written were 300 MB of memory). */
 struct freeze_ditem {
-	char *decision_id;
+	const char *decision_id;  /* in the freeze_dec's ids, once taken */
 	const char *file;         /* where it was read, for a decision_id given */
 	long line;                /* twice (file NULL: from the store, named by */
 	int sqlite;               /* its decision_id); line a rowid for SQLite */
@@ -111,14 +111,21 @@ struct freeze_ditem {
 	/* from freeze_dec_prepare to freeze_dec_append: the length of the
 	 * record's canonical bytes, and of the cell's key written after them
 	 * (family, replication, condition, budget or "", each NUL-ended, then
-	 * '1' when the budget is given, else '0'); none for an excluded one */
+	 * '1' when the budget is given, else '0'; none for an excluded one),
+	 * then the decision_id and a NUL */
 	size_t canon_len, key_len;
+	uint64_t key_hash;        /* the key's, taken where it is written */
+	size_t id_len;            /* the decision_id, written after the key */
 	/* what a followed prereg is compared with */
 	char *early;              /* the time it was made, when before registered_at */
 	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
 	long long order_seed;
 	int width;                /* 0 none, k top<k>, -1 another condition */
 };
+
+/* A copy of p[0..n) and a NUL in ids (a megabyte's block at a time, all
+ * freed with it), or NULL when out of memory. */
+char *freeze_ids_dup(struct freeze_ids *ids, const char *p, size_t n);
 
 /* freeze_dec_add_text in two steps: the record checked, its canonical bytes
  * appended to canon (it->canon_len of them, then for an included one its

@@ -800,9 +800,9 @@ front_bytes(const struct freeze_acc *a, const struct buf *head, const struct buf
 	    PUT(out, "],\"conditions\":[") < 0 || buf_add(out, conds->p, conds->len) < 0 ||
 	    PUT(out, "]") < 0)
 		goto nomem;
-	if (freeze_dec_len(a->dec) > 0 && PUT(out, ",\"decisions\":") < 0)
+	if (freeze_dec_ready(a->dec) && PUT(out, ",\"decisions\":") < 0)
 		goto nomem;
-	if (freeze_dec_len(a->dec) > 0 &&
+	if (freeze_dec_ready(a->dec) &&
 	    (flush(d, out, 1) < 0 || freeze_dec_put(a->dec, dest_put, d) != 0))
 		return -2;
 	if (a->prereg != NULL && (PUT(out, ",\"deviations\":") < 0 ||
@@ -909,7 +909,9 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	    head_bytes(a, &head, e) < 0 ||
 	    tail_bytes(a, ord, repo, &spec, sid, &all, nexcl, &tail, &devs, e) < 0)
 		goto done;
-	room += head.len + blocks.len + conds.len + tail.len + freeze_dec_len(a->dec) + devs.len + 80;
+	room += head.len + blocks.len + conds.len + tail.len + devs.len + 80;
+	if (reserve != NULL)
+		room += freeze_dec_len(a->dec);
 	if ((reserve != NULL && buf_grow(reserve, room) < 0) || buf_grow(out, (size_t)2 << 20) < 0)
 		goto nomem;
 	if ((wr = front_bytes(a, &head, &blocks, &conds, &devs, out, &to, e)) == -2)

@@ -529,9 +529,8 @@ freeze_ids_free(struct freeze_ids *ids)
 	free(ids);
 }
 
-/* A copy of p[0..n) and a NUL in ids, or NULL when out of memory. */
-static char *
-ids_dup(struct freeze_ids *ids, const char *p, size_t n)
+char *
+freeze_ids_dup(struct freeze_ids *ids, const char *p, size_t n)
 {
 	struct id_block *b = ids->head;
 
@@ -562,7 +561,7 @@ set_game_id(struct freeze_item *g, const char *id, size_t n, struct freeze_ids *
 	if (n > UINT32_MAX)
 		return -1; /* no reader gives such an id: a line is at most 1 MiB */
 	g->id_lent = ids != NULL;
-	if ((g->game_id = ids != NULL ? ids_dup(ids, id, n) : strndup(id, n)) == NULL)
+	if ((g->game_id = ids != NULL ? freeze_ids_dup(ids, id, n) : strndup(id, n)) == NULL)
 		return -1;
 	for (size_t w = 0, at = 0; w < 3; w++, at += 8) {
 		uint64_t v = 0;
