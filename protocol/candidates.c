@@ -224,6 +224,26 @@ cand_legal_move(const struct cand_position *p, const char *text, struct chess_mo
 	return -1;
 }
 
+/* p's candidates first among its legal moves, in their order: the moves
+ * a decision shows and chooses are mostly those, found at once. */
+static void
+candidates_first(struct cand_position *p)
+{
+	int k = 0;
+
+	for (size_t c = 0; c < p->ncand; c++)
+		for (int i = k; i < p->nlegal; i++)
+			if (p->legal[i].from == p->cand[c].m.from && p->legal[i].to == p->cand[c].m.to &&
+			    p->legal[i].promo == p->cand[c].m.promo) {
+				struct chess_move m = p->legal[i];
+				uint64_t u = p->legal_uci[i];
+				p->legal[i] = p->legal[k], p->legal_uci[i] = p->legal_uci[k];
+				p->legal[k] = m, p->legal_uci[k] = u;
+				k++;
+				break;
+			}
+}
+
 static int
 read_position(const struct candidates *c, struct cand_position *p, const struct cand_position *prev,
     struct err *e)
@@ -264,7 +284,10 @@ read_position(const struct candidates *c, struct cand_position *p, const struct 
 	if (to_move != p->pos.side)
 		return err_set(e, ERR_INPUT, "\"stratum\": \"to_move\": the FEN has %s to move",
 		    p->pos.side ? "black" : "white");
-	return read_candidates(c, p, e) < 0 || read_evals(p, e) < 0 ? -1 : 0;
+	if (read_candidates(c, p, e) < 0 || read_evals(p, e) < 0)
+		return -1;
+	candidates_first(p);
+	return 0;
 }
 
 /* Every line of p[0..n) parsed and digested in its canonical form;
