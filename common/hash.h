@@ -18,6 +18,19 @@
 
 struct hash;
 
+/* FNV-1a (64 bits) of p[0..n), going on from h (HASH_FNV_BASIS to begin):
+ * the hash of an in-memory table's keys, not a digest. */
+#define HASH_FNV_BASIS 14695981039346656037ULL
+static inline uint64_t
+hash_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 1099511628211ULL;
+	return h;
+}
+
 /* libcrypto's first use builds its library context and method store;
  * two threads doing that at once where memory runs short can touch a lock
  * it failed to make.  Called once by the program before any thread: 0, or

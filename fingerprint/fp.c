@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "../common/mem.h"
 #include "../common/pool.h"
 #include "../common/rng.h"
@@ -60,15 +61,9 @@ fp_run_replicates(const struct fp_run *r)
 static uint64_t
 label_of(const char *fam, const char *rep)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t n = strlen(fam) + 1 + strlen(rep);
+	uint64_t h = hash_fnv(HASH_FNV_BASIS, fam, strlen(fam) + 1); /* its NUL too */
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = i < strlen(fam) ? (unsigned char)fam[i] :
-		    i == strlen(fam) ? 0 : (unsigned char)rep[i - strlen(fam) - 1];
-		h = (h ^ c) * 0x100000001b3ULL;
-	}
-	return h;
+	return hash_fnv(h, rep, strlen(rep));
 }
 
 static int

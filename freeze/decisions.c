@@ -117,20 +117,6 @@ classify(const struct freeze_dec *x, const struct decision *d, const struct cand
 	return D_NONE;
 }
 
-/* Bytes a string's canonical form holds as they are: printable ASCII but
- * '"' and '\\' (anything else goes through canon_string). */
-static const unsigned char plain[256] = {
-#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-	R16(0), R16(0),
-	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	R16(1), R16(1),
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
-	R16(1),
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-	R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
-#undef R16
-};
-
 /* s as a canonical JSON string (NULL: null), appended to b.  -1 out of
  * memory. */
 static int
@@ -141,7 +127,7 @@ put_str(struct buf *b, const char *s)
 
 	if (s == NULL)
 		return buf_add(b, "null", 4);
-	while (plain[(unsigned char)s[n]])
+	while (canon_plain[(unsigned char)s[n]])
 		n++;
 	if (s[n] != '\0')
 		return canon_string(s, b, &ig);
@@ -153,16 +139,6 @@ put_str(struct buf *b, const char *s)
 	b->p[b->len++] = '"';
 	b->p[b->len] = '\0';
 	return 0;
-}
-
-static uint64_t
-key_hash(const char *k, size_t n)
-{
-	uint64_t h = 1469598103934665603u;
-
-	for (size_t j = 0; j < n; j++)
-		h = (h ^ (unsigned char)k[j]) * 1099511628211u;
-	return h;
 }
 
 /* A cell's key appended to b: family, replication, condition, budget or
@@ -266,7 +242,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 	}
 	it->key_len = canon->len - start - n;
 	/* hashed here, on the worker, while the bytes are at hand */
-	it->key_hash = key_hash(canon->p + start + n, it->key_len);
+	it->key_hash = hash_fnv(HASH_FNV_BASIS, canon->p + start + n, it->key_len);
 	it->id_len = strlen(dec->decision_id);
 	if (buf_add(canon, dec->decision_id, it->id_len) < 0) {
 		freeze_dec_item_clear(it);
@@ -359,7 +335,7 @@ cell_of(struct freeze_dec *x, const char *k, size_t n, uint64_t kh)
 		if (t == NULL)
 			return -1;
 		for (size_t i = 0; i < x->ncells; i++) {
-			for (h = key_hash(x->cells[i].key, x->cells[i].len) & (cap - 1); t[h];)
+			for (h = hash_fnv(HASH_FNV_BASIS, x->cells[i].key, x->cells[i].len) & (cap - 1); t[h];)
 				h = (h + 1) & (cap - 1);
 			t[h] = i + 1;
 		}
@@ -650,7 +626,7 @@ str_bound(const char *s)
 {
 	size_t n = 0;
 
-	while (plain[(unsigned char)s[n]])
+	while (canon_plain[(unsigned char)s[n]])
 		n++;
 	return s[n] == '\0' ? n + 2 : 6 * (n + strlen(s + n)) + 2;
 }

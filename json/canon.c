@@ -10,6 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+const unsigned char canon_plain[256] = {
+#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+	R16(0), R16(0),
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	R16(1), R16(1),
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	R16(1), R16(1),
+	R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
+#undef R16
+};
+
+
 /* Next UTF-16 code unit of a UTF-8 string; *pending holds the low
  * surrogate of a supplementary character between calls.  Returns 0 at the
  * end.  Input is trusted to be well-formed (the reader checked it). */

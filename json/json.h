@@ -176,6 +176,10 @@ int canon_write(const cJSON *v, struct buf *out, struct err *e);
 /* Append one string in canonical form: quoted, with RFC 8785's escapes
  * (C0 80 back to \u0000).  Fails when s is NULL or not UTF-8. */
 int canon_string(const char *s, struct buf *out, struct err *e);
+/* Bytes a canonical string holds as they are, whatever is around them:
+ * printable ASCII (and DEL) but '"' and '\\'.  A string of only these is
+ * its own canonical text, quoted. */
+extern const unsigned char canon_plain[256];
 /* Where the streaming writer puts its bytes: put(ctx, p, n, e) returns 0
  * or -1 with e set. */
 struct canon_sink {

@@ -58,17 +58,6 @@ struct rec_scan {
 	int avx2;           /* the processor has AVX2 (bytes_scan) */
 };
 
-/* Bytes a string may hold as they are: printable ASCII but '"' and '\\'. */
-static const unsigned char plain[256] = {
-#define R16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-	R16(0), R16(0),
-	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	R16(1), R16(1),
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
-	R16(1), R16(1),
-	R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0), R16(0),
-#undef R16
-};
 
 /* A key's first eight bytes, big-endian, zero-padded: keys hold no NUL
  * here, so comparing these numbers orders keys unless they are equal. */
@@ -284,7 +273,7 @@ string_end(const unsigned char *p, const unsigned char *end, int ascii)
 			}
 			p += 8;
 		}
-		while (p < end && plain[*p])
+		while (p < end && canon_plain[*p])
 			p++;
 		if (p >= end)
 			return NULL;

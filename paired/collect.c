@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/buf.h"
+#include "../common/hash.h"
 #include "../common/io.h"
 #include "../common/mem.h"
 #include "../common/pool.h"
@@ -103,11 +104,7 @@ struct cell_tab {
 static uint64_t
 key_hash(const char *k, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)k[i]) * 0x100000001b3ull;
-	return h;
+	return hash_fnv(HASH_FNV_BASIS, k, n);
 }
 
 static int

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "../json/json.h"
 #include "rules.h"
 
@@ -19,14 +20,10 @@ struct pairs {
 static size_t
 pair_hash(const char *a, const char *b)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = hash_fnv(HASH_FNV_BASIS, a ? a : "", a ? strlen(a) : 0);
 
-	for (; a && *a; a++)
-		h = (h ^ (unsigned char)*a) * 1099511628211ULL;
-	h = (h ^ 0xff) * 1099511628211ULL;
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * 1099511628211ULL;
-	return (size_t)h;
+	h = hash_fnv(h, "\xff", 1);
+	return (size_t)hash_fnv(h, b, strlen(b));
 }
 
 static int
