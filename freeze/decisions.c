@@ -72,7 +72,9 @@ freeze_dec_free(struct freeze_dec *x)
 {
 	if (x == NULL)
 		return;
-	for (size_t i = 0; i < x->n; i++)
+	/* an item owns memory only when a prereg is followed (early, seeds):
+	 * a million items are not walked through for nothing */
+	for (size_t i = 0; x->prereg != NULL && i < x->n; i++)
 		freeze_dec_item_clear(&x->it[i]);
 	free(x->it);
 	free(x->v);
