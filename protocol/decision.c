@@ -2,6 +2,7 @@
 #include "decision.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,7 +150,7 @@ decision_read(const cJSON *rec, struct decision *d, struct err *e)
 {
 	int ctx = 0, rc;
 
-	memset(d, 0, sizeof *d);
+	memset(d, 0, DECISION_CLEAR);
 	if (!cJSON_IsObject(rec))
 		return err_set(e, ERR_INPUT, "expected a decision object");
 	if (read_ids(rec, d, e) < 0)
@@ -376,7 +377,7 @@ decision_read_flat(struct decision_flat *f, const struct rec_scan *s, struct dec
 	struct flat_strs q;
 	const int *v = flat_at(f, s);
 
-	memset(d, 0, sizeof *d);
+	memset(d, 0, DECISION_CLEAR);
 	q.n = 0;
 	if (flat_ids(s, v, d, &q) || flat_outcome(s, v, d, &q))
 		return 1;
@@ -443,7 +444,7 @@ int
 decision_check(const struct decision *d, const struct cand_position *p, struct decision_moves *m,
     const char **why)
 {
-	memset(m, 0, sizeof *m);
+	memset(m, 0, offsetof(struct decision_moves, shown));
 	if (read_moves(p, d->shown, d->nshown, m->shown, &m->nshown, why) != 0 ||
 	    (d->has_proposed &&
 	        read_moves(p, d->proposed, d->nproposed, m->proposed, &m->nproposed, why) != 0))
