@@ -86,13 +86,16 @@ dec_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 	struct dec_ctx *c = ctx;
 	struct dec_slot *s = p;
 
-	const char *rec = keep->p + s->off;
+	/* the record's bytes: in the chunk's text when canonical there, else
+	 * in keep, before the key */
+	const char *rec = s->it.as_is ? s->it.as_is : keep->p + s->off;
+	const char *key = keep->p + s->off + (s->it.as_is ? 0 : s->it.canon_len);
 
 	if (c->store && cas_put(c->store, s->it.d, rec, s->it.canon_len, e) < 0) {
 		freeze_dec_item_clear(&s->it);
 		return -1;
 	}
-	return freeze_dec_append(c->x, &s->it, rec + s->it.canon_len, e);
+	return freeze_dec_append(c->x, &s->it, key, e);
 }
 
 static void

@@ -213,21 +213,23 @@ freeze_dec_item_clear(struct freeze_ditem *it)
 	memset(it, 0, sizeof *it);
 }
 
-/* it from dec, whose record's canonical bytes are canon[start..): their
- * digest, the decision's summary, and for an included one its cell's key
- * after the bytes.  -1 out of memory. */
+/* it from dec, whose record's canonical bytes are rec[0..n): their digest,
+ * the decision's summary; for an included one its cell's key, then its
+ * decision_id, appended to canon (rec may lie in canon: it is read
+ * before).  -1 out of memory. */
 static int
 fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger_loc *loc,
-    struct buf *canon, size_t start, struct hash *h, struct freeze_ditem *it, struct err *e)
+    const char *rec, size_t n, struct buf *canon, struct hash *h, struct freeze_ditem *it,
+    struct err *e)
 {
 	const struct cand_position *p;
 	const char *why = NULL;
-	size_t n = canon->len - start;
+	size_t start = canon->len;
 
 	/* a thread's own hash: a one-shot digest takes a lock each time */
 	if (h == NULL)
-		hash_bytes(canon->p + start, n, it->d);
-	else if (hash_digest(h, canon->p + start, n, it->d) < 0)
+		hash_bytes(rec, n, it->d);
+	else if (hash_digest(h, rec, n, it->d) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 	it->canon_len = n;
 	it->reason = (uint8_t)classify(x, dec, &p, &why);
@@ -242,9 +244,9 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	it->key_len = canon->len - start - n;
+	it->key_len = canon->len - start;
 	/* hashed here, on the worker, while the bytes are at hand */
-	it->key_hash = hash_fnv(HASH_FNV_BASIS, canon->p + start + n, it->key_len);
+	it->key_hash = hash_fnv(HASH_FNV_BASIS, canon->p + start, it->key_len);
 	it->id_len = strlen(dec->decision_id);
 	if (buf_add(canon, dec->decision_id, it->id_len) < 0) {
 		freeze_dec_item_clear(it);
@@ -265,7 +267,7 @@ freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *whe
 		return err_prefix(e, "%s", where);
 	if (canon_write(rec, canon, e) < 0)
 		return err_prefix(e, "%s", where);
-	return fill(x, &dec, loc, canon, start, NULL, it, e);
+	return fill(x, &dec, loc, canon->p + start, canon->len - start, canon, NULL, it, e);
 }
 
 struct freeze_dec_scratch {
@@ -305,7 +307,7 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 {
 	struct decision dec;
 	size_t start = canon->len;
-	int rc = rec_canon(w->f.rs, text, n, canon);
+	int as_is, rc = rec_canon(w->f.rs, text, n, canon, &as_is);
 
 	memset(it, 0, sizeof *it);
 	if (rc == REC_OK)
@@ -316,7 +318,12 @@ freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w
 		buf_cut(canon, start);
 		return 1;
 	}
-	return fill(x, &dec, loc, canon, start, w->h, it, e);
+	/* a record canonical as it is stays where it is, not copied */
+	if (as_is) {
+		it->as_is = text;
+		return fill(x, &dec, loc, text, n, canon, w->h, it, e);
+	}
+	return fill(x, &dec, loc, canon->p + start, canon->len - start, canon, w->h, it, e);
 }
 
 /* ---- cells: the included decisions' family, replication, condition
@@ -416,10 +423,14 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 	}
 	if (rc < 0)
 		return -1;
-	size_t len = it.canon_len;
+	const char *as_is = it.as_is;
+	size_t len = as_is ? 0 : it.canon_len;
 	memcpy(d, it.d, HASH_LEN);
 	rc = freeze_dec_append(x, &it, canon->p + len, e);
-	buf_cut(canon, len); /* the key off: canon holds the record's bytes */
+	/* the key off: canon holds the record's bytes */
+	buf_cut(canon, len);
+	if (rc == 0 && as_is != NULL && buf_add(canon, as_is, n) < 0)
+		rc = err_set(e, ERR_NOMEM, "out of memory");
 	return rc;
 }
 

@@ -114,6 +114,8 @@ struct freeze_ditem {
 	 * '1' when the budget is given, else '0'; none for an excluded one),
 	 * then the decision_id and a NUL */
 	size_t canon_len, key_len;
+	const char *as_is;        /* the record's text, canonical as it was read,
+	                           * or NULL: its bytes are canon's, before the key */
 	uint64_t key_hash;        /* the key's, taken where it is written */
 	size_t id_len;            /* the decision_id, written after the key */
 	/* what a followed prereg is compared with */
@@ -128,10 +130,11 @@ struct freeze_ditem {
 char *freeze_ids_dup(struct freeze_ids *ids, const char *p, size_t n);
 
 /* freeze_dec_add_text in two steps: the record checked, its canonical bytes
- * appended to canon (it->canon_len of them, then for an included one its
- * cell's key) and its digest in it->d, reading x only (any thread); then
- * it taken into x with the key (what followed its bytes), on x's own
- * thread.  freeze_dec_item_clear frees one not taken. */
+ * appended to canon (it->canon_len of them; none when the text read was
+ * canonical already: it->as_is points at it), then for an included one its
+ * cell's key, then its decision_id, and its digest in it->d, reading x
+ * only (any thread); then it taken into x with the key (what followed its
+ * bytes), on x's own thread.  freeze_dec_item_clear frees one not taken. */
 int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
     const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e);
 /* freeze_dec_prepare for a record's text, read by the flat reader

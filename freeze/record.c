@@ -636,7 +636,7 @@ freeze_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const 
 	int rc;
 
 	memset(g, 0, sizeof *g);
-	rc = rec_canon(rs, text, n, out);
+	rc = rec_canon(rs, text, n, out, NULL);
 	if (rc == REC_NOMEM)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	if (rc == REC_OK)

@@ -1402,10 +1402,12 @@ rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
 }
 
 int
-rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
+rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon, int *as_is)
 {
 	int rc;
 
+	if (as_is != NULL)
+		*as_is = 0;
 	/* Records of one log are mostly all canonical or all not: after a
 	 * run of ones that are not, rest a long while from asking (a miss
 	 * costs up to a read). */
@@ -1417,6 +1419,8 @@ rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon)
 		s->cmiss = 0;
 		if (rc != REC_OK)
 			return rc;
+		if (as_is != NULL)
+			return *as_is = 1, REC_OK;
 		return buf_add(canon, p, n) < 0 ? REC_NOMEM : REC_OK;
 	}
 	if (++s->cmiss >= 16) {

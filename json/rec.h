@@ -54,9 +54,10 @@ int rec_scan(struct rec_scan *s, const char *p, size_t n, struct buf *canon);
 int rec_check(struct rec_scan *s, const char *p, size_t n);
 /* rec_scan by the quicker way of rec_check when p[0..n) is canonical
  * already (its bytes then copied), as a log written canonical is: the same
- * results, canon ending in a NUL.  When records keep not being canonical,
- * it stops asking for a while. */
-int rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon);
+ * results, canon ending in a NUL.  With as_is, a text canonical already is
+ * not copied: *as_is says whether it was (1: nothing appended).  When
+ * records keep not being canonical, it stops asking for a while. */
+int rec_canon(struct rec_scan *s, const char *p, size_t n, struct buf *canon, int *as_is);
 /* Records of a ledger mostly share a shape: the same keys in the same
  * places, only their values differing.  rec_check remembers the last few
  * shapes and reads a record of one of them by comparing the bytes between

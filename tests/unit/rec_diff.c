@@ -233,7 +233,7 @@ compare(const struct freeze_acc *acc, struct freeze_scratch *x, struct rec_scan 
 	 * rests from asking after records that are not canonical): rec_scan's
 	 * answer and bytes */
 	struct buf cc = BUF_INIT, cr = BUF_INIT;
-	int rs_rc = rec_scan(rs, text, n, &cr), rc_rc = rec_canon(canon, text, n, &cc);
+	int rs_rc = rec_scan(rs, text, n, &cr), rc_rc = rec_canon(canon, text, n, &cc, NULL);
 	if (!bad && (rs_rc != rc_rc || (rs_rc == REC_OK && (cc.len != cr.len ||
 	    memcmp(cc.p, cr.p, cr.len) != 0)))) {
 		fprintf(stderr, "rec_diff: rec_canon (%d) is not rec_scan (%d): %.*s\n", rc_rc, rs_rc,
