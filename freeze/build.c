@@ -88,8 +88,8 @@ dec_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 
 	/* the record's bytes: in the chunk's text when canonical there, else
 	 * in keep, before the key */
-	const char *rec = s->it.as_is ? s->it.as_is : keep->p + s->off;
-	const char *key = keep->p + s->off + (s->it.as_is ? 0 : s->it.canon_len);
+	const char *rec = freeze_dec_rec(&s->it, keep->p + s->off);
+	const char *key = keep->p + s->off + freeze_dec_key_at(&s->it);
 
 	if (c->store && cas_put(c->store, s->it.d, rec, s->it.canon_len, e) < 0) {
 		freeze_dec_item_clear(&s->it);

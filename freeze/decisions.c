@@ -120,27 +120,13 @@ classify(const struct freeze_dec *x, const struct decision *d, const struct cand
 }
 
 /* s as a canonical JSON string (NULL: null), appended to b.  -1 out of
- * memory. */
+ * memory (its strings were read as UTF-8: none is refused). */
 static int
 put_str(struct buf *b, const char *s)
 {
 	struct err ig = ERR_INIT;
-	size_t n = 0;
 
-	if (s == NULL)
-		return buf_add(b, "null", 4);
-	while (canon_plain[(unsigned char)s[n]])
-		n++;
-	if (s[n] != '\0')
-		return canon_string(s, b, &ig);
-	if (buf_grow(b, n + 2) < 0)
-		return -1;
-	b->p[b->len++] = '"';
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len++] = '"';
-	b->p[b->len] = '\0';
-	return 0;
+	return s == NULL ? buf_add(b, "null", 4) : canon_string(s, b, &ig);
 }
 
 /* A cell's key appended to b: family, replication, condition, budget or
@@ -424,11 +410,12 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 	if (rc < 0)
 		return -1;
 	const char *as_is = it.as_is;
-	size_t len = as_is ? 0 : it.canon_len;
+	size_t at = freeze_dec_key_at(&it);
 	memcpy(d, it.d, HASH_LEN);
-	rc = freeze_dec_append(x, &it, canon->p + len, e);
-	/* the key off: canon holds the record's bytes */
-	buf_cut(canon, len);
+	rc = freeze_dec_append(x, &it, canon->p + at, e);
+	/* the key off: canon holds the record's bytes (the text, when it was
+	 * canonical as it is) */
+	buf_cut(canon, at);
 	if (rc == 0 && as_is != NULL && buf_add(canon, as_is, n) < 0)
 		rc = err_set(e, ERR_NOMEM, "out of memory");
 	return rc;

@@ -125,6 +125,21 @@ struct freeze_ditem {
 	int width;                /* 0 none, k top<k>, -1 another condition */
 };
 
+/* Where a prepared item's record and key lie, what was appended for it
+ * beginning at base: its record's bytes, and the offset of its key from
+ * base (the decision_id follows the key). */
+static inline const char *
+freeze_dec_rec(const struct freeze_ditem *it, const char *base)
+{
+	return it->as_is != NULL ? it->as_is : base;
+}
+
+static inline size_t
+freeze_dec_key_at(const struct freeze_ditem *it)
+{
+	return it->as_is != NULL ? 0 : it->canon_len;
+}
+
 /* A copy of p[0..n) and a NUL in ids (a megabyte's block at a time, all
  * freed with it), or NULL when out of memory. */
 char *freeze_ids_dup(struct freeze_ids *ids, const char *p, size_t n);

@@ -322,7 +322,21 @@ write_string(const char *s, struct buf *b)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *run;
+	size_t plain = 0;
 
+	/* most strings are plain bytes only: quoted at once */
+	while (canon_plain[p[plain]])
+		plain++;
+	if (p[plain] == 0) {
+		if (buf_grow(b, plain + 2) < 0)
+			return -1;
+		b->p[b->len++] = '"';
+		memcpy(b->p + b->len, p, plain);
+		b->len += plain;
+		b->p[b->len++] = '"';
+		b->p[b->len] = '\0';
+		return 0;
+	}
 	if (buf_addc(b, '"') < 0)
 		return -1;
 	for (;;) {
