@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/mem.h"
 #include "../common/pool.h"
 #include "../json/json.h"
 #include "../json/rec.h"
@@ -343,14 +344,8 @@ cell_of(struct freeze_dec *x, const char *k, size_t n, uint64_t kh)
 		if (c->len == n && memcmp(c->key, k, n) == 0)
 			return (long)(x->table[h] - 1);
 	}
-	if (x->ncells == x->ccap) {
-		size_t cap = x->ccap ? 2 * x->ccap : 64;
-		struct dcell *c = realloc(x->cells, cap * sizeof *c);
-		if (c == NULL)
-			return -1;
-		x->cells = c;
-		x->ccap = cap;
-	}
+	if (mem_grow((void **)&x->cells, &x->ccap, x->ncells + 1, sizeof *x->cells) < 0)
+		return -1;
 	struct dcell *c = &x->cells[x->ncells];
 	if ((c->key = malloc(n)) == NULL)
 		return -1;
