@@ -33,7 +33,7 @@ struct dec_ctx {
 };
 
 struct dec_slot {
-	struct freeze_ditem it;
+	struct freeze_dprep it;
 	size_t off; /* its canonical bytes in the chunk's keep, then its cell's key */
 };
 
@@ -91,7 +91,7 @@ dec_done(void *ctx, void *p, const struct buf *keep, struct err *e)
 	const char *rec = freeze_dec_rec(&s->it, keep->p + s->off);
 	const char *key = keep->p + s->off + freeze_dec_key_at(&s->it);
 
-	if (c->store && cas_put(c->store, s->it.d, rec, s->it.canon_len, e) < 0) {
+	if (c->store && cas_put(c->store, s->it.it.d, rec, s->it.canon_len, e) < 0) {
 		freeze_dec_item_clear(&s->it);
 		return -1;
 	}

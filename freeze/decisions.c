@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "../common/mem.h"
-#include "../common/pool.h"
 #include "../json/json.h"
 #include "../json/rec.h"
 #include "../protocol/decision.h"
@@ -33,7 +32,8 @@ struct freeze_dec {
 	const struct candidates *cand;
 	const struct prereg *prereg; /* followed, or NULL */
 	struct freeze_ditem *it;
-	size_t n, cap;
+	struct freeze_dpre *pre; /* beside it, when a prereg is followed */
+	size_t n, cap, pcap;
 	/* the section, once freeze_dec_section made it: the items in
 	 * decision_id order, the bytes before and after the entries, and the
 	 * length of the whole */
@@ -49,6 +49,14 @@ struct freeze_dec {
 	struct freeze_ids *ids; /* the decision_ids */
 };
 
+static void
+pre_clear(struct freeze_dpre *p)
+{
+	free(p->early);
+	free(p->seeds);
+	memset(p, 0, sizeof *p);
+}
+
 struct freeze_dec *
 freeze_dec_new(const struct spec *sp, const struct candidates *cand, struct err *e)
 {
@@ -56,6 +64,11 @@ freeze_dec_new(const struct spec *sp, const struct candidates *cand, struct err 
 
 	if (x == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (cand->n >= INT32_MAX) {
+		free(x);
+		err_set(e, ERR_INPUT, "more than 2^31 positions in the candidate manifest");
 		return NULL;
 	}
 	x->sp = sp;
@@ -75,8 +88,9 @@ freeze_dec_free(struct freeze_dec *x)
 		return;
 	/* an item owns memory only when a prereg is followed (early, seeds):
 	 * a million items are not walked through for nothing */
-	for (size_t i = 0; x->prereg != NULL && i < x->n; i++)
-		freeze_dec_item_clear(&x->it[i]);
+	for (size_t i = 0; x->pre != NULL && i < x->n; i++)
+		pre_clear(&x->pre[i]);
+	free(x->pre);
 	free(x->it);
 	free(x->v);
 	buf_release(&x->head);
@@ -171,8 +185,9 @@ item_where(const struct freeze_ditem *it, char *buf, size_t n)
 
 /* What the prereg's deviations need of a decision.  -1 out of memory. */
 static int
-prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze_ditem *it)
+prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze_dprep *p)
 {
+	struct freeze_dpre *it = &p->pre;
 	size_t n;
 
 	it->width = d->cond.kind == DK_NONE ? 0 : d->cond.kind == DK_TOP ? d->cond.k : -1;
@@ -180,7 +195,7 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 	if (ts_cmp(d->ts, x->prereg->registered) < 0 &&
 	    (it->early = strdup(d->ts_text)) == NULL)
 		return -1;
-	if (it->reason != D_NONE || d->cond.kind != DK_TOP || d->cond.k < 2)
+	if (p->it.reason != D_NONE || d->cond.kind != DK_TOP || d->cond.k < 2)
 		return 0;
 	/* one key a cell, context and position; fields apart by US (0x1f) */
 	n = (size_t)snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s", d->family, d->replication,
@@ -193,10 +208,9 @@ prereg_facts(const struct freeze_dec *x, const struct decision *d, struct freeze
 }
 
 void
-freeze_dec_item_clear(struct freeze_ditem *it)
+freeze_dec_item_clear(struct freeze_dprep *it)
 {
-	free(it->early);
-	free(it->seeds);
+	pre_clear(&it->pre);
 	memset(it, 0, sizeof *it);
 }
 
@@ -206,7 +220,7 @@ freeze_dec_item_clear(struct freeze_ditem *it)
  * before).  -1 out of memory. */
 static int
 fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger_loc *loc,
-    const char *rec, size_t n, struct buf *canon, struct hash *h, struct freeze_ditem *it,
+    const char *rec, size_t n, struct buf *canon, struct hash *h, struct freeze_dprep *it,
     struct err *e)
 {
 	const struct cand_position *p;
@@ -215,18 +229,18 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 
 	/* a thread's own hash: a one-shot digest takes a lock each time */
 	if (h == NULL)
-		hash_bytes(rec, n, it->d);
-	else if (hash_digest(h, rec, n, it->d) < 0)
+		hash_bytes(rec, n, it->it.d);
+	else if (hash_digest(h, rec, n, it->it.d) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory (hashing)");
 	it->canon_len = n;
-	it->reason = (uint8_t)classify(x, dec, &p, &why);
-	it->status = (uint8_t)dec->status;
-	it->why = why;
-	it->has_budget = dec->budget != NULL;
-	it->pos = p ? (long)(p - x->cand->p) : -1;
+	it->it.reason = (uint8_t)classify(x, dec, &p, &why);
+	it->it.status = (uint8_t)dec->status;
+	it->it.why = why;
+	it->it.has_budget = dec->budget != NULL;
+	it->it.pos = p ? (int32_t)(p - x->cand->p) : -1;
 	if (loc != NULL)
-		it->file = loc->name, it->line = loc->line, it->sqlite = loc->sqlite;
-	if ((it->reason == D_NONE && add_key(canon, dec) < 0) ||
+		it->it.file = loc->name, it->it.line = loc->line, it->it.sqlite = loc->sqlite != 0;
+	if ((it->it.reason == D_NONE && add_key(canon, dec) < 0) ||
 	    (x->prereg != NULL && prereg_facts(x, dec, it) < 0)) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
@@ -244,7 +258,7 @@ fill(const struct freeze_dec *x, const struct decision *dec, const struct ledger
 
 int
 freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
-    const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e)
+    const struct ledger_loc *loc, struct buf *canon, struct freeze_dprep *it, struct err *e)
 {
 	struct decision dec;
 	size_t start = canon->len;
@@ -290,7 +304,7 @@ freeze_dec_scratch_free(struct freeze_dec_scratch *w)
 int
 freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
     const char *text, size_t n, const struct ledger_loc *loc, struct buf *canon,
-    struct freeze_ditem *it, struct err *e)
+    struct freeze_dprep *it, struct err *e)
 {
 	struct decision dec;
 	size_t start = canon->len;
@@ -356,33 +370,39 @@ cell_of(struct freeze_dec *x, const char *k, size_t n, uint64_t kh)
 	return (long)(x->ncells - 1);
 }
 
+/* Room for one more item, and for its prereg facts when a prereg is
+ * followed.  -1 out of memory. */
+static int
+room(struct freeze_dec *x)
+{
+	if (mem_grow((void **)&x->it, &x->cap, x->n + 1, sizeof *x->it) < 0)
+		return -1;
+	return x->prereg == NULL ? 0 : mem_grow((void **)&x->pre, &x->pcap, x->n + 1, sizeof *x->pre);
+}
+
 int
-freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, const char *key,
+freeze_dec_append(struct freeze_dec *x, struct freeze_dprep *it, const char *key,
     struct err *e)
 {
 	long c = 0;
 
-	if (x->n == x->cap) {
-		size_t nc = x->cap ? 2 * x->cap : 1024;
-		struct freeze_ditem *t = realloc(x->it, nc * sizeof *t);
-		if (t == NULL) {
-			freeze_dec_item_clear(it);
-			return err_set(e, ERR_NOMEM, "out of memory");
-		}
-		x->it = t;
-		x->cap = nc;
-	}
-	/* the decision_id kept in blocks of a megabyte: a million of them
-	 * made and freed one by one cost more than the sort */
-	if ((it->reason == D_NONE && (c = cell_of(x, key, it->key_len, it->key_hash)) < 0) ||
-	    (it->decision_id = freeze_ids_dup(x->ids, key + it->key_len, it->id_len)) == NULL) {
+	if (room(x) < 0) {
 		freeze_dec_item_clear(it);
 		return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if (it->reason == D_NONE)
+	/* the decision_id kept in blocks of a megabyte: a million of them
+	 * made and freed one by one cost more than the sort */
+	if ((it->it.reason == D_NONE && (c = cell_of(x, key, it->key_len, it->key_hash)) < 0) ||
+	    (it->it.decision_id = freeze_ids_dup(x->ids, key + it->key_len, it->id_len)) == NULL) {
+		freeze_dec_item_clear(it);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (it->it.reason == D_NONE)
 		x->cells[c].count++;
-	it->cell = (size_t)c;
-	x->it[x->n++] = *it; /* its strings are x's now */
+	it->it.cell = (uint32_t)c;
+	if (x->pre != NULL)
+		x->pre[x->n] = it->pre; /* its strings are x's now */
+	x->it[x->n++] = it->it;
 	memset(it, 0, sizeof *it);
 	return 0;
 }
@@ -391,7 +411,7 @@ int
 freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const char *text,
     size_t n, const char *where, struct buf *canon, uint8_t d[HASH_LEN], struct err *e)
 {
-	struct freeze_ditem it;
+	struct freeze_dprep it;
 	cJSON *rec;
 	int rc;
 
@@ -406,7 +426,7 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 		return -1;
 	const char *as_is = it.as_is;
 	size_t at = freeze_dec_key_at(&it);
-	memcpy(d, it.d, HASH_LEN);
+	memcpy(d, it.it.d, HASH_LEN);
 	rc = freeze_dec_append(x, &it, canon->p + at, e);
 	/* the key off: canon holds the record's bytes (the text, when it was
 	 * canonical as it is) */
@@ -417,67 +437,50 @@ freeze_dec_add_text(struct freeze_dec *x, struct freeze_dec_scratch *w, const ch
 }
 
 
-static int
-cmp_id(const void *a, const void *b)
-{
-	const struct freeze_ditem *x = *(const struct freeze_ditem *const *)a, *y = *(const struct freeze_ditem *const *)b;
-
-	int c = strcmp(x->decision_id, y->decision_id);
-
-	/* ties in input order: the second of two is the one named */
-	return c ? c : (x > y) - (x < y);
-}
-
-/* Half of the decisions to sort, on a thread of its own. */
-struct half {
-	struct freeze_ditem **v;
-	size_t n;
-};
-
 static void
-half_sort(void *arg)
+item_key(const void *ctx, size_t i, uint64_t k[3], uint32_t *longer)
 {
-	struct half *h = arg;
+	const char *id = ((const struct freeze_ditem *)ctx)[i].decision_id;
+	size_t n = strnlen(id, 25);
 
-	qsort(h->v, h->n, sizeof *h->v, cmp_id);
+	freeze_id_key(id, n, k);
+	*longer = n > 24;
 }
 
-/* v[0..n) sorted by cmp_id; from 65,536 decisions its two halves on two
- * threads, then merged (a tenth of a million-decision freeze was this
- * sort on one thread).  cmp_id is a total order, so the order is the
- * one-threaded sort's.  -1 when out of memory. */
-static int
-sort_items(struct freeze_ditem **v, size_t n)
+static const char *
+item_id(const void *ctx, size_t i)
 {
-	struct half a = { v, n / 2 }, b = { v + n / 2, n - n / 2 };
-	struct pool_thread th = POOL_THREAD_INIT;
-	struct freeze_ditem **m;
-	size_t i = 0, j = 0, k = 0;
+	return ((const struct freeze_ditem *)ctx)[i].decision_id;
+}
 
-	/* a log written in decision_id order (one numbered as it is made) is
-	 * taken as it is: a look at each pair costs a tenth of a sort */
-	for (i = 1; i < n && strcmp(v[i - 1]->decision_id, v[i]->decision_id) < 0; i++)
-		;
-	if (n < 2 || i == n)
-		return 0;
-	i = 0;
-	if (n < 65536) {
-		qsort(v, n, sizeof *v, cmp_id);
-		return 0;
+/* x's items in decision_id order, stably, into v[0..n).  -1 when a
+ * decision_id repeats (e names both, the later first) or out of memory. */
+static int
+sort_items(const struct freeze_dec *x, struct freeze_ditem **v, struct err *e)
+{
+	struct freeze_id_src src = { x->it, x->n, item_key, item_id };
+	uint32_t *at;
+	size_t dup[2];
+	int rc;
+
+	if (x->n > UINT32_MAX)
+		return err_set(e, ERR_INPUT, "more than 2^32 decisions");
+	if ((at = malloc((x->n + 1) * sizeof *at)) == NULL ||
+	    (rc = freeze_id_order(&src, at, dup)) < 0) {
+		free(at);
+		return err_set(e, ERR_NOMEM, "out of memory");
 	}
-	if ((m = malloc(n * sizeof *m)) == NULL)
+	if (rc > 0) {
+		char w1[512], w0[512];
+		const struct freeze_ditem *a = &x->it[dup[0]], *b = &x->it[dup[1]];
+		err_set(e, ERR_INPUT, "%s: \"decision_id\": \"%.80s\" appears twice (also %s)",
+		    item_where(a, w1, sizeof w1), a->decision_id, item_where(b, w0, sizeof w0));
+		free(at);
 		return -1;
-	pool_spawn(&th, half_sort, &b);
-	half_sort(&a);
-	pool_join(&th);
-	while (i < a.n && j < b.n)
-		m[k++] = cmp_id(&a.v[i], &b.v[j]) <= 0 ? a.v[i++] : b.v[j++];
-	while (i < a.n)
-		m[k++] = a.v[i++];
-	while (j < b.n)
-		m[k++] = b.v[j++];
-	memcpy(v, m, n * sizeof *m);
-	free(m);
+	}
+	for (size_t i = 0; i < x->n; i++)
+		v[i] = &x->it[at[i]];
+	free(at);
 	return 0;
 }
 
@@ -683,18 +686,8 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 
 	if (v == NULL || sec == NULL)
 		goto nomem;
-	for (size_t i = 0; i < x->n; i++)
-		v[i] = &x->it[i];
-	if (sort_items(v, x->n) < 0)
-		goto nomem;
-	for (size_t i = 1; i < x->n; i++)
-		if (strcmp(v[i - 1]->decision_id, v[i]->decision_id) == 0) {
-			char w1[512], w0[512];
-			err_set(e, ERR_INPUT, "%s: \"decision_id\": \"%.80s\" appears twice (also %s)",
-			    item_where(v[i], w1, sizeof w1), v[i]->decision_id,
-			    item_where(v[i - 1], w0, sizeof w0));
-			goto done;
-		}
+	if (sort_items(x, v, e) < 0)
+		goto done;
 	for (size_t i = 0; i < x->ncells; i++)
 		ninc += (size_t)x->cells[i].count;
 	buf_reset(&x->head);
@@ -762,10 +755,17 @@ freeze_dec_put(const struct freeze_dec *x, freeze_put_fn put, void *ctx)
 
 /* ---- deviations from a followed prereg ---- */
 
+/* The prereg's facts of an item (x follows one). */
+static const struct freeze_dpre *
+pre_of(const struct freeze_dec *x, const struct freeze_ditem *it)
+{
+	return &x->pre[it - x->it];
+}
+
 static int
 cmp_seeds(const void *a, const void *b)
 {
-	const struct freeze_ditem *x = *(const struct freeze_ditem *const *)a, *y = *(const struct freeze_ditem *const *)b;
+	const struct freeze_dpre *x = *(const struct freeze_dpre *const *)a, *y = *(const struct freeze_dpre *const *)b;
 	int c = strcmp(x->seeds, y->seeds);
 
 	return c ? c : (x->order_seed > y->order_seed) - (x->order_seed < y->order_seed);
@@ -780,15 +780,18 @@ seeds_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON
 	long long counts[8];
 	size_t ncounts = 0;
 	char reg[32], used[300];
+	const struct freeze_dpre **s = malloc((n + 1) * sizeof *s);
 
+	if (s == NULL)
+		return -1;
 	for (i = 0; i < n; i++)
-		if (v[i]->seeds != NULL)
-			v[m++] = v[i];
-	qsort(v, m, sizeof *v, cmp_seeds);
+		if (pre_of(x, v[i])->seeds != NULL)
+			s[m++] = pre_of(x, v[i]);
+	qsort(s, m, sizeof *s, cmp_seeds);
 	for (i = 0; i < m; i = j) {
 		long long distinct = 1;
-		for (j = i + 1; j < m && strcmp(v[j]->seeds, v[i]->seeds) == 0; j++)
-			distinct += v[j]->order_seed != v[j - 1]->order_seed;
+		for (j = i + 1; j < m && strcmp(s[j]->seeds, s[i]->seeds) == 0; j++)
+			distinct += s[j]->order_seed != s[j - 1]->order_seed;
 		if (distinct == x->prereg->order_seeds)
 			continue;
 		cells++;
@@ -798,6 +801,7 @@ seeds_check(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJSON
 		if (k == ncounts && ncounts < 8)
 			counts[ncounts++] = distinct;
 	}
+	free(s);
 	if (cells == 0)
 		return 0;
 	snprintf(reg, sizeof reg, "%ld", x->prereg->order_seeds);
@@ -903,14 +907,15 @@ record_checks(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJS
 	char u[300];
 
 	for (size_t i = 0; i < n; i++) {
-		if (v[i]->early != NULL) {
-			snprintf(u, sizeof u, "decision %.200s at %.40s", v[i]->decision_id, v[i]->early);
+		const struct freeze_dpre *q = pre_of(x, v[i]);
+		if (q->early != NULL) {
+			snprintf(u, sizeof u, "decision %.200s at %.40s", v[i]->decision_id, q->early);
 			if (freeze_dev_add(arr, "registered_at", p->registered_at, u) < 0)
 				return -1;
 		}
 		count[v[i]->reason]++;
-		if (v[i]->reason == D_NONE && v[i]->width >= 0)
-			w.bits[v[i]->width / 64] |= (uint64_t)1 << (v[i]->width % 64);
+		if (v[i]->reason == D_NONE && q->width >= 0)
+			w.bits[q->width / 64] |= (uint64_t)1 << (q->width % 64);
 	}
 	if (strcmp(x->cand->id, p->candidates) != 0 &&
 	    freeze_dev_add(arr, "candidates", p->candidates, x->cand->id) < 0)
@@ -931,9 +936,11 @@ freeze_dec_deviations(struct freeze_dec *x, struct err *e)
 	if (v == NULL || arr == NULL || x->prereg == NULL)
 		goto fail;
 	/* in decision_id order: the section's, once made */
-	for (size_t i = 0; i < x->n; i++)
-		v[i] = x->v != NULL ? x->v[i] : &x->it[i];
-	if ((x->v == NULL && sort_items(v, x->n) < 0) || record_checks(x, v, x->n, arr) < 0)
+	if (x->v != NULL)
+		memcpy(v, x->v, x->n * sizeof *v);
+	else if (sort_items(x, v, e) < 0)
+		goto fail;
+	if (record_checks(x, v, x->n, arr) < 0)
 		goto fail;
 	for (size_t i = 0; i < x->n; i++)
 		if (v[i]->reason == D_NONE)
@@ -946,6 +953,7 @@ freeze_dec_deviations(struct freeze_dec *x, struct err *e)
 fail:
 	free(v);
 	cJSON_Delete(arr);
-	err_set(e, ERR_NOMEM, "out of memory");
+	if (e->code == ERR_OK)
+		err_set(e, ERR_NOMEM, "out of memory");
 	return NULL;
 }

@@ -64,6 +64,24 @@ int freeze_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, co
 /* Take g into a (its strings now belong to a). */
 int freeze_append(struct freeze_acc *a, struct freeze_item *g, struct err *e);
 
+/* Ids put in order (order.c), one rule for games and decisions: n items,
+ * item i's key (freeze_id_key of its id) and whether its id is longer
+ * than the key's 24 bytes, and its id (NUL-ended).  Ids compare as byte
+ * strings. */
+struct freeze_id_src {
+	const void *ctx;
+	size_t n;
+	void (*key)(const void *ctx, size_t i, uint64_t k[3], uint32_t *longer);
+	const char *(*id)(const void *ctx, size_t i);
+};
+/* An id's first 24 bytes as three big-endian numbers, zero-padded (ids
+ * hold no NUL). */
+void freeze_id_key(const char *id, size_t n, uint64_t k[3]);
+/* The items' indexes in id order, stably (n < 2^32), into ord.  0; 1 when
+ * an id repeats: dup[0] the later item, dup[1] the earlier; -1 out of
+ * memory. */
+int freeze_id_order(const struct freeze_id_src *g, uint32_t *ord, size_t dup[2]);
+
 /* The games in game_id order (a new array of pointers into a->games; a
  * repeated game_id is an error), and the included ones of those put into
  * block order in place. */
@@ -93,49 +111,58 @@ int freeze_exclusion_check(const struct prereg *p, const char *reason, long coun
 int freeze_devs_games(const struct freeze_acc *a, struct freeze_item *const *ord, size_t n,
     cJSON *arr);
 
-/* One decision record made ready for the "decisions" section (freeze/
- * decisions.c): by freeze_dec_prepare on any thread, taken by
- * freeze_dec_append on the one that owns the freeze_dec, in input order.
- * Its strings are its own.  Its entry is written from it only when the
- * section is (a million entries kept written were 300 MB of memory). */
+/* What a freeze keeps of a decision (freeze/decisions.c); its entry is
+ * written from it only when the section is (a million entries kept
+ * written were 300 MB of memory, and each byte here is a megabyte). */
 struct freeze_ditem {
 	const char *decision_id;  /* in the freeze_dec's ids, once taken */
 	const char *file;         /* where it was read, for a decision_id given */
-	long line;                /* twice (file NULL: from the store, named by */
-	int sqlite;               /* its decision_id); line a rowid for SQLite */
-	uint8_t d[HASH_LEN];
-	uint8_t reason, status, has_budget;
+	long line;                /* twice (file NULL: from the store, named by
+	                           * its decision_id); line a rowid for SQLite */
 	const char *why;          /* for invalid: a static text */
-	long pos;                 /* its position's index in the manifest, or -1 */
-	size_t cell;              /* included: its cell, in the freeze_dec's cells */
-	/* from freeze_dec_prepare to freeze_dec_append: the length of the
-	 * record's canonical bytes, and of the cell's key written after them
-	 * (family, replication, condition, budget or "", each NUL-ended, then
-	 * '1' when the budget is given, else '0'; none for an excluded one),
-	 * then the decision_id and a NUL */
-	size_t canon_len, key_len;
-	const char *as_is;        /* the record's text, canonical as it was read,
-	                           * or NULL: its bytes are canon's, before the key */
-	uint64_t key_hash;        /* the key's, taken where it is written */
-	size_t id_len;            /* the decision_id, written after the key */
-	/* what a followed prereg is compared with */
+	uint8_t d[HASH_LEN];
+	int32_t pos;              /* its position's index in the manifest, or -1 */
+	uint32_t cell;            /* included: its cell, in the freeze_dec's cells */
+	uint8_t reason, status, has_budget, sqlite;
+};
+
+/* What a followed prereg is compared with, kept beside the items only
+ * when one is followed. */
+struct freeze_dpre {
 	char *early;              /* the time it was made, when before registered_at */
 	char *seeds;              /* top<k> (k >= 2): the cell, context and position */
 	long long order_seed;
 	int width;                /* 0 none, k top<k>, -1 another condition */
 };
 
+/* One decision record made ready for the "decisions" section: by
+ * freeze_dec_prepare on any thread, taken by freeze_dec_append on the one
+ * that owns the freeze_dec, in input order.  Its strings are its own. */
+struct freeze_dprep {
+	struct freeze_ditem it;
+	struct freeze_dpre pre;
+	/* the length of the record's canonical bytes, and of the cell's key
+	 * written after them (family, replication, condition, budget or "",
+	 * each NUL-ended, then '1' when the budget is given, else '0'; none
+	 * for an excluded one), then the decision_id and a NUL */
+	size_t canon_len, key_len;
+	const char *as_is;        /* the record's text, canonical as it was read,
+	                           * or NULL: its bytes are canon's, before the key */
+	uint64_t key_hash;        /* the key's, taken where it is written */
+	size_t id_len;            /* the decision_id, written after the key */
+};
+
 /* Where a prepared item's record and key lie, what was appended for it
  * beginning at base: its record's bytes, and the offset of its key from
  * base (the decision_id follows the key). */
 static inline const char *
-freeze_dec_rec(const struct freeze_ditem *it, const char *base)
+freeze_dec_rec(const struct freeze_dprep *it, const char *base)
 {
 	return it->as_is != NULL ? it->as_is : base;
 }
 
 static inline size_t
-freeze_dec_key_at(const struct freeze_ditem *it)
+freeze_dec_key_at(const struct freeze_dprep *it)
 {
 	return it->as_is != NULL ? 0 : it->canon_len;
 }
@@ -151,15 +178,15 @@ char *freeze_ids_dup(struct freeze_ids *ids, const char *p, size_t n);
  * only (any thread); then it taken into x with the key (what followed its
  * bytes), on x's own thread.  freeze_dec_item_clear frees one not taken. */
 int freeze_dec_prepare(const struct freeze_dec *x, const cJSON *rec, const char *where,
-    const struct ledger_loc *loc, struct buf *canon, struct freeze_ditem *it, struct err *e);
+    const struct ledger_loc *loc, struct buf *canon, struct freeze_dprep *it, struct err *e);
 /* freeze_dec_prepare for a record's text, read by the flat reader
  * (json/rec.h): 1, with nothing appended, when it is not read that way
  * and the caller reads its tree. */
 int freeze_dec_prepare_flat(const struct freeze_dec *x, struct freeze_dec_scratch *w,
     const char *text, size_t n, const struct ledger_loc *loc, struct buf *canon,
-    struct freeze_ditem *it, struct err *e);
-int freeze_dec_append(struct freeze_dec *x, struct freeze_ditem *it, const char *key,
+    struct freeze_dprep *it, struct err *e);
+int freeze_dec_append(struct freeze_dec *x, struct freeze_dprep *it, const char *key,
     struct err *e);
-void freeze_dec_item_clear(struct freeze_ditem *it);
+void freeze_dec_item_clear(struct freeze_dprep *it);
 
 #endif

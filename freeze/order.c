@@ -39,60 +39,57 @@ cmp_block_order(const void *x, const void *y)
 	return strcmp(a->game_id, b->game_id);
 }
 
-/* A game in the sort: its id's first 24 bytes as three big-endian numbers
- * (zero-padded; ids hold no NUL) and whether it is longer.  Two keys that
- * differ, or are equal and not both longer, order their ids without a look
- * at the strings, which lie all over the heap; ids of one block often
- * share their first 16 bytes. */
+void
+freeze_id_key(const char *id, size_t n, uint64_t k[3])
+{
+	for (size_t w = 0, at = 0; w < 3; w++, at += 8) {
+		uint64_t v = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (at + 8 <= n) {
+			memcpy(&v, id + at, 8);
+			k[w] = __builtin_bswap64(v);
+			continue;
+		}
+#endif
+		for (size_t b = at; b < at + 8; b++)
+			v = v << 8 | (b < n ? (unsigned char)id[b] : 0);
+		k[w] = v;
+	}
+}
+
+/* An item in the sort: 24 bytes of its id as a key (freeze_id_key) and
+ * whether the id goes on past them.  Items are sorted on their ids' first
+ * 24 bytes; those whose keys are equal and go on are sorted again on the
+ * next 24 (refine), and so on.  Comparisons look at keys alone, never at
+ * the ids, which lie all over the heap: ids often share their first 24
+ * bytes (a decision_id names its family, replication and position). */
 struct gkey {
 	uint64_t k[3];
 	uint32_t i, more;
 };
 
-static void
-gkey_make(struct gkey *key, const struct freeze_item *g, uint32_t i)
-{
-	memcpy(key->k, g->idkey, sizeof key->k);
-	key->i = i;
-	key->more = g->idlen > 24;
-}
-
-/* Keys whose numbers are equal: their ids' order (a short id is then a
- * prefix of the other, or equal to it). */
-static int
-gkey_tie(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
-{
-	if (!x->more || !y->more)
-		return (int)x->more - (int)y->more;
-	return strcmp(g[x->i].game_id + 24, g[y->i].game_id + 24);
-}
-
+/* Whether x < y, without a branch the data decides. */
 static inline int
-gkey_cmp(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
-{
-	for (int w = 0; w < 3; w++)
-		if (x->k[w] != y->k[w])
-			return x->k[w] < y->k[w] ? -1 : 1;
-	return gkey_tie(x, y, g);
-}
-
-/* Whether x < y, without a branch the data decides but for ties. */
-static inline int
-gkey_less(const struct gkey *x, const struct gkey *y, const struct freeze_item *g)
+gkey_less(const struct gkey *x, const struct gkey *y)
 {
 	int e0 = x->k[0] == y->k[0], e1 = x->k[1] == y->k[1], e2 = x->k[2] == y->k[2];
 
-	if (e0 & e1 & e2)
-		return gkey_tie(x, y, g) < 0;
-	return (x->k[0] < y->k[0]) | (e0 & ((x->k[1] < y->k[1]) | (e1 & (x->k[2] < y->k[2]))));
+	return (x->k[0] < y->k[0]) | (e0 & ((x->k[1] < y->k[1]) | (e1 & ((x->k[2] < y->k[2]) |
+	    (e2 & (x->more < y->more))))));
+}
+
+static inline int
+gkey_same(const struct gkey *x, const struct gkey *y)
+{
+	return x->k[0] == y->k[0] && x->k[1] == y->k[1] && x->k[2] == y->k[2] &&
+	    x->more == y->more;
 }
 
 /* Merge runs of keys in order (run r is key[runs[r]..runs[r + 1]), runs[nruns]
  * is n) pairwise until one is left, between key and tmp (runs is spoiled).
  * Returns the merged keys: key or tmp.  Ties take the earlier run. */
 static struct gkey *
-merge_runs(struct gkey *key, struct gkey *tmp, size_t *runs, size_t nruns, size_t n,
-    const struct freeze_item *g)
+merge_runs(struct gkey *key, struct gkey *tmp, size_t *runs, size_t nruns, size_t n)
 {
 	while (nruns > 1) {
 		size_t m = 0;
@@ -101,7 +98,7 @@ merge_runs(struct gkey *key, struct gkey *tmp, size_t *runs, size_t nruns, size_
 			size_t lo = runs[r], mid = runs[r + 1], hi = r + 2 <= nruns ? runs[r + 2] : mid;
 			size_t x = lo, y = mid, o = lo;
 			while (x < mid && y < hi)
-				tmp[o++] = gkey_less(&key[y], &key[x], g) ? key[y++] : key[x++];
+				tmp[o++] = gkey_less(&key[y], &key[x]) ? key[y++] : key[x++];
 			memcpy(tmp + o, key + x, (mid - x) * sizeof *key);
 			o += mid - x;
 			memcpy(tmp + o, key + y, (hi - y) * sizeof *key);
@@ -121,15 +118,15 @@ merge_runs(struct gkey *key, struct gkey *tmp, size_t *runs, size_t nruns, size_
  * pairwise: n log(runs) comparisons, where qsort would make n log n.
  * Returns the sorted keys: key or tmp. */
 static struct gkey *
-sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const struct freeze_item *g)
+sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n)
 {
 	size_t nruns = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (i == 0 || gkey_less(&key[i], &key[i - 1], g))
+		if (i == 0 || gkey_less(&key[i], &key[i - 1]))
 			runs[nruns++] = i;
 	runs[nruns] = n;
-	return merge_runs(key, tmp, runs, nruns, n, g);
+	return merge_runs(key, tmp, runs, nruns, n);
 }
 
 /* A ledger is often a few streams in order, interleaved: conditions
@@ -145,8 +142,7 @@ sort_keys(struct gkey *key, struct gkey *tmp, size_t *runs, size_t n, const stru
 #define PILES 16
 
 static size_t
-pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES],
-    const struct freeze_item *g)
+pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES])
 {
 	const struct gkey *last[PILES];
 	size_t np = 0;
@@ -154,9 +150,9 @@ pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES],
 	for (size_t i = 0, best = 0; i < n; i++) {
 		/* the lasts fall from pile to pile: the best is the first below
 		 * the key, most often the one the key before went on */
-		if (!(best < np && gkey_less(last[best], &key[i], g) &&
-		    (best == 0 || !gkey_less(last[best - 1], &key[i], g))))
-			for (best = 0; best < np && !gkey_less(last[best], &key[i], g); best++)
+		if (!(best < np && gkey_less(last[best], &key[i]) &&
+		    (best == 0 || !gkey_less(last[best - 1], &key[i]))))
+			for (best = 0; best < np && !gkey_less(last[best], &key[i]); best++)
 				;
 		if (best == np) {
 			if (np == PILES)
@@ -173,15 +169,47 @@ pile_up(const struct gkey *key, size_t n, uint8_t *pile, size_t count[PILES],
 /* Keys sorted as a block first: 256 KB, within a core's cache. */
 #define SORT_BLOCK 8192
 
-/* Half of a sort, on a thread of its own. */
+/* key[0..n) sorted stably, in place (tmp, runs and pile: room for n). */
+static void
+sort_all(struct gkey *key, struct gkey *tmp, size_t *runs, uint8_t *pile, size_t n)
+{
+	size_t count[PILES], np;
+	struct gkey *o;
+
+	if ((np = pile_up(key, n, pile, count)) > 0) {
+		/* the piles one after another, then merged */
+		size_t at[PILES];
+		for (size_t p = 0, sum = 0; p < np; sum += count[p++])
+			at[p] = runs[p] = sum;
+		runs[np] = n;
+		for (size_t i = 0; i < n; i++)
+			tmp[at[pile[i]]++] = key[i];
+		o = merge_runs(tmp, key, runs, np, n);
+	} else {
+		/* Blocks of keys that fit in the processor's cache are sorted
+		 * first, each alone; then only their merges pass over the whole
+		 * array (a ledger of short runs otherwise takes a dozen more
+		 * such passes). */
+		for (size_t b = 0; b < n; b += SORT_BLOCK) {
+			size_t m = n - b < SORT_BLOCK ? n - b : SORT_BLOCK;
+			if ((o = sort_keys(key + b, tmp + b, runs, m)) != key + b)
+				memcpy(key + b, o, m * sizeof *o);
+		}
+		o = sort_keys(key, tmp, runs, n);
+	}
+	if (o != key)
+		memcpy(key, o, n * sizeof *key);
+}
+
+/* Half of a sort, on a thread of its own: the keys of items
+ * first..first+n made and sorted. */
 struct half {
-	struct gkey *key, *tmp, *out;
+	struct gkey *key, *tmp;
 	size_t *runs, n, first;
-	const struct freeze_item *g;
+	const struct freeze_id_src *g;
 	uint8_t *pile;
 };
 
-/* Keys of games g[first..first+n) made and sorted. */
 static void
 sort_half(void *arg)
 {
@@ -189,160 +217,220 @@ sort_half(void *arg)
 
 	mem_ready(h->key, h->n * sizeof *h->key);
 	mem_ready(h->tmp, h->n * sizeof *h->tmp);
-	size_t count[PILES], np;
-
-	for (size_t i = 0; i < h->n; i++)
-		gkey_make(&h->key[i], &h->g[h->first + i], (uint32_t)(h->first + i));
-	if ((np = pile_up(h->key, h->n, h->pile, count, h->g)) > 0) {
-		/* the piles one after another, then merged */
-		size_t at[PILES];
-		for (size_t p = 0, sum = 0; p < np; sum += count[p++])
-			at[p] = h->runs[p] = sum;
-		h->runs[np] = h->n;
-		for (size_t i = 0; i < h->n; i++)
-			h->tmp[at[h->pile[i]]++] = h->key[i];
-		h->out = merge_runs(h->tmp, h->key, h->runs, np, h->n, h->g);
-		return;
+	for (size_t i = 0; i < h->n; i++) {
+		h->g->key(h->g->ctx, h->first + i, h->key[i].k, &h->key[i].more);
+		h->key[i].i = (uint32_t)(h->first + i);
 	}
-	/* Blocks of keys that fit in the processor's cache are sorted first,
-	 * each alone; then only their merges pass over the whole array (a
-	 * ledger of short runs otherwise takes a dozen more such passes). */
-	for (size_t b = 0; b < h->n; b += SORT_BLOCK) {
-		size_t m = h->n - b < SORT_BLOCK ? h->n - b : SORT_BLOCK;
-		struct gkey *o = sort_keys(h->key + b, h->tmp + b, h->runs, m, h->g);
-		if (o != h->key + b)
-			memcpy(h->key + b, o, m * sizeof *o);
-	}
-	h->out = sort_keys(h->key, h->tmp, h->runs, h->n, h->g);
+	sort_all(h->key, h->tmp, h->runs, h->pile, h->n);
 }
 
-/* Whether key t, next in order after last (NULL: none), repeats its id:
- * then e names both, the later in the ledger first (the sort is stable). */
+/* Past this many keys of 24 bytes alike, the rest of the ids compare as
+ * strings: a refine's depth stays small whatever the ids. */
+#define LEVELS 8
+
+struct tail_cmp {
+	const struct freeze_id_src *g;
+	size_t at;
+};
+
+/* The ids of keys alike for LEVELS rounds: by their bytes from at, then
+ * their place (stable).  qsort_r: sorted once in a great while. */
 static int
-repeats(const struct gkey *last, const struct gkey *t, const struct freeze_item *g, struct err *e)
+cmp_tail(const void *x, const void *y, void *arg)
 {
-	if (last == NULL || gkey_cmp(last, t, g) != 0)
-		return 0;
-	const struct freeze_item *x = &g[t->i], *y = &g[last->i];
-	char w1[512], w2[512];
-	err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
-	    freeze_where(x, w1, sizeof w1), x->game_id, freeze_where(y, w2, sizeof w2));
-	return 1;
+	const struct gkey *a = x, *b = y;
+	const struct tail_cmp *t = arg;
+	int c = strcmp(t->g->id(t->g->ctx, a->i) + t->at, t->g->id(t->g->ctx, b->i) + t->at);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
-/* Below this many games one thread sorts them. */
-#define SORT_SPLIT 65536
+static int refine(const struct freeze_id_src *g, struct gkey *key, struct gkey *tmp,
+    size_t *runs, uint8_t *pile, size_t n, int level, size_t dup[2]);
 
-/* Ledgers are often written in game_id order: look before sorting.  1
- * when g[0..n) is strictly increasing. */
+/* key[0..n), sorted on the level's 24 bytes: each group of keys alike and
+ * going on refined in turn; the first group of ids alike in full is a
+ * repeat (1, dup: the later, the earlier). */
 static int
-in_order(const struct freeze_item *g, size_t n)
+groups(const struct freeze_id_src *g, struct gkey *key, struct gkey *tmp, size_t *runs,
+    uint8_t *pile, size_t n, int level, size_t dup[2])
 {
-	size_t k = 1;
-
-	for (struct gkey x, y; k < n; k++) {
-		gkey_make(&x, &g[k - 1], (uint32_t)k - 1);
-		gkey_make(&y, &g[k], (uint32_t)k);
-		if (!gkey_less(&x, &y, g))
-			break;
-	}
-	return k >= n;
-}
-
-/* Fewer games: their keys sorted on this thread, into ord. */
-static int
-order_one(struct gkey *key, struct gkey *tmp, size_t *runs, uint8_t *pile, struct freeze_item *g,
-    size_t n, struct freeze_item **ord, struct err *e)
-{
-	struct half h = { key, tmp, NULL, runs, n, 0, g, pile };
-
-	sort_half(&h);
-	for (size_t i = 0; i < n; i++) {
-		if (repeats(i > 0 ? &h.out[i - 1] : NULL, &h.out[i], g, e))
-			return -1;
-		ord[i] = &g[h.out[i].i];
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && gkey_same(&key[lo], &key[hi]); hi++)
+			;
+		if (hi - lo < 2)
+			continue;
+		if (!key[lo].more) {
+			dup[0] = key[lo + 1].i;
+			dup[1] = key[lo].i;
+			return 1;
+		}
+		if (refine(g, key + lo, tmp, runs, pile, hi - lo, level + 1, dup) != 0)
+			return 1;
 	}
 	return 0;
 }
 
-/* The halves' keys made and sorted on two threads, then merged
- * into pointers in order, a repeat looked for on the way. */
+/* key[0..n), alike on their first level * 24 bytes and all going on,
+ * sorted on the rest of their ids. */
 static int
-order_two(struct gkey *key, struct gkey *tmp, size_t *runs, uint8_t *pile, struct freeze_item *g,
-    size_t n, struct freeze_item **ord, struct err *e)
+refine(const struct freeze_id_src *g, struct gkey *key, struct gkey *tmp, size_t *runs,
+    uint8_t *pile, size_t n, int level, size_t dup[2])
 {
-	size_t h1 = n / 2;
-	struct pool_thread th = POOL_THREAD_INIT;
-	struct half hb = { key + h1, tmp + h1, NULL, runs + h1 + 1, n - h1, h1, g, pile + h1 };
-	struct half ha = { key, tmp, NULL, runs, h1, 0, g, pile };
+	size_t at = (size_t)level * 24;
 
+	if (level >= LEVELS) {
+		struct tail_cmp t = { g, at };
+		qsort_r(key, n, sizeof *key, cmp_tail, &t);
+		for (size_t i = 1; i < n; i++)
+			if (strcmp(g->id(g->ctx, key[i - 1].i) + at, g->id(g->ctx, key[i].i) + at) == 0) {
+				dup[0] = key[i].i;
+				dup[1] = key[i - 1].i;
+				return 1;
+			}
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *id = g->id(g->ctx, key[i].i) + at;
+		size_t len = strnlen(id, 25);
+		freeze_id_key(id, len, key[i].k);
+		key[i].more = len > 24;
+	}
+	sort_all(key, tmp, runs, pile, n);
+	return groups(g, key, tmp, runs, pile, n, level, dup);
+}
+
+/* Below this many items one thread sorts them. */
+#define SORT_SPLIT 65536
+
+/* Whether the ids of items i and i + 1 are in strictly increasing order. */
+static int
+increasing(const struct freeze_id_src *g, size_t i)
+{
+	struct gkey x, y;
+
+	g->key(g->ctx, i, x.k, &x.more);
+	g->key(g->ctx, i + 1, y.k, &y.more);
+	if (!gkey_same(&x, &y))
+		return gkey_less(&x, &y);
+	return x.more && strcmp(g->id(g->ctx, i) + 24, g->id(g->ctx, i + 1) + 24) < 0;
+}
+
+/* The keys of all items in order on their first 24 bytes, into key: the
+ * halves on two threads from SORT_SPLIT items on, then merged. */
+static void
+first_sort(const struct freeze_id_src *g, struct gkey *key, struct gkey *tmp, size_t *runs,
+    uint8_t *pile)
+{
+	size_t n = g->n, h1 = n / 2;
+	struct half ha = { key, tmp, runs, h1, 0, g, pile };
+	struct half hb = { key + h1, tmp + h1, runs + h1 + 1, n - h1, h1, g, pile + h1 };
+	struct pool_thread th = POOL_THREAD_INIT;
+
+	if (n < SORT_SPLIT) {
+		ha.n = n;
+		sort_half(&ha);
+		return;
+	}
 	pool_spawn(&th, sort_half, &hb);
 	sort_half(&ha);
 	pool_join(&th);
-	const struct gkey *s1 = ha.out, *e1 = s1 + h1, *s2 = hb.out, *e2 = s2 + (n - h1);
-	const struct gkey *last = NULL, *t;
-	for (size_t o = 0; o < n; o++, last = t) {
-		/* ties take the first half: stable */
-		if (s1 < e1 && (s2 == e2 || !gkey_less(s2, s1, g)))
-			t = s1++;
-		else
-			t = s2++;
-		if (repeats(last, t, g, e))
-			return -1;
-		ord[o] = &g[t->i];
-	}
-	return 0;
+	/* ties take the first half: stable */
+	size_t x = 0, y = h1, o = 0;
+	while (x < h1 && y < n)
+		tmp[o++] = gkey_less(&key[y], &key[x]) ? key[y++] : key[x++];
+	memcpy(tmp + o, key + x, (h1 - x) * sizeof *key);
+	o += h1 - x;
+	memcpy(tmp + o, key + y, (n - y) * sizeof *key);
+	memcpy(key, tmp, n * sizeof *key);
 }
 
-/* a->games in game_id order, stably, as pointers (*out, n + 1 of them);
- * a duplicate refused, naming the earlier one first.  The games stay where
- * they are: a million of them moved would be 176 MB written, and as much
- * memory asked of the system, where the pointers are 8.  A million games:
- * the keys' two halves are sorted on two threads and merged. */
 int
-freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e)
+freeze_id_order(const struct freeze_id_src *g, uint32_t *ord, size_t dup[2])
 {
-	size_t n = a->n;
+	size_t n = g->n, k = 1;
 	struct gkey *key = NULL, *tmp = NULL;
-	struct freeze_item *g = a->games, **ord;
 	size_t *runs = NULL;
 	uint8_t *pile = NULL;
-	int rc = 0;
+	int rc = -1;
 
-	*out = NULL;
-	if (n > UINT32_MAX)
-		return err_set(e, ERR_INPUT, "more than 2^32 games");
-	if ((ord = malloc((n + 1) * sizeof *ord)) == NULL)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	if (in_order(g, n)) {
-		/* strictly increasing: in order, no duplicate */
+	/* logs are often written in id order: a look before sorting */
+	while (k < n && increasing(g, k - 1))
+		k++;
+	if (k >= n) {
 		for (size_t i = 0; i < n; i++)
-			ord[i] = &g[i];
-		*out = ord;
+			ord[i] = (uint32_t)i;
 		return 0;
 	}
 	key = malloc((n + 1) * sizeof *key);
 	tmp = malloc(n * sizeof *tmp);
 	runs = malloc((n + 2) * sizeof *runs);
 	pile = malloc(n + 1);
-	if (key == NULL || tmp == NULL || runs == NULL || pile == NULL) {
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-		goto done;
+	if (key != NULL && tmp != NULL && runs != NULL && pile != NULL) {
+		first_sort(g, key, tmp, runs, pile);
+		rc = groups(g, key, tmp, runs, pile, n, 0, dup);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			ord[i] = key[i].i;
 	}
-	if ((n < SORT_SPLIT ? order_one(key, tmp, runs, pile, g, n, ord, e) :
-	    order_two(key, tmp, runs, pile, g, n, ord, e)) < 0) {
-		rc = -1;
-		goto done;
-	}
-	*out = ord;
-	ord = NULL;
-done:
 	free(key);
 	free(tmp);
 	free(runs);
 	free(pile);
-	free(ord);
 	return rc;
+}
+
+static void
+game_key(const void *ctx, size_t i, uint64_t k[3], uint32_t *longer)
+{
+	const struct freeze_item *g = (const struct freeze_item *)ctx + i;
+
+	memcpy(k, g->idkey, sizeof g->idkey);
+	*longer = g->idlen > 24;
+}
+
+static const char *
+game_id(const void *ctx, size_t i)
+{
+	return ((const struct freeze_item *)ctx)[i].game_id;
+}
+
+/* a->games in game_id order, stably, as pointers (*out, n + 1 of them);
+ * a duplicate refused, naming the later one first.  The games stay where
+ * they are: a million of them moved would be 176 MB written, and as much
+ * memory asked of the system, where the pointers are 8. */
+int
+freeze_games_in_order(const struct freeze_acc *a, struct freeze_item ***out, struct err *e)
+{
+	struct freeze_id_src src = { a->games, a->n, game_key, game_id };
+	struct freeze_item **ord;
+	uint32_t *at;
+	size_t dup[2];
+	int rc;
+
+	*out = NULL;
+	if (a->n > UINT32_MAX)
+		return err_set(e, ERR_INPUT, "more than 2^32 games");
+	ord = malloc((a->n + 1) * sizeof *ord);
+	at = malloc((a->n + 1) * sizeof *at);
+	if (ord == NULL || at == NULL || (rc = freeze_id_order(&src, at, dup)) < 0) {
+		free(ord);
+		free(at);
+		return err_set(e, ERR_NOMEM, "out of memory");
+	}
+	if (rc > 0) {
+		const struct freeze_item *x = &a->games[dup[0]], *y = &a->games[dup[1]];
+		char w1[512], w2[512];
+		err_set(e, ERR_INPUT, "%s: \"game_id\": duplicate \"%.80s\" (first at %s)",
+		    freeze_where(x, w1, sizeof w1), x->game_id, freeze_where(y, w2, sizeof w2));
+		free(ord);
+		free(at);
+		return -1;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		ord[i] = &a->games[at[i]];
+	free(at);
+	*out = ord;
+	return 0;
 }
 
 /* Block order, from inc in game_id order.  The ties of cmp_block_order are

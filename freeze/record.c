@@ -511,19 +511,7 @@ set_game_id(struct freeze_item *g, const char *id, size_t n, struct freeze_ids *
 	g->id_lent = ids != NULL;
 	if ((g->game_id = ids != NULL ? freeze_ids_dup(ids, id, n) : strndup(id, n)) == NULL)
 		return -1;
-	for (size_t w = 0, at = 0; w < 3; w++, at += 8) {
-		uint64_t v = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (at + 8 <= n) {
-			memcpy(&v, id + at, 8);
-			g->idkey[w] = __builtin_bswap64(v);
-			continue;
-		}
-#endif
-		for (size_t k = at; k < at + 8; k++)
-			v = v << 8 | (k < n ? (unsigned char)id[k] : 0);
-		g->idkey[w] = v;
-	}
+	freeze_id_key(id, n, g->idkey);
 	g->idlen = (uint32_t)n;
 	return 0;
 }

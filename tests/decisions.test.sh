@@ -107,6 +107,60 @@ expect_fail2 "a decision_id given twice at the end of a log in order: both named
 	'dup-sorted.jsonl:4: "decision_id": "[^"]*" appears twice \(also dup-sorted.jsonl:3\)' \
 	fz --decisions dup-sorted.jsonl
 
+# Ids that share long beginnings are put in order 24 bytes at a time, and
+# past 192 alike as strings: ids alike up to 0, 23, 24, 25, 47, 48, 49,
+# 191, 192, 193 and 400 bytes, some a prefix of others, in random order,
+# come out in byte order, on one thread and on two (70,000 of them); a
+# repeat past 192 bytes alike, or ending at a key's edge, names both lines.
+$PY - "$D/decisions.jsonl" <<'P'
+import json, random, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+rng = random.Random(7)
+def ids(n):
+    out = set()
+    while len(out) < n:
+        k = rng.choice([0, 23, 24, 25, 47, 48, 49, 191, 192, 193, 400])
+        stem = "".join(rng.choice("ab") for _ in range(3))
+        d = "p" * k + stem[: rng.randint(0, 3)] + ("" if rng.random() < 0.2 else str(rng.randint(0, 99999)))
+        if d:
+            out.add(d)
+    return sorted(out)
+for name, n in (("long-small", 3000), ("long-big", 70000)):
+    mine = ids(n)
+    rng.shuffle(mine)
+    with open(name + ".jsonl", "w") as f:
+        for i, d in enumerate(mine):
+            r = dict(recs[i % len(recs)], decision_id=d)
+            f.write(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n")
+lines = open("long-small.jsonl").readlines()
+for name, k in (("long-dup400", 400), ("long-dup48", 48 - 2)):
+    r = json.loads(lines[5]); r["decision_id"] = "q" * k + "zz"
+    s = json.loads(lines[9]); s["decision_id"] = "q" * k + "zz"
+    t = json.loads(lines[7]); t["decision_id"] = "q" * k + "zy"
+    with open(name + ".jsonl", "w") as f:
+        for i, l in enumerate(lines):
+            f.write(json.dumps(r if i == 5 else s if i == 9 else t if i == 7 else json.loads(l),
+                sort_keys=True, separators=(",", ":")) + "\n")
+P
+for t in long-small long-big; do
+	fz --decisions $t.jsonl -o f-$t.json
+	$PY - f-$t.json $t.jsonl <<'P' && ok "ids alike up to 400 bytes: in byte order ($t)" || notok "ids alike up to 400 bytes ($t)" "see $t.jsonl"
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+for k in ("included", "excluded"):
+    got = [e["decision_id"].encode() for e in d[k]]
+    assert got == sorted(got), k
+want = sorted(json.loads(l)["decision_id"].encode() for l in open(sys.argv[2]))
+assert sorted(e["decision_id"].encode() for e in d["included"] + d["excluded"]) == want
+P
+done
+expect_fail2 "a decision_id given twice, alike for 400 bytes: both named" \
+	'long-dup400.jsonl:10: "decision_id": "q{80}" appears twice \(also long-dup400.jsonl:6\)' \
+	fz --decisions long-dup400.jsonl
+expect_fail2 "a decision_id given twice, 48 bytes long: both named" \
+	'long-dup48.jsonl:10: "decision_id": "q{46}zz" appears twice \(also long-dup48.jsonl:6\)' \
+	fz --decisions long-dup48.jsonl
+
 # A budget of "" and none: one cell (its budget written null, its count
 # both's), each entry as its record has it; verify re-derives them.
 $PY - "$D/decisions.jsonl" >nobudget.jsonl <<'P'
