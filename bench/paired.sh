@@ -4,7 +4,8 @@
 # 10 s), again with none to show what the bootstrap costs, and the same
 # bytes on one, two and three threads; and the freeze of those decisions
 # against the freeze of a game ledger of about the same size (target: the
-# same rate per byte).  Sourced by bench/run.sh.
+# same rate per byte), on generated records and on real-shaped ones.
+# Sourced by bench/run.sh.
 pos=$(bench_count 730)
 [ "$pos" -lt 12 ] && pos=12
 python3 "$ROOT/bench/fp-gen.py" . "$pos" 2000 >n.txt || return 1
@@ -37,6 +38,36 @@ bench_ratio "freeze rate per byte, decisions / games (wall)" \
 bench_ratio "freeze rate per byte, decisions / games (cpu)" \
 	"$(awk -v d="$dbytes" -v c="$d_cpu" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
 	"$(awk -v g="$gbytes" -v c="$g_cpu" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
+
+# The same on real-shaped records of both kinds, about the same bytes:
+# bench/realshape.py's games and bench/realdec.py's decisions (the engine
+# panel's, shaped the same way: keys in an order of their own, 17-digit
+# numbers, escapes and non-ASCII text in unknown fields).
+rgames=$(bench_count 100000)
+mkdir -p rs
+python3 "$ROOT/bench/realshape.py" "$rgames" rs/spec.json rs/ledger.jsonl || return 1
+rgbytes=$(wc -c <rs/ledger.jsonl)
+python3 "$ROOT/bench/realdec.py" "$rgbytes" rs/decisions.jsonl || return 1
+rdbytes=$(wc -c <rs/decisions.jsonl)
+echo "  real-shaped: $rgames games ($rgbytes bytes), $(wc -l <rs/decisions.jsonl) decisions ($rdbytes bytes)"
+cat rs/ledger.jsonl rs/decisions.jsonl >/dev/null
+sync
+bench_time "cohort freeze, $rgbytes bytes of real-shaped games" "$COHORT" freeze \
+	--spec rs/spec.json --store rs/gst -o rs/g.json rs/ledger.jsonl || return 1
+rg_wall=$BENCH_WALL rg_cpu=$BENCH_CPU
+sync
+bench_time "cohort freeze, $rdbytes bytes of real-shaped decisions" "$COHORT" freeze \
+	--spec "$ROOT/examples/engine-panel/spec-r1.json" \
+	--candidates "$ROOT/examples/engine-panel/candidates.jsonl" \
+	--decisions rs/decisions.jsonl --store rs/dst -o rs/d.json || return 1
+rd_wall=$BENCH_WALL rd_cpu=$BENCH_CPU
+rm -rf rs
+bench_ratio "real-shaped, per byte, decisions / games (wall)" \
+	"$(awk -v d="$rdbytes" -v w="$rd_wall" 'BEGIN { print (w > 0 ? d / w : 0) }')" \
+	"$(awk -v g="$rgbytes" -v w="$rg_wall" 'BEGIN { print (w > 0 ? g / w : 0) }')" ">= 1"
+bench_ratio "real-shaped, per byte, decisions / games (cpu)" \
+	"$(awk -v d="$rdbytes" -v c="$rd_cpu" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
+	"$(awk -v g="$rgbytes" -v c="$rg_cpu" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
 
 for reps in 0 2000; do
 	bench_time "cohort paired, $reps replicates, 2 threads" env COHORT_JOBS=2 "$COHORT" paired \

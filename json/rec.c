@@ -225,15 +225,21 @@ keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 	return bytecmp(s->text + x->off, x->len, s->text + y->off, y->len);
 }
 
-/* A number's value and its canonical text (out, NUL-terminated) by
- * json_number_value and canon_number: the way for the numbers the digit
+/* A number's value by json_number_value (slow_value), and its canonical
+ * text too (out, NUL-terminated) by canon_number: the way for the numbers the digit
  * rules below leave aside (past 15 significant digits, as harnesses print
  * 17, and with an exponent).  -1 when it is not finite (the tree reader
  * words that error) or too long to be a double's text worth a look. */
 static int
+slow_value(const unsigned char *p, size_t len, double *x)
+{
+	return len >= 64 || json_number_value(p, len, x) != 0 ? -1 : 0;
+}
+
+static int
 slow_number(const unsigned char *p, size_t len, double *x, char out[32])
 {
-	if (len >= 64 || json_number_value(p, len, x) != 0)
+	if (slow_value(p, len, x) < 0)
 		return -1;
 	canon_number(*x, out);
 	return 0;
@@ -1569,10 +1575,9 @@ rec_num_text(const char *text, size_t len, double *x)
 
 	if (rec_num_quick(text, len, x) == 0)
 		return 0;
-	if (dec_read((const unsigned char *)text, len, &d) < 0) {
-		char num[32];
-		return slow_number((const unsigned char *)text, len, x, num);
-	}
+	/* the value alone: its canonical text is not asked for here */
+	if (dec_read((const unsigned char *)text, len, &d) < 0)
+		return slow_value((const unsigned char *)text, len, x);
 	/* One exact integer (below 2^53) times or over one exact power of ten
 	 * is a single IEEE rounding: the correctly rounded value strtod gives. */
 	e10 = d.n - d.k;
@@ -1582,10 +1587,8 @@ rec_num_text(const char *text, size_t len, double *x)
 		*x = (double)d.m * p10[e10];
 	else if (e10 < 0 && e10 >= -22)
 		*x = (double)d.m / p10[-e10];
-	else {
-		char num[32];
-		return slow_number((const unsigned char *)text, len, x, num);
-	}
+	else
+		return slow_value((const unsigned char *)text, len, x);
 	if (d.neg)
 		*x = -*x;
 	return 0;

@@ -174,7 +174,7 @@ decision_read(const cJSON *rec, struct decision *d, struct err *e)
 enum { T_BUDGET, T_CHOSEN, T_CONDITION, T_CONTEXT, T_DECISION_ID, T_FAILURE, T_FAMILY,
 	T_LATENCY, T_MODEL, T_ORDER_SEED, T_POSITION_ID, T_PROPOSED, T_REPLICATION, T_RETRIES,
 	T_SHOWN, T_STATUS, T_TOKENS, T_TS, T_N };
-_Static_assert(T_N + 6 <= (int)(sizeof ((struct decision_flat *)0)->at / sizeof(int)),
+_Static_assert(T_N + 6 <= (int)(sizeof ((struct decision_flat *)0)->at[0].at / sizeof(int)),
     "decision_flat's at[] holds the fields, the model's and the tokens'");
 static const char *const top_keys[T_N] = { "budget", "chosen", "condition", "context",
 	"decision_id", "failure", "family", "latency_ms", "model", "order_seed", "position_id",
@@ -356,18 +356,23 @@ static const int *
 flat_at(struct decision_flat *f, const struct rec_scan *s)
 {
 	uint64_t shape = rec_shape(s);
-	int *v = f->at;
+	struct decision_at *a;
+	int *v;
 
-	if (shape != 0 && shape == f->shape && s == f->by)
-		return v;
+	for (size_t k = 0; shape != 0 && k < sizeof f->at / sizeof f->at[0]; k++)
+		if (f->at[k].shape == shape && f->at[k].by == s)
+			return f->at[k].at;
+	/* a record not read by a shape is looked at afresh, in the last place */
+	a = &f->at[shape == 0 ? 0 : f->next++ % (sizeof f->at / sizeof f->at[0])];
+	v = a->at;
 	rec_members(s, 0, &f->top, v);
 	v[T_N] = v[T_N + 1] = v[T_N + 2] = v[T_N + 3] = v[T_N + 4] = v[T_N + 5] = -1;
 	if (rec_type(s, v[T_MODEL]) == REC_OBJECT)
 		rec_members(s, v[T_MODEL], &f->model, v + T_N);
 	if (rec_type(s, v[T_TOKENS]) == REC_OBJECT)
 		rec_members(s, v[T_TOKENS], &f->tokens, v + T_N + 2);
-	f->shape = shape;
-	f->by = s;
+	a->shape = shape;
+	a->by = s;
 	return v;
 }
 

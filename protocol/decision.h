@@ -82,10 +82,15 @@ struct decision_flat {
 	struct rec_keys top, model, tokens;
 	struct buf text;
 	/* where the fields of records of shape `shape` read by `by` are
-	 * (rec_shape): the top-level ones, the model's and the tokens' */
-	const struct rec_scan *by;
-	uint64_t shape;
-	int at[24];
+	 * (rec_shape): the top-level ones, the model's and the tokens', for
+	 * the last few shapes (a log often takes turns between conditions
+	 * with a "proposed" and without) */
+	struct decision_at {
+		const struct rec_scan *by;
+		uint64_t shape;
+		int at[24];
+	} at[4];
+	unsigned next; /* the place the next shape takes */
 };
 int decision_flat_init(struct decision_flat *f);
 void decision_flat_release(struct decision_flat *f);

@@ -161,6 +161,27 @@ expect_fail2 "a decision_id given twice, 48 bytes long: both named" \
 	'long-dup48.jsonl:10: "decision_id": "q{46}zz" appears twice \(also long-dup48.jsonl:6\)' \
 	fz --decisions long-dup48.jsonl
 
+# Decisions shaped as harnesses write them (bench/realdec.py: the engine
+# panel's, each record's keys in an order of its own, spaces after some
+# separators, escapes and non-ASCII text in unknown fields, 17-digit
+# latencies): the same manifest as the log made canonical by Python's
+# writer (RFC 8785 for these values), and verify re-derives it.
+P=$ROOT/examples/engine-panel
+$PY "$ROOT/bench/realdec.py" 400000 real.jsonl
+$PY -c '
+import json, sys
+for l in open(sys.argv[1], encoding="utf-8"):
+    print(json.dumps(json.loads(l), sort_keys=True, separators=(",", ":"), ensure_ascii=False))' \
+	real.jsonl >real-canon.jsonl
+"$COHORT" freeze --spec "$P/spec-r1.json" --candidates "$P/candidates.jsonl" \
+	--decisions real.jsonl --store st-real -o f-real.json
+"$COHORT" freeze --spec "$P/spec-r1.json" --candidates "$P/candidates.jsonl" \
+	--decisions real-canon.jsonl -o f-real-canon.json
+check "real-shaped decisions: some records are not canonical as written" \
+	sh -c '! cmp -s real.jsonl real-canon.jsonl'
+same_bytes "real-shaped decisions: the manifest of the log made canonical" f-real.json f-real-canon.json
+expect_status "verify re-derives real-shaped decisions" 0 "$COHORT" verify --store st-real f-real.json
+
 # A budget of "" and none: one cell (its budget written null, its count
 # both's), each entry as its record has it; verify re-derives them.
 $PY - "$D/decisions.jsonl" >nobudget.jsonl <<'P'
