@@ -514,14 +514,22 @@ close_object(struct rec_scan *s, const struct open *o, uint32_t *k, size_t n, ui
 	if (n > REC_MAX_MEMBERS)
 		return REC_OTHER;
 	if (!check) {
-		/* Insertion sort: a dozen or two keys, often nearly in order. */
+		/* Insertion sort: a dozen or two keys, often nearly in order, on
+		 * their prefixes side by side (a key's token looked up for each
+		 * comparison was a seventh of reading a record in random order). */
+		uint64_t pre[REC_MAX_MEMBERS];
+		for (size_t a = 0; a < n; a++)
+			pre[a] = s->t[k[a]].pre;
 		for (size_t a = 1; a < n; a++) {
+			uint64_t px = pre[a];
 			uint32_t x = k[a];
 			size_t b = a;
-			while (b > 0 && keycmp(s, k[b - 1], x) > 0) {
+			while (b > 0 && (pre[b - 1] > px || (pre[b - 1] == px && keycmp(s, k[b - 1], x) > 0))) {
+				pre[b] = pre[b - 1];
 				k[b] = k[b - 1];
 				b--;
 			}
+			pre[b] = px;
 			k[b] = x;
 		}
 	}
