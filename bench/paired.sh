@@ -12,32 +12,54 @@ python3 "$ROOT/bench/fp-gen.py" . "$pos" 2000 >n.txt || return 1
 dbytes=$(wc -c <decisions.jsonl)
 echo "  $(cat n.txt) decisions ($dbytes bytes), $pos positions"
 
+# freeze_pair WHAT GBYTES DBYTES GAMES DECISIONS STORES: the games' freeze
+# (the shell command GAMES) and the decisions' (DECISIONS), three times
+# each, taking turns, their stores (STORES) removed and the page cache
+# written back before each (this machine's speed wanders by a third within
+# minutes); their medians' rates per byte compared.
+med3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+freeze_pair() {
+	_gw= _gc= _dw= _dc=
+	for _run in 1 2 3; do
+		# shellcheck disable=SC2086
+		rm -rf $6
+		sync
+		bench_time "cohort freeze, $2 bytes of $1games (run $_run)" sh -c "$4" || return 1
+		_gw="$_gw $BENCH_WALL" _gc="$_gc $BENCH_CPU"
+		# shellcheck disable=SC2086
+		rm -rf $6
+		sync
+		bench_time "cohort freeze, $3 bytes of $1decisions (run $_run)" sh -c "$5" || return 1
+		_dw="$_dw $BENCH_WALL" _dc="$_dc $BENCH_CPU"
+	done
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" "$3" "$(med3 $_gw)" "$(med3 $_gc)" "$(med3 $_dw)" "$(med3 $_dc)"
+	awk -v g="$2" -v d="$3" -v gw="$4" -v dw="$6" 'BEGIN {
+		if (gw > 0 && dw > 0)
+			printf "  freeze rate (medians): games %.1f MB/s, decisions %.1f MB/s (wall)\n",
+			    g / gw / 1e6, d / dw / 1e6 }'
+	bench_ratio "${1}per byte, decisions / games (wall)" \
+		"$(awk -v d="$3" -v w="$6" 'BEGIN { print (w > 0 ? d / w : 0) }')" \
+		"$(awk -v g="$2" -v w="$4" 'BEGIN { print (w > 0 ? g / w : 0) }')" ">= 1"
+	bench_ratio "${1}per byte, decisions / games (cpu)" \
+		"$(awk -v d="$3" -v c="$7" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
+		"$(awk -v g="$2" -v c="$5" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
+}
+
 # A game ledger of about the decisions' bytes (genledger writes about 650
-# bytes a game), frozen alone; both files in the page cache first.
+# bytes a game); both files in the page cache and on disk first.
 cc -O2 -o genledger "$ROOT/bench/genledger.c" || return 1
 mkdir -p games
 ./genledger "$((dbytes / 650 + 1))" games/spec.json >games/ledger.jsonl || return 1
 gbytes=$(wc -c <games/ledger.jsonl)
-# both in the page cache, and the ledger just written on disk: its
-# writeback would otherwise slow the games' freeze alone
 cat decisions.jsonl games/ledger.jsonl >/dev/null
-sync
-bench_time "cohort freeze, $gbytes bytes of games" "$COHORT" freeze --spec games/spec.json \
-	--store games/st -o games/f.json games/ledger.jsonl || return 1
-g_wall=$BENCH_WALL g_cpu=$BENCH_CPU
+export COHORT
+freeze_pair "" "$gbytes" "$dbytes" \
+	'"$COHORT" freeze --spec games/spec.json --store games/st -o games/f.json games/ledger.jsonl' \
+	'"$COHORT" freeze --spec spec.json --candidates candidates.jsonl --decisions decisions.jsonl --store st -o f.json' \
+	"games/st st" ||
+	return 1
 rm -rf games
-bench_time "cohort freeze, $dbytes bytes of decisions" "$COHORT" freeze --spec spec.json \
-	--candidates candidates.jsonl --decisions decisions.jsonl --store st -o f.json || return 1
-d_wall=$BENCH_WALL d_cpu=$BENCH_CPU
-awk -v g="$gbytes" -v d="$dbytes" -v gw="$g_wall" -v dw="$d_wall" 'BEGIN {
-	if (gw > 0 && dw > 0)
-		printf "  freeze rate: games %.1f MB/s, decisions %.1f MB/s (wall)\n", g / gw / 1e6, d / dw / 1e6 }'
-bench_ratio "freeze rate per byte, decisions / games (wall)" \
-	"$(awk -v d="$dbytes" -v w="$d_wall" 'BEGIN { print (w > 0 ? d / w : 0) }')" \
-	"$(awk -v g="$gbytes" -v w="$g_wall" 'BEGIN { print (w > 0 ? g / w : 0) }')" ">= 1"
-bench_ratio "freeze rate per byte, decisions / games (cpu)" \
-	"$(awk -v d="$dbytes" -v c="$d_cpu" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
-	"$(awk -v g="$gbytes" -v c="$g_cpu" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
 
 # The same on real-shaped records of both kinds, about the same bytes:
 # bench/realshape.py's games and bench/realdec.py's decisions (the engine
@@ -51,23 +73,13 @@ python3 "$ROOT/bench/realdec.py" "$rgbytes" rs/decisions.jsonl || return 1
 rdbytes=$(wc -c <rs/decisions.jsonl)
 echo "  real-shaped: $rgames games ($rgbytes bytes), $(wc -l <rs/decisions.jsonl) decisions ($rdbytes bytes)"
 cat rs/ledger.jsonl rs/decisions.jsonl >/dev/null
-sync
-bench_time "cohort freeze, $rgbytes bytes of real-shaped games" "$COHORT" freeze \
-	--spec rs/spec.json --store rs/gst -o rs/g.json rs/ledger.jsonl || return 1
-rg_wall=$BENCH_WALL rg_cpu=$BENCH_CPU
-sync
-bench_time "cohort freeze, $rdbytes bytes of real-shaped decisions" "$COHORT" freeze \
-	--spec "$ROOT/examples/engine-panel/spec-r1.json" \
-	--candidates "$ROOT/examples/engine-panel/candidates.jsonl" \
-	--decisions rs/decisions.jsonl --store rs/dst -o rs/d.json || return 1
-rd_wall=$BENCH_WALL rd_cpu=$BENCH_CPU
+export ROOT
+freeze_pair "real-shaped " "$rgbytes" "$rdbytes" \
+	'"$COHORT" freeze --spec rs/spec.json --store rs/gst -o rs/g.json rs/ledger.jsonl' \
+	'"$COHORT" freeze --spec "$ROOT/examples/engine-panel/spec-r1.json" --candidates "$ROOT/examples/engine-panel/candidates.jsonl" --decisions rs/decisions.jsonl --store rs/dst -o rs/d.json' \
+	"rs/gst rs/dst" ||
+	return 1
 rm -rf rs
-bench_ratio "real-shaped, per byte, decisions / games (wall)" \
-	"$(awk -v d="$rdbytes" -v w="$rd_wall" 'BEGIN { print (w > 0 ? d / w : 0) }')" \
-	"$(awk -v g="$rgbytes" -v w="$rg_wall" 'BEGIN { print (w > 0 ? g / w : 0) }')" ">= 1"
-bench_ratio "real-shaped, per byte, decisions / games (cpu)" \
-	"$(awk -v d="$rdbytes" -v c="$rd_cpu" 'BEGIN { print (c > 0 ? d / c : 0) }')" \
-	"$(awk -v g="$rgbytes" -v c="$rg_cpu" 'BEGIN { print (c > 0 ? g / c : 0) }')" ">= 1"
 
 for reps in 0 2000; do
 	bench_time "cohort paired, $reps replicates, 2 threads" env COHORT_JOBS=2 "$COHORT" paired \
