@@ -57,8 +57,18 @@ def shaped(rec, fam, copy, rng, pool):
         r["wall_s"] = r["wall_s"] + rng.randrange(1000) / 1000.0
         r["worker_hours"] = r["wall_s"] / 3600  # repr: up to 17 digits
     r.setdefault("moves", pool[copy % len(pool)][: r.get("plies", 40)])
-    r["harness"] = {"name": NAMES[copy % len(NAMES)], "note": "run \"%d\"\n\tok \\ done" % copy,
-                    "cfg": {"seed": copy, "temperature": rng.random(), "tags": ["a", "b\u00e9"]}}
+    r["harness"] = harness(copy, rng)
+    return own_order(r, rng)
+
+
+def harness(copy, rng):
+    """A nested field no reader knows: escapes, non-ASCII text, a float."""
+    return {"name": NAMES[copy % len(NAMES)], "note": "run \"%d\"\n\tok \\ done" % copy,
+            "cfg": {"seed": copy, "temperature": rng.random(), "tags": ["a", "b\u00e9"]}}
+
+
+def own_order(r, rng):
+    """r with its keys in an order of its own."""
     keys = list(r)
     rng.shuffle(keys)
     return {k: r[k] for k in keys}
@@ -96,4 +106,5 @@ def main():
         json.dump(spec, f, ensure_ascii=False, indent=1)
 
 
-main()
+if __name__ == "__main__":
+    main()
