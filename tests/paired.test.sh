@@ -47,6 +47,13 @@ $PY "$ROOT/bench/fp-gen.py" big 50 100 >big/n.txt
 for j in 1 2 3; do
 	COHORT_JOBS=$j "$COHORT" paired --store big/st --replicates 50 -o big/p$j.json big/f.json
 done
+# -o hands the manifest (16 MB here) to a thread that writes it while the
+# rest is made, through a few slots used in turn; standard output takes
+# it made whole.  The same bytes.
+"$COHORT" freeze --spec big/spec.json --candidates big/candidates.jsonl \
+	--decisions big/decisions.jsonl >big/f-stdout.json
+same_bytes "freeze -o (written by a thread of its own): the bytes standard output gets" \
+	big/f.json big/f-stdout.json
 [ "$(cat big/n.txt)" -gt 65536 ] && ok "paired: the large panel has more than one window" ||
 	notok "paired: the large panel has more than one window" "$(cat big/n.txt)"
 # past 65,536 decisions the freeze sorts them on two threads and merges
