@@ -824,6 +824,21 @@ dec_write(const struct dec *d, char *o)
 	return o;
 }
 
+/* Whether a number's text (grammar checked) is an integer of up to 15
+ * digits other than -0. */
+static inline int
+plain_integer(const unsigned char *p, size_t len)
+{
+	size_t i = len > 0 && p[0] == '-';
+
+	if (len - i > 15 || len == i || (i == 1 && p[1] == '0'))
+		return 0;
+	for (; i < len; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return 1;
+}
+
 /* Write token i canonically at o (room checked by the caller: canonical
  * text is never longer than what was read).  Returns the end, or NULL
  * when a number is outside the common shape. */
@@ -874,6 +889,12 @@ emit(const struct rec_scan *s, uint32_t i, char *o)
 		struct dec d;
 		char num[32];
 		double x;
+		/* an integer of up to 15 digits is its own canonical text (its
+		 * grammar was checked: no leading zero), but -0 */
+		if (plain_integer(s->text + t->off, t->len)) {
+			memcpy(o, s->text + t->off, t->len);
+			return o + t->len;
+		}
 		if (dec_read(s->text + t->off, t->len, &d) == 0)
 			return dec_write(&d, o);
 		/* canon has room for the input's bytes: a text that grows
