@@ -19,7 +19,7 @@
 #include "../common/buf.h"
 #include "../common/cleanup.h"
 #include "../common/io.h"
-#include "../common/pool.h"
+#include "../common/ring.h"
 
 /* The digests a manifest may use, in the order of their index. */
 static const char *const ALGS[] = { "md5", "sha1", "sha224", "sha256", "sha384", "sha512" };
@@ -57,81 +57,13 @@ bag_check_add(cJSON *checks, const char *check, const char *subject, int ok, con
 
 /* ---------------------------------------------------------------- writer */
 
-/* The archive's own digest is taken on a second thread: the writer copies
- * each block into a small ring and goes on while the hasher catches up.
- * With no second thread the writer hashes each block itself. */
-#define RING_SLOTS 4
-#define RING_SLOT ((size_t)1 << 20)
-
-struct ring {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	char *slot[RING_SLOTS];
-	size_t len[RING_SLOTS];
-	unsigned head, tail, count;
-	int done;
-	int direct;         /* no hasher thread: ring_put hashes */
-	struct hash *h;
-};
-
-static void
-ring_hasher(void *arg)
+/* The archive's own digest is taken on a second thread (common/ring.h):
+ * the writer copies each block into a small ring and goes on while the
+ * hasher catches up. */
+static int
+hash_take(void *h, const void *p, size_t n)
 {
-	struct ring *r = arg;
-
-	pthread_mutex_lock(&r->mu);
-	for (;;) {
-		while (r->count == 0 && !r->done)
-			pthread_cond_wait(&r->cv, &r->mu);
-		if (r->count == 0)
-			break;
-		unsigned i = r->tail;
-		pthread_mutex_unlock(&r->mu);
-		hash_update(r->h, r->slot[i], r->len[i]);
-		pthread_mutex_lock(&r->mu);
-		r->tail = (r->tail + 1) % RING_SLOTS;
-		r->count--;
-		pthread_cond_broadcast(&r->cv);
-	}
-	pthread_mutex_unlock(&r->mu);
-}
-
-/* Hand n bytes to the hasher (in order); blocks while the ring is full. */
-static void
-ring_put(struct ring *r, const char *p, size_t n)
-{
-	if (r->direct) {
-		hash_update(r->h, p, n);
-		return;
-	}
-	while (n > 0) {
-		size_t k = n < RING_SLOT ? n : RING_SLOT;
-		pthread_mutex_lock(&r->mu);
-		while (r->count == RING_SLOTS)
-			pthread_cond_wait(&r->cv, &r->mu);
-		unsigned i = r->head;
-		pthread_mutex_unlock(&r->mu);
-		memcpy(r->slot[i], p, k);
-		r->len[i] = k;
-		pthread_mutex_lock(&r->mu);
-		r->head = (r->head + 1) % RING_SLOTS;
-		r->count++;
-		pthread_cond_broadcast(&r->cv);
-		pthread_mutex_unlock(&r->mu);
-		p += k;
-		n -= k;
-	}
-}
-
-/* No more bytes: the hasher ends once it has taken those it has. */
-static void
-ring_end(struct ring *r, struct pool_thread *hasher)
-{
-	pthread_mutex_lock(&r->mu);
-	r->done = 1;
-	pthread_cond_broadcast(&r->cv);
-	pthread_mutex_unlock(&r->mu);
-	pool_join(hasher);
+	return hash_update(h, p, n);
 }
 
 struct wout {
@@ -161,7 +93,12 @@ wout_write(struct archive *a, void *p, const void *buf, size_t n)
 		q += k;
 		left -= (size_t)k;
 	}
-	ring_put(w->ring, buf, n);
+	/* the archive is closed before its digest is taken: nothing after */
+	if (w->ring == NULL || ring_put(w->ring, buf, n) < 0) {
+		w->err = EIO;
+		archive_set_error(a, w->err, "write after the archive's digest was taken");
+		return -1;
+	}
 	w->written += n;
 	/* start write-back early, so the fsync at the end has little left to
 	 * wait for (a pipe refuses; that is fine) */
@@ -450,31 +387,6 @@ archive_put(struct archive *a, const struct bagw *b, const char *path, struct er
 	return 0;
 }
 
-/* The ring's slots and its hasher; -1 when out of memory (the ring is
- * then still released by ring_release). */
-static int
-ring_init(struct ring *r)
-{
-	memset(r, 0, sizeof *r);
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->cv, NULL);
-	r->h = hash_new();
-	for (int i = 0; i < RING_SLOTS; i++)
-		if ((r->slot[i] = malloc(RING_SLOT)) == NULL)
-			return -1;
-	return r->h != NULL ? 0 : -1;
-}
-
-static void
-ring_release(struct ring *r)
-{
-	hash_free(r->h);
-	for (int i = 0; i < RING_SLOTS; i++)
-		free(r->slot[i]);
-	pthread_mutex_destroy(&r->mu);
-	pthread_cond_destroy(&r->cv);
-}
-
 int
 bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, const char *path,
     uint8_t id[HASH_LEN], struct err *e)
@@ -482,8 +394,7 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	struct bagw b = { o, NULL, n, BUF_INIT, BUF_INIT, BUF_INIT, NULL, 0, 0 };
 	struct outfile out = OUTFILE_INIT;
 	struct wout w = { -1, NULL, 0, 0, 0 };
-	struct ring ring;
-	struct pool_thread hasher = POOL_THREAD_INIT;
+	struct hash *h = hash_new();
 	struct archive *a = NULL;
 	int rc = -1;
 
@@ -494,16 +405,15 @@ bag_write(const struct bag_write_opts *o, struct bag_file *files, size_t n, cons
 	}
 	/* the archive's digest taken by the hasher as the archive is written */
 	w.fd = fileno(out.fp);
-	w.ring = &ring;
-	if (ring_init(&ring) < 0) {
+	if (h == NULL || (w.ring = ring_new(hash_take, h)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	ring.direct = !pool_spawn(&hasher, ring_hasher, &ring);
 	if ((a = archive_start(o, &w, path, e)) == NULL || archive_put(a, &b, path, e) < 0)
 		goto done;
-	ring_end(&ring, &hasher);
-	hash_final(ring.h, id);
+	ring_end(w.ring);
+	w.ring = NULL;
+	hash_final(h, id);
 	if (outfile_commit(&out, e) < 0)
 		goto done;
 	rc = 0;
@@ -511,8 +421,8 @@ done:
 	if (rc < 0)
 		outfile_abort(&out);
 	archive_write_free(a);
-	ring_end(&ring, &hasher);
-	ring_release(&ring);
+	ring_end(w.ring);
+	hash_free(h);
 	bagw_release(&b);
 	return rc;
 }

@@ -88,6 +88,13 @@ struct chess_move {
 	uint8_t promo; /* CHESS_KNIGHT..CHESS_QUEEN for a promotion, else CHESS_NONE */
 };
 
+/* Whether a and b are the same move. */
+static inline int
+chess_move_same(struct chess_move a, struct chess_move b)
+{
+	return a.from == b.from && a.to == b.to && a.promo == b.promo;
+}
+
 enum chess_state {
 	CHESS_ONGOING = 0,  /* the side to move has a legal move; see also chess_in_check */
 	CHESS_CHECKMATE,    /* in check, no legal move: the side to move has lost */

@@ -283,7 +283,7 @@ chess_is_legal(const struct chess_pos *pos, struct chess_move m)
 	int n = chess_moves(pos, list);
 
 	for (int i = 0; i < n; i++) {
-		if (list[i].from == m.from && list[i].to == m.to && list[i].promo == m.promo)
+		if (chess_move_same(list[i], m))
 			return 1;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include "../common/io.h"
 #include "../common/mem.h"
 #include "../common/pool.h"
+#include "../common/ring.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
 #include "../protocol/spec.h"
@@ -257,91 +258,26 @@ finish_thread(void *arg)
 }
 
 /* The manifest written to an output file as it is made, by a thread of
- * its own: the bytes handed over are copied into one of a few slots, which
- * that thread writes out while this one makes the next (copying a million
- * decisions' 300 MB into the page cache took as long as making them).
- * With no thread, each is written at once.  The first error kept (the
- * sink's own answer is only yes or no). */
-#define OUT_SLOTS 4
-
+ * its own (common/ring.h), while this one makes the next bytes: a million
+ * real-shaped decisions' 300 MB took as long to copy into the page cache
+ * as to make.  The first error of the writing kept in e. */
 struct out_sink {
 	struct outfile *out;
-	struct err e, we;  /* this thread's, the writer's */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct buf slot[OUT_SLOTS];
-	size_t head, tail; /* slots head..tail-1 (mod OUT_SLOTS) wait to be written */
-	int done, failed, behind;
+	struct err e;
 };
 
-static void
-out_writer(void *arg)
-{
-	struct out_sink *s = arg;
-
-	pthread_mutex_lock(&s->mu);
-	for (;;) {
-		while (s->head == s->tail && !s->done)
-			pthread_cond_wait(&s->cv, &s->mu);
-		if (s->head == s->tail)
-			break;
-		struct buf *b = &s->slot[s->head % OUT_SLOTS];
-		pthread_mutex_unlock(&s->mu);
-		/* after a failure the rest is only taken off the queue */
-		int rc = s->failed ? 0 : outfile_write(s->out, b->p, b->len, &s->we);
-		pthread_mutex_lock(&s->mu);
-		s->failed |= rc < 0;
-		s->head++;
-		pthread_cond_broadcast(&s->cv);
-	}
-	pthread_mutex_unlock(&s->mu);
-}
-
 static int
-out_put(void *ctx, const char *p, size_t n)
+out_take(void *ctx, const void *p, size_t n)
 {
 	struct out_sink *s = ctx;
-	struct buf *b;
 
-	if (!s->behind)
-		return outfile_write(s->out, p, n, &s->e);
-	pthread_mutex_lock(&s->mu);
-	while (s->tail - s->head == OUT_SLOTS && !s->failed)
-		pthread_cond_wait(&s->cv, &s->mu);
-	int failed = s->failed;
-	pthread_mutex_unlock(&s->mu);
-	if (failed)
-		return -1;
-	/* the slot is this thread's until tail passes it */
-	b = &s->slot[s->tail % OUT_SLOTS];
-	buf_reset(b);
-	if (buf_add(b, p, n) < 0)
-		return err_set(&s->e, ERR_NOMEM, "out of memory");
-	pthread_mutex_lock(&s->mu);
-	s->tail++;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	return 0;
+	return outfile_write(s->out, p, n, &s->e);
 }
 
-/* The writer told that no more comes, and waited for: 0, or -1 when a
- * write failed (s->e says why). */
 static int
-out_finish(struct out_sink *s, struct pool_thread *th)
+out_put(void *ring, const char *p, size_t n)
 {
-	pthread_mutex_lock(&s->mu);
-	s->done = 1;
-	pthread_cond_broadcast(&s->cv);
-	pthread_mutex_unlock(&s->mu);
-	pool_join(th);
-	for (int i = 0; i < OUT_SLOTS; i++)
-		buf_release(&s->slot[i]);
-	pthread_mutex_destroy(&s->mu);
-	pthread_cond_destroy(&s->cv);
-	if (!s->failed)
-		return 0;
-	s->e = s->we;
-	return -1;
+	return ring_put(ring, p, n);
 }
 
 /* The store's pack synced and its index written, under their temporary
@@ -369,23 +305,22 @@ static int
 write_out(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *store,
     const cJSON *repo, struct err *e)
 {
-	struct out_sink s = { .out = o->out, .e = ERR_INIT, .we = ERR_INIT };
-	struct freeze_sink k = { out_put, &s, NULL, 0 };
+	struct out_sink s = { o->out, ERR_INIT };
+	struct ring *ring = ring_new(out_take, &s);
+	struct freeze_sink k = { out_put, ring, NULL, 0 };
 	struct prep p = { store, ERR_INIT, 0 };
-	struct pool_thread th = POOL_THREAD_INIT, wt = POOL_THREAD_INIT;
+	struct pool_thread th = POOL_THREAD_INIT;
 	int rc;
 
-	pthread_mutex_init(&s.mu, NULL);
-	pthread_cond_init(&s.cv, NULL);
-	s.behind = pool_spawn(&wt, out_writer, &s);
+	if (ring == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	if (store != NULL)
 		pool_spawn(&th, prep_thread, &p); /* or run by pool_join */
 	rc = freeze_acc_stream(acc, repo, &k, NULL, e);
-	if (out_finish(&s, &wt) < 0 && rc == 0)
-		rc = -1;
-	pool_join(&th);
-	if (rc < 0 && s.e.code != ERR_OK)
+	/* the writer's error, once it is done (it stops the making) */
+	if (ring_end(ring) < 0 && (rc = -1, s.e.code != ERR_OK))
 		*e = s.e;
+	pool_join(&th);
 	if (rc == 0 && p.rc < 0) {
 		*e = p.e;
 		rc = -1;

@@ -226,9 +226,9 @@ keycmp(const struct rec_scan *s, uint32_t a, uint32_t b)
 }
 
 /* A number's value by json_number_value (slow_value), and its canonical
- * text too (out, NUL-terminated) by canon_number: the way for the numbers the digit
- * rules below leave aside (past 15 significant digits, as harnesses print
- * 17, and with an exponent).  -1 when it is not finite (the tree reader
+ * text too (out, NUL-terminated) by canon_number (slow_number): the way
+ * for the numbers the digit rules below leave aside (past 15 significant
+ * digits, as harnesses print 17, and with an exponent).  -1 when it is not finite (the tree reader
  * words that error) or too long to be a double's text worth a look. */
 static int
 slow_value(const unsigned char *p, size_t len, double *x)

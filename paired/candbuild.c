@@ -238,11 +238,6 @@ pv_checked(const struct candbuild_session *s, const struct chess_pos *pos,
 	return pv;
 }
 
-static int
-same_move(struct chess_move a, struct chess_move b)
-{
-	return a.from == b.from && a.to == b.to && a.promo == b.promo;
-}
 
 /* The bestmove must be a legal move (there is one: positions without a
  * legal move are refused when read). */
@@ -306,7 +301,7 @@ candidate(struct candbuild_session *s, const struct candbuild_pos *p, size_t k,
 	if ((pv = pv_checked(s, &p->pos, in, &ms[k], e)) == NULL)
 		return NULL;
 	for (size_t j = 0; j < k; j++)
-		if (same_move(ms[j], ms[k])) {
+		if (chess_move_same(ms[j], ms[k])) {
 			err_set(e, ERR_INPUT, "engine %s: multipv %zu and %zu both start with %s",
 			    s->path, j + 1, k + 1, in->pv[0]);
 			cJSON_Delete(pv);
@@ -393,7 +388,7 @@ eval_of(struct candbuild_session *s, const struct candbuild_pos *p, struct chess
 	if ((pv = pv_checked(s, &p->pos, in, &first, e)) == NULL)
 		return NULL;
 	cJSON_Delete(pv);
-	if (!same_move(first, m)) {
+	if (!chess_move_same(first, m)) {
 		err_set(e, ERR_INPUT, "engine %s: its pv starts with %s", s->path,
 		    in->pv[0]);
 		return NULL;
@@ -432,7 +427,7 @@ evals(struct candbuild_session *s, const struct candbuild_pos *p, const struct c
 		int is_cand = 0;
 		cJSON *v;
 		for (size_t k = 0; k < ncand; k++)
-			is_cand |= same_move(cand[k], ms[i]);
+			is_cand |= chess_move_same(cand[k], ms[i]);
 		if (is_cand)
 			continue;
 		chess_uci_write(ms[i], u);

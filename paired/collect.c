@@ -167,17 +167,12 @@ nomem:
 	return NULL;
 }
 
-static int
-same_move(struct chess_move a, struct chess_move b)
-{
-	return a.from == b.from && a.to == b.to && a.promo == b.promo;
-}
 
 static int
 has(const struct chess_move *ms, size_t n, struct chess_move m)
 {
 	for (size_t i = 0; i < n; i++)
-		if (same_move(ms[i], m))
+		if (chess_move_same(ms[i], m))
 			return 1;
 	return 0;
 }
@@ -207,7 +202,7 @@ prep_regret(struct prep *q, const struct cand_position *p, const struct decision
 	const struct cand_move *ch = cand_score_of(p, m->chosen, &rank);
 	double best = (double)cand_value(&p->cand[0]);
 
-	q->recall = same_move(m->chosen, p->cand[0].m);
+	q->recall = chess_move_same(m->chosen, p->cand[0].m);
 	if (ch == NULL) {
 		q->scored = 1;
 		q->regret = best - (double)cand_value(&p->cand[p->ncand - 1]);

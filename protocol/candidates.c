@@ -108,7 +108,7 @@ static int
 seen_before(const struct cand_move *ms, size_t n, struct chess_move m)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ms[i].m.from == m.from && ms[i].m.to == m.to && ms[i].m.promo == m.promo)
+		if (chess_move_same(ms[i].m, m))
 			return 1;
 	return 0;
 }
@@ -233,8 +233,7 @@ candidates_first(struct cand_position *p)
 
 	for (size_t c = 0; c < p->ncand; c++)
 		for (int i = k; i < p->nlegal; i++)
-			if (p->legal[i].from == p->cand[c].m.from && p->legal[i].to == p->cand[c].m.to &&
-			    p->legal[i].promo == p->cand[c].m.promo) {
+			if (chess_move_same(p->legal[i], p->cand[c].m)) {
 				struct chess_move m = p->legal[i];
 				uint64_t u = p->legal_uci[i];
 				p->legal[i] = p->legal[k], p->legal_uci[i] = p->legal_uci[k];
@@ -462,23 +461,18 @@ cand_value(const struct cand_move *m)
 	    -(CAND_MATE_CP + CAND_MATE_STEP * m->score);
 }
 
-static int
-same_move(struct chess_move a, struct chess_move b)
-{
-	return a.from == b.from && a.to == b.to && a.promo == b.promo;
-}
 
 const struct cand_move *
 cand_score_of(const struct cand_position *p, struct chess_move m, int *rank)
 {
 	for (size_t i = 0; i < p->ncand; i++)
-		if (same_move(p->cand[i].m, m)) {
+		if (chess_move_same(p->cand[i].m, m)) {
 			*rank = (int)i;
 			return &p->cand[i];
 		}
 	*rank = -1;
 	for (size_t i = 0; i < p->neval; i++)
-		if (same_move(p->evals[i].m, m))
+		if (chess_move_same(p->evals[i].m, m))
 			return &p->evals[i];
 	return NULL;
 }

@@ -97,12 +97,12 @@ int cand_read_bytes(const char *p, size_t n, const char *name, struct candidates
 int cand_canonical(const struct candidates *c, struct buf *out, struct err *e);
 void cand_release(struct candidates *c);
 
-/* The position of an id, or NULL (binary search). */
 /* The legal move of p whose UCI text is text: 0, or -1 when none.  The
  * texts chess_uci_among takes for p's legal moves, looked up among the
  * position's own, made once (a million decisions' moves are read). */
 int cand_legal_move(const struct cand_position *p, const char *text, struct chess_move *m);
 
+/* The position of an id, or NULL (binary search). */
 const struct cand_position *cand_find(const struct candidates *c, const char *position_id);
 
 /* A move's value in centipawns (a mate as CAND_MATE_CP - CAND_MATE_STEP n). */

@@ -348,8 +348,9 @@ flat_copy(struct decision_flat *f, const struct rec_scan *s, const struct flat_s
 	return 0;
 }
 
-/* Where the record's fields are: found again only for a record of another
- * shape than the last (rec_shape: the same tokens, of the same types).
+/* Where the record's fields are: found again only for a record of a shape
+ * other than the last four (rec_shape: the same tokens, of the same
+ * types).
  * The model's are at[T_N], the tokens' at[T_N + 2] (-1 when not an
  * object). */
 static const int *
@@ -397,7 +398,7 @@ static int
 in_moves(const struct chess_move *ms, size_t n, struct chess_move m)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ms[i].from == m.from && ms[i].to == m.to && ms[i].promo == m.promo)
+		if (chess_move_same(ms[i], m))
 			return 1;
 	return 0;
 }

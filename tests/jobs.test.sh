@@ -7,6 +7,8 @@ SPEC=$EX/luna/spec.json
 
 check "unit: the pool runs every job once, into its own slot, on 0 to 8 threads (tests/unit/pool_check.c)" \
 	"$BUILD/tests/unit/pool_check"
+check "unit: a ring hands 40 MB on in order, once, through slots that fill and wrap; a failing take stops it (tests/unit/ring_check.c)" \
+	"$BUILD/tests/unit/ring_check"
 
 # 66,000 games: several 4 MiB chunks and pieces, the sort and the games
 # list each split over two threads; 3,000 for the thorough way's ranges.
