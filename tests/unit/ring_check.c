@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../../common/ring.h"
+#include "../../common/rng.h"
 
 #define TOTAL ((size_t)40 << 20)
 
@@ -34,32 +35,22 @@ take(void *ctx, const void *p, size_t n)
 	return 0;
 }
 
-static uint64_t rng = 88172645463325252ull;
-
-static uint64_t
-next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 int
 main(void)
 {
 	unsigned char *want = malloc(TOTAL);
 	struct sink s = { malloc(TOTAL), 0, 0, 0 };
 	struct ring *r;
+	struct rng g = { 7 };
 	size_t at = 0;
 	int bad = 0;
 
 	if (want == NULL || s.got == NULL || (r = ring_new(take, &s)) == NULL)
 		return 2;
 	for (size_t i = 0; i < TOTAL; i++)
-		want[i] = (unsigned char)next();
+		want[i] = (unsigned char)rng_next(&g);
 	while (at < TOTAL) {
-		size_t k = next() % 4 == 0 ? next() % (3u << 20) + 1 : next() % 4096 + 1;
+		size_t k = rng_next(&g) % 4 == 0 ? rng_next(&g) % (3u << 20) + 1 : rng_next(&g) % 4096 + 1;
 		if (k > TOTAL - at)
 			k = TOTAL - at;
 		if (ring_put(r, want + at, k) < 0)
