@@ -25,7 +25,7 @@ LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLI
 
 # The layers, from the bottom (docs/design.md): each folder uses only
 # those before it in this list that mk/layers.txt allows.
-LAYERS    = common json store bagit chess engine sign protocol freeze verify reconcile fit paired fingerprint gate derive simulate pgnio plot report bundle review
+LAYERS    = common json store bagit chess engine sign secret protocol freeze verify reconcile fit paired fingerprint gate derive simulate pgnio plot report bundle review
 include $(LAYERS:%=%/module.mk)
 include cmd/module.mk
 

@@ -51,6 +51,6 @@ for run in 1 2; do
 		t_vours=$(min "$BENCH_WALL" "$t_vours")
 done
 bench_ratio "verify / sha256" "$t_vours" "$t_sha" "< 1.5"
-bench_time "secret scan (one thread)" "$BUNIT/bundle_secret" -q "$BB"/ev/ledger*.jsonl >/dev/null
+bench_time "secret scan (one thread)" "$BUNIT/secret_scan" -q "$BB"/ev/ledger*.jsonl >/dev/null
 echo "  secret scan: $(awk -v s="$BENCH_WALL" -v n="$total" 'BEGIN { printf "%.0f", n / 1048576 / s }') MB/s of JSON text (target >= 200)"
 rm -rf "$BB"

@@ -33,7 +33,7 @@
 #include "../gate/gate.h"
 #include "../report/report.h"
 #include "../verify/verify.h"
-#include "secret.h"
+#include "../secret/secret.h"
 
 /* One file of the bundle (an item, or a file of an item's store). */
 struct file {

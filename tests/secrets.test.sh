@@ -1,28 +1,28 @@
-# secrets.test.sh: the credential scan of `cohort bundle` (bundle/secret*.c
-# and the rules of bundle/secret-rules.toml): the regex translator and the
+# secrets.test.sh: the credential scan of `cohort bundle` (secret/*.c
+# and the rules of secret/rules.toml): the regex translator and the
 # rules-file reader, upstream fixtures, a fixture of each credential format
 # (plain, escaped, compressed, in a database, in base64, in UTF-16),
 # provider-shaped fake keys, no false alarm, the cap, and rules files given
 # with --rules, good and malformed.
-S=$BUILD/tests/unit/bundle_secret
+S=$BUILD/tests/unit/secret_scan
 D=$ROOT/tests/data/secrets
 
 # The translator, the matcher and the rules-file reader, case by case.
-"$BUILD/tests/unit/bundle_secret_re" >re.out 2>&1
+"$BUILD/tests/unit/secret_re" >re.out 2>&1
 rc=$?
 cat re.out
-[ $rc = 0 ] || grep -q '^not ok' re.out || notok "bundle_secret_re" "exit $rc"
+[ $rc = 0 ] || grep -q '^not ok' re.out || notok "secret_re" "exit $rc"
 
 # Every built-in rule is in the man page.
 missing=
-for id in $(sed -n 's/^id = "\(.*\)"$/\1/p' "$ROOT/bundle/secret-rules.toml"); do
+for id in $(sed -n 's/^id = "\(.*\)"$/\1/p' "$ROOT/secret/rules.toml"); do
 	grep -q "^\.BR\{0,1\} $(printf '%s' "$id" | sed 's/-/\\\\-/g')\( \|$\)" "$ROOT/docs/cohort-bundle.1" || missing="$missing $id"
 done
 [ -z "$missing" ] && ok "every built-in rule is listed in cohort-bundle(1)" || notok "rules in the man page" "missing:$missing"
 
 # Fixtures: the exact hits (file, line, rule, masked value, where) are golden.
 (cd "$D" && "$S" $(find . -type f ! -name LICENSE ! -name PROVENANCE.md ! -name EXPECTED ! -path './negative/*' | LC_ALL=C sort)) >fixtures.txt
-same_bytes "fixture hits match golden/bundle-secret-fixtures" fixtures.txt "$ROOT/golden/bundle-secret-fixtures/stdout"
+same_bytes "fixture hits match golden/secret-fixtures" fixtures.txt "$ROOT/golden/secret-fixtures/stdout"
 for f in detect-secrets/config.env detect-secrets/config.ini detect-secrets/config.md \
 	detect-secrets/config.yaml detect-secrets/config2.yaml detect-secrets/files/private_key \
 	detect-secrets/short_files/last_line.ini detect-secrets/short_files/middle_line.yml gitleaks/.env.prod; do
@@ -125,7 +125,7 @@ for f in not-secrets.txt ledger-digests.jsonl base64-text.txt; do
 	if [ -s neg.out ]; then notok "no false alarm in negative/$f" "$(cat neg.out)"; else ok "no false alarm in negative/$f"; fi
 done
 (cd "$ROOT" && find examples schemas docs golden tests/data/jcs tests/data/json-parsing \
-	tests/data/bagit-conformance -type f ! -path 'golden/bundle-secret-fixtures/*' ! -path 'golden/bundle-refusal/*' -print0 2>/dev/null |
+	tests/data/bagit-conformance -type f ! -path 'golden/secret-fixtures/*' ! -path 'golden/bundle-refusal/*' -print0 2>/dev/null |
 	xargs -0 "$S") >own.out 2>&1
 nown=$(cd "$ROOT" && find examples schemas docs golden tests/data/jcs tests/data/json-parsing \
 	tests/data/bagit-conformance -type f 2>/dev/null | grep -c .)
@@ -178,11 +178,11 @@ badrules() { # NAME PATTERN: extra.bad holds the file
 	else ok "$1"; fi
 }
 printf '[[rules]]\nid = "x"\nkeywords = ["x"]\nregex = '"'''"'(?<=a)b'"'''"'\n' >extra.bad
-badrules "--rules: lookbehind refused, naming file:line and field" '^bundle_secret: extra\.bad:4: "regex": offset 0: lookbehind'
+badrules "--rules: lookbehind refused, naming file:line and field" '^secret_scan: extra\.bad:4: "regex": offset 0: lookbehind'
 printf '[[rules]]\nid = "x"\nregex = '"'"'x'"'"'\nkeywrods = ["x"]\n' >extra.bad
-badrules "--rules: an unknown field, by name" '^bundle_secret: extra\.bad:4: "keywrods": unknown field of a rule'
+badrules "--rules: an unknown field, by name" '^secret_scan: extra\.bad:4: "keywrods": unknown field of a rule'
 printf '[[rules]]\nid = "github-pat"\nregex = '"'"'x'"'"'\nkeywords = ["x"]\n' >extra.bad
-badrules "--rules: a rule id the built-in rules have" 'extra\.bad:2: "id": rule "github-pat" is already defined \(secret-rules\.toml \(built in\):[0-9]+\)'
+badrules "--rules: a rule id the built-in rules have" 'extra\.bad:2: "id": rule "github-pat" is already defined \(secret/rules\.toml \(built in\):[0-9]+\)'
 printf '[[rules]]\nid = "x"\nregex = '"'''"'a{2,1}'"'''"'\nkeywords = ["x"]\n' >extra.bad
 badrules "--rules: a bad repeat count" 'extra\.bad:3: "regex": offset 1: a repeat count out of order'
 printf '[rules%s]\nid = "x"\n' "$(awk 'BEGIN { for (i = 0; i < 80; i++) printf "." }')" >extra.bad

@@ -7,7 +7,7 @@
 # rec (the flat record reader against the tree reader and writer),
 # decision (the flat decision reader against the tree reader),
 # ledger (JSON Lines reader, record validator, manifest derivation), csv,
-# bundle_secret (the credential scan and its decoders), bundle_rules (the
+# secret_scan (the credential scan and its decoders), secret_rules (the
 # rules-file reader and the regular expression translator), bundle_bag,
 # fen (FEN and EPD reader, legal moves), san (SAN and UCI move text), pgn
 # (PGN reader and writer), uci (what a UCI engine prints), pgnmap (the
@@ -25,7 +25,7 @@ CLANG=${FUZZ_CC:-clang}
 OUT=build/fuzz
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 PKGS="libcrypto libarchive libcjson sqlite3 libgit2 gsl"
-targets=${*:-json canon rec decision ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap}
+targets=${*:-json canon rec decision ledger csv secret_scan secret_rules bundle_bag fen san pgn uci pgnmap}
 
 # The library objects, named by the Makefile itself (so new modules come along).
 objs=$(printf 'fuzz-print-objs:\n\t@echo $(LIB_OBJS)\n' | make -s --no-print-directory -f Makefile -f - fuzz-print-objs) || exit 2
@@ -36,7 +36,7 @@ make -s --no-print-directory BUILD=$OUT CC="$CLANG" OPT=-O1 SAN="$SAN" $bobjs ||
 
 # Seeds, rebuilt each run (scratch, never committed).
 rm -rf $OUT/seeds
-for t in json canon rec decision ledger csv bundle_secret bundle_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
+for t in json canon rec decision ledger csv secret_scan secret_rules bundle_bag fen san pgn uci pgnmap; do mkdir -p $OUT/seeds/$t $OUT/corpus/$t; done
 # what real engines print, a line a seed and each whole
 for f in tests/data/uci/*.txt; do
 	cp "$f" $OUT/seeds/uci/
@@ -44,11 +44,11 @@ for f in tests/data/uci/*.txt; do
 		'{ g = sprintf("%s/%s-%03d", d, n, NR); print > g; close(g) }' "$f"
 done
 cp examples/deepseek/*.csv tests/data/reconcile/*.csv $OUT/seeds/csv/ 2>/dev/null
-cp tests/data/secrets/*/* $OUT/seeds/bundle_secret/ 2>/dev/null
-find tests/data/secrets -type f -size -16k -exec cp {} $OUT/seeds/bundle_secret/ \; 2>/dev/null
+cp tests/data/secrets/*/* $OUT/seeds/secret_scan/ 2>/dev/null
+find tests/data/secrets -type f -size -16k -exec cp {} $OUT/seeds/secret_scan/ \; 2>/dev/null
 # rules files: the built-in one cut into its rules, and the test's rules files
-awk -v d="$OUT/seeds/bundle_rules" '/^\[\[rules\]\]/ { n++ } { f = sprintf("%s/rule-%03d", d, n); print >> f; close(f) }' bundle/secret-rules.toml
-find tests/data/secrets -name '*.toml' -exec cp {} $OUT/seeds/bundle_rules/ \; 2>/dev/null
+awk -v d="$OUT/seeds/secret_rules" '/^\[\[rules\]\]/ { n++ } { f = sprintf("%s/rule-%03d", d, n); print >> f; close(f) }' secret/rules.toml
+find tests/data/secrets -name '*.toml' -exec cp {} $OUT/seeds/secret_rules/ \; 2>/dev/null
 for bag in tests/data/bagit-conformance/v1.0/valid/* tests/data/bagit-conformance/v0.97/invalid/*; do
 	tar -cf "$OUT/seeds/bundle_bag/$(basename "$bag").tar" -C "$(dirname "$bag")" "$(basename "$bag")" 2>/dev/null
 done
@@ -118,8 +118,8 @@ for t in $targets; do
 	decision) maxlen=8192 ;;
 	ledger) maxlen=32768 ;;
 	csv) maxlen=8192 ;;
-	bundle_secret) maxlen=16384 ;;
-	bundle_rules) maxlen=4096 ;;
+	secret_scan) maxlen=16384 ;;
+	secret_rules) maxlen=4096 ;;
 	bundle_bag) maxlen=65536 ;;
 	fen) maxlen=255 ;;
 	san) maxlen=96 ;;

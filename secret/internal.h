@@ -1,6 +1,6 @@
-/* secret_int.h: what the files of the credential scan share (secret.c,
- * secret_re.c, secret_rules.c, secret_decode.c): compiled patterns, rules,
- * allowlists and the matcher's workspace.  Nothing outside bundle/secret*.c
+/* internal.h: what the files of the credential scan share (scan.c,
+ * re.c, rules.c, decode.c): compiled patterns, rules,
+ * allowlists and the matcher's workspace.  Nothing outside secret/
  * includes it.
  *
  * Ownership: a struct secret_rules owns every rule, allowlist, pattern and
@@ -18,7 +18,7 @@
 #include "../common/buf.h"
 #include "secret.h"
 
-/* ------------------------------------------------- patterns (secret_re.c) */
+/* ------------------------------------------------- patterns (re.c) */
 
 /* One gitleaks (Go RE2) regular expression, translated.  The same
  * expression is held twice: as a POSIX extended regular expression for
@@ -79,7 +79,7 @@ int secret_re_match_at(const struct secret_re *re, const unsigned char *t, size_
 /* Does re match anywhere in t[0..n)?  1 yes, 0 no, -1 too large to tell. */
 int secret_re_search(const struct secret_re *re, const unsigned char *t, size_t n, struct secret_re_work *w);
 
-/* ------------------------------------------------- rules (secret_rules.c) */
+/* ------------------------------------------------- rules (rules.c) */
 
 enum al_target { AL_SECRET, AL_MATCH, AL_LINE };
 
@@ -166,7 +166,7 @@ struct secret_rules {
 #define SECRET_THREE_HASH(a, b, c) ((((a) << 16 | (b) << 8 | (c)) * 2654435761u) >> 16)
 int secret_rules_index(struct secret_rules *r);
 
-/* ------------------------------------------------------- scan (secret.c) */
+/* ------------------------------------------------------- scan (scan.c) */
 
 #define SECRET_MAX_DEPTH 4  /* decodings inside decodings */
 #define SECRET_PEND 64      /* hits held back to be merged with overlapping ones */
@@ -255,7 +255,7 @@ int secret_scan_bytes(struct worker *w, const unsigned char *p, size_t n, long l
 int secret_fail(struct worker *w, enum err_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ---------------------------------------------------- decoders (secret_decode.c) */
+/* ---------------------------------------------------- decoders (decode.c) */
 
 /* What the bytes are, from their first ones. */
 enum secret_kind { KIND_TEXT, KIND_SQLITE, KIND_COMPRESSED, KIND_UTF16LE, KIND_UTF16BE };
@@ -277,7 +277,7 @@ int secret_json_unescape(const unsigned char *line, size_t n, struct buf *out,
 /* "where" joined to "what" ("in the gzip stream, in base64 text"). */
 void secret_where(char out[128], const char *where, const char *what);
 
-/* ------------------------------------------------ entropy, base64 (secret.c) */
+/* ------------------------------------------------ entropy, base64 (scan.c) */
 
 /* ASCII letters lower-cased, every other byte as it is. */
 extern const unsigned char secret_lower[256];

@@ -1,4 +1,4 @@
-/* bundle_secret_re.c: the credential rules' regular expressions and rules
+/* secret_re.c: the credential rules' regular expressions and rules
  * files.  Each case of a table of Go (RE2) expressions and inputs must give
  * Go's leftmost-first match and groups from the small matcher, and the
  * same yes or no from regexec on the POSIX translation; expressions outside
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "../../bundle/secret_int.h"
+#include "../../secret/internal.h"
 
 static int failed;
 

@@ -1,9 +1,9 @@
-/* secret_rules.c: the rules of the credential scan, read from gitleaks'
+/* rules.c: the rules of the credential scan, read from gitleaks'
  * configuration format: a strict reader for the part of TOML that format
  * uses (docs/design.md lists it), the rules and allowlists built from it,
  * and the keyword index the scan's prefilter uses.  Every error names the
  * file, the line and the field. */
-#include "secret_int.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,12 +17,12 @@
 #include "../common/io.h"
 #include "../common/utf8.h"
 
-/* The built-in rules: bundle/secret-rules.toml, made into a C array when
- * the program is built (bundle/module.mk). */
+/* The built-in rules: secret/rules.toml, made into a C array when
+ * the program is built (secret/module.mk). */
 extern const char secret_rules_builtin[];
 extern const size_t secret_rules_builtin_len;
 
-#define BUILTIN_NAME "secret-rules.toml (built in)"
+#define BUILTIN_NAME "secret/rules.toml (built in)"
 #define MAX_RULES_FILE ((size_t)16 << 20)
 
 /* ---------------------------------------------------------------- values */

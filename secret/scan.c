@@ -1,17 +1,17 @@
-/* secret.c: the credential scan.  One pass over the bytes finds where a
+/* scan.c: the credential scan.  One pass over the bytes finds where a
  * keyword may begin (a bit per pair of bytes, then a hash of three, then
  * the few keywords of that pair); each rule of a keyword found is tried
  * there: its regex_t, anchored where the match may begin (the start of the
  * word that holds the keyword, the keyword itself, or the start of the line
  * for a rule that begins with ^), decides whether it matches and how far;
- * the capture groups are then taken out of those bytes (secret_re.c);
+ * the capture groups are then taken out of those bytes (re.c);
  * entropy, allowlists and markers may set the match aside; overlapping hits
  * are one (a rule for a kind of key before an assignment rule, then the
  * earlier rule); hits are counted per rule and reported up to the cap.
  * Second passes decode JSON escapes and base64 blobs and scan what they
- * decode to; secret_decode.c reads streams, databases and UTF-16. */
+ * decode to; decode.c reads streams, databases and UTF-16. */
 #define _GNU_SOURCE /* memmem */
-#include "secret_int.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* secret_re.c: gitleaks' regular expressions (Go RE2 syntax, the subset in
+/* re.c: gitleaks' regular expressions (Go RE2 syntax, the subset in
  * docs/design.md) parsed into a tree, written out as a POSIX extended
  * regular expression for regcomp(3), and compiled into a small program
  * for a backtracking matcher that remembers which (instruction, position)
@@ -8,7 +8,7 @@
  * with Go's priorities (leftmost-first, lazy quantifiers), which POSIX's
  * leftmost-longest cannot give, and decides allowlist patterns on short
  * strings. */
-#include "secret_int.h"
+#include "internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

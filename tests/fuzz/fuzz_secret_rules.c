@@ -1,4 +1,4 @@
-/* fuzz_bundle_rules.c: the rules-file reader (the TOML subset, the regular
+/* fuzz_secret_rules.c: the rules-file reader (the TOML subset, the regular
  * expressions, the allowlists) over arbitrary bytes: no crash, no leak; an
  * error is an input error naming the file; rules that are accepted are
  * then used to scan the input itself. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bundle/secret.h"
+#include "../../secret/secret.h"
 
 static int
 hit(void *ctx, const struct secret_hit *h)

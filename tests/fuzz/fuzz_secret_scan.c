@@ -1,4 +1,4 @@
-/* fuzz_bundle_secret.c: the credential scan over arbitrary bytes with the
+/* fuzz_secret_scan.c: the credential scan over arbitrary bytes with the
  * built-in rules, as one file and in two halves at once (as cohort bundle
  * scans large files), capped and not: no crash, no read outside the
  * buffer, every hit's line within the input (a decoded stream or database
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bundle/secret.h"
+#include "../../secret/secret.h"
 
 struct lines {
 	long max;

@@ -1,11 +1,11 @@
-/* secret_decode.c: what the credential scan decodes before it looks for
+/* decode.c: what the credential scan decodes before it looks for
  * keywords: gzip, zstd, xz and bzip2 streams (libarchive's raw format, read
  * a block at a time), SQLite databases (every text and blob cell, through
  * sqlite3_deserialize, without a temporary file), UTF-16 text (by its byte
  * order mark or the pattern of its NUL bytes) and JSON string escapes.
  * Streams are scanned in segments of whole lines, so memory stays bounded
  * whatever a stream decompresses to. */
-#include "secret_int.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

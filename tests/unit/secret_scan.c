@@ -1,14 +1,14 @@
-/* bundle_secret.c: run the credential scan over files and print each hit
+/* secret_scan.c: run the credential scan over files and print each hit
  * as "FILE:LINE: RULE MASKED" (and ", WHERE" when it was decoded), then
  * "FILE: and N more of RULE" past the cap; with -q print only "FILE: N".
- *   bundle_secret [-q] [--plain] [--cap N] [--rules FILE] [--threads N] FILE...
+ *   secret_scan [-q] [--plain] [--cap N] [--rules FILE] [--threads N] FILE...
  * (--plain: without the keyword prefilter's AVX2 step, for comparison).
  * Exit 2 on an error (the message on stderr), else 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bundle/secret.h"
+#include "../../secret/secret.h"
 
 struct ctx {
 	const char *name;
@@ -52,12 +52,12 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--rules") == 0 && i + 1 < argc)
 			extra = argv[++i];
 		else {
-			fprintf(stderr, "bundle_secret: unknown option %s\n", argv[i]);
+			fprintf(stderr, "secret_scan: unknown option %s\n", argv[i]);
 			return 2;
 		}
 	}
 	if ((rules = secret_rules_new(extra, &e)) == NULL) {
-		fprintf(stderr, "bundle_secret: %s\n", e.msg);
+		fprintf(stderr, "secret_scan: %s\n", e.msg);
 		return 2;
 	}
 	for (; i < argc; i++) {
@@ -66,7 +66,7 @@ main(int argc, char **argv)
 		c.name = argv[i];
 		n = secret_scan_file(rules, &o, argv[i], print_hit, &c, &e);
 		if (n < 0) {
-			fprintf(stderr, "bundle_secret: %s\n", e.msg);
+			fprintf(stderr, "secret_scan: %s\n", e.msg);
 			rc = 2;
 		} else if (c.quiet) {
 			printf("%s: %ld\n", argv[i], n);

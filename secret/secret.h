@@ -1,7 +1,7 @@
 /* secret.h: the credential scan of publication bundles.
  *
  * The rules are gitleaks' configuration format: the built-in ones
- * (bundle/secret-rules.toml, compiled into the program) and any added with
+ * (secret/rules.toml, compiled into the program) and any added with
  * `cohort bundle --rules FILE`.  A rule is tried only where one of its
  * keywords occurs (case-insensitively); its regular expression then decides,
  * its entropy threshold and allowlists may set the match aside, and what is
