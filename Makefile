@@ -59,6 +59,12 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(B_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(B_LIB) $(LDFLAGS) $(LDLIBS_ALL)
 
+# a library the tests preload (tests/unit/stop_at_map.c): no sanitizer,
+# no cohort code
+$(BUILD)/tests/unit/%.so: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -Wall -Wextra $(WERROR) -shared -fPIC -o $@ $< -ldl
+
 # (after deps-check: with -j, a missing package is named once, not
 # followed by every compiler error it causes)
 $(BUILD)/%.o: %.c | deps-check
@@ -76,6 +82,11 @@ test:
 	@sh tests/run.sh build/release
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		COHORT_SANITIZED=1 sh tests/run.sh build/asan
+
+# The suite again with four busy loops beside it (mk/under-load.sh): no
+# test may measure wall time, so a busy machine changes no outcome.
+test-under-load:
+	@sh mk/under-load.sh "$(MAKE) -s --no-print-directory"
 
 demo:
 	@sh mk/deps.sh build
@@ -109,4 +120,4 @@ format-check:
 clean:
 	rm -rf build
 
-.PHONY: all build deps-check deps test demo bench fuzz install format-check clean
+.PHONY: all build deps-check deps test test-under-load demo bench fuzz install format-check clean

@@ -5,9 +5,8 @@
 # name what is wrong: a specific failing check, not merely a non-zero exit.
 PY=/usr/bin/python3
 BT="$PY $ROOT/tests/bagtool.py"
-# the time limits of the cost attacks (ten seconds; a minute sanitized)
-T10=10
-[ -n "${COHORT_SANITIZED:-}" ] && T10=60
+# Each verify runs under a limit that only catches a hang (lib.sh's
+# patience); how long the cost attacks take is measured in bench/verify.sh.
 
 luna_evidence luna
 "$COHORT" bundle --spec luna/bundle.json -o luna.tar >/dev/null 2>bundle.err ||
@@ -24,11 +23,12 @@ fresh() {
 }
 
 # attack NAME DIR WANT PATTERN [SECONDS]: rebag DIR's bag, pack it as
-# DIR.tar, verify it (within SECONDS, default 60); exit status WANT and, for
+# DIR.tar, verify it (a hang caught after SECONDS, default 600, scaled by
+# patience); exit status WANT and, for
 # a finding, a failing check in the table matching PATTERN (grep -E), for
 # an error, stderr matching it.
 attack() {
-	_n=$1 _d=$2 _want=$3 _pat=$4 _secs=${5:-60}
+	_n=$1 _d=$2 _want=$3 _pat=$4 _secs=${5:-600}
 	$BT rebag "$_d/luna-publication" && $BT tar "$_d/luna-publication" "$_d.tar" ||
 		{ notok "$_n" "could not build the attack"; return; }
 	verify_attack "$_n" "$_d.tar" "$_want" "$_pat" "$_secs"
@@ -36,11 +36,11 @@ attack() {
 
 # verify_attack NAME ARCHIVE WANT PATTERN [SECONDS]: as attack, on a ready archive.
 verify_attack() {
-	_n=$1 _a=$2 _want=$3 _pat=$4 _secs=${5:-60}
+	_n=$1 _a=$2 _want=$3 _pat=$4 _secs=$(patience "${5:-600}")
 	timeout "$_secs" "$COHORT" verify --format table "$_a" >"$TMP/att.out" 2>"$TMP/att.err"
 	_got=$?
 	if [ "$_got" = 124 ]; then
-		notok "$_n" "still running after $_secs s"
+		notok "$_n" "still running after $_secs s: a hang"
 	elif [ "$_got" != "$_want" ]; then
 		notok "$_n" "exit $_got, want $_want: $(grep -v '^ok' "$TMP/att.out" | head -5) $(head -c 300 "$TMP/att.err")"
 	elif [ "$_want" = 1 ] && ! grep -E -- "^FAIL +$_pat" "$TMP/att.out" >/dev/null; then
@@ -64,8 +64,8 @@ sed -n 3p "$BAG/manifest-sha256.txt" >>"$BAG/manifest-sha256.txt"
 $BT manifest-lines "$BAG" 200000
 (cd "$BAG" && sha256sum bag-info.txt bagit.txt manifest-sha256.txt >tagmanifest-sha256.txt)
 $BT tar "$BAG" many.tar
-verify_attack "200,000 manifest lines naming absent files: found within 20 s" many.tar 1 \
-	'payload +data/absent/0000000 +listed in manifest-sha256.txt but missing' 20
+verify_attack "200,000 manifest lines naming absent files: every one found" many.tar 1 \
+	'payload +data/absent/0000000 +listed in manifest-sha256.txt but missing'
 grep -Eq "^FAIL +manifest +manifest-sha256.txt +line $dup: \"data/[^\"]*\" is listed twice" "$TMP/att.out" &&
 	ok "a line given twice among 200,000 is named" ||
 	notok "a line given twice among 200,000 is named" "$(grep -v '^ok' "$TMP/att.out" | grep -v absent | head -5)"
@@ -112,7 +112,7 @@ done
 (cd bomb && tar --sparse --format=pax -cf ../bomb.tar luna-publication)
 mkdir -p bomb.tmp
 peak=0
-TMPDIR=$TMP/bomb.tmp timeout 60 "$COHORT" verify bomb.tar >/dev/null 2>bomb.err &
+TMPDIR=$TMP/bomb.tmp timeout "$(patience 600)" "$COHORT" verify bomb.tar >/dev/null 2>bomb.err &
 vpid=$!
 while kill -0 "$vpid" 2>/dev/null; do
 	k=$(du -sk bomb.tmp 2>/dev/null | cut -f1)
@@ -155,7 +155,7 @@ with tarfile.open(name, "a", format=tarfile.PAX_FORMAT) as t:
     t.addfile(i)
 PY
 	rm -rf "special-$f.tmp" && mkdir "special-$f.tmp"
-	TMPDIR=$TMP/special-$f.tmp timeout 60 "$COHORT" verify "special-$f.tar" >/dev/null 2>"$TMP/att.err"
+	TMPDIR=$TMP/special-$f.tmp timeout "$(patience 600)" "$COHORT" verify "special-$f.tar" >/dev/null 2>"$TMP/att.err"
 	rc=$?
 	[ $rc = 2 ] && grep -q "special-$f.tar: entry \"luna-publication/data/x\": ${how#*:} \(link\|file\) not allowed in a bag" "$TMP/att.err" &&
 		[ -z "$(ls "special-$f.tmp")" ] &&
@@ -261,7 +261,7 @@ attack "an item's path out of the bag" climb-item 1 \
 fresh link
 rm -rf "$BAG/data/store"
 ln -s "$TMP/luna/store" "$BAG/data/store"
-timeout 60 "$COHORT" verify "$BAG" >/dev/null 2>"$TMP/att.err"
+timeout "$(patience 600)" "$COHORT" verify "$BAG" >/dev/null 2>"$TMP/att.err"
 [ $? = 2 ] && grep -q 'data/store: symbolic link not allowed in a bag' "$TMP/att.err" &&
 	ok "a bag folder whose store is a link out of it is refused (exit 2)" ||
 	notok "a store that is a link" "$(cat "$TMP/att.err")"
@@ -412,12 +412,12 @@ grep -Eq '^ok +secret +data/bundle.json +the gate.s [0-9]+ credential rules find
 # repeated 500 times, within it: refused by sorting.
 fresh repeated
 $BT json "$BAG/data/bundle.json" "d['items'] = [x for x in d['items'] for i in range(20000)]"
-attack "items repeated 20,000 times: refused within 10 s" repeated 2 \
-	'data/bundle.json: items: 140000 items, more than 4096' $T10
+attack "items repeated 20,000 times: refused past the item limit" repeated 2 \
+	'data/bundle.json: items: 140000 items, more than 4096'
 fresh twice
 $BT json "$BAG/data/bundle.json" "d['items'] = [x for x in d['items'] for i in range(500)]"
-attack "items repeated 500 times: refused within 10 s" twice 2 \
-	'data/bundle.json: items\[[0-9]+\]\.path: "[a-z]+\.json" is given twice \(also items\[[0-9]+\]\)' $T10
+attack "items repeated 500 times: refused by sorting" twice 2 \
+	'data/bundle.json: items\[[0-9]+\]\.path: "[a-z]+\.json" is given twice \(also items\[[0-9]+\]\)'
 fresh too-many
 $BT json "$BAG/data/bundle.json" "d['items'] = d['items'] + [{'role': 'r%d' % i, 'path': 'p%d' % i, 'id': 'x'} for i in range(5000)]"
 attack "more than 4,096 items: refused" too-many 2 'data/bundle.json: items: 5007 items, more than 4096'
@@ -428,8 +428,8 @@ attack "more than 4,096 items: refused" too-many 2 'data/bundle.json: items: 500
 # million headers are minutes there.)
 if [ -z "${COHORT_SANITIZED:-}" ]; then
 	$BT entries cap.tgz 1000001
-	verify_attack "1,000,001 entries: refused (exit 2) within 20 s" cap.tgz 2 \
-		'cap.tgz: more than 1000000 entries$' 20
+	verify_attack "1,000,001 entries: refused (exit 2) while the headers are read" cap.tgz 2 \
+		'cap.tgz: more than 1000000 entries$'
 	rm -f cap.tgz
 fi
 
@@ -447,15 +447,15 @@ printf 'Payload-Oxum: 2147483648.1\n' >big/b/bag-info.txt
 for sig in INT TERM HUP; do
 	rm -rf "sig$sig.tmp"
 	mkdir "sig$sig.tmp"
-	r=$($PY - "$COHORT" big.tar "$TMP/sig$sig.tmp" "$sig" <<'PY'
+	r=$($PY - "$COHORT" big.tar "$TMP/sig$sig.tmp" "$sig" "$(patience 600)" <<'PY'
 import os, signal, subprocess, sys, time
-cohort, archive, tmp, name = sys.argv[1:5]
+cohort, archive, tmp, name, hang = sys.argv[1:6]
 for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     signal.signal(s, signal.SIG_DFL)
 p = subprocess.Popen([cohort, "verify", archive], env=dict(os.environ, TMPDIR=tmp),
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 t = time.time()
-while not os.listdir(tmp) and time.time() - t < 20 and p.poll() is None:
+while not os.listdir(tmp) and time.time() - t < float(hang) and p.poll() is None:
     time.sleep(0.02)
 seen = bool(os.listdir(tmp))
 time.sleep(0.3)
@@ -504,7 +504,7 @@ rm "$BAG/data/fit.json"
 mkdir "$BAG/data/fit.json"
 : >"$BAG/data/fit.json/x"
 $BT rebag "$BAG"
-timeout 60 "$COHORT" verify --format table "$BAG" >"$TMP/att.out" 2>"$TMP/att.err"
+timeout "$(patience 600)" "$COHORT" verify --format table "$BAG" >"$TMP/att.out" 2>"$TMP/att.err"
 [ $? = 1 ] && grep -Eq '^FAIL +identity +fit.json +role "fit": listed in bundle.json but not in the bag' "$TMP/att.out" &&
 	ok "a document that is a folder: a finding" || notok "a document that is a folder" "$(grep -v '^ok' "$TMP/att.out" | head -3) $(cat "$TMP/att.err")"
 

@@ -37,10 +37,11 @@ def ends(x, n, a):
 def rating(ref, p):
     return None if p <= 0 or p >= 1 else ref + 400 * math.log10(p / (1 - p))
 doc = json.load(open(sys.argv[1]))
+step = int(sys.argv[2]) if len(sys.argv) > 2 else 1   # every step-th record
 lev = doc["options"]["level"]
 a = 1 - lev if doc["options"]["sides"] == "one" else (1 - lev) / 2
 bad = checked = 0
-for b in doc["blocks"] + doc["conditions"]:
+for b in doc["blocks"][::step] + doc["conditions"][::step]:
     n, x2 = b["games"], 2 * b["w"] + b["d"]
     ref = (b["anchor"] if "anchor" in b else b["anchor_mean"]) + b["correction"]
     if x2 % 2:
@@ -99,7 +100,7 @@ printf '{"kind":"cohort.blocks/1","blocks":[%s]}' \
 	 {"condition":"c","anchor":2000,"color":"black","w":6000,"d":0,"l":14000},
 	 {"condition":"d","anchor":2000,"color":"black","w":15000,"d":0,"l":35000},
 	 {"condition":"e","anchor":2000,"color":"black","w":5000000,"d":0,"l":5000000}' >big.json
-expect_status "5000 of 10000 ... 5,000,000 of 10,000,000: bounds written" 0 timeout 60 "$COHORT" bound -o big.out big.json
+expect_status "5000 of 10000 ... 5,000,000 of 10,000,000: bounds written" 0 timeout "$(patience 600)" "$COHORT" bound -o big.out big.json
 $PY -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 for b in d["blocks"]:
@@ -112,9 +113,12 @@ assert abs(e[1] - 0.5 - 1.959964 * 0.5 / 1e7 ** 0.5) < 2e-6, e
 ' big.out && ok "large blocks: intervals about their scores, symmetric at a half score" || notok "large blocks" "$(head -c 400 big.out)"
 
 # 120,000 blocks: a scan of the earlier blocks for each block's condition
-# made bound quadratic (23 s for 61,000 blocks, where fit took 1 s).
+# made bound quadratic (23 s for 61,000 blocks, where fit took 1 s); its
+# time is measured in bench/bound.sh, and here the result is checked (the
+# limit only catches a hang).
 awk -v conds=6000 -v blocks=20 -f "$ROOT/bench/fit-gen.awk" >many.json
-expect_status "120,000 blocks of 6,000 conditions in well under 40 s" 0 timeout 40 "$COHORT" bound -o many.out many.json
+expect_status "120,000 blocks of 6,000 conditions: bounds written" 0 timeout "$(patience 900)" "$COHORT" bound -o many.out many.json
+check "120,000 blocks: every 997th block and condition re-derived from binomial sums" $PY cp.py many.out 997
 $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["conditions"]; assert len(d["blocks"])==120000 and len(c)==6000 and [x["condition"] for x in c]==["c%04d" % i for i in range(6000)] and all(x["blocks"]==20 for x in c); b=[x["block"] for x in d["blocks"][:40]]; assert b==list(range(1,21))*2, b' many.out \
 	&& ok "120,000 blocks: conditions in order of first block, blocks numbered per condition" || notok "many blocks" "$(head -c 300 many.out)"
 

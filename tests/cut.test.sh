@@ -3,21 +3,17 @@
 # they are read: exit 2 naming the file, never SIGBUS, and no output
 # (common/map.h).  A ledger cut while freeze reads it is in lost.test.sh.
 
-# cut_while NAME FILE PATTERN CMD...: run CMD and, once it has FILE mapped,
-# cut FILE to 4 KB; CMD must exit 2 with stderr matching PATTERN.
+# cut_while NAME FILE PATTERN CMD...: run CMD, which stops itself once it
+# has FILE mapped (lib.sh's stop_at_map), cut FILE to 4 KB, let CMD go on;
+# CMD must exit 2 with stderr matching PATTERN.
 cut_while() {
 	_n=$1 _f=$2 _pat=$3
 	shift 3
-	"$@" >cut.out 2>cut.err &
+	stop_at_map "$(readlink -f "$_f")" "$@" >cut.out 2>cut.err
 	_pid=$!
-	_full=$(readlink -f "$_f")
-	_i=0
-	while [ $_i -lt 1000 ]; do
-		grep -q " $_full\$" "/proc/$_pid/maps" 2>/dev/null && break
-		sleep 0.01
-		_i=$((_i + 1))
-	done
+	stopped_wait $_pid || notok "$_n: the program stopped at the mapping" "it ended first: $(head -c 300 cut.err)"
 	truncate -s 4096 "$_f"
+	kill -CONT $_pid 2>/dev/null
 	wait $_pid
 	_rc=$?
 	if [ $_rc = 2 ] && grep -Eq -- "$_pat" cut.err; then
@@ -31,7 +27,7 @@ CUT=': cut short while being read: read it again once whatever writes it is done
 
 # bundle: a large file of the publication, cut while it is hashed and scanned
 mkdir -p b
-yes 'a quiet line of ledger text, nothing secret in it, only words' | head -c 100000000 >b/big.txt
+yes 'a quiet line of ledger text, nothing secret in it, only words' | head -c 8000000 >b/big.txt
 printf '{"kind":"cohort.bundle-spec/1","name":"c","as_of":"2026-07-20T00:00:00Z","items":[{"role":"log","path":"big.txt"}]}' >b/s.json
 cut_while "bundle: a file cut while it is read: exit 2, named" b/big.txt "^cohort bundle: big\\.txt$CUT" \
 	"$COHORT" bundle --spec b/s.json -o b/out.tar

@@ -5,7 +5,7 @@
 # says too little, fails here.
 
 mkdir -p "$TMP/engine"
-"$BUILD/tests/unit/engine_check" "$BUILD/tests/unit/fake_uci" "$TMP/engine" "$ROOT/tests/data/uci" >"$TMP/engine.out" 2>&1
+timeout "$(patience 600)" "$BUILD/tests/unit/engine_check" "$BUILD/tests/unit/fake_uci" "$TMP/engine" "$ROOT/tests/data/uci" >"$TMP/engine.out" 2>&1
 rc=$?
 cat "$TMP/engine.out"
 n=$(grep -c '^ok ' "$TMP/engine.out")
@@ -17,7 +17,7 @@ SF=$(command -v stockfish 2>/dev/null || echo /usr/games/stockfish)
 if [ ! -x "$SF" ]; then
 	notok "stockfish installed" "not found in PATH nor /usr/games; run: sh mk/deps.sh test"
 else
-	"$BUILD/tests/unit/engine_real" check "$SF" >"$TMP/stockfish.out" 2>&1
+	timeout "$(patience 600)" "$BUILD/tests/unit/engine_real" check "$SF" >"$TMP/stockfish.out" 2>&1
 	rc=$?
 	cat "$TMP/stockfish.out"
 	n=$(grep -c '^ok ' "$TMP/stockfish.out")

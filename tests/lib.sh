@@ -4,7 +4,39 @@
 # $ROOT the project's top folder, $BUILD the build folder.
 
 ok() { echo "ok $1"; }
+
+# patience SECONDS: a time limit for `timeout` that only catches a hang,
+# never a claim of speed (speed is measured in bench/): SECONDS, five
+# times that under the sanitizers (COHORT_SANITIZED), times
+# COHORT_TEST_SLACK when it is set (a slow or crowded machine).  Give
+# SECONDS far above what the command takes on a loaded machine.
+patience() {
+	awk -v s="$1" -v z="${COHORT_SANITIZED:+5}" -v k="${COHORT_TEST_SLACK:-1}" \
+		'BEGIN { printf "%d", s * (z == "" ? 1 : z) * k }'
+}
 notok() { echo "not ok $1: $2"; }
+
+# stop_at_map PATH CMD...: run CMD in the background (its pid in $!) with
+# tests/unit/stop_at_map.so preloaded: once CMD has mapped a file whose
+# absolute path ends with PATH it stops itself.  stopped_wait PID then
+# waits until it has (or has ended): the test cuts the file and sends
+# SIGCONT, so the cut falls while the file is mapped however busy the
+# machine.
+stop_at_map() {
+	_sf=$1
+	shift
+	LD_PRELOAD=$BUILD/tests/unit/stop_at_map.so COHORT_TEST_STOP_AT_MAP=$_sf \
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@" &
+}
+stopped_wait() {
+	_si=0 _sn=$(($(patience 120) * 20))
+	while [ $_si -lt $_sn ] && kill -0 "$1" 2>/dev/null; do
+		case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) in T | t) return 0 ;; esac
+		sleep 0.05
+		_si=$((_si + 1))
+	done
+	return 1
+}
 
 # expect_status NAME WANT CMD...: run CMD, check its exit status.
 expect_status() {

@@ -115,12 +115,13 @@ tmps() { find "$@" -name '*.cohort-tmp.*' 2>/dev/null | sort; }
 # so records reach the store while the rest is still to come
 for i in $(seq 1 30); do sed "s/\"game_id\":\"luna-/\"game_id\":\"c$i-luna-/" luna/ledger.jsonl; done >big.jsonl
 rm -rf k && mkdir -p k/out && mkfifo k/fifo
-sh -c 'cat big.jsonl; exec sleep 60' >k/fifo &
+sh -c "cat big.jsonl; exec sleep $(patience 600)" >k/fifo &
 writer=$!
 COHORT_JOBS=1 "$COHORT" freeze --spec luna/spec.json --store k/store -o k/out/f.json - <k/fifo >/dev/null 2>&1 &
 victim=$!
-i=0
-while [ $i -lt 200 ] && [ -z "$(tmps k/store/pack)" ]; do sleep 0.1; i=$((i + 1)); done
+# (waits while the freeze runs, the limit only catching a hang)
+i=0 n=$(($(patience 120) * 10))
+while [ $i -lt $n ] && [ -z "$(tmps k/store/pack)" ] && kill -0 $victim 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
 kill -9 $victim 2>/dev/null
 wait $victim 2>/dev/null
 kill $writer 2>/dev/null
@@ -137,9 +138,14 @@ d=$(dead_pid)
 : >"k/out/g.json.cohort-tmp.$$.aaaaaa"
 : >"k/store/pack/.new.cohort-tmp.$d.bbbbbb"
 : >"k/out/notes.cohort-tmp.txt"
-(exec 9>>"k/store/pack/.new.cohort-tmp.$d.bbbbbb" && flock 9 && exec sleep 60) &
+(exec 9>>"k/store/pack/.new.cohort-tmp.$d.bbbbbb" && flock 9 && exec sleep "$(patience 600)") &
 holder=$!
-sleep 0.2
+# the lock is taken before the next freeze starts, however busy the machine
+i=0 n=$(($(patience 120) * 20))
+while [ $i -lt $n ] && flock -n "k/store/pack/.new.cohort-tmp.$d.bbbbbb" true 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
 expect_status "the next freeze into the folders runs" 0 \
 	"$COHORT" freeze --spec luna/spec.json --store k/store -o k/out/f.json luna/ledger.jsonl
 cat >k/want <<TMP
@@ -226,7 +232,7 @@ db.commit()
 PYEOF
 expect_fail2 "a recursive view as the games table" \
 	'^cohort freeze: rec\.sqlite: sqlite: "games" is a view, not a table' \
-	timeout 20 "$COHORT" freeze --spec luna/spec.json rec.sqlite
+	timeout "$(patience 120)" "$COHORT" freeze --spec luna/spec.json rec.sqlite
 expect_fail2 "a view as the games table" \
 	'^cohort freeze: plain-view\.sqlite: sqlite: "games" is a view, not a table' \
 	"$COHORT" freeze --spec luna/spec.json plain-view.sqlite
@@ -244,8 +250,8 @@ fi
 for i in 1 2 3 4; do sed "s/\"game_id\":\"c/\"game_id\":\"$i-c/" big.jsonl; done >cut.jsonl
 COHORT_JOBS=1 "$COHORT" freeze --spec luna/spec.json -o cut.json cut.jsonl >cut.out 2>cut.err &
 victim=$!
-i=0
-while [ $i -lt 200 ]; do
+i=0 n=$(($(patience 60) * 20))
+while [ $i -lt $n ] && kill -0 $victim 2>/dev/null; do
 	pos=0
 	for fd in /proc/$victim/fd/*; do
 		case "$(readlink "$fd" 2>/dev/null)" in

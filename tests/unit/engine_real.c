@@ -62,7 +62,8 @@ set_if(struct engine *g, const char *name, const char *value)
 static struct engine *
 fresh(int multipv, struct err *e)
 {
-	struct engine_opts o = { extra, 30, 10 };
+	/* deadlines that only catch a hang, on a machine however busy */
+	struct engine_opts o = { extra, 300, 120 };
 	struct engine *g = engine_new(path, &o, e);
 	char mpv[16];
 
