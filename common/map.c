@@ -23,6 +23,10 @@ static struct {
 	_Atomic size_t len[MAP_GUARDED];     /* the mapping's length, pages rounded up */
 	atomic_int cut[MAP_GUARDED];         /* a SIGBUS was met in it */
 	char *path[MAP_GUARDED];             /* for messages; set before base */
+	char *opened[MAP_GUARDED];           /* the file as opened, absolute (from
+	                                        /proc/self/fd), NULL when unknown */
+	dev_t dev[MAP_GUARDED];              /* the file mapped: its device */
+	ino_t ino[MAP_GUARDED];              /* and inode */
 	size_t size[MAP_GUARDED];            /* the file's size when mapped */
 	pthread_mutex_t lock;                /* taking and giving back slots */
 	char first_cut[512];                 /* a released mapping that was cut */
@@ -70,27 +74,54 @@ install(void)
 	installed = sigaction(SIGBUS, &sa, &g.old) == 0;
 }
 
-/* A free slot, taken for path; -1 when there is none. */
+/* The absolute path of the file open on fd, as the kernel resolved it
+ * when it was opened (whatever the current folder is now or was then);
+ * NULL when it cannot be told. */
+static char *
+opened_path(int fd)
+{
+	char link[64], path[4096];
+	ssize_t n;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof path - 1);
+	if (n <= 0 || path[0] != '/')
+		return NULL;
+	path[n] = '\0';
+	return strdup(path);
+}
+
+/* A free slot, taken for the file open on fd, named path in messages; -1
+ * when there is none. */
 static int
-slot_take(const char *path, size_t n)
+slot_take(int fd, const char *path, size_t n)
 {
 	int s = -1;
-	char *p = strdup(path);
+	struct stat st;
+	char *p = strdup(path), *o;
 
-	if (p == NULL)
+	if (p == NULL || fstat(fd, &st) != 0) {
+		free(p);
 		return -1;
+	}
+	o = opened_path(fd);
 	pthread_mutex_lock(&g.lock);
 	for (int i = 0; i < MAP_GUARDED && s < 0; i++)
 		if (atomic_load(&g.base[i]) == 0 && g.path[i] == NULL)
 			s = i;
 	if (s >= 0) {
 		g.path[s] = p;
+		g.opened[s] = o;
+		g.dev[s] = st.st_dev;
+		g.ino[s] = st.st_ino;
 		g.size[s] = n;
 		atomic_store(&g.cut[s], 0);
 	}
 	pthread_mutex_unlock(&g.lock);
-	if (s < 0)
+	if (s < 0) {
 		free(p);
+		free(o);
+	}
 	return s;
 }
 
@@ -129,7 +160,7 @@ map_fd(int fd, const char *path, size_t n, struct map *m, struct err *e)
 	if (n == 0)
 		return 0;
 	pthread_once(&once, install);
-	if (!installed || (m->slot = slot_take(path, n)) < 0)
+	if (!installed || (m->slot = slot_take(fd, path, n)) < 0)
 		return map_copy(fd, path, n, m, e);
 	p = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED) {
@@ -144,14 +175,20 @@ map_fd(int fd, const char *path, size_t n, struct map *m, struct err *e)
 	return 0;
 }
 
-/* 1 when slot s was cut: a SIGBUS met, or the file now shorter. */
+/* 1 when slot s was cut: a SIGBUS met, or the file mapped now shorter.
+ * The file is the one opened, found by its absolute path and known by its
+ * device and inode: never a file of the same name in the current folder,
+ * nor one put in its place since (the mapping keeps the old one's pages;
+ * only a SIGBUS can tell of its cut). */
 static int
 slot_cut(int s)
 {
 	struct stat st;
 
-	return atomic_load(&g.cut[s]) ||
-	    (stat(g.path[s], &st) == 0 && (uintmax_t)st.st_size < (uintmax_t)g.size[s]);
+	if (atomic_load(&g.cut[s]))
+		return 1;
+	return g.opened[s] != NULL && stat(g.opened[s], &st) == 0 && st.st_dev == g.dev[s] &&
+	    st.st_ino == g.ino[s] && (uintmax_t)st.st_size < (uintmax_t)g.size[s];
 }
 
 void
@@ -169,7 +206,9 @@ map_release(struct map *m)
 		if (b != 0)
 			munmap((void *)b, m->n);
 		free(g.path[s]);
+		free(g.opened[s]);
 		g.path[s] = NULL;
+		g.opened[s] = NULL;
 		pthread_mutex_unlock(&g.lock);
 	}
 	free(m->copy);

@@ -10,7 +10,9 @@
  * read a cut file, naming the file, and so does map_check for a caller
  * that writes nothing.  A file cut inside a page reads zeros there with no
  * signal at all; map_check compares each file's size with its mapping's
- * too.  Freeze reads its ledgers instead (protocol/ledgerpar.c), in chunks
+ * too: the file that was opened, found by the absolute path the kernel
+ * gave it and known by its device and inode, never by the name used in
+ * messages (which may be relative to another folder, or only a label).  Freeze reads its ledgers instead (protocol/ledgerpar.c), in chunks
  * it parses as they come; this is for files read whole, and for the
  * store's packs, which verify reads on every processor at once.
  *
