@@ -174,7 +174,8 @@ deviations(const struct fp_run *r, cJSON *doc, struct err *e)
 		d[n++] = (struct prereg_dev){ "bootstrap.seed", reg[1], used[1] };
 	}
 	for (size_t i = 0; i < r->nin && n < sizeof d / sizeof d[0]; i++)
-		if (r->has_dec[i] && strcmp(r->pd[i].cand.id, r->pr->candidates) != 0)
+		if (r->has_dec[i] && prereg_names_manifest(r->pr, r->pd[i].cand.id,
+		    cand_file_id(&r->pd[i].cand)) == NULL)
 			d[n++] = (struct prereg_dev){ "candidates", r->pr->candidates,
 				(char *)r->pd[i].cand.id };
 	/* a freeze made under another prereg, or none (its games and decisions

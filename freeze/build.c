@@ -117,9 +117,19 @@ add_decisions(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *s
 
 	if (o->candidates == NULL)
 		return o->ndecisions ? err_set(e, ERR_USAGE, "--decisions needs --candidates") : 0;
-	if (cand_read(o->candidates, &cand, e) < 0)
-		return -1;
+	if (io_read_all(o->candidates, &b, CAND_MAX_BYTES, e) < 0 ||
+	    cand_read_bytes(b.p ? b.p : "", b.len, io_name(o->candidates), &cand, e) < 0)
+		goto done;
+	/* the manifest as another tool wrote it goes into the store under its
+	 * file's SHA-256 (the decisions section names it), so that a prereg
+	 * that named the file can be held to it again */
+	if (cand_file_id(&cand) != NULL) {
+		hash_bytes(b.p, b.len, d);
+		if (store != NULL && cas_put(store, d, b.p, b.len, e) < 0)
+			goto done;
+	}
 	/* the manifest itself goes into the store, under its identity */
+	buf_reset(&b);
 	if (cand_canonical(&cand, &b, e) < 0)
 		goto done;
 	hash_bytes(b.p, b.len, d);

@@ -699,7 +699,17 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 		ninc += (size_t)x->cells[i].count;
 	buf_reset(&x->head);
 	buf_reset(&x->tail);
+	/* the manifest by its identity; by its file's own SHA-256 too where
+	 * another tool wrote it (the file is in the store under it); and how
+	 * the prereg followed names it: "identity", "file", or null when it
+	 * names another (a deviation) */
+	const char *file = cand_file_id(x->cand), *by = NULL;
+	if (x->prereg != NULL)
+		by = prereg_names_manifest(x->prereg, x->cand->id, file);
 	if (!json_add_string(sec, "candidates", x->cand->id) ||
+	    (file != NULL && !json_add_string(sec, "candidates_file", file)) ||
+	    (x->prereg != NULL && (by ? !json_add_string(sec, "candidates_named_by", by) :
+	    !json_add_null(sec, "candidates_named_by"))) ||
 	    (tot = cJSON_AddObjectToObject(sec, "totals")) == NULL ||
 	    !json_add_number(tot, "decisions", (double)ninc) ||
 	    !json_add_number(tot, "excluded", (double)(x->n - ninc)) || add_cells(x, sec) < 0 ||
@@ -707,6 +717,10 @@ freeze_dec_section(struct freeze_dec *x, struct err *e)
 		goto nomem;
 	if (buf_adds(&x->head, "{\"candidates\":") < 0 ||
 	    canon_write(json_get(sec, "candidates"), &x->head, e) < 0 ||
+	    (file != NULL && (buf_adds(&x->head, ",\"candidates_file\":") < 0 ||
+	    canon_write(json_get(sec, "candidates_file"), &x->head, e) < 0)) ||
+	    (x->prereg != NULL && (buf_adds(&x->head, ",\"candidates_named_by\":") < 0 ||
+	    canon_write(json_get(sec, "candidates_named_by"), &x->head, e) < 0)) ||
 	    buf_adds(&x->head, ",\"cells\":") < 0 ||
 	    canon_write(json_get(sec, "cells"), &x->head, e) < 0 ||
 	    buf_adds(&x->head, ",\"excluded\":[") < 0 || buf_adds(&x->tail, "],\"totals\":") < 0 ||
@@ -924,7 +938,7 @@ record_checks(const struct freeze_dec *x, struct freeze_ditem **v, size_t n, cJS
 		if (v[i]->reason == D_NONE && q->width >= 0)
 			w.bits[q->width / 64] |= (uint64_t)1 << (q->width % 64);
 	}
-	if (strcmp(x->cand->id, p->candidates) != 0 &&
+	if (prereg_names_manifest(p, x->cand->id, cand_file_id(x->cand)) == NULL &&
 	    freeze_dev_add(arr, "candidates", p->candidates, x->cand->id) < 0)
 		return -1;
 	for (int r = D_FAMILY; r <= D_INVALID; r++)

@@ -258,6 +258,33 @@ add_inputs(const struct gate_ctx *g, cJSON *doc)
 	return arr ? 0 : -1;
 }
 
+/* Gate D lists the prereg's text predictions: registered, and beyond
+ * what a machine checks (a reader judges them), each with its place in
+ * the prereg's list. */
+static int
+text_predictions(const struct prereg *p, cJSON *doc)
+{
+	cJSON *arr = cJSON_AddArrayToObject(doc, "text_predictions"), *o;
+	const cJSON *c;
+	struct json_bld k = { 0 };
+	int i = 0;
+
+	if (arr == NULL)
+		return -1;
+	cJSON_ArrayForEach(c, p->predictions) {
+		const char *t = prereg_prediction_text(c);
+		if (t != NULL && (o = cJSON_CreateObject()) != NULL) {
+			json_bld_push(&k, arr, o);
+			json_bld_put(&k, o, "index", cJSON_CreateNumber(i));
+			json_bld_put(&k, o, "text", cJSON_CreateString(t));
+		} else if (t != NULL) {
+			k.oom = 1;
+		}
+		i++;
+	}
+	return k.oom ? -1 : 0;
+}
+
 static const char *
 overall(const cJSON *criteria, const cJSON *devs)
 {
@@ -297,6 +324,8 @@ gate_document(char gt, const struct prereg *p, const cJSON *const *docs, const c
 		goto nomem;
 	if (judge[gt - 'A'](&g) < 0)
 		goto done;
+	if (gt == 'D' && p != NULL && text_predictions(p, doc) < 0)
+		goto nomem;
 	if (deviations(&g, doc) < 0 ||
 	    !json_add_string(doc, "verdict", overall(g.criteria, json_get(doc, "deviations"))))
 		goto nomem;

@@ -333,7 +333,8 @@ c_predicts(const struct gate_ctx *g, struct verdict *v)
 	cJSON_ArrayForEach(pred, g->p->predictions) {
 		const char *names[MAX_PREDICTORS], *base[MAX_PREDICTORS], *id = str(pred, "id");
 		size_t k, kb, n1 = 0, n2 = 0;
-		if (strcmp(str(pred, "kind"), "heldout_assistance") != 0)
+		if (prereg_prediction_text(pred) != NULL ||
+		    strcmp(str(pred, "kind"), "heldout_assistance") != 0)
 			continue;
 		k = names_of(pred, "predictors", names);
 		kb = names_of(pred, "baseline", base);
@@ -470,12 +471,18 @@ gate_d(struct gate_ctx *g)
 {
 	struct verdict a = { 0 }, b = { 0 };
 	const cJSON *pred, *list = g->p ? g->p->predictions : NULL;
+	int i = 0;
 
 	if (g->p == NULL) {
 		verdict_gap(&a, "no prereg: no registered prediction");
 		verdict_gap(&b, "no prereg: no registered prediction");
 	}
 	cJSON_ArrayForEach(pred, list) {
+		if (prereg_prediction_text(pred) != NULL)
+			verdict_note(&a, "prediction %d is text, not checked by machine", i);
+		i++;
+		if (prereg_prediction_text(pred) != NULL)
+			continue;
 		if (strcmp(str(pred, "kind"), "architectural") == 0)
 			d_architectural(g, &a, pred);
 		else if (strcmp(str(pred, "kind"), "intervention") == 0)

@@ -357,6 +357,10 @@ static int
 want(const cJSON *obj, const char *key, int required, const cJSON **v, struct err *e)
 {
 	*v = json_get(obj, key);
+	/* a field the reader does not require is absent when null: what a
+	 * harness writes for a value it has not (a SQLite NULL, Python's None) */
+	if (*v != NULL && !required && cJSON_IsNull(*v))
+		*v = NULL;
 	if (*v == NULL) {
 		if (!required)
 			return 1;

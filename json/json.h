@@ -212,7 +212,9 @@ double json_round(double x, double step);
 
 /* Typed field access.  Keys are compared case-sensitively.  Each returns 0
  * and stores the value; 1 when the field is absent and !required; -1 with
- * e set to `"key": expected ...` otherwise. */
+ * e set to `"key": expected ...` otherwise.  A field that is not required
+ * and is null is absent (the one rule for "optional": null means not
+ * recorded); a required field that is null is a wrong type. */
 const cJSON *json_get(const cJSON *obj, const char *key);
 
 /* A document built member by member: a member that could not be made or

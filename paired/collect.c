@@ -613,6 +613,14 @@ read_inputs(struct paired_data *r, const cJSON *freeze, struct cas *store, const
 		return -1;
 	if (strcmp(r->cand.id, cid) != 0)
 		return err_set(e, ERR_INPUT, "%s: the stored candidate manifest is not %s", name, cid);
+	/* the file another tool wrote, by its own SHA-256, as the freeze
+	 * recorded it (a prereg may name the manifest so) */
+	if (json_get_string(*sec, "candidates_file", 0, &cid, e) < 0 || (cid != NULL &&
+	    (hash_id_parse(cid, d) < 0 || strlen(cid) >= sizeof r->cand.file_id)))
+		return err_set(e, ERR_INPUT, "%s: \"decisions\": \"candidates_file\": expected an "
+		    "identity", name);
+	if (cid != NULL)
+		memcpy(r->cand.file_id, cid, strlen(cid) + 1);
 	return openings(r, by_position, e);
 }
 

@@ -490,7 +490,7 @@ prereg_devs(const struct run *r, const cJSON *freeze, cJSON *doc, struct err *e)
 		snprintf(used[2], sizeof used[2], "%g", r->o->blunder_cp);
 		d[n++] = (struct prereg_dev){ "blunder_cp", reg[2], used[2] };
 	}
-	if (strcmp(r->d.cand.id, p->candidates) != 0)
+	if (prereg_names_manifest(p, r->d.cand.id, cand_file_id(&r->d.cand)) == NULL)
 		d[n++] = (struct prereg_dev){ "candidates", p->candidates, (char *)r->d.cand.id };
 	if (fp == NULL || strcmp(fp, p->id) != 0)
 		d[n++] = (struct prereg_dev){ "freeze.prereg", (char *)p->id, (char *)(fp ? fp : "none") };

@@ -8,9 +8,6 @@
 #include "../common/io.h"
 #include "../json/json.h"
 
-/* A manifest is read whole: a position's line is a few kilobytes, so a
- * gigabyte holds hundreds of thousands of positions. */
-#define CAND_MAX_BYTES ((size_t)1 << 30)
 #define CAND_MAX_MULTIPV 256
 
 const char *const cand_split_names[3] = { "explore", "confirm", "heldout" };
@@ -353,6 +350,8 @@ read_all(struct candidates *c, const char *p, size_t n, const char *name, struct
 		goto done;
 	hash_final(h, d);
 	hash_id_format(d, c->id);
+	hash_bytes(p, n, d);
+	hash_id_format(d, c->file_id);
 	if (c->ntrees == 0) {
 		err_set(e, ERR_INPUT, "%s: empty: expected the cohort.candidates/1 header", name);
 		goto done;
@@ -405,6 +404,12 @@ cand_read(const char *path, struct candidates *c, struct err *e)
 		rc = cand_read_bytes(b.p ? b.p : "", b.len, io_name(path), c, e);
 	buf_release(&b);
 	return rc;
+}
+
+const char *
+cand_file_id(const struct candidates *c)
+{
+	return strcmp(c->file_id, c->id) != 0 ? c->file_id : NULL;
 }
 
 int

@@ -33,6 +33,10 @@
 #include "../common/err.h"
 #include "../common/hash.h"
 
+/* A manifest is read whole: a position's line is a few kilobytes, so a
+ * gigabyte holds hundreds of thousands of positions. */
+#define CAND_MAX_BYTES ((size_t)1 << 30)
+
 enum cand_split { CAND_EXPLORE, CAND_CONFIRM, CAND_HELDOUT };
 enum cand_phase { CAND_OPENING, CAND_MIDDLEGAME, CAND_ENDGAME };
 enum cand_kind { CAND_TACTICAL, CAND_AMBIGUOUS, CAND_QUIET };
@@ -84,15 +88,21 @@ struct candidates {
 	struct cand_position *p;    /* in position_id order */
 	cJSON **trees;              /* the header's and each position's tree */
 	size_t ntrees;
+	char file_id[HASH_ID_LEN + 1]; /* "sha256:" + the SHA-256 of the bytes as
+	                             * read (what sha256sum prints of the file):
+	                             * id itself when they are the canonical lines */
 };
 
-#define CANDIDATES_INIT { { 0 }, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 }
+#define CANDIDATES_INIT { { 0 }, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, { 0 } }
 
 /* Read path ("-": standard input).  On failure c is left released. */
 int cand_read(const char *path, struct candidates *c, struct err *e);
 /* The same from bytes (a stored manifest), named name in messages. */
 int cand_read_bytes(const char *p, size_t n, const char *name, struct candidates *c,
     struct err *e);
+/* c's file_id where it differs from its identity (a manifest another
+ * tool wrote), else NULL. */
+const char *cand_file_id(const struct candidates *c);
 /* The manifest's canonical bytes (its identity's), appended to out. */
 int cand_canonical(const struct candidates *c, struct buf *out, struct err *e);
 void cand_release(struct candidates *c);

@@ -276,7 +276,8 @@ flat_ids(const struct rec_scan *s, const int *v, struct decision *d, struct flat
 	    want_str(s, q, v[T_REPLICATION], &d->replication, 1) ||
 	    want_str(s, q, v[T_CONDITION], &d->condition, 1) ||
 	    want_str(s, q, v[T_POSITION_ID], &d->position_id, 1) ||
-	    (v[T_BUDGET] >= 0 && want_str(s, q, v[T_BUDGET], &d->budget, 0)) ||
+	    (rec_type(s, v[T_BUDGET]) >= 0 && rec_type(s, v[T_BUDGET]) != REC_NULL &&
+	        want_str(s, q, v[T_BUDGET], &d->budget, 0)) ||
 	    rec_type(s, v[T_MODEL]) != REC_OBJECT)
 		return 1;
 	if (want_str(s, q, m[0], &d->requested, 0) || want_str(s, q, m[1], &d->returned, 0) ||
@@ -293,11 +294,13 @@ flat_outcome(const struct rec_scan *s, const int *v, struct decision *d, struct 
 {
 	const int *t = v + T_N + 2;
 	int w, ct = rec_type(s, v[T_CHOSEN]), ft = rec_type(s, v[T_FAILURE]);
+	int pt = rec_type(s, v[T_PROPOSED]);
 
+	/* "proposed": null is no shortlist, as absent is (json_get_array's rule) */
+	d->has_proposed = pt != -1 && pt != REC_NULL;
 	if (flat_moves(s, q, v[T_SHOWN], d->shown, &d->nshown) ||
-	    (v[T_PROPOSED] >= 0 && flat_moves(s, q, v[T_PROPOSED], d->proposed, &d->nproposed)))
+	    (d->has_proposed && flat_moves(s, q, v[T_PROPOSED], d->proposed, &d->nproposed)))
 		return 1;
-	d->has_proposed = v[T_PROPOSED] >= 0;
 	if ((ct != -1 && ct != REC_NULL && want_str(s, q, v[T_CHOSEN], &d->chosen, 0)) ||
 	    flat_word(s, v[T_STATUS], decision_status_names, 4, &w))
 		return 1;

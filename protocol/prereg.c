@@ -139,6 +139,7 @@ struct rd {
 	const char *name;
 	const struct json_lines *lines;
 	struct err *e;
+	struct prereg *p; /* where the notes go */
 };
 
 static const cJSON *where(const cJSON *obj, const char *key);
@@ -190,17 +191,27 @@ where(const cJSON *obj, const char *key)
 	return v ? v : obj;
 }
 
-/* Refuse any key of obj not in keys (NULL-ended); ctx names obj. */
+/* Note each key of obj not in keys (NULL-ended), ctx naming obj: the
+ * field is kept in the document (and its identity) and read by nothing. */
 static int
 only_keys(const struct rd *r, const cJSON *obj, const char *ctx, const char *const *keys)
 {
 	for (const cJSON *c = obj->child; c; c = c->next) {
-		size_t i = 0;
+		size_t i = 0, n;
+		char **x, *t;
 		while (keys[i] && strcmp(keys[i], c->string) != 0)
 			i++;
-		if (keys[i] == NULL)
-			return bad(r, c, "%s%s\"%s\": unknown field", ctx,
-			    ctx[0] ? ": " : "", c->string);
+		if (keys[i] != NULL)
+			continue;
+		n = strlen(ctx) + strlen(c->string) + 8;
+		if ((t = malloc(n)) == NULL ||
+		    (x = realloc(r->p->notes, (r->p->nnotes + 1) * sizeof *x)) == NULL) {
+			free(t);
+			return err_set(r->e, ERR_NOMEM, "out of memory");
+		}
+		snprintf(t, n, "%s%s\"%s\"", ctx, ctx[0] ? ": " : "", c->string);
+		r->p->notes = x;
+		x[r->p->nnotes++] = t;
 	}
 	return 0;
 }
@@ -248,6 +259,8 @@ read_time(const struct rd *r, const cJSON *doc, struct prereg *p)
 	return 0;
 }
 
+/* The manifest by its identity or by its file's SHA-256, as sha256sum
+ * prints it (64 hex digits, "sha256:" before them or not). */
 static int
 read_identity(const struct rd *r, const cJSON *doc, struct prereg *p)
 {
@@ -257,10 +270,14 @@ read_identity(const struct rd *r, const cJSON *doc, struct prereg *p)
 	if (get_string(r, doc, "", "candidates", &p->candidates) < 0)
 		return -1;
 	s = p->candidates;
+	if (strncmp(s, "sha256:", 7) == 0)
+		s += 7;
 	n = strlen(s);
-	if (n != 71 || strncmp(s, "sha256:", 7) != 0 || strspn(s + 7, "0123456789abcdef") != 64)
+	if (n != 64 || strspn(s, "0123456789abcdef") != 64)
 		return bad(r, json_get(doc, "candidates"),
-		    "\"candidates\": expected sha256: and 64 lowercase hex digits, got \"%.80s\"", s);
+		    "\"candidates\": expected 64 lowercase hex digits (sha256: before them or not), "
+		    "got \"%.80s\"", p->candidates);
+	snprintf(p->candidates_id, sizeof p->candidates_id, "sha256:%s", s);
 	return 0;
 }
 
@@ -291,6 +308,10 @@ read_widths(const struct rd *r, const cJSON *doc, struct prereg *p)
 	return 0;
 }
 
+static int is_feature(const char *s);
+static int unknown_feature(const struct rd *r, const cJSON *node, const char *field,
+    const char *name, int base_only);
+
 /* An array of distinct strings; check, when not NULL, says whether each
  * is allowed (what names the rule for the message). */
 static int
@@ -311,6 +332,11 @@ read_words(const struct rd *r, const cJSON *obj, const char *ctx, const char *ke
 		snprintf(ix, sizeof ix, "%zu", i);
 		if (!cJSON_IsString(c) || c->valuestring[0] == '\0')
 			return bad(r, c, "%s%s: expected a non-empty string", field, ix);
+		if (check == is_feature && !check(c->valuestring)) {
+			char f[160];
+			snprintf(f, sizeof f, "%s%s: ", field, ix);
+			return unknown_feature(r, c, f, c->valuestring, 1);
+		}
 		if (check && !check(c->valuestring)) {
 			err_set(r->e, ERR_INPUT, "%s%s: %s \"%.60s\"", field, ix, what, c->valuestring);
 			return at(r, c);
@@ -324,6 +350,69 @@ read_words(const struct rd *r, const cJSON *obj, const char *ctx, const char *ke
 		(*out)[i] = c->valuestring;
 	}
 	return 0;
+}
+
+/* Edits (insert, delete, replace) that make a into b, for names. */
+static size_t
+edits(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), row[80];
+
+	if (na >= 79 || nb >= 79)
+		return (size_t)-1;
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= nb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[nb];
+}
+
+/* Refuse name, a feature name the registry does not know: the nearest
+ * known base name (fewest edits, the registry's order on a tie) and all
+ * of them, so the fix is in the message.  field is the message's start. */
+static int
+unknown_feature(const struct rd *r, const cJSON *node, const char *field, const char *name,
+    int base_only)
+{
+	const char *lb = strchr(name, '[');
+	size_t blen = lb ? (size_t)(lb - name) : strlen(name), best = (size_t)-1, w = 0;
+	const char *near = registry[0].name, *why = "unknown feature";
+	char known[700];
+
+	for (size_t i = 0; i < NREGISTRY; i++) {
+		size_t d = edits(name, blen, registry[i].name);
+		if (d < best)
+			best = d, near = registry[i].name;
+		w += (size_t)snprintf(known + w, w < sizeof known ? sizeof known - w : 0, "%s%s",
+		    i ? ", " : "", registry[i].name);
+	}
+	if (best == 0 && lb != NULL && base_only) {
+		err_set(r->e, ERR_INPUT, "%s\"%.60s\": this list names base features (%s)", field, name,
+		    near);
+	} else if (best == 0 && lb != NULL) {
+		const struct prereg_feature *f = prereg_feature(near);
+		why = "unknown index of feature";
+		err_set(r->e, ERR_INPUT, "%s%s \"%.60s\" (%s takes %s)", field, why, name, near,
+		    f->index == PI_WIDTH ? "a width from 0 to 64, as delta_r[5]" :
+		    f->index == PI_PHASE ? "a phase: opening, middlegame or endgame" :
+		    f->index == PI_LABEL ? "a failure label: state, tactic, value, plan, memory or "
+		    "interface" : "an index of A-Z a-z 0-9 _ . -");
+	} else {
+		err_set(r->e, ERR_INPUT, "%s%s \"%.60s\" (nearest: %s; known: %s)", field, why, name,
+		    near, known);
+	}
+	return at(r, node);
 }
 
 static int
@@ -427,8 +516,9 @@ pred_feature(const struct rd *r, const cJSON *o, const char *ctx, const char *ke
 	if (get_string(r, o, ctx, key, &s) < 0)
 		return -1;
 	if (!prereg_feature_name_ok(s, NULL)) {
-		err_set(r->e, ERR_INPUT, "%s: \"%s\": unknown feature \"%.60s\"", ctx, key, s);
-		return at(r, json_get(o, key));
+		char f[160];
+		snprintf(f, sizeof f, "%s: \"%s\": ", ctx, key);
+		return unknown_feature(r, json_get(o, key), f, s, 0);
 	}
 	return 0;
 }
@@ -445,12 +535,14 @@ pred_features(const struct rd *r, const cJSON *o, const char *ctx, const char *k
 		err_set(r->e, ERR_INPUT, "%s: \"%s\": expected at least one feature", ctx, key);
 		return at(r, a);
 	}
-	for (c = a->child; c; c = c->next, i++)
-		if (!cJSON_IsString(c) || !prereg_feature_name_ok(c->valuestring, NULL)) {
-			err_set(r->e, ERR_INPUT, "%s: \"%s\": %zu: unknown feature \"%.60s\"", ctx, key, i,
-			    cJSON_IsString(c) ? c->valuestring : "(not a string)");
-			return at(r, c);
-		}
+	for (c = a->child; c; c = c->next, i++) {
+		char f[160];
+		if (!cJSON_IsString(c))
+			return bad(r, c, "%s: \"%s\": %zu: expected a feature name", ctx, key, i);
+		snprintf(f, sizeof f, "%s: \"%s\": %zu: ", ctx, key, i);
+		if (!prereg_feature_name_ok(c->valuestring, NULL))
+			return unknown_feature(r, c, f, c->valuestring, 0);
+	}
 	return 0;
 }
 
@@ -500,8 +592,12 @@ read_predictions(const struct rd *r, const cJSON *doc, struct prereg *p)
 		return -1;
 	for (c = a->child; c; c = c->next, i++) {
 		snprintf(ctx, sizeof ctx, "\"predictions\": %zu", i);
+		if (cJSON_IsString(c) && c->valuestring[0] != '\0') {
+			p->ntext++; /* a text prediction: registered, read by no gate */
+			continue;
+		}
 		if (!cJSON_IsObject(c))
-			return bad(r, c, "%s: expected an object", ctx);
+			return bad(r, c, "%s: expected an object or a text", ctx);
 		id = json_get(c, "id");
 		if (!cJSON_IsString(id) || id->valuestring[0] == '\0' || strlen(id->valuestring) > 64 ||
 		    strspn(id->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -509,7 +605,7 @@ read_predictions(const struct rd *r, const cJSON *doc, struct prereg *p)
 			return bad(r, id ? id : c, "%s: \"id\": expected 1 to 64 of A-Z a-z 0-9 _ . -",
 			    ctx);
 		for (const cJSON *d = a->child; d != c; d = d->next)
-			if (strcmp(json_get(d, "id")->valuestring, id->valuestring) == 0)
+			if (cJSON_IsObject(d) && strcmp(json_get(d, "id")->valuestring, id->valuestring) == 0)
 				return bad(r, id, "%s: \"id\": \"%.64s\" given twice", ctx, id->valuestring);
 		if (read_prediction(r, c, ctx) < 0)
 			return -1;
@@ -555,7 +651,7 @@ read_doc(const struct rd *r, const cJSON *doc, struct prereg *p)
 static int
 read_owned(struct prereg *p, const char *name, const struct json_lines *lines, struct err *e)
 {
-	struct rd r = { name, lines, e };
+	struct rd r = { name, lines, e, p };
 
 	if (read_doc(&r, p->doc, p) < 0 || canon_id(p->doc, p->id, e) < 0) {
 		if (e->code == ERR_OK)
@@ -603,6 +699,9 @@ prereg_release(struct prereg *p)
 	free(p->budgets);
 	free(p->exclusions);
 	free(p->features);
+	for (size_t i = 0; i < p->nnotes; i++)
+		free(p->notes[i]);
+	free(p->notes);
 	cJSON_Delete(p->doc);
 	memset(p, 0, sizeof *p);
 }
@@ -650,14 +749,62 @@ prereg_deviations_add(cJSON *doc, const struct prereg_dev *d, size_t n, struct e
 	return 0;
 }
 
+const char *
+prereg_names_manifest(const struct prereg *p, const char *id, const char *file_id)
+{
+	if (strcmp(p->candidates_id, id) == 0)
+		return "identity";
+	if (file_id != NULL && strcmp(p->candidates_id, file_id) == 0)
+		return "file";
+	return NULL;
+}
+
+const char *
+prereg_prediction_text(const cJSON *pred)
+{
+	return cJSON_IsString(pred) ? pred->valuestring : NULL;
+}
+
+/* The predictions as the check lists them: each one's id (a text one's
+ * index in the list), its kind and the gate that checks it. */
+static int
+check_predictions(const struct prereg *p, struct json_bld *k, cJSON *d)
+{
+	cJSON *arr = cJSON_CreateArray(), *o;
+	const cJSON *c;
+	int i = 0;
+
+	json_bld_put(k, d, "predictions", arr);
+	cJSON_ArrayForEach(c, p->predictions) {
+		const char *kind = cJSON_IsString(c) ? "text" : json_get(c, "kind")->valuestring;
+		const char *gate = strcmp(kind, "heldout_assistance") == 0 ? "C" :
+		    strcmp(kind, "text") == 0 ? NULL : "D";
+		if ((o = cJSON_CreateObject()) == NULL)
+			return -1;
+		json_bld_push(k, arr, o);
+		json_bld_put(k, o, "id", cJSON_IsString(c) ? cJSON_CreateNull() :
+		    cJSON_CreateString(json_get(c, "id")->valuestring));
+		json_bld_put(k, o, "index", cJSON_CreateNumber(i++));
+		json_bld_put(k, o, "kind", cJSON_CreateString(kind));
+		json_bld_put(k, o, "gate", gate ? cJSON_CreateString(gate) : cJSON_CreateNull());
+	}
+	return 0;
+}
+
 cJSON *
 prereg_check_doc(const struct prereg *p, struct err *e)
 {
-	cJSON *d = cJSON_CreateObject();
+	cJSON *d = cJSON_CreateObject(), *notes = cJSON_CreateArray();
+	struct json_bld k = { 0 };
 
+	json_bld_put(&k, d, "notes", notes);
+	for (size_t i = 0; i < p->nnotes; i++)
+		json_bld_push(&k, notes, cJSON_CreateString(p->notes[i]));
 	if (d == NULL || !json_add_string(d, "kind", "cohort.prereg.check/1") ||
 	    !json_add_string(d, "prereg", p->id) || !json_add_string(d, "name", p->name) ||
-	    !json_add_string(d, "registered_at", p->registered_at)) {
+	    !json_add_string(d, "registered_at", p->registered_at) ||
+	    !json_add_string(d, "candidates", p->candidates_id) ||
+	    check_predictions(p, &k, d) < 0 || k.oom) {
 		cJSON_Delete(d);
 		err_set(e, ERR_NOMEM, "out of memory");
 		return NULL;

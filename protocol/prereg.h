@@ -2,11 +2,17 @@
  * command that is governed by one (prereg, freeze, fingerprint, distance,
  * gate), and the one registry of fingerprint feature names.
  *
- * The reader is strict: an unknown field, an unknown feature name, widths
- * that are not distinct whole numbers in increasing order, a duplicate key,
- * a malformed time or identity is an input error that names the file, the
+ * The reader is strict on what it interprets: an unknown feature name
+ * (refused with the nearest known one and the list of them), widths that
+ * are not distinct whole numbers in increasing order, a duplicate key, a
+ * malformed time or identity is an input error that names the file, the
  * line and the field:
- *   prereg.json:7: "features": 2: unknown feature "delta_rr"
+ *   prereg.json:7: "features": 2: unknown feature "delta_rr" (nearest:
+ *   delta_r; known: unaided, r_k, ...)
+ * A field it does not interpret (a harness's "families", "harness",
+ * "decisions_expected") is kept: hashed with the document, listed among
+ * its notes, never used.  A prediction that is a string is registered as
+ * text: no gate checks it by machine, and gate D lists it.
  * cohort-prereg(1) lists every field and its rule.
  *
  * Ownership: struct prereg owns its document (doc) and its arrays; every
@@ -37,7 +43,8 @@ struct prereg {
 	char *registered_at;    /* as written */
 	int64_t registered_ms;  /* ms since the epoch */
 	struct ts registered;   /* the same instant, to the nanosecond */
-	char *candidates;       /* "sha256:<manifest identity>" */
+	char *candidates;       /* the manifest as named: "sha256:<hex>" or "<hex>" */
+	char candidates_id[72]; /* the same as "sha256:<hex>", for comparisons */
 	int *widths;            /* increasing; 0 = unaided */
 	size_t nwidths;
 	struct prereg_split *splits; /* in the document's key order */
@@ -55,7 +62,12 @@ struct prereg {
 	char *unit;             /* "opening" or "position" */
 	uint64_t seed;
 	double blunder_cp;
-	cJSON *predictions;     /* the document's array (see cohort-prereg(1)) */
+	cJSON *predictions;     /* the document's array (see cohort-prereg(1)); a
+	                         * string in it is a text prediction */
+	size_t ntext;           /* text predictions */
+	char **notes;           /* fields kept and not interpreted, each as its
+	                         * path (`"families"`, `"allocation": "per_family"`) */
+	size_t nnotes;
 	cJSON *doc;             /* the whole parsed document */
 };
 
@@ -70,9 +82,22 @@ int prereg_parse(const cJSON *doc, const char *name, struct prereg *out, struct 
 void prereg_release(struct prereg *p);
 
 /* The check `cohort prereg` prints: {"kind": "cohort.prereg.check/1",
- * "prereg": identity, "name", "registered_at"}.  NULL with e set when out
- * of memory; the caller owns the tree. */
+ * "prereg": identity, "name", "registered_at", "candidates", "notes" (each
+ * field kept and not interpreted), "predictions" (each one's id, or its
+ * index for a text one, its kind, and the gate that checks it or null)}.
+ * NULL with e set when out of memory; the caller owns the tree. */
 cJSON *prereg_check_doc(const struct prereg *p, struct err *e);
+
+/* How p names the candidate manifest whose identity (the SHA-256 of its
+ * canonical lines) is id and whose file's own SHA-256 is file_id (NULL
+ * when the file is the canonical bytes): "identity", "file" (what
+ * sha256sum prints of the file, where it differs from the identity), or
+ * NULL when it names neither.  The one rule for every command that
+ * compares a prereg with a manifest. */
+const char *prereg_names_manifest(const struct prereg *p, const char *id, const char *file_id);
+
+/* The text of a prediction of p's list, NULL when it is an object. */
+const char *prereg_prediction_text(const cJSON *pred);
 
 /* 1 when p registers the base feature name (e.g. "delta_r"), or the
  * exclusion reason, else 0. */

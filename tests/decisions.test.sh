@@ -56,6 +56,43 @@ for l in open(sys.argv[1]):
 fz --decisions nonull.jsonl >f-nonull.json
 same_bytes "decisions from SQLite: the manifest of the same log" f-nonull.json f-sql.json
 
+# A log as harnesses write it: every field the contract calls optional
+# written null where it has no value ("proposed": null on the conditions
+# that ask for no shortlist, "budget", "failure", "chosen"), in python's
+# spacing.  Null is absent: the freeze keeps the records as written (their
+# identities differ), and the paired endpoints are those of the log
+# without the nulls.
+$PY -c '
+import json, sys
+a, h = open(sys.argv[2], "w"), open(sys.argv[3], "w")
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["family"] == "beta":
+        del r["budget"]  # a harness with no budget control
+    print(json.dumps(r), file=a)
+    r.setdefault("proposed", None)
+    r["budget"] = r.get("budget")
+    r.setdefault("failure", None)
+    print(json.dumps(r), file=h)' nonull.jsonl absent.jsonl harness.jsonl
+grep -q '"proposed": null' harness.jsonl && grep -q '"budget": null' harness.jsonl &&
+	ok "the harness's log holds \"proposed\": null and \"budget\": null" ||
+	notok "the harness's log holds nulls" "$(head -c 300 harness.jsonl)"
+expect_status "freeze: a log with \"proposed\": null and \"budget\": null" 0 \
+	fz --decisions harness.jsonl --store hst -o f-harness.json
+fz --decisions absent.jsonl --store nst -o f-nonull2.json
+$PY -c 'import json,sys; a=json.load(open(sys.argv[1]))["decisions"]; b=json.load(open(sys.argv[2]))["decisions"]
+sys.exit(not (a["cells"] == b["cells"] and a["totals"] == b["totals"] and
+    [x["decision_id"] for x in a["excluded"]] == [x["decision_id"] for x in b["excluded"]]))' f-harness.json f-nonull2.json &&
+	ok "freeze: null is absent (the same cells, totals and exclusions)" ||
+	notok "freeze: null is absent" "cells differ"
+"$COHORT" paired --store hst f-harness.json >p-harness.json
+"$COHORT" paired --store nst f-nonull2.json >p-nonull.json
+$PY -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+sys.exit(a["cells"] != b["cells"])' p-harness.json p-nonull.json &&
+	ok "paired: the log with nulls gives the endpoints of the log without them" ||
+	notok "paired: the log with nulls gives the same endpoints" "$(cmp p-harness.json p-nonull.json)"
+expect_status "verify: the freeze of the log with nulls" 0 "$COHORT" verify --store hst f-harness.json
+
 # Entries whose strings need escapes or are not ASCII (a decision_id with
 # a quote, a backslash, a control character, U+2028; a replication and a
 # budget not ASCII; an excluded one's too): each entry the canonical bytes

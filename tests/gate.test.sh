@@ -246,6 +246,20 @@ expect_crit "D, predictions that fail" D2 insufficient
 pre s.json 'doc["predictions"] = [{"id": "f4-over-f9", "kind": "architectural", "family": "f4", "feature": "delta_r[5]", "relation": ">", "family2": "f9"}]'
 judged "D, a family never fingerprinted" 1 fail D --prereg s.json held.json
 expect_crit "D, a family never fingerprinted" D1 insufficient
+# text predictions (free strings, as a researcher writes them) are
+# registered and listed by gate D, never judged: alone, D1 has nothing a
+# machine can check
+pre t.json 'doc["predictions"] = ["f3 gains more from top-2 than f4 does.",
+ {"id": "f4-over-f3", "kind": "architectural", "family": "f4", "feature": "delta_r[5]", "relation": ">", "family2": "f3"},
+ "Order matters less to f4."]'
+judged "D, text predictions beside the others" 1 fail D --prereg t.json held.json train.json
+expect_crit "D, text predictions beside the others" D1 pass
+grep -q 'prediction 0 is text, not checked by machine' g.json && ok "gate D1 says which predictions are text" ||
+	notok "gate D1 says which predictions are text" "$(head -c 600 g.json)"
+pre u.json 'doc["predictions"] = ["f3 gains more from top-2 than f4 does."]'
+judged "D, text predictions alone" 1 fail D --prereg u.json held.json
+expect_crit "D, text predictions alone" D1 insufficient
+judged "C, text predictions beside the others" 1 fail C --prereg t.json train.json held.json dist.json
 judged "D without prereg" 1 insufficient D held.json
 expect_fail2 "gate D refuses a distance" 'not evidence for gate D' "$COHORT" gate D held.json dist.json
 

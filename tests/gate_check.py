@@ -185,7 +185,7 @@ if G == "C":
             pred = beta[0] + sum(bb * x[out] for bb, x in zip(beta[1:], xs))
             sse += (y[out] - pred) ** 2
         return sse / len(fam)
-    preds = [p for p in (prereg or {}).get("predictions", []) if p["kind"] == "heldout_assistance"]
+    preds = [p for p in (prereg or {}).get("predictions", []) if isinstance(p, dict) and p["kind"] == "heldout_assistance"]
     f3 = g3 = c3 = 0
     ev3 = set()
     for p in preds:
@@ -198,7 +198,10 @@ if G == "C":
         f3 += not mf < mb
     judge("C3", f3, g3 or not preds, c3, ev3)
 if G == "D":
-    preds = (prereg or {}).get("predictions", [])
+    allp = (prereg or {}).get("predictions", [])
+    # a text prediction is listed, never judged
+    texts = [{"index": i, "text": p} for i, p in enumerate(allp) if isinstance(p, str)]
+    preds = [p for p in allp if isinstance(p, dict)]
     held = [fp for fp in fps if fp.get("split") == "heldout"]
     ents = lambda fam: [e for fp in held for e in fp["fingerprints"] if e["family"] == fam]
     ev = [ident(fp) for fp in held]
@@ -223,6 +226,11 @@ if G == "D":
         f, g, c = out[k]
         judge(cid, f, g or prereg is None or (f + g + c == 0), c, ev if f + g + c else [])
 bad = []
+if G == "D" and prereg is not None and gate.get("text_predictions") != texts:
+    bad.append("text_predictions: computed %r, document %r" % (texts, gate.get("text_predictions")))
+if G != "D" or prereg is None:
+    if "text_predictions" in gate:
+        bad.append("text_predictions outside gate D with a prereg")
 got = {c["id"]: (c["verdict"], set(c["evidence"])) for c in gate["criteria"]}
 for cid in sorted(set(res) | set(got)):
     if res.get(cid) != got.get(cid):

@@ -16,8 +16,11 @@ $PY - "$P" check.json >py.txt <<'PYEOF'
 import hashlib, json, sys
 doc = json.load(open(sys.argv[1]))
 canon = json.dumps(doc, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+gate = {"heldout_assistance": "C", "architectural": "D", "intervention": "D"}
 want = {"kind": "cohort.prereg.check/1", "name": doc["name"], "prereg": "sha256:" + hashlib.sha256(canon).hexdigest(),
-        "registered_at": doc["registered_at"]}
+        "registered_at": doc["registered_at"], "candidates": "sha256:" + doc["candidates"].replace("sha256:", ""),
+        "notes": [], "predictions": [{"id": p["id"], "index": i, "kind": p["kind"], "gate": gate[p["kind"]]}
+                                     for i, p in enumerate(doc["predictions"])]}
 got = open(sys.argv[2], "rb").read()
 print("ok" if got == json.dumps(want, separators=(",", ":"), sort_keys=True).encode() else "differ: %r" % got)
 PYEOF
@@ -46,8 +49,10 @@ PYEOF
 			notok "schema refuses $1" "valid"; else ok "schema refuses $1"; fi
 	fi
 }
-plant "an unknown feature" 'doc["features"][1] = "delta_rr"' '^cohort prereg: bad\.json:[0-9]+: "features": 1: unknown feature "delta_rr"$'
-plant "an unknown field" 'doc["extra"] = 1' 'bad\.json:[0-9]+: "extra": unknown field'
+# an unknown feature: the nearest known name and the registry's whole list
+plant "an unknown feature" 'doc["features"][1] = "delta_rr"' "^cohort prereg: bad\\.json:[0-9]+: \"features\": 1: unknown feature \"delta_rr\" \\(nearest: delta_r; known: $(paste -sd, reg.txt | sed 's/,/, /g')\\)\$"
+plant "a misspelt feature" 'doc["features"][0] = "overload_2_1O"' '"features": 0: unknown feature "overload_2_1O" \(nearest: overload_2_10; known: unaided, r_k, '
+plant "an indexed name among the features" 'doc["features"][0] = "delta_r[5]"' '"features": 0: "delta_r\[5\]": this list names base features \(delta_r\)' noschema
 plant "a field missing" 'del doc["blunder_cp"]' 'bad\.json:1: "blunder_cp": missing'
 plant "widths out of order" 'doc["widths"] = [0, 5, 2]' 'bad\.json:[0-9]+: "widths": 2: widths must be distinct and increasing' noschema
 plant "a width given twice" 'doc["widths"] = [0, 2, 2]' '"widths": 2: widths must be distinct'
@@ -55,7 +60,8 @@ plant "a fractional width" 'doc["widths"] = [0, 2.5]' '"widths": 1: expected a w
 plant "a width past 64" 'doc["widths"] = [0, 65]' '"widths": 1: expected a whole number'
 plant "no width" 'doc["widths"] = []' '"widths": expected at least one width'
 plant "a bad time" 'doc["registered_at"] = "2026-07-25 00:00"' '"registered_at": expected an RFC 3339 time'
-plant "a bad manifest identity" 'doc["candidates"] = "sha256:ABC"' '"candidates": expected sha256: and 64'
+plant "a bad manifest identity" 'doc["candidates"] = "sha256:ABC"' '"candidates": expected 64 lowercase hex digits \(sha256: before them or not\)'
+plant "a manifest named by 63 digits" 'doc["candidates"] = "0" * 63' '"candidates": expected 64 lowercase hex digits'
 plant "an unknown split" 'doc["allocation"]["splits"]["train"] = 5' '"allocation": "splits": "train": expected explore, confirm or heldout'
 plant "a zero split" 'doc["allocation"]["splits"]["explore"] = 0' '"allocation": "splits": "explore": expected a whole number from 1'
 plant "zero order seeds" 'doc["allocation"]["order_seeds"] = 0' '"allocation": "order_seeds": expected a whole number from 1'
@@ -65,19 +71,58 @@ plant "a negative lambda" 'doc["distance"]["lambda"] = -1' '"distance": "lambda"
 plant "an unknown population" 'doc["distance"]["population"] = "world"' '"distance": "population": expected panel or none'
 plant "an unknown unit" 'doc["bootstrap"]["unit"] = "move"' '"bootstrap": "unit": expected opening or position'
 plant "a fractional seed" 'doc["bootstrap"]["seed"] = 1.5' '"bootstrap": "seed": expected a whole number'
-plant "an unknown bootstrap field" 'doc["bootstrap"]["blocks"] = 3' '"bootstrap": "blocks": unknown field'
 plant "a prediction of an unknown kind" 'doc["predictions"][0]["kind"] = "guess"' '"predictions": 0: "kind": expected heldout_assistance'
-plant "a prediction on an unknown feature" 'doc["predictions"][1]["feature"] = "delta_r[x]"' '"predictions": 1: "feature": unknown feature "delta_r\[x\]"'
+plant "a prediction on an unknown feature" 'doc["predictions"][1]["feature"] = "delta_rx"' '"predictions": 1: "feature": unknown feature "delta_rx" \(nearest: delta_r; '
+plant "a prediction on an index of the wrong kind" 'doc["predictions"][1]["feature"] = "delta_r[x]"' '"predictions": 1: "feature": unknown index of feature "delta_r\[x\]" \(delta_r takes a width'
+plant "an empty text prediction" 'doc["predictions"].append("")' '"predictions": 2: expected an object or a text'
+plant "a number as a prediction" 'doc["predictions"].append(3)' '"predictions": 2: expected an object or a text'
 plant "a predictor unknown" 'doc["predictions"][0]["predictors"].append("luck")' '"predictions": 0: "predictors": 2: unknown feature "luck"'
 plant "a prediction id twice" 'doc["predictions"][1]["id"] = "assist-5"' '"predictions": 1: "id": "assist-5" given twice' noschema
 plant "a relation unknown" 'doc["predictions"][1]["relation"] = ">="' '"predictions": 1: "relation": expected > or <'
-plant "a prediction field unknown" 'doc["predictions"][1]["why"] = "x"' '"predictions": 1: "why": unknown field'
 plant "a kind other than cohort.prereg/1" 'doc["kind"] = "cohort.spec/1"' '"kind": expected cohort.prereg/1'
 # the line named is the line of the bad value
 plant "an unknown feature (its line)" 'doc["features"][1] = "delta_rr"' "^cohort prereg: bad\\.json:$(awk '/"features"/{print NR + 2; exit}' "$P"): "
 printf '{"kind":"cohort.prereg/1","kind":"cohort.prereg/1"}' >dup.json
 expect_fail2 "prereg refuses a duplicate key" 'dup\.json:1:[0-9]+: duplicate key "kind"' "$COHORT" prereg dup.json
 expect_fail2 "prereg refuses a missing file" 'nothere\.json' "$COHORT" prereg nothere.json
+
+# ---- a prereg as researchers write it: fields cohort does not interpret
+# kept (hashed with it, listed as notes, never used), text predictions, the
+# manifest named by what sha256sum prints
+$PY - "$P" harness.json <<'PYEOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["families"] = ["alpha", "beta"]
+doc["harness"] = {"repo": "harness", "commit": "0" * 40}
+doc["decisions_expected"] = 120
+doc["bootstrap"]["blocks"] = "openings"
+doc["predictions"][1]["why"] = "beta searches wider"
+doc["predictions"].insert(1, "Beta gains more from a short list than alpha does.")
+doc["predictions"].append("Neither family's k curve is flat.")
+doc["candidates"] = doc["candidates"][7:]
+open(sys.argv[2], "w").write(json.dumps(doc, indent=1) + "\n")
+PYEOF
+expect_status "prereg: fields not interpreted, text predictions and a bare hex manifest read" 0 \
+	"$COHORT" prereg harness.json
+cp "$TMP/out" harness.check
+$PY - harness.json harness.check >py.txt <<'PYEOF'
+import hashlib, json, sys
+doc = json.load(open(sys.argv[1])); got = json.load(open(sys.argv[2]))
+canon = json.dumps(doc, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
+want_notes = ['"families"', '"harness"', '"decisions_expected"', '"bootstrap": "blocks"', '"predictions": 2: "why"']
+kinds = [p if isinstance(p, str) else p["kind"] for p in doc["predictions"]]
+errs = []
+if got["prereg"] != "sha256:" + hashlib.sha256(canon).hexdigest(): errs.append("identity: the kept fields are hashed")
+if sorted(got["notes"]) != sorted(want_notes): errs.append("notes %r" % got["notes"])
+if [p["kind"] for p in got["predictions"]] != ["text" if isinstance(k, str) and " " in k else k for k in kinds]: errs.append("kinds")
+if [p["gate"] for p in got["predictions"] if p["kind"] == "text"] != [None, None]: errs.append("text gates")
+if got["candidates"] != "sha256:" + doc["candidates"]: errs.append("candidates")
+print("ok" if not errs else "; ".join(errs))
+PYEOF
+[ "$(cat py.txt)" = ok ] && ok "prereg: notes, text predictions and the manifest as python reads them" ||
+	notok "prereg: notes, text predictions and the manifest as python reads them" "$(cat py.txt)"
+check "prereg: the harness's prereg validates against the schema" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/prereg.schema.json" harness.json
 
 # ---- freeze --prereg: every deviation planted, listed in the freeze and on
 # stderr as tests/prereg_dev.py computes it from the raw inputs; verify
@@ -137,6 +182,35 @@ deviate "budgets not registered" 'doc["allocation"]["budgets"] = ["low", "medium
 deviate "order seeds" 'doc["allocation"]["order_seeds"] = 2' 1 $TOY clean.jsonl
 deviate "split sizes" 'doc["allocation"]["splits"] = {"explore": 3}' 1 $TOY clean.jsonl
 deviate "all at once" 'doc.update(registered_at="2026-08-15T00:00:00Z", candidates="sha256:" + "1" * 64, widths=[0, 10], exclusions=[]); doc["allocation"].update(order_seeds=1, budgets=[], splits={"confirm": 4})' 1 $TOY clean.jsonl
+# a manifest another tool wrote (python's json.dumps: spaces, its own key
+# order): the prereg may name it by the file's sha256 or by its identity;
+# which one is recorded in the freeze's decisions section
+$PY -c 'import json,sys
+for l in open(sys.argv[1]): print(json.dumps(json.loads(l)))' "$T/candidates.jsonl" >foreign.jsonl
+FSUM=$(sha256sum foreign.jsonl | cut -d" " -f1)
+FOREIGN="--spec $T/spec.json --candidates foreign.jsonl --decisions"
+deviate "a foreign manifest named by sha256sum of its file" "doc[\"candidates\"] = \"$FSUM\"" 0 $FOREIGN clean.jsonl
+named_by() {
+	$PY -c 'import json,sys; s=json.load(open(sys.argv[1]))["decisions"]; print(s.get("candidates_named_by"), s.get("candidates_file"))' dfz.json
+}
+[ "$(named_by)" = "file sha256:$FSUM" ] && ok "freeze: the prereg named the manifest's file, as recorded" ||
+	notok "freeze: the prereg named the manifest's file, as recorded" "$(named_by)"
+"$COHORT" paired --prereg dev.json --store dst dfz.json >fpd.json 2>/dev/null
+$PY -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["deviations"] != [])' fpd.json &&
+	ok "paired --prereg: a manifest named by its file is no deviation" ||
+	notok "paired --prereg: a manifest named by its file is no deviation" "$(head -c 300 fpd.json)"
+deviate "a foreign manifest named by its identity" 'pass' 0 $FOREIGN clean.jsonl
+[ "$(named_by | cut -d" " -f1)" = identity ] && ok "freeze: the prereg named the manifest's identity, as recorded" ||
+	notok "freeze: the prereg named the manifest's identity, as recorded" "$(named_by)"
+deviate "a foreign manifest named by another file" 'doc["candidates"] = "ab" * 32' 1 $FOREIGN clean.jsonl
+[ "$(named_by | cut -d" " -f1)" = None ] && ok "freeze: a prereg naming another manifest records null" ||
+	notok "freeze: a prereg naming another manifest records null" "$(named_by)"
+# the file's hash is checked again: another one named is a finding
+deviate "a foreign manifest named by sha256sum of its file (again)" "doc[\"candidates\"] = \"$FSUM\"" 0 $FOREIGN clean.jsonl
+$PY -c 'import json,sys; d=json.load(open("dfz.json")); d["decisions"]["candidates_file"]="sha256:"+"cd"*32; open("t3.json","w").write(json.dumps(d))'
+expect_status "verify: another file named for the manifest is a finding" 1 "$COHORT" verify --store dst t3.json
+grep -q '"candidate manifest is not in the store"\|the candidate manifest is not in the store' "$TMP/out" &&
+	ok "verify says the manifest's file is not in the store" || notok "verify says the manifest's file is not in the store" "$(head -c 400 "$TMP/out")"
 LUNA="--spec $L/spec.json $L/ledger.jsonl"
 deviate "luna: games before registered_at, widths" 'doc["registered_at"] = "2026-06-26T00:00:00Z"' 1 $LUNA
 deviate "luna: the registered widths" 'doc.update(registered_at="2026-06-01T00:00:00Z", widths=[0, 2, 3, 5, 10])' 0 $LUNA

@@ -71,8 +71,15 @@ if decs:
     for did in sorted(recs, key=lambda s: s.encode()):
         if t(recs[did]["ts"]) < reg:
             dev("registered_at", prereg["registered_at"], "decision %s at %s" % (did, recs[did]["ts"]))
-    cid = "sha256:" + hashlib.sha256(open(cand, "rb").read()).hexdigest()
-    if cid != prereg["candidates"]:
+    # the manifest's identity (its lines' canonical bytes; integers and
+    # strings only, so python's JSON is RFC 8785's) or the file's sha256,
+    # "sha256:" before the digits or not
+    canon = b"".join(json.dumps(json.loads(l), separators=(",", ":"), sort_keys=True,
+                                ensure_ascii=False).encode() + b"\n" for l in open(cand) if l.strip())
+    cid = "sha256:" + hashlib.sha256(canon).hexdigest()
+    fid = "sha256:" + hashlib.sha256(open(cand, "rb").read()).hexdigest()
+    named = "sha256:" + prereg["candidates"].replace("sha256:", "")
+    if named not in (cid, fid):
         dev("candidates", prereg["candidates"], cid)
     counts = {}
     for r in why.values():

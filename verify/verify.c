@@ -484,7 +484,7 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	struct freeze_dec *x = NULL;
 	struct freeze_dec_scratch *w = NULL;
 	struct buf canon = BUF_INIT;
-	const char *cid = NULL, *p;
+	const char *cid = NULL, *fid = NULL, *p;
 	uint8_t d[HASH_LEN];
 	size_t n;
 	int rc = -1;
@@ -493,6 +493,13 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 		return 0;
 	if (json_get_string(sec, "candidates", 1, &cid, e) < 0 || hash_id_parse(cid, d) < 0) {
 		finding(v, "derivation", "decisions", "no candidate manifest identity");
+		return 0;
+	}
+	/* a manifest another tool wrote is read as its file was (the section
+	 * names the file's SHA-256 as well): the same identity, the same file */
+	if (json_get_string(sec, "candidates_file", 0, &fid, e) < 0 || (fid != NULL &&
+	    hash_id_parse(fid, d) < 0)) {
+		finding(v, "derivation", "decisions", "\"candidates_file\": not an identity");
 		return 0;
 	}
 	if (cas_get(store, d, &p, &n, e) != 0) {
@@ -509,6 +516,9 @@ check_decisions(struct vctx *v, const cJSON *freeze, struct cas *store, struct f
 	}
 	if (strcmp(cand.id, cid) != 0)
 		finding(v, "record-hash", "candidates", "the stored manifest is not canonical");
+	if (fid != NULL && (hash_id_parse(cid, d) < 0 || cas_get(store, d, &p, &n, e) != 0))
+		finding(v, "record-present", "candidates", "the canonical candidate manifest is not "
+		    "in the store");
 	if ((x = freeze_dec_new(freeze_acc_spec(acc), &cand, e)) == NULL)
 		goto done;
 	if ((w = freeze_dec_scratch_new()) == NULL) {
