@@ -13,8 +13,8 @@
 
 static const char usage[] =
 "usage: cohort freeze --spec SPEC [--store DIR] [--repo DIR] [--candidates MANIFEST]\n"
-"           [--decisions LOG]... [--prereg PREREG] [--format json|table] [-o FILE]\n"
-"           [LEDGER...]\n";
+"           [--decisions LOG]... [--prereg PREREG] [--openings SUITE]\n"
+"           [--format json|table] [-o FILE] [LEDGER...]\n";
 
 static void
 progress(void *ctx, uint64_t n)
@@ -32,16 +32,25 @@ deviation(void *ctx, const char *setting, const char *registered, const char *us
 	    used);
 }
 
+/* Each broken pair, on stderr, counted. */
+static void
+pair_broken(void *ctx, const char *game_id, const char *pair, const char *why)
+{
+	(*(long *)ctx)++;
+	fprintf(stderr, "cohort freeze: broken pair: game %s (pair %s): %s\n", game_id, pair, why);
+}
+
 /* -o is none of the spec, ledgers, candidate manifest and decision logs. */
 static int
 output_check(const struct opt_cmd *c, const char *out, const char *spec,
     const struct freeze_opts *fo)
 {
-	const char *in[2 + 2 * OPT_MAX_LIST];
+	const char *in[3 + 2 * OPT_MAX_LIST];
 	size_t n = 0;
 
 	in[n++] = spec;
 	in[n++] = fo->candidates;
+	in[n++] = fo->openings;
 	for (size_t i = 0; i < fo->nledgers; i++)
 		in[n++] = fo->ledgers[i];
 	for (size_t i = 0; i < fo->ndecisions; i++)
@@ -68,6 +77,8 @@ cmd_freeze(int argc, char **argv)
 		    .help = "a decision log (JSON Lines or SQLite), once per log" },
 		{ .name = "prereg", .arg = "PREREG", .value = &prereg_path,
 		    .help = "the preregistration it follows (cohort.prereg/1)" },
+		{ .name = "openings", .arg = "SUITE", .value = &fo.openings,
+		    .help = "the opening suite the spec names (cohort.openings/1)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the manifest (default), or tables of its blocks" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -78,7 +89,7 @@ cmd_freeze(int argc, char **argv)
 		.operand = "LEDGER", .min = 0, .max = -1 };
 	struct err e = ERR_INIT;
 	struct prereg pr = PREREG_INIT;
-	long ndev = 0;
+	long ndev = 0, nbroken = 0;
 	struct buf tab = BUF_INIT, manifest = BUF_INIT;
 	struct outfile of = OUTFILE_INIT;
 	cJSON *spec, *doc = NULL;
@@ -94,6 +105,8 @@ cmd_freeze(int argc, char **argv)
 	fo.decisions = decisions.v;
 	fo.ndecisions = decisions.n;
 	fo.jobs = cmd_jobs();
+	fo.pair_broken = pair_broken;
+	fo.pair_ctx = &nbroken;
 	if (decisions.n > 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "--decisions needs --candidates");
 	if (nops == 0 && fo.candidates == NULL)
@@ -138,7 +151,7 @@ cmd_freeze(int argc, char **argv)
 	} else if (rc == 0 && fo.out == NULL) {
 		rc = io_write_all(NULL, manifest.p, manifest.len, &e);
 	}
-	rc = rc < 0 ? cmd_fail("freeze", &e) : ndev > 0 ? EXIT_FINDINGS : EXIT_HOLDS;
+	rc = rc < 0 ? cmd_fail("freeze", &e) : ndev > 0 || nbroken > 0 ? EXIT_FINDINGS : EXIT_HOLDS;
 done:
 	prereg_release(&pr);
 	outfile_abort(&of);

@@ -21,6 +21,7 @@
 #include "../json/json.h"
 #include "../protocol/candidates.h"
 #include "../protocol/ledger.h"
+#include "../protocol/openings.h"
 #include "../json/rec.h"
 
 
@@ -338,12 +339,50 @@ write_out(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *store
 	return rc;
 }
 
+/* The opening suite the spec names, read from o->openings into s,
+ * followed by acc, and stored under its identity: 0, or -1 (a suite the
+ * spec does not name, or names and is not given, is an input error). */
+static int
+add_openings(const struct freeze_opts *o, struct freeze_acc *acc, struct cas *store,
+    struct openings *s, struct err *e)
+{
+	const char *want = freeze_acc_spec(acc)->opening_suite;
+	struct buf b = BUF_INIT;
+	uint8_t d[HASH_LEN];
+	int rc = -1;
+
+	if (want == NULL && o->openings == NULL)
+		return 0;
+	if (want == NULL)
+		return err_set(e, ERR_INPUT, "%s: \"opening_suite\": missing: the spec names no "
+		    "opening suite, but --openings gives one", o->spec_name ? o->spec_name : "spec");
+	if (o->openings == NULL)
+		return err_set(e, ERR_INPUT, "%s: \"opening_suite\": the spec names the opening "
+		    "suite %s: give it with --openings", o->spec_name ? o->spec_name : "spec", want);
+	if (openings_read(o->openings, s, e) < 0)
+		return -1;
+	if (strcmp(s->id, want) != 0)
+		return err_set(e, ERR_INPUT, "%s: its identity is %s, but the spec's \"opening_suite\" "
+		    "is %s", o->openings, s->id, want);
+	if (openings_canonical(s, &b, e) < 0)
+		goto done;
+	hash_bytes(b.p, b.len, d);
+	if (store != NULL && cas_put(store, d, b.p, b.len, e) < 0)
+		goto done;
+	freeze_acc_set_openings(acc, s);
+	rc = 0;
+done:
+	buf_release(&b);
+	return rc;
+}
+
 int
 freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 {
 	struct build_ctx b = { 0 };
 	struct finish f = { NULL, NULL, ERR_INIT, 0 };
 	struct pool_thread th = POOL_THREAD_INIT;
+	struct openings suite = OPENINGS_INIT;
 	cJSON *repo = NULL;
 	size_t start = manifest->len;
 	int rc = -1, threaded = 0;
@@ -357,6 +396,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 	if (o->repo_dir && freeze_repo_state(o->repo_dir, &repo, e) < 0)
 		goto done;
 	if (o->store_dir && cas_open(o->store_dir, 1, &b.store, e) < 0)
+		goto done;
+	if (add_openings(o, b.acc, b.store, &suite, e) < 0)
 		goto done;
 	struct ledger_par par = { slot_work, slot_done, slot_release, scratch_new, scratch_free,
 		sizeof(struct slot), &b, o->jobs, NULL };
@@ -374,6 +415,8 @@ freeze_build(const struct freeze_opts *o, struct buf *manifest, struct err *e)
 			o->deviation(o->deviation_ctx, json_get(d, "setting")->valuestring,
 			    json_get(d, "registered")->valuestring, json_get(d, "used")->valuestring);
 	}
+	if (o->pair_broken != NULL)
+		freeze_pairs_broken_each(b.acc, o->pair_broken, o->pair_ctx);
 	/* The store is committed only once the manifest is sure to be
 	 * written; it is moved into place (by the caller) only after.  With
 	 * no second thread, the commit comes first, then the writing. */
@@ -398,6 +441,7 @@ done:
 	cas_free(b.store);
 	cJSON_Delete(repo);
 	freeze_acc_free(b.acc);
+	openings_release(&suite);
 	return rc;
 }
 

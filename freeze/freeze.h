@@ -60,6 +60,15 @@ struct freeze_opts {
 	const struct prereg *prereg;
 	freeze_dev_fn deviation;
 	void *deviation_ctx;
+	/* the frozen opening suite (cohort.openings/1) the spec names by its
+	 * "opening_suite", or NULL (then the spec must name none): every
+	 * record's "opening" must be in it and every game start from its
+	 * opening's position (protocol/openings.h); it goes into the store */
+	const char *openings;
+	/* each broken pair of games (docs/design.md, "Opening suites and
+	 * pairs"), handed over once the manifest is written, when set */
+	void (*pair_broken)(void *ctx, const char *game_id, const char *pair, const char *why);
+	void *pair_ctx;
 };
 
 /* Append the manifest's canonical bytes to manifest (none with
@@ -99,6 +108,10 @@ struct freeze_item {
 	uint64_t idkey[3]; /* game_id's first 24 bytes, big-endian, zero-padded */
 	uint32_t idlen;    /* game_id's length */
 	int id_lent;       /* game_id lies in a freeze_ids store, not the item's own */
+	/* its "opening" and "pair", its own copies: only when it names a pair
+	 * or the spec names an opening suite (else NULL, and the manifest's
+	 * entry is what it was without them) */
+	char *opening, *pair;
 };
 int freeze_acc_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
     struct freeze_item *item, struct buf *canon, uint8_t d[HASH_LEN], struct err *e);
@@ -171,6 +184,17 @@ void freeze_acc_set_decisions(struct freeze_acc *a, struct freeze_dec *x);
  * "prereg" (its identity), "preregistration" (the document) and
  * "deviations" (docs/design.md).  Call before any record goes in. */
 int freeze_acc_set_prereg(struct freeze_acc *a, const struct prereg *p, struct err *e);
+/* Check every record against an opening suite (borrowed; must outlive a),
+ * before any record goes in: its "opening" is in the suite and the game
+ * starts from that opening's position.  Records are then read as trees
+ * (their moves are replayed).  The manifest's "pairs" section names the
+ * suite. */
+struct openings;
+void freeze_acc_set_openings(struct freeze_acc *a, const struct openings *s);
+/* Hand each broken pair the manifest last written lists to fn, in its
+ * order; their count. */
+long freeze_pairs_broken_each(const struct freeze_acc *a,
+    void (*fn)(void *ctx, const char *game_id, const char *pair, const char *why), void *ctx);
 /* The decisions' deviations (freeze_dec_deviations' array), taken over. */
 void freeze_acc_set_deviations(struct freeze_acc *a, cJSON *decision_devs);
 /* Hand each deviation the manifest lists to fn, in its order; their count. */

@@ -39,6 +39,8 @@ struct freeze_acc {
 	struct buf prereg_doc;       /* its canonical bytes */
 	cJSON *dec_devs;             /* the decisions' deviations, or NULL */
 	cJSON *devs_out;             /* the deviations last written, or NULL */
+	const struct openings *suite; /* the opening suite followed, or NULL */
+	cJSON *broken_out;           /* the broken pairs last written, or NULL */
 };
 
 /* The (family, condition) of an included game, numbered family by family

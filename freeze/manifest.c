@@ -16,6 +16,7 @@
 #include "../common/pool.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
+#include "../protocol/openings.h"
 #include "../protocol/prereg.h"
 #include "../protocol/spec.h"
 #include "../store/cas.h"
@@ -201,6 +202,14 @@ fam_str(const struct cstrs *cs, int f)
 	return (int)cs->nconds + f;
 }
 
+/* Bytes of an included entry's "opening" and "pair" at most. */
+static size_t
+pairing_bound(const struct freeze_item *g)
+{
+	return (g->opening ? 6 * strlen(g->opening) + 14 : 0) +
+	    (g->pair ? 6 * strlen(g->pair) + 11 : 0);
+}
+
 /* Bytes of g's entry in "games" or "excluded", with its comma; exact but
  * for escapes in game_id. */
 static size_t
@@ -211,7 +220,7 @@ entry_bound(const struct cstrs *cs, const struct freeze_item *g)
 	if (g->reason != X_NONE)
 		return n + 118;
 	return n + 168 + num_bound(g->anchor) + num_bound(g->block) + cstr_len(cs, g->cond) +
-	    cstr_len(cs, fam_str(cs, g->fam));
+	    cstr_len(cs, fam_str(cs, g->fam)) + pairing_bound(g);
 }
 
 /* Copy n bytes to p; return the end. */
@@ -317,7 +326,21 @@ game_entry(const struct cstrs *cs, const struct freeze_item *g, int comma, struc
 	p = PUT_AT(p, ",\"id\":\"sha256:");
 	hash_hex_format(g->d, p);
 	p += 2 * HASH_LEN;
-	if (g->reason == X_NONE) {
+	if (g->reason == X_NONE && (g->opening != NULL || g->pair != NULL)) {
+		/* "opening" and "pair" (after "id", before "result") */
+		p = PUT_AT(p, "\"");
+		out->len = (size_t)(p - out->p);
+		if ((g->opening != NULL && (PUT(out, ",\"opening\":") < 0 ||
+		    canon_string(g->opening, out, e) < 0)) ||
+		    (g->pair != NULL && (PUT(out, ",\"pair\":") < 0 ||
+		    canon_string(g->pair, out, e) < 0)))
+			return e->code ? -1 : err_set(e, ERR_NOMEM, "out of memory");
+		if (buf_grow(out, 128) < 0)
+			goto nomem;
+		p = out->p + out->len;
+		p = PUT_AT(p, ",\"result\":\"");
+		p = put_at(p, freeze_result_names[g->result], result_len[g->result]);
+	} else if (g->reason == X_NONE) {
 		p = PUT_AT(p, "\",\"result\":\"");
 		p = put_at(p, freeze_result_names[g->result], result_len[g->result]);
 	} else {
@@ -729,13 +752,146 @@ head_bytes(const struct freeze_acc *a, struct buf *head, struct err *e)
 	return 0;
 }
 
+/* The game whose game_id is id among ord's n games (in game_id order),
+ * or NULL. */
+static const struct freeze_item *
+find_game(struct freeze_item *const *ord, size_t n, const char *id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(id, ord[mid]->game_id);
+		if (c == 0)
+			return ord[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Why the pair of included game g is broken, into why; "" when it is
+ * whole: its partner is an included game of the same family and
+ * condition that names g back, played with the other colour against the
+ * same anchor from the same opening. */
+static void
+pair_why(const struct freeze_acc *a, struct freeze_item *const *ord, size_t n,
+    const struct freeze_item *g, char *why, size_t cap)
+{
+	static const char *const colors[] = { "white", "black" };
+	const struct freeze_item *q = find_game(ord, n, g->pair);
+
+	why[0] = '\0';
+	if (q == NULL)
+		snprintf(why, cap, "its pair is in no ledger");
+	else if (q->reason != X_NONE)
+		snprintf(why, cap, "its pair was excluded (%s)", freeze_reason_names[q->reason]);
+	else if (q->pair == NULL)
+		snprintf(why, cap, "its pair names no pair");
+	else if (strcmp(q->pair, g->game_id) != 0)
+		snprintf(why, cap, "its pair names another game, \"%.100s\"", q->pair);
+	else if (q->fam != g->fam || q->cond != g->cond)
+		snprintf(why, cap, "its pair is of family %.100s, condition %.100s",
+		    a->sp.families[q->fam], a->sp.conds[q->cond]);
+	else if (q->color == g->color)
+		snprintf(why, cap, "both games have the model play %s", colors[g->color]);
+	else if (q->anchor != g->anchor)
+		snprintf(why, cap, "its pair was played against anchor %g, this game against %g",
+		    q->anchor, g->anchor);
+	else if (strcmp(q->opening, g->opening) != 0)
+		snprintf(why, cap, "its pair started from opening \"%.100s\", this game from "
+		    "\"%.100s\"", q->opening, g->opening);
+}
+
+/* The manifest's "pairs" section {broken, games, pairs, suite} as
+ * canonical bytes into out, when the spec names an opening suite or an
+ * included game names a pair (nothing otherwise); its broken pairs kept
+ * in a->broken_out for freeze_build to report. */
+static int
+pairs_bytes(struct freeze_acc *a, struct freeze_item *const *ord, size_t n, struct buf *out,
+    struct err *e)
+{
+	cJSON *sec = NULL, *broken = cJSON_CreateArray();
+	size_t named = 0, whole = 0;
+	char why[400];
+	int rc = -1;
+
+	if (broken == NULL)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		const struct freeze_item *g = ord[i];
+		if (g->reason != X_NONE || g->pair == NULL)
+			continue;
+		named++;
+		pair_why(a, ord, n, g, why, sizeof why);
+		if (why[0] == '\0') {
+			whole += strcmp(g->game_id, g->pair) < 0;
+			continue;
+		}
+		cJSON *b = cJSON_CreateObject();
+		if (b == NULL || !cJSON_AddItemToArray(broken, b)) {
+			cJSON_Delete(b);
+			goto nomem;
+		}
+		if (!json_add_string(b, "game_id", g->game_id) || !json_add_string(b, "pair", g->pair) ||
+		    !json_add_string(b, "why", why))
+			goto nomem;
+	}
+	cJSON_Delete(a->broken_out);
+	a->broken_out = NULL;
+	if (a->suite == NULL && named == 0) {
+		cJSON_Delete(broken);
+		return 0;
+	}
+	if ((sec = cJSON_CreateObject()) == NULL || !cJSON_AddItemToObjectCS(sec, "broken", broken)) {
+		cJSON_Delete(sec);
+		sec = NULL;
+		goto nomem;
+	}
+	if (!json_add_number(sec, "games", (double)named) ||
+	    !json_add_number(sec, "pairs", (double)whole) ||
+	    !(a->suite ? json_add_string(sec, "suite", a->suite->id) : json_add_null(sec, "suite")))
+		goto nomem_sec;
+	if (canon_write(sec, out, e) < 0)
+		goto done_sec;
+	a->broken_out = cJSON_DetachItemFromObjectCaseSensitive(sec, "broken");
+	rc = 0;
+	goto done_sec;
+nomem:
+	cJSON_Delete(broken);
+	return err_set(e, ERR_NOMEM, "out of memory");
+nomem_sec:
+	err_set(e, ERR_NOMEM, "out of memory");
+done_sec:
+	cJSON_Delete(sec);
+	return rc;
+}
+
+long
+freeze_pairs_broken_each(const struct freeze_acc *a,
+    void (*fn)(void *ctx, const char *game_id, const char *pair, const char *why), void *ctx)
+{
+	const cJSON *b;
+	long n = 0;
+
+	cJSON_ArrayForEach(b, a->broken_out) {
+		if (fn != NULL)
+			fn(ctx, json_get(b, "game_id")->valuestring, json_get(b, "pair")->valuestring,
+			    json_get(b, "why")->valuestring);
+		n++;
+	}
+	return n;
+}
+
 /* The manifest's last bytes, from the "games" array's close on: kind,
- * prereg, repo, spec, spec_id and totals; with a prereg followed, its
- * deviations into devs (written before the entries). */
+ * pairs, prereg, repo, spec, spec_id and totals; with a prereg followed,
+ * its deviations into devs (written before the entries). */
 static int
 tail_bytes(struct freeze_acc *a, struct freeze_item *const *ord, const cJSON *repo,
     const struct buf *spec, const char *sid, const struct sums *all, size_t nexcl,
-    struct buf *tail, struct buf *devs, struct err *e)
+    const struct buf *pairs, struct buf *tail, struct buf *devs, struct err *e)
 {
 	cJSON *tot = cJSON_CreateObject();
 	int rc = -1;
@@ -747,6 +903,9 @@ tail_bytes(struct freeze_acc *a, struct freeze_item *const *ord, const cJSON *re
 	if (json_add_number(tot, "excluded", (double)nexcl) == NULL)
 		goto nomem;
 	if (PUT(tail, "],\"kind\":\"cohort.freeze/1\"") < 0)
+		goto nomem;
+	if (pairs->len > 0 && (PUT(tail, ",\"pairs\":") < 0 ||
+	    buf_add(tail, pairs->p, pairs->len) < 0))
 		goto nomem;
 	if (a->prereg != NULL && deviations_bytes(a, ord, devs, e) < 0)
 		goto done;
@@ -877,7 +1036,7 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	struct sums all = { 0 };
 	struct cstrs cs = { BUF_INIT, NULL, 0 };
 	struct buf spec = BUF_INIT, head = BUF_INIT, blocks = BUF_INIT, conds = BUF_INIT;
-	struct buf tail = BUF_INIT, devs = BUF_INIT;
+	struct buf tail = BUF_INIT, devs = BUF_INIT, pairs = BUF_INIT;
 	struct buf wb = BUF_INIT, *out = &wb;
 	struct entries later = { 0 };
 	struct dest to = { k, 0, 0, 0, 0 };
@@ -906,8 +1065,8 @@ freeze_acc_stream(struct freeze_acc *a, const cJSON *repo, const struct freeze_s
 	if (freeze_block_order(a, inc, ninc, e) < 0)
 		goto done;
 	if (derive_blocks(a, &cs, inc, ninc, &blocks, &conds, e) < 0 ||
-	    head_bytes(a, &head, e) < 0 ||
-	    tail_bytes(a, ord, repo, &spec, sid, &all, nexcl, &tail, &devs, e) < 0)
+	    head_bytes(a, &head, e) < 0 || pairs_bytes(a, ord, a->n, &pairs, e) < 0 ||
+	    tail_bytes(a, ord, repo, &spec, sid, &all, nexcl, &pairs, &tail, &devs, e) < 0)
 		goto done;
 	room += head.len + blocks.len + conds.len + tail.len + devs.len + 80;
 	if (reserve != NULL)
@@ -948,6 +1107,7 @@ done:
 	buf_release(&conds);
 	buf_release(&tail);
 	buf_release(&devs);
+	buf_release(&pairs);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include "../common/mem.h"
 #include "../common/ts.h"
 #include "../protocol/ladder.h"
+#include "../protocol/openings.h"
 #include "../protocol/prereg.h"
 #include "../protocol/spec.h"
 #include "../store/cas.h"
@@ -75,12 +76,17 @@ freeze_acc_free(struct freeze_acc *a)
 			free(a->games[i].game_id);
 		if (a->games[i].where_own != NULL)
 			free(a->games[i].where_own);
+		if (a->games[i].opening != NULL)
+			free(a->games[i].opening);
+		if (a->games[i].pair != NULL)
+			free(a->games[i].pair);
 	}
 	free(a->games);
 	spec_release(&a->sp);
 	buf_release(&a->prereg_doc);
 	cJSON_Delete(a->dec_devs);
 	cJSON_Delete(a->devs_out);
+	cJSON_Delete(a->broken_out);
 	freeze_dec_free(a->dec);
 	buf_release(&a->canon);
 	free(a);
@@ -204,6 +210,55 @@ read_costs(const cJSON *rec, struct freeze_item *g, struct err *e)
 	return 0;
 }
 
+/* g's opening and pair, its own copies: 0, or -1 out of memory. */
+static int
+keep_pairing(struct freeze_item *g, const char *opening, size_t nopen, const char *pair,
+    size_t npair)
+{
+	if ((g->opening = strndup(opening, nopen)) == NULL ||
+	    (pair != NULL && (g->pair = strndup(pair, npair)) == NULL)) {
+		free(g->opening);
+		g->opening = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* A record's "pair" (the game_id of the game played from the same
+ * opening with colours reversed) and, with an opening suite, its
+ * "opening" checked against the suite: the opening is in it, and the game
+ * starts from that opening's position (a terminal game always; another
+ * when it holds its moves or a FEN).  Both kept in g when either is
+ * wanted. */
+static int
+read_pairing(const struct freeze_acc *a, const cJSON *rec, const char *opening, int st,
+    struct freeze_item *g, struct err *e)
+{
+	const cJSON *pv = json_get(rec, "pair"), *gid = json_get(rec, "game_id");
+	const struct opening *o;
+
+	if (pv != NULL && (!cJSON_IsString(pv) || pv->valuestring[0] == '\0'))
+		return err_set(e, ERR_INPUT, "\"pair\": expected the game_id of the game played "
+		    "from the same opening with colours reversed");
+	if (pv != NULL && cJSON_IsString(gid) && strcmp(gid->valuestring, pv->valuestring) == 0)
+		return err_set(e, ERR_INPUT, "\"pair\": names the game itself");
+	if (a->suite != NULL) {
+		if ((o = openings_find(a->suite, opening)) == NULL)
+			return err_set(e, ERR_INPUT, "\"opening\": \"%.60s\" is not in the opening "
+			    "suite %s", opening, a->suite->id);
+		if ((st == 0 || json_get(rec, "moves") != NULL ||
+		    json_get(json_get(rec, "pgn_tags"), "FEN") != NULL) &&
+		    openings_game_check(o, rec, e) < 0)
+			return -1;
+	}
+	if (pv == NULL && a->suite == NULL)
+		return 0;
+	if (keep_pairing(g, opening, strlen(opening), pv ? pv->valuestring : NULL,
+	    pv ? strlen(pv->valuestring) : 0) < 0)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 /* Validate a record against the ledger contract and fill g (without game_id
  * and where).  Messages are `"field": what`. */
 static int
@@ -211,7 +266,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 {
 	static const char *const statuses[] = { "terminal", "live", "provider_error", "aborted" };
 	static const char *const colors[] = { "white", "black" };
-	const char *family, *cond, *color, *status, *result, *s;
+	const char *family, *cond, *color, *status, *result, *s, *opening;
 	const cJSON *anchor, *model;
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
@@ -222,7 +277,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 	    json_get_string(rec, "condition", 1, &cond, e) < 0 ||
 	    json_get_string(rec, "color", 1, &color, e) < 0 ||
 	    json_get_object(rec, "anchor", 1, &anchor, e) < 0 ||
-	    json_get_string(rec, "opening", 1, &s, e) < 0 ||
+	    json_get_string(rec, "opening", 1, &opening, e) < 0 ||
 	    json_get_int(rec, "block", 1, 1, 1000000000, &block, e) < 0 ||
 	    json_get_string(rec, "status", 1, &status, e) < 0)
 		return -1;
@@ -256,7 +311,7 @@ summarize(const struct freeze_acc *a, const cJSON *rec, struct freeze_item *g, s
 		return -1;
 	g->block = (int)block;
 	classify(a, cond, strlen(cond), family, strlen(family), st, started, ended, g);
-	return 0;
+	return read_pairing(a, rec, opening, st, g, e);
 }
 
 /* The flat reader's values, as views (rec.h): a string value: 0 with its
@@ -339,10 +394,10 @@ flat_time(const struct rec_view *v, int required, struct ts *out)
 
 /* The fields summarize() reads, each list in byte order for rec_members. */
 enum { F_ANCHOR, F_BLOCK, F_COLOR, F_CONDITION, F_ENDED_AT, F_FAMILY, F_GAME_ID, F_MODEL,
-	F_OPENING, F_PLIES, F_REQUESTS, F_RESULT, F_STARTED_AT, F_STATUS, F_TERMINATION, F_TOKENS,
+	F_OPENING, F_PAIR, F_PLIES, F_REQUESTS, F_RESULT, F_STARTED_AT, F_STATUS, F_TERMINATION, F_TOKENS,
 	F_WALL_S, F_WORKER_HOURS, F_N };
 static const char *const flat_fields[F_N] = { "anchor", "block", "color", "condition",
-	"ended_at", "family", "game_id", "model", "opening", "plies", "requests", "result",
+	"ended_at", "family", "game_id", "model", "opening", "pair", "plies", "requests", "result",
 	"started_at", "status", "termination", "tokens", "wall_s", "worker_hours" };
 enum { A_BINARY_SHA256, A_ELO, A_ENGINE, A_LIMITER, A_NODES, A_TIME_S, A_N };
 static const char *const flat_anchor[A_N] = { "binary_sha256", "elo", "engine", "limiter",
@@ -366,7 +421,7 @@ flat_keys_init(struct rec_keys keys[4])
 enum { V_FAMILY, V_MODEL, V_CONDITION, V_COLOR, V_ANCHOR, V_OPENING, V_BLOCK, V_STATUS,
 	V_REQUESTED, V_RETURNED, V_ENGINE, V_ELO, V_TIME_S, V_NODES, V_LIMITER, V_BINARY_SHA256,
 	V_RESULT, V_TERMINATION, V_PLIES, V_STARTED_AT, V_ENDED_AT, V_TOKENS, V_TOK0, V_TOK1, V_TOK2,
-	V_TOK3, V_WALL_S, V_WORKER_HOURS, V_REQUESTS, V_GAME_ID, V_N };
+	V_TOK3, V_WALL_S, V_WORKER_HOURS, V_REQUESTS, V_GAME_ID, V_PAIR, V_N };
 
 /* The values summarize_flat reads record by record, in this order; the
  * rest it only needs to be of a type, which the shape decides. */
@@ -398,7 +453,7 @@ flat_typed(const struct rec_scan *s, const int *v)
 		[V_ENDED_AT] = -REC_STRING - 1, [V_TOKENS] = REC_OBJECT, [V_TOK0] = REC_NUMBER,
 		[V_TOK1] = REC_NUMBER, [V_TOK2] = REC_NUMBER, [V_TOK3] = REC_NUMBER,
 		[V_WALL_S] = REC_NUMBER, [V_WORKER_HOURS] = REC_NUMBER, [V_REQUESTS] = REC_ARRAY,
-		[V_GAME_ID] = REC_STRING };
+		[V_GAME_ID] = REC_STRING, [V_PAIR] = -REC_STRING - 1 };
 	/* want: a type that must be there, or -type - 1 for one that may be absent */
 	for (int k = 0; k < V_N; k++) {
 		int t = rec_type(s, v[k]);
@@ -421,7 +476,7 @@ flat_find(const struct freeze_acc *a, const struct rec_scan *s, struct flat_at *
 		f[F_OPENING], f[F_BLOCK], f[F_STATUS], mo[0], mo[1], an[A_ENGINE], an[A_ELO],
 		an[A_TIME_S], an[A_NODES], an[A_LIMITER], an[A_BINARY_SHA256], f[F_RESULT],
 		f[F_TERMINATION], f[F_PLIES], f[F_STARTED_AT], f[F_ENDED_AT], f[F_TOKENS], tk[0], tk[1],
-		tk[2], tk[3], f[F_WALL_S], f[F_WORKER_HOURS], f[F_REQUESTS], f[F_GAME_ID] };
+		tk[2], tk[3], f[F_WALL_S], f[F_WORKER_HOURS], f[F_REQUESTS], f[F_GAME_ID], f[F_PAIR] };
 	const int w[W_N] = { v[V_FAMILY], v[V_CONDITION], v[V_COLOR], v[V_STATUS], v[V_BLOCK],
 		v[V_ELO], v[V_RESULT], v[V_PLIES], v[V_STARTED_AT], v[V_ENDED_AT], v[V_TOK0],
 		v[V_TOK1], v[V_TOK2], v[V_TOK3], v[V_WALL_S], v[V_WORKER_HOURS], v[V_GAME_ID] };
@@ -437,6 +492,24 @@ game_id_of(const struct rec_scan *s, const struct flat_at *m, const char **p, si
 
 	rec_views(s, &m->w[W_GAME_ID], 1, &v);
 	return flat_str(&v, 1, p, n);
+}
+
+/* A record's "pair" read flat (read_pairing's rules, without a suite):
+ * 0 with g's opening and pair kept; 1 for what the tree reader words (an
+ * empty pair, one naming the game itself) or when out of memory. */
+static int
+flat_pairing(const struct rec_scan *s, const struct flat_at *m, struct freeze_item *g)
+{
+	struct rec_view op, pv;
+	const char *gid;
+	size_t ngid;
+
+	rec_views(s, &m->v[V_OPENING], 1, &op);
+	rec_views(s, &m->v[V_PAIR], 1, &pv);
+	if (pv.len == 0 || game_id_of(s, m, &gid, &ngid) != 0 ||
+	    (ngid == pv.len && memcmp(gid, pv.p, ngid) == 0))
+		return 1;
+	return keep_pairing(g, op.p, op.len, pv.p, pv.len) < 0 ? 1 : 0;
 }
 
 /* summarize() over the flat reader's tokens (rec.h), with the same rules,
@@ -455,7 +528,8 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 	long long block, plies;
 	struct ts started = { 0 }, ended = { 0 };
 
-	if (!m->typed)
+	/* with an opening suite the moves are replayed: the tree reader's */
+	if (!m->typed || a->suite != NULL)
 		return 1;
 	rec_views(s, m->w, W_GAME_ID, v);
 	if ((g->color = flat_word(v[W_COLOR].p, v[W_COLOR].len, colors, 2)) < 0 ||
@@ -493,6 +567,8 @@ summarize_flat(const struct freeze_acc *a, const struct rec_scan *s, const struc
 		return 1;
 	if (!rec_all_strings(s, m->v[V_REQUESTS]))
 		return 1;
+	if (m->v[V_PAIR] >= 0 && flat_pairing(s, m, g) != 0)
+		return 1;
 	g->block = (int)block;
 	classify(a, v[W_CONDITION].p, v[W_CONDITION].len, v[W_FAMILY].p, v[W_FAMILY].len, st,
 	    started, ended, g);
@@ -529,10 +605,14 @@ freeze_prepare(const struct freeze_acc *a, const cJSON *rec, const char *where,
 		return err_prefix(e, "%s", where);
 	if (gid[0] == '\0')
 		return err_set(e, ERR_INPUT, "%s: \"game_id\": empty", where);
-	if (summarize(a, rec, g, e) < 0)
+	if (summarize(a, rec, g, e) < 0) {
+		freeze_item_clear(g);
 		return err_prefix(e, "%s", where);
-	if (canon_digest(rec, canon, g->d, e) < 0)
+	}
+	if (canon_digest(rec, canon, g->d, e) < 0) {
+		freeze_item_clear(g);
 		return err_prefix(e, "%s", where);
+	}
 	set_game_id(g, gid, strlen(gid), NULL);
 	if (loc != NULL) {
 		g->file = loc->name;
@@ -631,10 +711,11 @@ freeze_prepare_text(const struct freeze_acc *a, struct freeze_scratch *x, const 
 		flat_at(a, x, &at);
 	if (rc == REC_OK && game_id_of(rs, at, &gid, &ngid) == 0 && ngid > 0 &&
 	    summarize_flat(a, rs, at, g) == 0) {
-		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0)
-			return err_set(e, ERR_NOMEM, "out of memory (hashing)");
-		if (set_game_id(g, gid, ngid, NULL) < 0)
+		if (hash_digest(x->h, out->p + start, out->len - start, g->d) < 0 ||
+		    set_game_id(g, gid, ngid, NULL) < 0) {
+			freeze_item_clear(g);
 			return err_set(e, ERR_NOMEM, "out of memory");
+		}
 		g->file = loc->name;
 		g->line = loc->line;
 		g->sqlite = loc->sqlite;
@@ -716,8 +797,10 @@ freeze_acc_prepare_stored(const struct freeze_acc *a, struct freeze_scratch *x, 
 	if (game_id_of(x->rs, at, &gid, &ngid) != 0 || ngid == 0 ||
 	    summarize_flat(a, x->rs, at, item) != 0)
 		return 1;
-	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid, x->ids) < 0)
+	if (hash_digest(x->h, text, n, item->d) < 0 || set_game_id(item, gid, ngid, x->ids) < 0) {
+		freeze_item_clear(item);
 		return err_set(e, ERR_NOMEM, "out of memory");
+	}
 	item->file = "stored record";
 	if (d != NULL)
 		memcpy(d, item->d, HASH_LEN);
@@ -761,6 +844,13 @@ freeze_acc_take(struct freeze_acc *a, struct freeze_item *item, struct err *e)
 	return 0;
 }
 
+/* Two strings that may be NULL. */
+static int
+same_text(const char *x, const char *y)
+{
+	return x == NULL || y == NULL ? x == y : strcmp(x, y) == 0;
+}
+
 int
 freeze_item_same(const struct freeze_item *a, const struct freeze_item *b)
 {
@@ -775,7 +865,8 @@ freeze_item_same(const struct freeze_item *a, const struct freeze_item *b)
 	    memcmp(&a->anchor, &b->anchor, sizeof a->anchor) == 0 &&
 	    memcmp(a->tok, b->tok, sizeof a->tok) == 0 &&
 	    memcmp(&a->wall_s, &b->wall_s, sizeof a->wall_s) == 0 &&
-	    memcmp(&a->worker_hours, &b->worker_hours, sizeof a->worker_hours) == 0;
+	    memcmp(&a->worker_hours, &b->worker_hours, sizeof a->worker_hours) == 0 &&
+	    same_text(a->opening, b->opening) && same_text(a->pair, b->pair);
 }
 
 void
@@ -786,6 +877,8 @@ freeze_item_clear(struct freeze_item *item)
 	if (!item->id_lent)
 		free(item->game_id);
 	free(item->where_own);
+	free(item->opening);
+	free(item->pair);
 	memset(item, 0, sizeof *item);
 }
 
@@ -827,6 +920,12 @@ freeze_acc_set_prereg(struct freeze_acc *a, const struct prereg *p, struct err *
 	a->prereg = p;
 	buf_reset(&a->prereg_doc);
 	return canon_write(p->doc, &a->prereg_doc, e);
+}
+
+void
+freeze_acc_set_openings(struct freeze_acc *a, const struct openings *s)
+{
+	a->suite = s;
 }
 
 void

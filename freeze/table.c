@@ -21,6 +21,24 @@ str(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The "pairs" section, when there is one: counts, then each broken pair. */
+static int
+pairs_lines(const cJSON *p, struct buf *out)
+{
+	const cJSON *b, *suite = json_get(p, "suite");
+
+	if (p == NULL)
+		return 0;
+	buf_printf(out, "\npairs: %.0f whole, %d broken, of %.0f games naming a pair%s%s\n",
+	    num(p, "pairs"), cJSON_GetArraySize(json_get(p, "broken")), num(p, "games"),
+	    cJSON_IsString(suite) ? "; opening suite " : "", cJSON_IsString(suite) ?
+	    suite->valuestring : "");
+	cJSON_ArrayForEach(b, json_get(p, "broken"))
+		buf_printf(out, "  broken pair: game %s (pair %s): %s\n", str(b, "game_id"),
+		    str(b, "pair"), str(b, "why"));
+	return 0;
+}
+
 int
 freeze_table(const cJSON *m, struct buf *out)
 {
@@ -66,7 +84,9 @@ freeze_table(const cJSON *m, struct buf *out)
 			buf_printf(out, "  deviation: block %.0f at %g: %s\n", num(dv, "block"),
 			    num(dv, "anchor"), str(dv, "why"));
 	}
-	return buf_printf(out, "%-10s %-8s %5.0f %-9s %-22s %-24s %12.0f %10.2f\n", "total", "",
+	if (buf_printf(out, "%-10s %-8s %5.0f %-9s %-22s %-24s %12.0f %10.2f\n", "total", "",
 	    num(t, "games"), "", "", "", num(t, "games") > 0 ?
-	    num(json_get(t, "tokens"), "total") / num(t, "games") : 0, num(t, "worker_hours"));
+	    num(json_get(t, "tokens"), "total") / num(t, "games") : 0, num(t, "worker_hours")) < 0)
+		return -1;
+	return pairs_lines(json_get(m, "pairs"), out);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/hash.h"
 #include "../json/json.h"
 #include "rules.h"
 
@@ -112,6 +113,12 @@ read_spec(const cJSON *doc, struct spec *s, struct err *e)
 		return -1;
 	if (json_get_object(doc, "protocol", 0, &s->protocol, e) < 0)
 		return -1;
+	if (json_get_string(doc, "opening_suite", 0, &s->opening_suite, e) < 0)
+		return -1;
+	if (s->opening_suite != NULL &&
+	    hash_id_parse(s->opening_suite, (uint8_t[HASH_LEN]){ 0 }) < 0)
+		return err_set(e, ERR_INPUT, "\"opening_suite\": expected an identity, "
+		    "sha256: and 64 lowercase hex digits");
 	return 0;
 }
 

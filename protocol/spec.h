@@ -44,6 +44,9 @@ struct spec {
 	int have_penalty;         /* "black_penalty" was given */
 	struct ladder_policy ladder;
 	const cJSON *protocol;    /* "protocol", or NULL */
+	const char *opening_suite; /* "opening_suite": the identity of the frozen
+	                            * opening suite (protocol/openings.h) the
+	                            * games' "opening" names, or NULL */
 };
 
 #define SPEC_INIT { 0 }

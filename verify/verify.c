@@ -14,6 +14,8 @@
 #include "../common/hash.h"
 #include "../json/json.h"
 #include "../protocol/candidates.h"
+#include "../protocol/openings.h"
+#include "../protocol/spec.h"
 #include "../protocol/prereg.h"
 
 /* Findings listed one by one up to this many per check; past it, counted. */
@@ -597,6 +599,63 @@ deviation_checks(struct vctx *v, const cJSON *freeze)
 		verify_check_add(v->checks, "deviation", "prereg", 1, "the cohort followed its prereg");
 }
 
+/* The opening suite the freeze's spec names, from the store, followed by
+ * acc as the freeze's was: 0 (a suite missing or unreadable is a
+ * finding, and its games then re-derive without it), -1 out of memory. */
+static int
+follow_openings(struct vctx *v, struct cas *store, struct freeze_acc *acc, struct openings *s,
+    uint64_t *nrec, struct err *e)
+{
+	const char *id = freeze_acc_spec(acc)->opening_suite;
+	uint8_t d[HASH_LEN];
+	const char *p;
+	size_t n;
+
+	if (id == NULL || hash_id_parse(id, d) < 0)
+		return 0;
+	if (cas_get(store, d, &p, &n, e) != 0) {
+		if (e->code == ERR_NOMEM)
+			return -1;
+		*e = (struct err)ERR_INIT;
+		finding(v, "record-present", "opening_suite", "the opening suite is not in the store");
+		return 0;
+	}
+	(*nrec)++;
+	if (openings_read_bytes(p, n, "stored opening suite", s, e) < 0) {
+		if (e->code == ERR_NOMEM)
+			return -1;
+		finding(v, "record-valid", "opening_suite", e->msg);
+		*e = (struct err)ERR_INIT;
+		return 0;
+	}
+	if (strcmp(s->id, id) != 0)
+		finding(v, "record-hash", "opening_suite", "the stored suite is not canonical");
+	freeze_acc_set_openings(acc, s);
+	return 0;
+}
+
+/* Each broken pair the freeze lists is a finding: a colour-reversed pair
+ * was not played as one.  (The list's derivation is checked with the
+ * sections.) */
+static void
+pair_checks(struct vctx *v, const cJSON *freeze)
+{
+	const cJSON *b, *sec = json_get(freeze, "pairs");
+	char detail[768];
+
+	cJSON_ArrayForEach(b, json_get(sec, "broken")) {
+		const char *g = "", *p = "", *w = "";
+		json_get_string(b, "game_id", 0, &g, NULL);
+		json_get_string(b, "pair", 0, &p, NULL);
+		json_get_string(b, "why", 0, &w, NULL);
+		snprintf(detail, sizeof detail, "game %.200s (pair %.200s): %.300s", g, p, w);
+		finding(v, "pair", "pairs", detail);
+	}
+	if (cJSON_IsObject(sec) && json_get(sec, "broken") != NULL &&
+	    json_get(sec, "broken")->child == NULL)
+		verify_check_add(v->checks, "pair", "pairs", 1, "every pair is whole");
+}
+
 int
 verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *checks, struct err *e)
 {
@@ -608,8 +667,11 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	 * "deviations" only with a prereg: a freeze of games alone reports
 	 * what it always did */
 	int dec = json_get(freeze, "decisions") != NULL, pre = json_get(freeze, "prereg") != NULL;
-	const char *const *sections = dec ? all : games;
+	const char *const *base = dec ? all : games;
 	size_t nsections = 7 + (size_t)dec + 2 * (size_t)pre;
+	/* and "pairs" where there are pairs or an opening suite */
+	const char *sections[12];
+	struct openings suite = OPENINGS_INIT;
 	struct prereg pr = PREREG_INIT;
 	struct vctx v = { checks, 0, 0, 0, NULL };
 	struct freeze_acc *acc = NULL;
@@ -622,6 +684,9 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	char detail[256];
 	int rc = -1;
 
+	memcpy(sections, base, nsections * sizeof *sections);
+	if (json_get(freeze, "pairs") != NULL)
+		sections[nsections++] = "pairs";
 	if (json_get_string(freeze, "kind", 1, &kind, e) < 0)
 		return -1;
 	if (strcmp(kind, "cohort.freeze/1") != 0)
@@ -644,7 +709,8 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	size_t ndamage = cas_damage(store, &damage);
 	for (size_t i = 0; i < ndamage; i++)
 		finding(&v, "store-damaged", store_dir, damage[i]);
-	if (check_records(&v, freeze, store, acc, jobs, &nrec, e) < 0 ||
+	if (follow_openings(&v, store, acc, &suite, &nrec, e) < 0 ||
+	    check_records(&v, freeze, store, acc, jobs, &nrec, e) < 0 ||
 	    check_decisions(&v, freeze, store, acc, &nrec, e) < 0)
 		goto done;
 	snprintf(detail, sizeof detail, "%llu records named, %llu in the store",
@@ -677,6 +743,7 @@ verify_freeze(const cJSON *freeze, const char *store_dir, int jobs, cJSON *check
 	}
 	if (pre)
 		deviation_checks(&v, freeze);
+	pair_checks(&v, freeze);
 	if (v.suppressed) {
 		snprintf(detail, sizeof detail, "%llu more findings not listed",
 		    (unsigned long long)v.suppressed);
@@ -688,6 +755,7 @@ done:
 	cJSON_Delete(derived);
 	cas_free(store);
 	freeze_acc_free(acc);
+	openings_release(&suite);
 	prereg_release(&pr);
 	return rc;
 }
