@@ -8,12 +8,13 @@
 
 static const char usage[] =
     "usage: cohort fit [--level P] [--black-penalty N|estimate] [--sensitivity N,N,...]\n"
-    "                  [--format json|table] [-o FILE] FILE\n";
+    "                  [--pairs] [--format json|table] [-o FILE] FILE\n";
 
 int
 cmd_fit(int argc, char **argv)
 {
 	const char *level = NULL, *pen = NULL, *sens = NULL, *format = NULL, *out = NULL;
+	int pairs = 0;
 	const struct opt table[] = {
 		{ .name = "level", .arg = "P", .value = &level,
 		    .help = "interval level, 0.001 to 0.999999 (default 0.95)" },
@@ -21,6 +22,8 @@ cmd_fit(int argc, char **argv)
 		    .help = "the Elo handicap of a Black game, or estimate it" },
 		{ .name = "sensitivity", .arg = "N,N,...", .value = &sens,
 		    .help = "penalties for sensitivity rows (default 0,35,70)" },
+		{ .name = "pairs", .flag = &pairs,
+		    .help = "pair-aware intervals, pentanomial counts of the pairs" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fit/1 (default) or the rating table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
@@ -42,6 +45,7 @@ cmd_fit(int argc, char **argv)
 	fit_options_init(&fo);
 	if (fit_options_parse(&fo, level, pen, sens, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
+	fo.pairs = pairs;
 	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
 		return rc;
 	fo.name = io_name(ops[0]);

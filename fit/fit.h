@@ -32,6 +32,9 @@ struct fit_options {
 	size_t nsens;     /* assumed penalties of the sensitivity table */
 	double sens[FIT_MAX_SENS];
 	int direct; /* profiles by full re-optimisation (a test aid) */
+	int pairs;  /* pair-aware intervals and the pentanomial counts of a
+	             * freeze's colour-reversed pairs (fit/pairs.h); the
+	             * penalty is then estimated unless given */
 	const char *name; /* the input's name in messages; NULL: "input" */
 	const char *input_id; /* the input's identity when known, else NULL */
 };
@@ -47,8 +50,8 @@ int fit_options_parse(struct fit_options *o, const char *level, const char *pena
 
 /* Options from the "options" object of a cohort.fit/1 document (or the
  * same keys given to fit_document): "level", "black_penalty" (number or
- * "estimate"), "sensitivity" (array of numbers); absent keys keep the
- * defaults. */
+ * "estimate"), "sensitivity" (array of numbers), "pairs" (true); absent
+ * keys keep the defaults. */
 int fit_options_read(const cJSON *options, struct fit_options *o, struct err *e);
 
 /* Fit input (a cohort.freeze/1 or cohort.blocks/1 tree) and build the

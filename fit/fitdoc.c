@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "../json/json.h"
 #include "../protocol/blocks.h"
 #include "../protocol/rules.h"
 #include "bound.h"
 #include "davidson.h"
+#include "pairs.h"
 
 
 void
@@ -111,7 +114,7 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 	cJSON_ArrayForEach(v, options)
 	{
 		if (strcmp(v->string, "level") && strcmp(v->string, "black_penalty") &&
-		    strcmp(v->string, "sensitivity"))
+		    strcmp(v->string, "sensitivity") && strcmp(v->string, "pairs"))
 			return err_set(e, ERR_INPUT, "\"options\": unknown field \"%s\"",
 			               v->string);
 	}
@@ -131,6 +134,10 @@ fit_options_read(const cJSON *options, struct fit_options *o, struct err *e)
 		return err_set(e, ERR_INPUT,
 		               "\"options\": \"black_penalty\": expected a number or \"estimate\"");
 	}
+	v = json_get(options, "pairs");
+	if (v != NULL && !cJSON_IsTrue(v))
+		return err_set(e, ERR_INPUT, "\"options\": \"pairs\": expected true");
+	o->pairs = v != NULL;
 	v = json_get(options, "sensitivity");
 	if (v != NULL) {
 		const cJSON *x;
@@ -210,6 +217,15 @@ group_blocks(struct input *in)
 	for (size_t i = 0; i < in->nb; i++)
 		in->order[in->first[in->cond[i] + 1]++] = i;
 	return 0;
+}
+
+/* Whether doc says it is a freeze. */
+static int
+in_is_freeze(const cJSON *doc)
+{
+	const cJSON *k = json_get(doc, "kind");
+
+	return cJSON_IsString(k) && strcmp(k->valuestring, "cohort.freeze/1") == 0;
 }
 
 static int
@@ -414,10 +430,44 @@ put_block(struct bld *k, cJSON *blocks, const struct blk *b, long n, double pen_
 		chk(k, json_add_null(bo, "shortcut"));
 }
 
+/* The z of a two-sided interval at level. */
+static double
+wald_z(double level)
+{
+	return gsl_cdf_ugaussian_Pinv(0.5 + 0.5 * level);
+}
+
+/* A Wald interval x -/+ z sqrt(v) (log units) in Elo; nulls where x or v
+ * is not finite. */
+static void
+put_wald(struct bld *k, cJSON *o, const char *key, double x, double v, double z)
+{
+	if (isfinite(x) && isfinite(v) && v >= 0)
+		put_interval(k, o, key, x - z * sqrt(v), x + z * sqrt(v), 1);
+	else
+		put_interval(k, o, key, NAN, NAN, 1);
+}
+
+/* A condition's pair-aware interval and design effect (the robust
+ * variance over the model's), with --pairs. */
+static void
+put_pair_fields(struct bld *k, cJSON *o, size_t c, const struct fit_result *r,
+    const struct fit_pairs *pp, double z)
+{
+	double vr = fit_pairs_robust(pp, (long)c, (long)c), vm = fit_pairs_model(pp, (long)c, (long)c);
+
+	put_wald(k, o, "pair_interval", r->theta[c], vr, z);
+	if (isfinite(vr) && isfinite(vm) && vm > 0)
+		put_num(k, o, "design_effect", json_round(vr / vm, 1e-6));
+	else
+		chk(k, json_add_null(o, "design_effect"));
+}
+
 /* One condition's entry, its blocks with their logistic shortcut. */
 static void
 put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
-              const struct fit_model *m, const struct fit_result *r, double pen_elo)
+              const struct fit_model *m, const struct fit_result *r, double pen_elo,
+              const struct fit_pairs *pp, double z)
 {
 	cJSON *o = add_object(k, arr, NULL), *blocks, *anchors;
 	long w = 0, d = 0, l = 0;
@@ -467,6 +517,8 @@ put_condition(struct bld *k, cJSON *arr, const struct input *in, size_t c,
 	} else {
 		chk(k, json_add_null(o, "bound"));
 	}
+	if (pp != NULL)
+		put_pair_fields(k, o, c, r, pp, z);
 }
 
 static struct fit_model *
@@ -509,6 +561,8 @@ put_options(struct bld *k, cJSON *doc, const struct fit_options *o, double pen_e
 		a = add_array(k, x, "sensitivity");
 		for (size_t i = 0; a && i < o->nsens; i++)
 			push_num(k, a, o->sens[i]);
+		if (o->pairs)
+			chk(k, json_add_bool(x, "pairs", 1));
 	}
 }
 
@@ -540,6 +594,85 @@ put_sensitivity(struct bld *k, cJSON *doc, const struct input *in, const struct 
 	}
 }
 
+/* One pentanomial cell: its pairs, counts, mean score a game and that
+ * mean's standard error from the pairs and from the games alone. */
+static void
+put_penta(struct bld *k, cJSON *arr, const struct input *in, const struct fit_penta *pc)
+{
+	cJSON *o = add_object(k, arr, NULL), *a;
+	double N = 0, mu = 0, vp = 0, vg = 0;
+
+	if (o == NULL)
+		return;
+	chk(k, json_add_string(o, "condition", in->unit[pc->unit].condition));
+	if (in->src.families)
+		chk(k, json_add_string(o, "family", in->unit[pc->unit].family));
+	put_num(k, o, "anchor", json_round(pc->anchor, 0.01));
+	a = add_array(k, o, "counts");
+	for (int i = 0; a && i < 5; i++) {
+		push_num(k, a, (double)pc->n[i]);
+		N += (double)pc->n[i];
+		mu += (double)pc->n[i] * i / 4.0;
+	}
+	mu /= N;
+	for (int i = 0; i < 5; i++)
+		vp += (double)pc->n[i] * (i / 4.0 - mu) * (i / 4.0 - mu);
+	for (int j = 0; j < 3; j++)
+		vg += (double)pc->games[j] * (j / 2.0 - mu) * (j / 2.0 - mu);
+	vp /= N;
+	vg /= 2 * N;
+	put_num(k, o, "pairs", N);
+	put_num(k, o, "score", json_round(mu, 1e-6));
+	put_num(k, o, "se_pentanomial", json_round(sqrt(vp / N), 1e-6));
+	put_num(k, o, "se_trinomial", json_round(sqrt(vg / (2 * N)), 1e-6));
+}
+
+/* "pairs": the method, the clusters, the penalty and nu with their
+ * pair-aware intervals, and the pentanomial cells. */
+static void
+put_pairs(struct bld *k, cJSON *doc, const struct input *in, const struct fit_options *o,
+    const struct fit_result *r, const struct fit_pairs *pp, double z)
+{
+	cJSON *x = add_object(k, doc, "pairs"), *y, *a;
+	size_t alone, clusters, npairs = fit_pairs_count(pp, &alone, &clusters), nc;
+	const struct fit_penta *pc = fit_pairs_penta(pp, &nc);
+	double v;
+
+	if (x == NULL)
+		return;
+	chk(k, json_add_string(x, "method", "cluster-robust sandwich (CR1: G/(G-1) times the "
+	    "inverse information, the clusters' score products, the inverse information), a whole "
+	    "colour-reversed pair one cluster and a game alone its own; Wald intervals at the "
+	    "level"));
+	put_num(k, x, "pairs", (double)npairs);
+	put_num(k, x, "alone", (double)alone);
+	put_num(k, x, "clusters", (double)clusters);
+	y = add_object(k, x, "black_penalty");
+	if (y != NULL) {
+		put_elo(k, y, "value", r->pen);
+		if (o->estimate) {
+			put_interval(k, y, "interval", r->pen_lo, r->pen_hi, 1);
+			put_wald(k, y, "pair_interval", r->pen, fit_pairs_robust(pp, FIT_PAIRS_PEN,
+			    FIT_PAIRS_PEN), z);
+		} else {
+			chk(k, json_add_null(y, "interval"));
+			chk(k, json_add_null(y, "pair_interval"));
+		}
+	}
+	y = add_object(k, x, "draw");
+	if (y != NULL) {
+		put_num(k, y, "nu", json_round(exp(r->phi), 1e-6));
+		v = fit_pairs_robust(pp, FIT_PAIRS_PHI, FIT_PAIRS_PHI);
+		if (isfinite(r->phi) && isfinite(v) && v >= 0)
+			put_interval(k, y, "pair_interval", r->phi - z * sqrt(v), r->phi + z * sqrt(v), 0);
+		else
+			chk(k, json_add_null(y, "pair_interval"));
+	}
+	a = add_array(k, x, "pentanomial");
+	for (size_t i = 0; a && i < nc; i++)
+		put_penta(k, a, in, &pc[i]);
+}
+
 /* "diagnostics": how the optimizer ended, and the chi-squared cut. */
 static void
 put_diagnostics(struct bld *k, cJSON *doc, const struct fit_options *o,
@@ -561,8 +694,9 @@ put_diagnostics(struct bld *k, cJSON *doc, const struct fit_options *o,
 static int
 build_doc(const cJSON *input, const struct input *in, const struct fit_options *o,
           const struct fit_model *m, const struct fit_result *r, const struct fit_result *sens,
-          cJSON **out, struct err *e)
+          const struct fit_pairs *pp, cJSON **out, struct err *e)
 {
+	double z = wald_z(o->level);
 	struct bld k = {0};
 	const char *id = in->src.id; /* the blocks reader's: one canonical writing */
 	cJSON *doc, *x, *a;
@@ -602,9 +736,11 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 
 	a = add_array(&k, doc, "conditions");
 	for (size_t c = 0; a && c < in->ncond; c++)
-		put_condition(&k, a, in, c, m, r, pen_elo);
+		put_condition(&k, a, in, c, m, r, pen_elo, pp, z);
 
 	put_sensitivity(&k, doc, in, o, sens);
+	if (pp != NULL)
+		put_pairs(&k, doc, in, o, r, pp, z);
 
 	put_diagnostics(&k, doc, o, r);
 	if (k.oom) {
@@ -615,17 +751,56 @@ build_doc(const cJSON *input, const struct input *in, const struct fit_options *
 	return 0;
 }
 
+/* The freeze's pairs for the fit's units, and their covariances at r. */
+static struct fit_pairs *
+pairs_for(const cJSON *input, const struct input *in, const struct fit_model *m,
+    const struct fit_result *r, int estimate_pen, struct err *e)
+{
+	const char **fam = calloc(in->ncond + 1, sizeof *fam), **cond = calloc(in->ncond + 1,
+	    sizeof *cond);
+	struct fit_pairs *pp = NULL;
+
+	if (fam == NULL || cond == NULL) {
+		err_set(e, ERR_NOMEM, "out of memory");
+	} else {
+		for (size_t c = 0; c < in->ncond; c++) {
+			fam[c] = in->unit[c].family;
+			cond[c] = in->unit[c].condition;
+		}
+		pp = fit_pairs_new(input, in->ncond, in->src.families ? fam : NULL, cond, e);
+		if (pp != NULL && fit_pairs_cov(pp, m, r, estimate_pen, e) < 0) {
+			fit_pairs_free(pp);
+			pp = NULL;
+		}
+	}
+	free(fam);
+	free(cond);
+	return pp;
+}
+
 int
-fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err *e)
+fit_run(const cJSON *input, const struct fit_options *opts, cJSON **out, struct err *e)
 {
 	struct input in;
 	struct fit_model *m;
 	struct fit_result r = FIT_RESULT_INIT, *sens;
 	struct fit_spec spec;
+	struct fit_pairs *pp = NULL;
+	struct fit_options po = *opts, *o = &po;
 	int rc = -1;
 	size_t done = 0;
 
 	*out = NULL;
+	/* with pairs, both colours are played: the penalty is estimated
+	 * unless it is given */
+	if (o->pairs && !o->have_penalty)
+		o->estimate = 1;
+	if (o->pairs && !in_is_freeze(input))
+		return err_set(e, ERR_INPUT, "%s: \"kind\": --pairs needs a freeze (cohort.freeze/1), "
+		    "whose games name their pairs", o->name ? o->name : "input");
+	if (o->pairs && !cJSON_IsObject(json_get(input, "pairs")))
+		return err_set(e, ERR_INPUT, "%s: \"pairs\": missing: --pairs needs a freeze whose "
+		    "games name their pairs (cohort-freeze(1))", o->name ? o->name : "input");
 	if (read_input(input, o->name ? o->name : "input", o->input_id, &in, e) < 0)
 		return -1;
 	m = model_build(&in, e);
@@ -658,8 +833,13 @@ fit_run(const cJSON *input, const struct fit_options *o, cJSON **out, struct err
 			goto out;
 		}
 	}
-	rc = build_doc(input, &in, o, m, &r, sens, out, e);
+	if (o->pairs && (pp = pairs_for(input, &in, m, &r, spec.estimate_pen, e)) == NULL) {
+		err_prefix(e, "%s", o->name ? o->name : "input");
+		goto out;
+	}
+	rc = build_doc(input, &in, o, m, &r, sens, pp, out, e);
 out:
+	fit_pairs_free(pp);
 	for (size_t i = 0; sens && i < done; i++)
 		fit_result_release(&sens[i]);
 	free(sens);
@@ -872,6 +1052,87 @@ sensitivity_lines(const cJSON *conds, const cJSON *sens, struct buf *out)
 	}
 }
 
+/* With --pairs: each condition's pair-aware interval and design effect,
+ * the penalty's two intervals, then the pentanomial table. */
+static void
+pairs_lines(const cJSON *doc, const cJSON *conds, const char *lv, struct buf *out)
+{
+	const cJSON *pp = json_get(doc, "pairs"), *c, *x;
+	const cJSON *bp = json_get(pp, "black_penalty");
+	struct trow *rows;
+	size_t n = (size_t)cJSON_GetArraySize(conds), i = 0, np;
+
+	if (!cJSON_IsObject(pp))
+		return;
+	buf_printf(out, "\npairs: %.0f whole, %.0f games alone (pair-aware intervals: a pair one "
+	    "cluster of a sandwich)\n", cJSON_GetNumberValue(json_get(pp, "pairs")),
+	    cJSON_GetNumberValue(json_get(pp, "alone")));
+	if ((rows = calloc(n + 1, sizeof *rows)) == NULL)
+		return;
+	snprintf(rows[0].cell[0], TCELL, "condition");
+	snprintf(rows[0].cell[1], TCELL, "profile %s", lv);
+	snprintf(rows[0].cell[2], TCELL, "pair %s", lv);
+	snprintf(rows[0].cell[3], TCELL, "design effect");
+	cJSON_ArrayForEach(c, conds) {
+		const cJSON *iv = json_get(c, "interval"), *pv = json_get(c, "pair_interval");
+		const cJSON *de = json_get(c, "design_effect");
+		char a[32], b[32];
+		i++;
+		unit_label(c, conds, rows[i].cell[0], TCELL);
+		fmt_elo(cJSON_GetArrayItem(iv, 0), a, sizeof a);
+		fmt_elo(cJSON_GetArrayItem(iv, 1), b, sizeof b);
+		snprintf(rows[i].cell[1], TCELL, "%s .. %s", a, b);
+		fmt_elo(cJSON_GetArrayItem(pv, 0), a, sizeof a);
+		fmt_elo(cJSON_GetArrayItem(pv, 1), b, sizeof b);
+		snprintf(rows[i].cell[2], TCELL, cJSON_IsNumber(de) ? "%s .. %s" : "-", a, b);
+		if (cJSON_IsNumber(de))
+			snprintf(rows[i].cell[3], TCELL, "%.2f", de->valuedouble);
+		else
+			snprintf(rows[i].cell[3], TCELL, "-");
+	}
+	table_print(out, rows, n + 1, 4);
+	free(rows);
+	if (cJSON_IsArray(json_get(bp, "pair_interval"))) {
+		char a[32], b[32], c2[32], d[32];
+		fmt_elo(cJSON_GetArrayItem(json_get(bp, "interval"), 0), a, sizeof a);
+		fmt_elo(cJSON_GetArrayItem(json_get(bp, "interval"), 1), b, sizeof b);
+		fmt_elo(cJSON_GetArrayItem(json_get(bp, "pair_interval"), 0), c2, sizeof c2);
+		fmt_elo(cJSON_GetArrayItem(json_get(bp, "pair_interval"), 1), d, sizeof d);
+		buf_printf(out, "black penalty from the pairs %.0f (profile %s: %s .. %s; pair %s: "
+		    "%s .. %s)\n", cJSON_GetNumberValue(json_get(bp, "value")), lv, a, b, lv, c2, d);
+	}
+	np = (size_t)cJSON_GetArraySize(json_get(pp, "pentanomial"));
+	if (np == 0 || (rows = calloc(np + 1, sizeof *rows)) == NULL)
+		return;
+	buf_printf(out, "\npentanomial: pairs by the model's points over both games\n");
+	snprintf(rows[0].cell[0], TCELL, "condition");
+	snprintf(rows[0].cell[1], TCELL, "anchor");
+	snprintf(rows[0].cell[2], TCELL, "0 / 0.5 / 1 / 1.5 / 2");
+	snprintf(rows[0].cell[3], TCELL, "pairs");
+	snprintf(rows[0].cell[4], TCELL, "score");
+	snprintf(rows[0].cell[5], TCELL, "se pairs / games");
+	i = 0;
+	cJSON_ArrayForEach(x, json_get(pp, "pentanomial")) {
+		const cJSON *k = json_get(x, "counts");
+		i++;
+		unit_label(x, json_get(pp, "pentanomial"), rows[i].cell[0], TCELL);
+		snprintf(rows[i].cell[1], TCELL, "%g", cJSON_GetNumberValue(json_get(x, "anchor")));
+		snprintf(rows[i].cell[2], TCELL, "%.0f / %.0f / %.0f / %.0f / %.0f",
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(k, 0)),
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(k, 1)),
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(k, 2)),
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(k, 3)),
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(k, 4)));
+		snprintf(rows[i].cell[3], TCELL, "%.0f", cJSON_GetNumberValue(json_get(x, "pairs")));
+		snprintf(rows[i].cell[4], TCELL, "%.3f", cJSON_GetNumberValue(json_get(x, "score")));
+		snprintf(rows[i].cell[5], TCELL, "%.3f / %.3f",
+		    cJSON_GetNumberValue(json_get(x, "se_pentanomial")),
+		    cJSON_GetNumberValue(json_get(x, "se_trinomial")));
+	}
+	table_print(out, rows, np + 1, 6);
+	free(rows);
+}
+
 int
 fit_table(const cJSON *doc, struct buf *out, struct err *e)
 {
@@ -905,5 +1166,6 @@ fit_table(const cJSON *doc, struct buf *out, struct err *e)
 	free(rows);
 	param_lines(draw, pen, lv, out);
 	sensitivity_lines(conds, sens, out);
+	pairs_lines(doc, conds, lv, out);
 	return 0;
 }

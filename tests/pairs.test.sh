@@ -208,3 +208,76 @@ check "schemas: the suite, the spec, the ledger and the freezes with pairs valid
 	$PY '$ROOT/tests/validate.py' '$ROOT/schemas/spec.schema.json' good/spec.json &&
 	$PY '$ROOT/tests/validate.py' '$ROOT/schemas/ledger-record.schema.json' good/ledger.jsonl &&
 	$PY '$ROOT/tests/validate.py' '$ROOT/schemas/freeze.schema.json' good/freeze.json f0.json broken.json fen.json"
+
+# ---- fit --pairs: against a second implementation (tests/pairs_check.py) ----
+K=$ROOT/tests/pairs_check.py
+mkdir -p two nd sat
+$PY "$MAKE" two --pairs 15 --families a,b --rho 0.9 --seed 7
+$COHORT freeze --spec two/spec.json --openings two/suite.jsonl -o two/freeze.json two/ledger.jsonl
+$COHORT fit --pairs -o two/fit.json two/freeze.json
+$COHORT fit --pairs -o good/fit.json good/freeze.json
+check "fit --pairs: two families, penalty estimated: every number against pairs_check.py" $PY "$K" two/freeze.json two/fit.json
+check "fit --pairs: one family: every number against pairs_check.py" $PY "$K" good/freeze.json good/fit.json
+$COHORT fit --pairs --black-penalty 35 --level 0.8 -o two/fit35.json two/freeze.json
+check "fit --pairs: penalty assumed, level 0.8: against pairs_check.py" $PY "$K" two/freeze.json two/fit35.json
+# broken pairs: their games are clusters alone
+$COHORT fit --pairs -o broken.fit.json broken.json
+check "fit --pairs: broken pairs' games alone: against pairs_check.py" $PY "$K" broken.json broken.fit.json
+$PY -c 'import json,sys; p=json.load(open(sys.argv[1]))["pairs"]; assert (p["pairs"], p["alone"]) == (28, 14), p' broken.fit.json &&
+	ok "fit --pairs: 28 whole pairs, 14 games alone, as the freeze says" || notok "fit --pairs counts" "$(head -c 300 broken.fit.json)"
+# no draws: nu 0 is not a parameter
+$PY "$MAKE" nd --pairs 20 --nu 0
+$COHORT freeze --spec nd/spec.json --openings nd/suite.jsonl -o nd/freeze.json nd/ledger.jsonl
+$COHORT fit --pairs -o nd/fit.json nd/freeze.json
+check "fit --pairs: no draw (nu 0): against pairs_check.py" $PY "$K" nd/freeze.json nd/fit.json
+# a saturated condition: no pair interval, its games add nothing
+$PY "$MAKE" sat --pairs 4 --conditions none=1500,top2=3900
+$COHORT freeze --spec sat/spec.json --openings sat/suite.jsonl -o sat/freeze.json sat/ledger.jsonl
+$COHORT fit --pairs -o sat/fit.json sat/freeze.json
+$PY -c 'import json,sys; c=json.load(open(sys.argv[1]))["conditions"][1]; assert c["status"] == "all_wins" and c["pair_interval"] == [None, None] and c["design_effect"] is None, c' sat/fit.json &&
+	ok "fit --pairs: a saturated condition has null pair interval and design effect" || notok "fit --pairs saturated" "$(head -c 300 sat/fit.json)"
+check "fit --pairs: with a saturated condition: against pairs_check.py" $PY "$K" sat/freeze.json sat/fit.json
+# the check can fail: a planted error of 0.1 Elo
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["conditions"][1]["pair_interval"][0] += 0.1; print(json.dumps(d))' two/fit.json >planted.json
+if $PY "$K" two/freeze.json planted.json >/dev/null 2>&1; then notok "pairs_check.py sees a planted error" "passed"; else
+	ok "pairs_check.py sees a pair interval 0.1 Elo off"; fi
+check "fit --pairs: outputs validate against schemas/fit.schema.json" $PY "$ROOT/tests/validate.py" \
+	"$ROOT/schemas/fit.schema.json" two/fit.json good/fit.json two/fit35.json nd/fit.json sat/fit.json broken.fit.json
+$COHORT fit --pairs good/freeze.json >again.fit.json
+same_bytes "fit --pairs: the same bytes again" again.fit.json good/fit.json
+expect_status "verify: a fit --pairs derives again from its freeze" 0 $COHORT verify --store good/store good/freeze.json good/fit.json
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["pairs"]["pentanomial"][0]["counts"][0] += 1; print(json.dumps(d, separators=(",", ":"), sort_keys=True), end="")' good/fit.json >tampered.fit.json
+expect_status "verify: a tampered pentanomial count is a finding" 1 $COHORT verify --store good/store good/freeze.json tampered.fit.json
+$COHORT fit --pairs --format table good/freeze.json >table.txt
+grep -q '^pairs: 36 whole, 0 games alone' table.txt && grep -q '^black penalty from the pairs ' table.txt &&
+	grep -Eq '^none +1500 +[0-9]+ / [0-9]+ / [0-9]+ / [0-9]+ / [0-9]+ +6 ' table.txt &&
+	ok "fit --pairs --format table: pair intervals, the penalty, the pentanomial table" || notok "fit --pairs table" "$(cat table.txt)"
+# without --pairs the document is what it was
+$COHORT fit good/freeze.json >plain.json
+if grep -q 'pair_interval\|pentanomial\|"pairs"' plain.json; then notok "fit without --pairs" "has pair fields"; else
+	ok "fit without --pairs: no pair fields"; fi
+expect_fail2 "fit --pairs: a blocks document is refused" '"kind": --pairs needs a freeze' \
+	$COHORT fit --pairs "$ROOT/examples/luna-blocks.json"
+expect_fail2 "fit --pairs: a freeze without pairs is refused" '"pairs": missing: --pairs needs a freeze whose games name their pairs' \
+	$COHORT fit --pairs luna.json
+
+# ---- the simulation: coverage where the pair correlation is known ----
+# 300 replicates each (900 rating intervals): with independent games
+# (rho 0) both kinds cover near 0.95; with the games of a pair coupled
+# (rho 0.6) the profile intervals under-cover and the pair-aware ones
+# still cover.  (docs/design.md quotes 2,000 replicates.)
+"$BUILD/tests/unit/pairs_cover" 300 0 40 >cover0.txt
+"$BUILD/tests/unit/pairs_cover" 300 0.6 40 >cover6.txt
+cat cover0.txt cover6.txt
+$PY - cover0.txt cover6.txt <<'EOF' >cover.out 2>&1
+import re, sys
+def read(p):
+    t = open(p).read()
+    return [float(x) for x in re.search(r"ratings profile ([0-9.]+) pair ([0-9.]+); penalty profile ([0-9.]+) pair ([0-9.]+); mean design effect ([0-9.]+)", t).groups()]
+a, b = read(sys.argv[1]), read(sys.argv[2])
+assert 0.93 <= a[0] <= 0.97 and 0.93 <= a[1] <= 0.97 and 0.9 <= a[4] <= 1.1, ("rho 0", a)
+assert b[0] <= 0.915, ("rho 0.6: the profile intervals should under-cover", b)
+assert 0.93 <= b[1] <= 0.97 and 0.92 <= b[3] <= 0.98 and b[4] >= 1.3, ("rho 0.6: pair-aware", b)
+EOF
+[ $? = 0 ] && ok "simulation: pair-aware intervals cover at 0.95 (rho 0 and 0.6), profile intervals under-cover at rho 0.6" ||
+	notok "simulation coverage" "$(cat cover.out)"
