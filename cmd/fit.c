@@ -23,7 +23,7 @@ cmd_fit(int argc, char **argv)
 		{ .name = "sensitivity", .arg = "N,N,...", .value = &sens,
 		    .help = "penalties for sensitivity rows (default 0,35,70)" },
 		{ .name = "pairs", .flag = &pairs,
-		    .help = "pair-aware intervals, pentanomial counts of the pairs" },
+		    .help = "pair-aware intervals and pentanomial counts" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fit/1 (default) or the rating table" },
 		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
