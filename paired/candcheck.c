@@ -15,15 +15,17 @@
 
 /* The kinds of check, each summarized once when it found nothing. */
 enum { K_FEN, K_MOVES, K_UNIQUE, K_PV, K_SAN, K_ORDER, K_EVALS, K_CANON, K_DIGEST, K_NAME,
-	K_ANALYSIS, K_N };
+	K_OPTIONS, K_ANALYSIS, K_N };
 
 static const char *const kind_names[K_N] = { "fen", "moves", "positions-unique", "pv", "san",
-	"score-order", "evals", "canonical", "engine-digest", "engine-name", "analysis" };
+	"score-order", "evals", "canonical", "engine-digest", "engine-name", "engine-options",
+	"analysis" };
 
 struct ctx {
 	cJSON *checks;
 	const char *name;      /* the manifest, as the report names it */
 	int found[K_N];        /* findings of each kind */
+	size_t nosan;          /* candidates with no SAN written */
 	int findings;
 	size_t listed;
 	uint64_t unlisted;
@@ -98,9 +100,11 @@ check_san(struct ctx *x, const struct cand_position *p, size_t i)
 	char san[CHESS_SAN_MAX];
 
 	chess_san_write(&p->pos, c->m, san);
-	if (c->san == NULL || !cJSON_IsString(c->san))
-		finding(x, K_SAN, p->id, "candidates[%zu] (%s): %s; its SAN is %s", i, c->uci,
-		    c->san == NULL ? "no san" : "san is not a string", san);
+	if (c->san == NULL)
+		x->nosan++; /* it follows from the move: a harness may not write it */
+	else if (!cJSON_IsString(c->san))
+		finding(x, K_SAN, p->id, "candidates[%zu] (%s): san is not a string; its SAN is %s", i,
+		    c->uci, san);
 	else if (strcmp(c->san->valuestring, san) != 0)
 		finding(x, K_SAN, p->id, "candidates[%zu] (%s): san \"%.20s\", its SAN is %s", i, c->uci,
 		    c->san->valuestring, san);
@@ -142,6 +146,14 @@ check_order(struct ctx *x, const struct cand_position *p)
 			note(x, K_ORDER, p->id, "candidates[%zu] (%s) %s at depth %ld below candidates[%zu] "
 			    "(%s) %s at depth %ld: lines of two iterations", i - 1, a->uci, sa, da, i, b->uci,
 			    sb, db);
+		else if (da == 0 || db == 0)
+			/* a manifest another tool wrote records no depth: Stockfish
+			 * stopped by a node limit prints lines of two iterations, and
+			 * nothing here tells them from lines out of order */
+			note(x, K_ORDER, p->id, "candidates[%zu] (%s) %s below candidates[%zu] (%s) %s, "
+			    "no bound marked and no depth recorded: lines of two iterations, as an engine "
+			    "stopped by a node limit prints them, or out of order", i - 1, a->uci, sa, i,
+			    b->uci, sb);
 		else
 			finding(x, K_ORDER, p->id, "candidates[%zu] (%s) %s below candidates[%zu] (%s) %s",
 			    i - 1, a->uci, sa, i, b->uci, sb);
@@ -239,10 +251,51 @@ members(const cJSON *o)
 	return v;
 }
 
-static int diff(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n);
+/* The fields one side has and the other has not, each once, by its path
+ * with the indices left out ("candidates[].depth"): what the manifest
+ * records and the analysis does not write (a harness's own fields), and
+ * what only cohort writes (depth; bound where the harness kept none). */
+#define SIDES_MAX 16
+struct sides {
+	char path[SIDES_MAX][80];
+	int analysis[SIDES_MAX]; /* 1: in the analysis only; 0: in the manifest only */
+	size_t n;
+};
 
+static void
+sides_add(struct sides *sd, const char *path, int analysis)
+{
+	char p[80];
+	size_t k = 0;
+
+	for (const char *c = path; *c && k + 1 < sizeof p; c++) {
+		if (*c == '[') {
+			p[k++] = '[';
+			while (*c && *c != ']')
+				c++;
+			if (!*c)
+				break;
+		}
+		p[k++] = *c;
+	}
+	p[k] = '\0';
+	for (size_t i = 0; i < sd->n; i++)
+		if (sd->analysis[i] == analysis && strcmp(sd->path[i], p) == 0)
+			return;
+	if (sd->n < SIDES_MAX) {
+		memcpy(sd->path[sd->n], p, k + 1);
+		sd->analysis[sd->n++] = analysis;
+	}
+}
+
+static int diff(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n,
+    struct sides *sd);
+
+/* With sd, a field on one side only is put in sd, and only the fields
+ * both have are compared; without, it is a difference. */
 static int
-diff_objects(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n)
+diff_objects(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n,
+    struct sides *sd)
 {
 	const cJSON **x = members(a), **y = members(b);
 	size_t i = 0, j = 0, at = path->len;
@@ -255,10 +308,19 @@ diff_objects(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t
 	while (rc == 0 && (x[i] != NULL || y[j] != NULL)) {
 		int c = x[i] == NULL ? 1 : y[j] == NULL ? -1 : canon_keycmp(x[i]->string, y[j]->string);
 		buf_printf(path, "%s%s", at ? "." : "", c <= 0 ? x[i]->string : y[j]->string);
+		if (c != 0 && sd != NULL) {
+			sides_add(sd, path->p, c > 0);
+			buf_cut(path, at);
+			c < 0 ? i++ : j++;
+			continue;
+		}
 		if (c != 0)
 			snprintf(out, n, "%s: %s", path->p,
 			    c < 0 ? "in the manifest, not in the analysis" : "in the analysis, not in the manifest");
-		rc = c != 0 || diff(x[i], y[j], path, out, n);
+		/* evals is keyed by moves, not by fields: a move on one side
+		 * only is a difference */
+		rc = c != 0 || diff(x[i], y[j], path, out, n,
+		    strcmp(x[i]->string, "evals") == 0 ? NULL : sd);
 		buf_cut(path, at);
 		i++, j++;
 	}
@@ -270,20 +332,20 @@ diff_objects(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t
 /* The first place where the manifest's a and the analysis's b differ,
  * as "PATH: A in the manifest, B now" into out; 0 when they are equal. */
 static int
-diff(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n)
+diff(const cJSON *a, const cJSON *b, struct buf *path, char *out, size_t n, struct sides *sd)
 {
 	char sa[80], sb[80];
 	size_t at = path->len;
 
 	if (cJSON_IsObject(a) && cJSON_IsObject(b))
-		return diff_objects(a, b, path, out, n);
+		return diff_objects(a, b, path, out, n, sd);
 	if (cJSON_IsArray(a) && cJSON_IsArray(b)) {
 		int na = cJSON_GetArraySize(a), nb = cJSON_GetArraySize(b);
 		const cJSON *x = a->child, *y = b->child;
 		for (int i = 0; x != NULL && y != NULL; i++, x = x->next, y = y->next) {
 			int rc;
 			buf_printf(path, "[%d]", i);
-			rc = diff(x, y, path, out, n);
+			rc = diff(x, y, path, out, n, sd);
 			buf_cut(path, at);
 			if (rc)
 				return 1;
@@ -351,9 +413,13 @@ header_options(const struct candidates *c, struct candbuild_option **opts, size_
 	return 0;
 }
 
+/* The analysis of p compared with what the manifest records of it: every
+ * field both have (moves, scores, principal variations, SAN, bounds,
+ * evals), in the same order; a field on one side only goes to sd (notes,
+ * once each).  A manifest cohort wrote is its analysis byte for byte. */
 static int
 analyse_one(struct ctx *x, struct candbuild_session *s, const struct cand_position *p,
-    struct buf *scratch, struct err *e)
+    struct buf *scratch, struct sides *sd, struct err *e)
 {
 	struct candbuild_pos q;
 	struct buf mine = BUF_INIT;
@@ -369,8 +435,8 @@ analyse_one(struct ctx *x, struct candbuild_session *s, const struct cand_positi
 	} else if (scratch->len != mine.len || memcmp(scratch->p, mine.p, mine.len) != 0) {
 		struct buf path = BUF_INIT;
 		char d[512] = "the bytes differ";
-		diff(p->json, line, &path, d, sizeof d);
-		finding(x, K_ANALYSIS, p->id, "%s", d);
+		if (diff(p->json, line, &path, d, sizeof d, sd))
+			finding(x, K_ANALYSIS, p->id, "%s", d);
 		buf_release(&path);
 	}
 	buf_release(&mine);
@@ -390,10 +456,16 @@ check_engine(struct ctx *x, const struct candidates *c, const struct candcheck_o
 	char(*text)[32] = NULL;
 	const char **ids = NULL, *want;
 	size_t *pick = NULL, k = 0;
+	struct sides sd = { .n = 0 };
+	struct buf sent = BUF_INIT;
 	int rc = -1;
 
 	if (header_options(c, &opts, &su.nopts, &text, e) < 0)
 		goto done;
+	for (size_t i = 0; i < su.nopts; i++)
+		buf_printf(&sent, "%s%s %s", i ? ", " : "", opts[i].name, opts[i].value);
+	add(x, K_OPTIONS, 1, x->name, "the header's options (%s), nodes %ld and MultiPV %ld sent to "
+	    "the engine", sent.len ? sent.p : "none", c->nodes, c->multipv);
 	su.opts = opts;
 	if ((s = candbuild_session_start(&su, e)) == NULL)
 		goto done;
@@ -419,20 +491,30 @@ check_engine(struct ctx *x, const struct candidates *c, const struct candcheck_o
 		ids[i] = c->p[i].id;
 	k = candcheck_sample(ids, c->n, o->sample, o->seed, pick);
 	for (size_t i = 0; i < k; i++) {
-		if (analyse_one(x, s, &c->p[pick[i]], &scratch, e) < 0)
+		if (analyse_one(x, s, &c->p[pick[i]], &scratch, &sd, e) < 0)
 			goto done;
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, k);
 	}
+	for (size_t i = 0; i < sd.n; i++)
+		if (sd.analysis[i])
+			note(x, K_ANALYSIS, x->name, "%s: written by cohort's analysis, not recorded in "
+			    "the manifest: not compared", sd.path[i]);
+		else
+			note(x, K_ANALYSIS, x->name, "%s: recorded in the manifest, not written by "
+			    "cohort's analysis: not compared", sd.path[i]);
 	if (x->found[K_ANALYSIS] == 0) {
+		const char *what = sd.n ? "the same moves, scores and lines where the manifest "
+		    "records them" : "the same lines";
 		if (k == c->n)
-			add(x, K_ANALYSIS, 1, x->name, "all %zu positions analysed again: the same lines", k);
+			add(x, K_ANALYSIS, 1, x->name, "all %zu positions analysed again: %s", k, what);
 		else
 			add(x, K_ANALYSIS, 1, x->name, "%zu of %zu positions (sample seed %llu) analysed "
-			    "again: the same lines", k, c->n, (unsigned long long)o->seed);
+			    "again: %s", k, c->n, (unsigned long long)o->seed, what);
 	}
 	rc = 0;
 done:
+	buf_release(&sent);
 	candbuild_session_free(s);
 	buf_release(&scratch);
 	free(opts);
@@ -546,10 +628,14 @@ summaries(struct ctx *x, const struct candidates *c)
 	add(x, K_EVALS, 1, x->name, "%zu evals, none of them a candidate", neval);
 	if (!x->found[K_PV])
 		add(x, K_PV, 1, x->name, "%zu principal variations, legal move by move", ncand);
+	if (x->nosan > 0)
+		note(x, K_SAN, x->name, "%zu of %zu candidates record no SAN (it follows from the move)",
+		    x->nosan, ncand);
 	if (!x->found[K_SAN])
-		add(x, K_SAN, 1, x->name, "%zu SAN texts as written from the moves", ncand);
+		add(x, K_SAN, 1, x->name, "%zu SAN texts as written from the moves", ncand - x->nosan);
 	if (!x->found[K_ORDER])
-		add(x, K_ORDER, 1, x->name, "scores best first, except where the engine marked a bound or the lines are of two depths (notes)");
+		add(x, K_ORDER, 1, x->name, "scores best first, except where the engine marked a bound "
+		    "or the lines are of two depths, or may be (no depth recorded): notes");
 }
 
 int

@@ -292,6 +292,44 @@ assert mate["uci"] == "d1d8" and mate["san"] == "Rd8#" and mate["mate"] == 1, ma
 	edit sf1.jsonl sf-nodes.jsonl 'lines[0]["engine"]["nodes"] = 3000'
 	verify_finds "stockfish: other nodes than the lines were searched with: findings" 1 analysis '' \
 		sf-nodes.jsonl --engine "$SF"
+
+	# A manifest a harness wrote straight from Stockfish's UCI output
+	# (tests/ucimanifest.py): no depth, no bound, no SAN, a seldepth of its
+	# own, python's spacing.  The node limit leaves lines of two iterations
+	# out of score order with no mark: notes, each one python finds.
+	head -n 24 "$ROOT/examples/engine-panel/positions.jsonl" >pos24.jsonl
+	$PY "$ROOT/tests/ucimanifest.py" "$SF" 20000 10 pos24.jsonl harness.jsonl
+	verify_finds "a harness's Stockfish manifest: unmarked rises are notes" 0 score-order \
+		'no bound marked and no depth recorded' harness.jsonl
+	$PY - harness.jsonl vr.json >rises.txt <<'PYEOF'
+import json, sys
+v = lambda c: c["cp"] if "cp" in c else (100000 - 100 * c["mate"] if c["mate"] > 0 else -100000 - 100 * c["mate"])
+lines = [json.loads(l) for l in open(sys.argv[1])][1:]
+want = sorted((p["position_id"], i) for p in lines for i in range(1, len(p["candidates"]))
+              if v(p["candidates"][i - 1]) < v(p["candidates"][i]))
+r = json.load(open(sys.argv[2]))
+got = sorted((c["subject"], int(c["detail"].split("] ")[0].split("[")[1]) + 1) for c in r["checks"]
+             if c["check"] == "score-order" and c["detail"].startswith("note: "))
+bad = [c for c in r["checks"] if not c["ok"]]
+print("ok" if want == got and want and not bad and r["ok"] else "want %d rises %s, notes %s, findings %s" % (len(want), want[:3], got[:3], bad[:2]))
+PYEOF
+	[ "$(cat rises.txt)" = ok ] && ok "verify: every unmarked rise python finds is a note, none a finding ($(grep -c . harness.jsonl) lines)" ||
+		notok "verify: every unmarked rise python finds is a note" "$(cat rises.txt)"
+	verify_finds "a harness's Stockfish manifest, analysed again: the moves, scores and lines recorded" 0 \
+		analysis '^8 of 24 positions \(sample seed 1\) analysed again: the same moves, scores and lines where the manifest records them$' \
+		harness.jsonl --engine "$SF" --sample 8 --seed 1
+	for f in 'candidates\[\]\.depth: written by cohort.s analysis, not recorded in the manifest' \
+		'candidates\[\]\.seldepth: recorded in the manifest, not written by cohort.s analysis' \
+		'^the header.s options \(Threads 1, Hash 16\), nodes 20000 and MultiPV 10 sent'; do
+		$PY -c 'import json,re,sys; r=json.load(open("vr.json")); sys.exit(not [c for c in r["checks"] if c["ok"] and re.search(sys.argv[1], c["detail"])])' "$f" &&
+			ok "verify --engine: says /$f/" || notok "verify --engine: says /$f/" "$(head -c 600 vr.json)"
+	done
+	edit harness.jsonl harness-cp.jsonl 'for p in lines[1:]: p["candidates"][2]["cp"] = p["candidates"][2].get("cp", 0) + 7'
+	verify_finds "a harness's manifest with a score changed: a finding" 1 analysis \
+		'^candidates\[2\]\.cp: -?[0-9]+ in the manifest, -?[0-9]+ now$' harness-cp.jsonl --engine "$SF" --sample 8 --seed 1
+	edit harness.jsonl harness-pv.jsonl 'for p in lines[1:]: p["candidates"][1]["pv"] = p["candidates"][1]["pv"][:1]'
+	verify_finds "a harness's manifest with a pv cut: a finding" 1 analysis \
+		'^candidates\[1\]\.pv: 1 entries in the manifest, [0-9]+ now$' harness-pv.jsonl --engine "$SF" --sample 8 --seed 1
 fi
 
 # ---- the command line ----

@@ -115,6 +115,30 @@ judged "B toy, no verify report" 1 insufficient B tcp.json
 expect_crit "B toy, no verify report" B1 insufficient
 judged "B toy, the manifest does not verify" 1 fail B tcp.json cvbad.json
 expect_crit "B toy, the manifest does not verify" B1 fail
+# a manifest another tool wrote (python's spacing, no SAN, no depth, one
+# list out of score order with no bound marked): `candidates verify`
+# holds with notes, and B1 passes on that report
+$PY - "$T/candidates.jsonl" >foreign.jsonl <<'P'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+for p in lines[1:]:
+    for c in p["candidates"]:
+        c.pop("san", None); c.pop("depth", None); c.pop("bound", None)
+c = lines[1]["candidates"]
+if "cp" in c[0] and "cp" in c[1]:
+    c[0]["cp"], c[1]["cp"] = min(c[0]["cp"], c[1]["cp"]) - 1, max(c[0]["cp"], c[1]["cp"])
+for o in lines:
+    print(json.dumps(o))
+P
+"$COHORT" freeze --spec "$T/spec.json" --candidates foreign.jsonl --decisions clean.jsonl --store tfs -o tff.json 2>/dev/null
+"$COHORT" paired --store tfs --replicates 50 -o tfp.json tff.json
+expect_status "candidates verify: a foreign manifest holds with notes" 0 "$COHORT" candidates verify -o cvf.json foreign.jsonl
+$PY -c 'import json,sys; r=json.load(open("cvf.json")); n=[c for c in r["checks"] if c["detail"].startswith("note: ")]
+sys.exit(not (r["ok"] and {c["check"] for c in n} >= {"score-order", "canonical", "san"}))' &&
+	ok "candidates verify: the foreign manifest's notes (score order, bytes, SAN)" ||
+	notok "candidates verify: the foreign manifest's notes" "$(head -c 600 cvf.json)"
+judged "B, a foreign manifest that verifies with notes" 0 pass B tfp.json cvf.json
+expect_crit "B, a foreign manifest that verifies with notes" B1 pass
 # an effect the data cannot give (no position under two order seeds; one side to move) is a
 # gap, never a pass; a paired document without effects, likewise
 $PY -c '
