@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <archive.h>
@@ -447,13 +448,17 @@ struct xfile {
 };
 
 /* What extracting may write to the temporary folder: bytes and entries
- * (files and folders) against the archive's Payload-Oxum (bag.h). */
+ * (files and folders) against the archive's Payload-Oxum (bag.h); and,
+ * whatever the archive says, bytes on disk (data, not a sparse entry's
+ * holes) against BAG_MAX_EXTRACT and half the space free there. */
 struct budget {
 	uint64_t bytes, entries;          /* written so far */
 	uint64_t max_bytes, max_entries;
 	int known;                        /* bag-info.txt was read (or looked for) */
 	int declared;                     /* it gave a Payload-Oxum */
 	unsigned long long oxum_bytes, oxum_count;
+	uint64_t disk, max_disk;          /* bytes on disk so far, and the most */
+	uint64_t free;                    /* bytes free in the folder when it began */
 };
 
 struct bag {
@@ -647,6 +652,28 @@ tar_end_check(const char *path, struct err *e)
 	return ok ? 0 : err_set(e, ERR_INPUT, "%s: truncated archive (no end-of-archive blocks)", path);
 }
 
+/* A compressed archive expands at most BAG_MAX_RATIO times the bytes read
+ * of it, past its first BAG_RATIO_FLOOR bytes (a plain tar's stream is its
+ * file): 0, or -1 with e set.  Called as the stream is read, so a bomb is
+ * refused as it goes past the ratio, whatever it declares. */
+static int
+ratio_check(const char *path, struct archive *a, struct err *e)
+{
+	int nf = archive_filter_count(a);
+	la_int64_t out, in;
+
+	if (nf <= 1)
+		return 0;
+	out = archive_filter_bytes(a, 0);
+	in = archive_filter_bytes(a, nf - 1);
+	if (out <= (la_int64_t)BAG_RATIO_FLOOR || out / BAG_MAX_RATIO <= in)
+		return 0;
+	return err_set(e, ERR_INPUT, "%s: the archive expands to more than %d times its "
+	    "compressed size (%lld bytes from %lld): refused before writing more of it (a "
+	    "decompression bomb, or extract it and verify the folder)", path, BAG_MAX_RATIO,
+	    (long long)out, (long long)in);
+}
+
 /* A compressed archive must be whole to its last byte: the tar reader
  * stops at the end-of-archive blocks and never reads the padding after
  * them, nor the compressed stream's own end, so a cut there would go
@@ -670,7 +697,10 @@ stream_end_check(const char *path, struct err *e)
 	if (archive_read_open_filename(a, path, 1 << 16) == ARCHIVE_OK &&
 	    archive_read_next_header(a, &ae) == ARCHIVE_OK) {
 		while ((k = archive_read_data(a, buf, sizeof buf)) > 0)
-			;
+			if (ratio_check(path, a, e) < 0) {
+				archive_read_free(a);
+				return -1;
+			}
 		rc = k == 0 ? 0 : -1;
 	}
 	if (rc < 0)
@@ -741,6 +771,8 @@ entry_bytes(const struct bag *b, struct archive *a, struct archive_entry *ae, ui
 		if (off < 0 || (uint64_t)off < pos || (uint64_t)off > size || n > size - (uint64_t)off)
 			return err_set(e, ERR_INPUT, "%s: truncated or corrupt archive: a block out of "
 			    "order or past its entry's size", b->path);
+		if (ratio_check(b->path, a, e) < 0)
+			return -1;
 		if ((uint64_t)off > pos && fn(ctx, NULL, (size_t)((uint64_t)off - pos), e) < 0)
 			return -1;
 		if (n > 0 && fn(ctx, p, n, e) < 0)
@@ -791,16 +823,29 @@ fd_sink_end(struct fd_sink *s, struct err *e)
 	return 0;
 }
 
-/* A sink writing to a file and taking its SHA-256 on the way. */
+/* A sink writing to a file and taking its SHA-256 on the way, its data
+ * (not its holes) within the disk budget. */
 struct x_sink {
 	struct fd_sink fd;
 	struct hash *h;
+	struct bag *b;
+	uint64_t left;  /* data bytes the budget gave this entry, not yet written */
 };
+
+static int disk_take(const struct bag *b, struct budget *g, uint64_t n, struct err *e);
 
 static int
 x_sink_put(void *ctx, const void *p, size_t n, struct err *e)
 {
 	struct x_sink *s = ctx;
+
+	if (p != NULL && n > s->left) {
+		if (disk_take(s->b, &s->b->budget, n - s->left, e) < 0)
+			return -1;
+		s->left = n;
+	}
+	if (p != NULL)
+		s->left -= n;
 
 	for (size_t left = n; left > 0;) {
 		size_t k = p ? left : left < sizeof zeros ? left : sizeof zeros;
@@ -896,6 +941,45 @@ budget_take(const struct bag *b, struct budget *g, uint64_t bytes, uint64_t entr
 	    (unsigned long long)BAG_UNDECLARED_ENTRIES);
 }
 
+/* Room for n more bytes on disk, whatever the archive declares (bag.h):
+ * 0, or -1 with e set, the archive refused. */
+static int
+disk_take(const struct bag *b, struct budget *g, uint64_t n, struct err *e)
+{
+	const char *slash;
+
+	if (n <= g->max_disk - g->disk) {
+		g->disk += n;
+		return 0;
+	}
+	if (g->max_disk == BAG_MAX_EXTRACT)
+		return err_set(e, ERR_INPUT, "%s: the archive would write more than %llu bytes, "
+		    "the most extracted from one archive: refused before writing more of it "
+		    "(extract it and verify the folder)", b->path, (unsigned long long)BAG_MAX_EXTRACT);
+	slash = strrchr(b->tmp, '/');
+	return err_set(e, ERR_INPUT, "%s: the archive would write more than %llu bytes, half the "
+	    "%llu bytes free in %.*s: refused before writing more of it (make room there, or set "
+	    "TMPDIR to a folder with more)", b->path, (unsigned long long)g->max_disk,
+	    (unsigned long long)g->free, slash && slash > b->tmp ? (int)(slash - b->tmp) : 1,
+	    slash && slash > b->tmp ? b->tmp : "/");
+}
+
+/* The bytes of an entry that land on disk: its size, or for a sparse
+ * entry the data its map lists (holes stay holes). */
+static uint64_t
+entry_disk(struct archive_entry *ae, uint64_t size)
+{
+	la_int64_t off, len;
+	uint64_t n = 0;
+
+	if (archive_entry_sparse_reset(ae) == 0)
+		return size;
+	while (archive_entry_sparse_next(ae, &off, &len) == ARCHIVE_OK)
+		if (len > 0)
+			n += (uint64_t)len;
+	return n < size ? n : size;
+}
+
 /* The name of an archive's bag-info.txt: at its top or in a top folder. */
 static int
 is_bag_info(const char *rel)
@@ -954,6 +1038,7 @@ extract_file(struct bag *b, struct archive *a, struct archive_entry *ae, const c
 	struct buf info = BUF_INIT;
 	struct x_sink s;
 	struct xfile *x;
+	uint64_t disk;
 	int fd, r;
 
 	if (is_bag_info(rel) && !b->budget.known) {
@@ -966,6 +1051,10 @@ extract_file(struct bag *b, struct archive *a, struct archive_entry *ae, const c
 	if ((r = budget_take(b, &b->budget, size, 1, e)) != 0) {
 		buf_release(&info);
 		return r;
+	}
+	if (disk_take(b, &b->budget, disk = entry_disk(ae, size), e) < 0) {
+		buf_release(&info);
+		return -1;
 	}
 	if ((x = push_xfile(b, rel, size)) == NULL) {
 		buf_release(&info);
@@ -982,6 +1071,8 @@ extract_file(struct bag *b, struct archive *a, struct archive_entry *ae, const c
 	}
 	s.fd = (struct fd_sink){ fd, path, 0, 0 };
 	s.h = hash_new();
+	s.b = b;
+	s.left = disk;
 	if (s.h == NULL)
 		r = err_set(e, ERR_NOMEM, "out of memory");
 	else if (info.p != NULL || size == 0)
@@ -1046,6 +1137,24 @@ extract_entry(struct bag *b, struct archive *a, struct archive_entry *ae, size_t
 	return extract_file(b, a, ae, name, rel, path, (uint64_t)size, e);
 }
 
+/* An entry's data read and dropped, the stream's ratio checked as it
+ * goes (a plain tar's is skipped by seeking). */
+static int
+drain(const struct bag *b, struct archive *a, struct err *e)
+{
+	const void *p;
+	size_t n;
+	la_int64_t off;
+	int r;
+
+	if (archive_filter_count(a) <= 1)
+		return 0;
+	while ((r = archive_read_data_block(a, &p, &n, &off)) == ARCHIVE_OK)
+		if (ratio_check(b->path, a, e) < 0)
+			return -1;
+	return r == ARCHIVE_EOF ? 0 : corrupt(b, a, e);
+}
+
 /* Before extracting again: bag-info.txt looked for in a pass that reads
  * headers only (a plain tar's entries are skipped by seeking). */
 static int
@@ -1077,6 +1186,8 @@ find_bag_info(struct bag *b, struct err *e)
 				goto done;
 			break;
 		}
+		if (drain(b, a, e) < 0)
+			goto done;
 	}
 	budget_declare(&b->budget, info.p, info.len);
 	rc = 0;
@@ -1107,6 +1218,8 @@ extract_pass(struct bag *b, struct err *e)
 			err_set(e, ERR_INPUT, "%s: more than %d entries", b->path, BAG_MAX_ENTRIES);
 			goto done;
 		}
+		if (ratio_check(b->path, a, e) < 0)
+			goto done;
 		if ((r = extract_entry(b, a, ae, count, e)) != 0) {
 			rc = r;
 			goto done;
@@ -1130,7 +1243,7 @@ extract_restart(struct bag *b, struct err *e)
 	for (size_t i = 0; i < b->nx; i++)
 		free(b->x[i].rel);
 	b->nx = 0;
-	b->budget.bytes = b->budget.entries = 0;
+	b->budget.bytes = b->budget.entries = b->budget.disk = 0;
 	cleanup_lock();
 	r = cleanup_rm_tree(b->tmp) != 0 || mkdir(b->tmp, 0700) != 0 ? errno : 0;
 	cleanup_unlock();
@@ -1146,10 +1259,17 @@ extract_restart(struct bag *b, struct err *e)
 static int
 extract(struct bag *b, struct err *e)
 {
+	struct statvfs fs;
 	int r;
 
 	b->budget.max_bytes = BAG_UNDECLARED_BYTES;
 	b->budget.max_entries = BAG_UNDECLARED_ENTRIES;
+	b->budget.max_disk = BAG_MAX_EXTRACT;
+	if (statvfs(b->tmp, &fs) == 0) {
+		b->budget.free = (uint64_t)fs.f_bavail * fs.f_frsize;
+		if (b->budget.free / 2 < BAG_MAX_EXTRACT)
+			b->budget.max_disk = b->budget.free / 2;
+	}
 	if ((r = extract_pass(b, e)) <= 0)
 		return r;
 	if (extract_restart(b, e) < 0 || find_bag_info(b, e) < 0)

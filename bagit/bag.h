@@ -18,7 +18,17 @@
  * archive that needs more is refused before it is written.  (bag-info.txt
  * met after payload that would go past the undeclared limits is looked
  * for first, in a pass over the headers, and the archive extracted
- * again.)  A manifest's lines are checked in O(n log n) (a path listed
+ * again.)  Whatever the archive declares, three limits of its own bound
+ * what extracting writes, each refused (an input error) before the bytes
+ * past it are written: BAG_MAX_EXTRACT bytes on disk in all (a sparse
+ * entry's holes, which take no room, aside); half the space free in the
+ * temporary folder's file system when extracting begins (statvfs); and, for
+ * a compressed archive, a stream that expands to more than BAG_MAX_RATIO
+ * times the bytes read of it, once past BAG_RATIO_FLOOR bytes (a
+ * decompression bomb: checked as the stream is read, the passes that only
+ * look for bag-info.txt or for the stream's end included).  A bag past
+ * them is still checked as a folder, extracted by other means.
+ * A manifest's lines are checked in O(n log n) (a path listed
  * twice is found by sorting), and past BAG_MAX_LISTED findings in one
  * manifest the rest are counted.
  */
@@ -41,6 +51,14 @@
 #define BAG_TAG_ENTRIES 1024
 #define BAG_UNDECLARED_BYTES ((uint64_t)64 << 20)
 #define BAG_UNDECLARED_ENTRIES 4096
+/* The most extracting one archive writes to disk (bytes). */
+#define BAG_MAX_EXTRACT ((uint64_t)64 << 30)
+/* A compressed archive's stream expands at most this many times the bytes
+ * read of it, past its first BAG_RATIO_FLOOR bytes.  (Compressed ledgers,
+ * decision logs and requests expand 7 to 31 times under gzip -9 and
+ * zstd -19; zeros expand 1,030 times under gzip and 30,000 under zstd.) */
+#define BAG_MAX_RATIO 100
+#define BAG_RATIO_FLOOR ((uint64_t)64 << 20)
 /* Findings of one manifest listed one by one; past this many, counted. */
 #define BAG_MAX_LISTED 1000
 

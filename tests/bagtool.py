@@ -22,8 +22,17 @@ tests/attacks.test.sh reaches the checks past the BagIt layer.
                                   header made by tarfile, its name and
                                   checksum rewritten for each entry (a
                                   million entries take seconds, not minutes)
+  bagtool.py bomb SIZE [head|late] a bag "b" as a pax tar to standard
+                                  output (compress it with gzip or zstd):
+                                  SIZE zero bytes in data/zeros.bin, every
+                                  digest and its Payload-Oxum true; with
+                                  head, the tar ends after that entry's
+                                  header (an archive declaring SIZE bytes,
+                                  cut short); with late, bag-info.txt comes
+                                  last
 """
 import hashlib
+import io
 import json
 import os
 import sys
@@ -150,6 +159,45 @@ def entries(out, n):
         f.write(z.flush())
 
 
+def bomb(size, how):
+    z = hashlib.sha256()
+    block = bytes(1 << 20)
+    for k in range(size >> 20):
+        z.update(block)
+    z.update(bytes(size & ((1 << 20) - 1)))
+    tags = {"bagit.txt": b"BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n",
+            "bag-info.txt": b"Payload-Oxum: %d.1\n" % size,
+            "manifest-sha256.txt": b"%s  data/zeros.bin\n" % z.hexdigest().encode()}
+    tags["tagmanifest-sha256.txt"] = b"".join(
+        b"%s  %s\n" % (hashlib.sha256(tags[t]).hexdigest().encode(), t.encode())
+        for t in sorted(tags))
+    out = sys.stdout.buffer
+
+    def entry(name, n):
+        info = tarfile.TarInfo("b/" + name)
+        info.size = n
+        out.write(info.tobuf(format=tarfile.PAX_FORMAT))
+
+    def tag(name):
+        entry(name, len(tags[name]))
+        out.write(tags[name] + bytes(-len(tags[name]) % 512))
+
+    for name in sorted(tags):
+        if how != "late" or name != "bag-info.txt":
+            tag(name)
+    entry("data/zeros.bin", size)
+    if how == "head":
+        out.flush()
+        return
+    for k in range(size >> 20):
+        out.write(block)
+    out.write(bytes(size & ((1 << 20) - 1)) + bytes(-size % 512))
+    if how == "late":
+        tag("bag-info.txt")
+    out.write(bytes(1024))
+    out.flush()
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "rebag":
         rebag(argv[2])
@@ -163,6 +211,8 @@ def main(argv):
         more_lines(argv[2], int(argv[3]))
     elif len(argv) == 4 and argv[1] == "entries" and int(argv[3]) <= 9999999:
         entries(argv[2], int(argv[3]))
+    elif len(argv) in (3, 4) and argv[1] == "bomb":
+        bomb(int(argv[2]), argv[3] if len(argv) == 4 else "")
     else:
         sys.stderr.write(__doc__)
         return 2
