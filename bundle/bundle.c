@@ -2159,8 +2159,8 @@ done:
 	return rc;
 }
 
-/* The archive is none of the bundle's files, nor its spec
- * (io_output_check). */
+/* The archive (or the report, o->out with o->check) is none of the
+ * bundle's files, nor its spec (io_output_check). */
 static int
 output_check(struct ctx *c, const struct bundle_opts *o)
 {
@@ -2201,6 +2201,10 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 	if (read_spec(&c) < 0 || canon_id(c.spec, c.spec_id, e) < 0 || read_files(&c) < 0 ||
 	    imply_graph(&c) < 0)
 		goto done;
+	/* inputs are never modified: the archive (with --check, the report)
+	 * may not replace one of them */
+	if (output_check(&c, o) < 0)
+		goto done;
 	check_missing(&c);
 	check_inputs(&c);
 	check_live(&c);
@@ -2237,9 +2241,6 @@ bundle_run(const struct bundle_opts *o, cJSON **doc, char id[HASH_ID_LEN + 1], s
 		rc = 1;
 		goto done;
 	}
-	/* inputs are never modified: the archive may not replace one of them */
-	if (!o->check && output_check(&c, o) < 0)
-		goto done;
 	*doc = make_bundle_doc(&c);
 	if (!o->check && write_archive(&c, o, *doc, id) < 0) {
 		cJSON_Delete(*doc);

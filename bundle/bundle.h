@@ -17,7 +17,9 @@
 
 struct bundle_opts {
 	const char *spec;            /* cohort.bundle-spec/1 file */
-	const char *out;             /* archive to write; NULL or "-" for standard output */
+	const char *out;             /* archive to write; NULL or "-" for standard output
+	                                (with check, where the report goes: none of the
+	                                bundle's files either) */
 	int check;                   /* report only: write no archive */
 	enum bag_compress compress;
 	const char *rules;           /* --rules: more credential rules, or NULL */

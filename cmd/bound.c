@@ -25,7 +25,7 @@ cmd_bound(int argc, char **argv)
 		    .help = "one-sided bounds at level P, not two-sided intervals" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the cohort.bound/1 document (default) or a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -43,8 +43,6 @@ cmd_bound(int argc, char **argv)
 		return EXIT_ERROR;
 	if (level != NULL && rules_level_parse(level, "--level", &o.level, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
-	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
-		return rc;
 	rc = (in = json_parse_file(ops[0], &e)) == NULL ||
 	    bound_blocks_read(in, io_name(ops[0]), NULL, &b, &e) < 0 || bound_document(&b, &o, &doc, &e) < 0 ||
 	    opt_emit(doc, tab, bound_table, out, &e) < 0;

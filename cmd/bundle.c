@@ -57,6 +57,29 @@ sign_archive(const struct ms_sec *sk, const char *archive, const char *id, const
 	return rc;
 }
 
+/* What --sign writes beside the archive, ARCHIVE.minisig (and with
+ * --attest ARCHIVE.intoto.jsonl), is none of the inputs named here. */
+static int
+beside_check(const struct opt_cmd *c, const char *archive, int attest,
+             const char *const *in, size_t n)
+{
+	static const char *const ext[] = { ".minisig", ".intoto.jsonl" };
+	struct buf p = BUF_INIT;
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < 1 + attest; i++) {
+		buf_reset(&p);
+		if (buf_adds(&p, archive) < 0 || buf_adds(&p, ext[i]) < 0) {
+			opt_say(c->name, "out of memory");
+			rc = EXIT_ERROR;
+		} else {
+			rc = opt_output(c, p.p, in, n);
+		}
+	}
+	buf_release(&p);
+	return rc;
+}
+
 enum { F_JSON, F_TABLE, F_GITHUB, F_SARIF, F_GITLAB };
 
 /* The report in the CI form asked for, to standard output. */
@@ -147,7 +170,7 @@ cmd_bundle(int argc, char **argv)
 	const struct opt table[] = {
 		{ .name = "spec", .arg = "BUNDLE_SPEC", .value = &o.spec, .required = 1,
 		    .help = "the bundle spec (cohort.bundle-spec/1)" },
-		{ .name = "output", .letter = 'o', .arg = "ARCHIVE", .value = &o.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "ARCHIVE", .value = &o.out,
 		    .help = "the archive, or with --check the JSON report" },
 		{ .name = "check", .flag = &o.check, .excludes = "gzip zstd",
 		    .help = "run every check and write no archive (for CI)" },
@@ -191,6 +214,9 @@ cmd_bundle(int argc, char **argv)
 		return opt_usage_error(&c, "%s belongs to --sign", attest ? "--attest" : "--password-file");
 	if (key != NULL && (o.out == NULL || strcmp(o.out, "-") == 0))
 		return opt_usage_error(&c, "--sign needs -o ARCHIVE, to sign beside it");
+	if (key != NULL && (rc = beside_check(&c, o.out, attest,
+	    (const char *const[]){ o.spec, o.rules, key, pwfile }, 4)) != 0)
+		return rc;
 	memset(&sk, 0, sizeof sk);
 	if (key != NULL && (cmd_password(pwfile, &pw, &e) < 0 || ms_sec_read(key, pw.p, &sk, &e) < 0)) {
 		ms_wipe(pw.p, pw.len);

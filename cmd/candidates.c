@@ -75,8 +75,6 @@ build(const struct opt_cmd *c, struct args *a, const char *positions)
 	unsigned long long v;
 	int rc;
 
-	if ((rc = opt_output(c, out, (const char *const[]){ positions, engine }, 2)) != 0)
-		return rc;
 	o.evals = a->evals;
 	o.setup.engine = engine;
 	if (whole(nodes, 1, CANDBUILD_NODES_MAX, &v) < 0)
@@ -140,8 +138,6 @@ verify(const struct opt_cmd *c, struct args *a, const char *manifest)
 
 	if ((tab = opt_format(c, format)) < 0)
 		return EXIT_ERROR;
-	if ((rc = opt_output(c, out, (const char *const[]){ manifest, engine }, 2)) != 0)
-		return rc;
 	if ((sample != NULL || seed != NULL || timeout != NULL) && engine == NULL)
 		return opt_usage_error(c, "--sample, --seed and --timeout need "
 		    "--engine");
@@ -190,7 +186,7 @@ cmd_candidates(int argc, char **argv)
 		    .help = "seconds a search may take (default 60)" },
 		{ .name = "name", .arg = "NAME", .value = &a.name,
 		    .help = "the manifest's name (default: from POSITIONS)" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -204,7 +200,7 @@ cmd_candidates(int argc, char **argv)
 		    .help = "seconds a search may take (default 60)" },
 		{ .name = "format", .arg = "json|table", .value = &a.format,
 		    .help = "cohort.verify/1 (default) or a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

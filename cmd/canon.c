@@ -170,7 +170,7 @@ cmd_canon(int argc, char **argv)
 	const struct opt table[] = {
 		{ .name = "id", .flag = &id,
 		    .help = "print the identity (sha256: and the hex digest) instead" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -183,8 +183,6 @@ cmd_canon(int argc, char **argv)
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
-	if ((rc = opt_output(&c, out, (const char *const *)ops, (size_t)nops)) != 0)
-		return rc;
 	if ((r = json_rd_open(nops ? ops[0] : "-", 0, &e)) == NULL)
 		return cmd_fail("canon", &e);
 	rc = id ? canon_id_out(r, out, &e) : canon_out(r, out, &e);

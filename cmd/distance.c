@@ -47,7 +47,7 @@ cmd_distance(int argc, char **argv)
 		    .help = "shard I of N of the pairs, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.distance/1 (default) or the d2 matrix as a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

@@ -66,7 +66,7 @@ cmd_export(int argc, char **argv)
 	const struct opt pgn_table[] = {
 		{ .name = "store", .arg = "DIR", .value = &a.store,
 		    .help = "the freeze's object store (default: store beside it)" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -75,7 +75,7 @@ cmd_export(int argc, char **argv)
 		    .help = "the PGN of results that Ordo reads" },
 		{ .name = "anchors", .arg = "FILE", .value = &a.anchors,
 		    .help = "also write Ordo's file of fixed anchors (its -m)" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

@@ -130,7 +130,7 @@ cmd_fingerprint(int argc, char **argv)
 		    .help = "shard I of N of the replicates, a part for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fingerprint/1 (default) or the features as a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

@@ -26,7 +26,7 @@ cmd_fit(int argc, char **argv)
 		    .help = "pair-aware intervals and pentanomial counts" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.fit/1 (default) or the rating table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -46,8 +46,6 @@ cmd_fit(int argc, char **argv)
 	if (fit_options_parse(&fo, level, pen, sens, &e) < 0)
 		return opt_usage_error(&c, "%s", e.msg);
 	fo.pairs = pairs;
-	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0)
-		return rc;
 	fo.name = io_name(ops[0]);
 	rc = (doc = json_parse_file(ops[0], &e)) == NULL || fit_run(doc, &fo, &fit, &e) < 0 ||
 	    opt_emit(fit, tab, fit_table, out, &e) < 0;

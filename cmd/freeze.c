@@ -40,24 +40,6 @@ pair_broken(void *ctx, const char *game_id, const char *pair, const char *why)
 	fprintf(stderr, "cohort freeze: broken pair: game %s (pair %s): %s\n", game_id, pair, why);
 }
 
-/* -o is none of the spec, ledgers, candidate manifest and decision logs. */
-static int
-output_check(const struct opt_cmd *c, const char *out, const char *spec,
-    const struct freeze_opts *fo)
-{
-	const char *in[3 + 2 * OPT_MAX_LIST];
-	size_t n = 0;
-
-	in[n++] = spec;
-	in[n++] = fo->candidates;
-	in[n++] = fo->openings;
-	for (size_t i = 0; i < fo->nledgers; i++)
-		in[n++] = fo->ledgers[i];
-	for (size_t i = 0; i < fo->ndecisions; i++)
-		in[n++] = fo->decisions[i];
-	return opt_output(c, out, in, n);
-}
-
 int
 cmd_freeze(int argc, char **argv)
 {
@@ -81,7 +63,7 @@ cmd_freeze(int argc, char **argv)
 		    .help = "the opening suite the spec names (cohort.openings/1)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the manifest (default), or tables of its blocks" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the manifest to FILE atomically" },
 		{ .name = NULL },
 	};
@@ -111,8 +93,6 @@ cmd_freeze(int argc, char **argv)
 		return opt_usage_error(&c, "--decisions needs --candidates");
 	if (nops == 0 && fo.candidates == NULL)
 		return opt_usage_error(&c, "expected at least one LEDGER");
-	if ((rc = output_check(&c, out, spec_path, &fo)) != 0)
-		return rc;
 	if (isatty(STDERR_FILENO))
 		fo.progress = progress;
 	if (prereg_path != NULL && prereg_read(prereg_path, &pr, &e) < 0)

@@ -61,7 +61,7 @@ cmd_gate(int argc, char **argv)
 	const struct opt table[] = {
 		{ .name = "prereg", .arg = "PREREG", .value = &prereg,
 		    .help = "the preregistration the evidence follows (cohort.prereg/1)" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

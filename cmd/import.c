@@ -47,7 +47,7 @@ cmd_import(int argc, char **argv)
 	const struct opt pgn_table[] = {
 		{ .name = "map", .arg = "MAP", .value = &map,
 		    .help = "the tag map (cohort.pgn-map/1) over the built-in one" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the records to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

@@ -95,8 +95,6 @@ next(const struct opt_cmd *c, const struct args *a, const char *path)
 
 	if ((tab = opt_format(c, a->format)) < 0)
 		return EXIT_ERROR;
-	if ((rc = opt_output(c, a->out, (const char *const[]){ path, a->spec }, 2)) != 0)
-		return rc;
 	rc = ladder_next_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, ladder_next_table, a->out, &e) < 0;
 	cJSON_Delete(doc);
 	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;
@@ -165,9 +163,6 @@ simulate(const struct opt_cmd *c, const struct args *a)
 
 	if ((tab = opt_format(c, a->format)) < 0 || simulate_options(c, a, &o, starts, &e) != 0)
 		return EXIT_ERROR;
-	for (int i = -1; i < 4; i++)
-		if ((rc = opt_output(c, i < 0 ? a->out : a->emit[i], &a->spec, 1)) != 0)
-			return rc;
 	rc = sim_run(&o, &doc, &e) < 0 || opt_emit(doc, tab, sim_table, a->out, &e) < 0;
 	cJSON_Delete(doc);
 	return rc ? cmd_fail(c->name, &e) : EXIT_HOLDS;
@@ -186,7 +181,7 @@ cmd_ladder(int argc, char **argv)
 		    .help = "the spec a blocks document needs (a freeze has its own)" },
 		{ .name = "format", .arg = "json|table", .value = &a.format,
 		    .help = "cohort.ladder-next/1 (default) or a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -207,20 +202,20 @@ cmd_ladder(int argc, char **argv)
 		    .help = "interval level, 0.001 to 0.999999 (default 0.95)" },
 		{ .name = "jobs", .arg = "J", .value = &a.jobs,
 		    .help = "threads, 1 to 256 (default: the online cores)" },
-		{ .name = "emit-ledger", .arg = "FILE", .value = &a.emit[0],
+		{ .name = "emit-ledger", .out = 1, .arg = "FILE", .value = &a.emit[0],
 		    .help = "also write the simulated games as a ledger" },
-		{ .name = "emit-spec", .arg = "FILE", .value = &a.emit[1],
+		{ .name = "emit-spec", .out = 1, .arg = "FILE", .value = &a.emit[1],
 		    .help = "also write the spec of that ledger" },
-		{ .name = "emit-requests", .arg = "FILE", .value = &a.emit[2],
+		{ .name = "emit-requests", .out = 1, .arg = "FILE", .value = &a.emit[2],
 		    .help = "also write its request log" },
-		{ .name = "emit-billing", .arg = "FILE", .value = &a.emit[3],
+		{ .name = "emit-billing", .out = 1, .arg = "FILE", .value = &a.emit[3],
 		    .help = "also write its billing export (CSV)" },
 		{ .name = "shard", .arg = "I/N", .value = &a.shard,
 		    .excludes = "emit-ledger emit-spec emit-requests emit-billing format",
 		    .help = "compute shard I of N: a cohort.part/1 for cohort merge" },
 		{ .name = "format", .arg = "json|table", .value = &a.format,
 		    .help = "cohort.ladder-audit/1 (default) or a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &a.out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &a.out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/io.h"
@@ -163,6 +164,54 @@ operands(const struct opt_cmd *c, char **ops, int n)
 	return opt_usage_error(c, "expected at most %s %s", count(c->max, b), c->operand);
 }
 
+/* The values option o was given (none for a flag): how many, and where. */
+static size_t
+values(const struct opt *o, const char *const **v)
+{
+	if (o->list != NULL) {
+		*v = o->list->v;
+		return o->list->n;
+	}
+	*v = o->value;
+	return o->value != NULL && *o->value != NULL;
+}
+
+/* Every output option's value is none of the operands and none of the
+ * other options' values (opt.h). */
+static int
+outputs(const struct opt_cmd *c, char **ops, int nops, const int *seen)
+{
+	const char **in = NULL;
+	size_t n = 0, max = (size_t)nops;
+	int rc = 0;
+
+	for (const struct opt *t = c->table; t->name; t++)
+		max += t->list ? t->list->n : 1;
+	for (const struct opt *o = c->table; rc == 0 && o->name; o++) {
+		const char *const *out;
+		size_t nout = seen[o - c->table] && o->out ? values(o, &out) : 0;
+		if (nout == 0)
+			continue;
+		if (in == NULL && (in = malloc((max ? max : 1) * sizeof *in)) == NULL) {
+			opt_say(c->name, "out of memory");
+			return EXIT_ERROR;
+		}
+		n = 0;
+		for (int i = 0; i < nops; i++)
+			in[n++] = ops[i];
+		for (const struct opt *t = c->table; t->name; t++) {
+			const char *const *v;
+			size_t k = t != o && !t->out && seen[t - c->table] ? values(t, &v) : 0;
+			for (size_t j = 0; j < k; j++)
+				in[n++] = v[j];
+		}
+		for (size_t j = 0; rc == 0 && j < nout; j++)
+			rc = opt_output(c, out[j], in, n);
+	}
+	free(in);
+	return rc;
+}
+
 int
 opt_parse(const struct opt_cmd *c, int argc, char **argv, char ***ops, int *nops)
 {
@@ -211,7 +260,9 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv, char ***ops, int *nops
 			opt_usage_error(c, "%s is required", name);
 			return OPT_BAD;
 		}
-	return operands(c, *ops, *nops) == 0 ? OPT_OK : OPT_BAD;
+	if (operands(c, *ops, *nops) != 0 || outputs(c, *ops, *nops, seen) != 0)
+		return OPT_BAD;
+	return OPT_OK;
 }
 
 /* ---- help */

@@ -20,6 +20,9 @@
  *   cohort fit: expected one FILE
  *   cohort bundle: unexpected argument 'extra'
  *   cohort fit: --level: expected a number, got 'high'    (a value's meaning)
+ * and an output option (.out) naming one of the inputs is refused the same
+ * way, without the usage lines (io_output_check):
+ *   cohort fit: freeze.json: is an input, and inputs are never written over: ...
  * "--help" (and "-h") prints the usage lines and one line per option to
  * stdout: the same text as "cohort help COMMAND".
  *
@@ -55,6 +58,7 @@ struct opt {
 	int required;           /* refused when missing */
 	const char *excludes;   /* names of the options it cannot go with, separated by spaces */
 	const char *help;       /* one line for --help */
+	int out;                /* a file (or folder) the command writes: never an input */
 };
 
 struct opt_cmd {
@@ -75,7 +79,13 @@ enum { OPT_OK = 0, OPT_HELP = 1, OPT_BAD = -1 };
 /* Parse argv[1..argc) against c.  Operands and options may mix (unless c
  * dispatches); after "--" all are operands.  The operands, in order, end up
  * in (*ops)[0..*nops) (argv is reordered in place).  Required options and
- * the number of operands are checked (not for a dispatching command).
+ * the number of operands are checked (not for a dispatching command), and
+ * so is the one rule of outputs: the value of each option marked out is
+ * none of the files the operands and the other options' values name
+ * (io_output_check: the same file by any name or link, standard input
+ * given as "-" included), before anything is read or written.  (Any
+ * value counts, since the table does not say which are files: an output
+ * that is the file a number or a name also names is refused too.)
  * Returns OPT_OK, OPT_HELP (the help printed to stdout) or OPT_BAD (the
  * error and usage printed to stderr). */
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, char ***ops, int *nops);
@@ -101,8 +111,9 @@ int opt_usage_error(const struct opt_cmd *c, const char *fmt, ...)
 
 /* Refuse an output that is one of the inputs (io_output_check, common/io.h):
  * 0, or the message printed to stderr ("cohort NAME: luna/ledger.jsonl: is
- * an input, ...") and EXIT_ERROR.  Every shell calls it for each file it
- * writes, with every file and folder it reads. */
+ * an input, ...") and EXIT_ERROR.  opt_parse does it for every option marked
+ * out; a shell calls it for a file it writes that no option names (sign's
+ * FILE.minisig, bundle's ARCHIVE.minisig), with every file it reads. */
 int opt_output(const struct opt_cmd *c, const char *out, const char *const *inputs, size_t n);
 
 /* Write doc to path (NULL or "-": standard output) as canonical JSON, or

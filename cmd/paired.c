@@ -88,7 +88,7 @@ cmd_paired(int argc, char **argv)
 		    .help = "a regret of N cp is a blunder (default: the prereg's, else 300)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.paired/1 (default) or the k curve as a table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -119,10 +119,6 @@ cmd_paired(int argc, char **argv)
 	if (options(&c, v, &o, &e) != 0) {
 		prereg_release(&pr);
 		return EXIT_ERROR;
-	}
-	if ((rc = opt_output(&c, out, (const char *const *)ops, 1)) != 0) {
-		prereg_release(&pr);
-		return rc;
 	}
 	o.name = io_name(ops[0]);
 	o.store_dir = store ? store : (beside = store_beside(ops[0]));

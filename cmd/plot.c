@@ -39,7 +39,7 @@ cmd_plot(int argc, char **argv)
 {
 	const char *out = NULL;
 	const struct opt table[] = {
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the SVG to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

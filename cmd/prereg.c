@@ -13,7 +13,7 @@ cmd_prereg(int argc, char **argv)
 {
 	const char *out = NULL;
 	const struct opt table[] = {
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

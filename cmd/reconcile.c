@@ -32,23 +32,6 @@ nstdin(const struct opt_list *l)
 	return n;
 }
 
-/* An output (-o or --db) is none of the inputs. */
-static int
-output_check(const struct opt_cmd *c, const char *out, const struct recon_opts *o,
-    const struct opt_list *ledgers, const struct opt_list *requests, const struct opt_list *billing)
-{
-	const struct opt_list *lists[3] = { ledgers, requests, billing };
-	const char *in[2 + 3 * OPT_MAX_LIST];
-	size_t n = 0;
-
-	in[n++] = o->freeze;
-	in[n++] = o->billing_map;
-	for (int l = 0; l < 3; l++)
-		for (size_t i = 0; i < lists[l]->n; i++)
-			in[n++] = lists[l]->v[i];
-	return opt_output(c, out, in, n);
-}
-
 int
 cmd_reconcile(int argc, char **argv)
 {
@@ -68,11 +51,11 @@ cmd_reconcile(int argc, char **argv)
 		    .help = "billing column names mapped to the provider's (JSON)" },
 		{ .name = "tolerance", .arg = "T", .value = &tol,
 		    .help = "relative tolerance of billed tokens, below 1 (default 0)" },
-		{ .name = "db", .arg = "FILE", .value = &o.db,
+		{ .name = "db", .out = 1, .arg = "FILE", .value = &o.db,
 		    .help = "keep the SQLite database in FILE" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "cohort.reconcile/1 (default) or the efficiency table" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the report (or table) to FILE atomically" },
 		{ .name = NULL },
 	};
@@ -100,9 +83,6 @@ cmd_reconcile(int argc, char **argv)
 		return opt_usage_error(&c, "only one input can be standard input");
 	if (o.db != NULL && strcmp(o.db, "-") == 0)
 		return opt_usage_error(&c, "--db: expected a file name");
-	if ((rc = output_check(&c, out, &o, &ledgers, &requests, &billing)) != 0 ||
-	    (rc = output_check(&c, o.db, &o, &ledgers, &requests, &billing)) != 0)
-		return rc;
 	o.ledgers = ledgers.v;
 	o.nledgers = ledgers.n;
 	o.requests = requests.v;

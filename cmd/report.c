@@ -21,7 +21,7 @@ cmd_report(int argc, char **argv)
 		    .help = "the gate's answer for a bundle spec: its refusal, or what it would bundle" },
 		{ .name = "rules", .arg = "FILE", .value = &rules,
 		    .help = "with --spec: more credential rules, as bundle --rules reads them" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the page to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};
@@ -38,7 +38,7 @@ cmd_report(int argc, char **argv)
 		return opt_usage_error(&c, "--spec and BUNDLE cannot go together");
 	if (spec == NULL && nops == 0)
 		return opt_usage_error(&c, "expected one BUNDLE, or --spec BUNDLE_SPEC");
-	rc = spec ? review_page_spec(spec, rules, &html, &e) : review_page_archive(ops[0], &html, &e);
+	rc = spec ? review_page_spec(spec, rules, out, &html, &e) : review_page_archive(ops[0], &html, &e);
 	if (rc >= 0 && io_write_all(out, html.p, html.len, &e) < 0)
 		rc = -1;
 	buf_release(&html);

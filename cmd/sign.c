@@ -34,16 +34,12 @@ sign_file(const char *key, const char *password, const char *trusted, const char
           const char *file, struct err *e)
 {
 	struct ms_sec sk;
-	struct buf path = BUF_INIT;
 	int rc;
 
-	if (sig == NULL && buf_printf(&path, "%s.minisig", file) < 0)
-		return err_set(e, ERR_NOMEM, "out of memory");
 	rc = ms_sec_read(key, password, &sk, e);
 	if (rc == 0)
-		rc = ms_sign(&sk, file, sig != NULL ? sig : path.p, trusted, e);
+		rc = ms_sign(&sk, file, sig, trusted, e);
 	ms_wipe(&sk, sizeof sk);
-	buf_release(&path);
 	return rc;
 }
 
@@ -60,18 +56,18 @@ cmd_sign(int argc, char **argv)
 		    .help = "the key's password: FILE's first line" },
 		{ .name = "trusted-comment", .letter = 't', .arg = "COMMENT", .value = &trusted,
 		    .excludes = "generate", .help = "the signed comment (default: time and file name)" },
-		{ .name = "signature", .letter = 'x', .arg = "SIG", .value = &sig,
+		{ .name = "signature", .letter = 'x', .out = 1, .arg = "SIG", .value = &sig,
 		    .excludes = "generate", .help = "write the signature to SIG (default: FILE.minisig)" },
 		{ .name = "generate", .flag = &generate,
 		    .help = "write a new key pair to PUB and KEY, never over a file" },
-		{ .name = "public-key", .letter = 'p', .arg = "PUB", .value = &pub,
+		{ .name = "public-key", .letter = 'p', .out = 1, .arg = "PUB", .value = &pub,
 		    .help = "with --generate: the public key to write" },
 		{ .name = NULL },
 	};
 	/* clang-format on */
 	const struct opt_cmd c = { .name = "sign", .usage = usage, .table = opts,
 		.operand = "FILE", .min = 0, .max = 1 };
-	struct buf pw = BUF_INIT;
+	struct buf pw = BUF_INIT, path = BUF_INIT;
 	struct err e = ERR_INIT;
 	char **ops;
 	int nops, rc;
@@ -83,6 +79,18 @@ cmd_sign(int argc, char **argv)
 		                       "--generate takes no FILE");
 	if (!generate && (pub != NULL || nops != 1))
 		return opt_usage_error(&c, pub != NULL ? "-p belongs to --generate" : "expected one FILE");
+	/* FILE.minisig, when no -x names the signature, is no input either */
+	if (!generate && sig == NULL) {
+		if (buf_printf(&path, "%s.minisig", ops[0]) < 0) {
+			err_set(&e, ERR_NOMEM, "out of memory");
+			return cmd_fail("sign", &e);
+		}
+		sig = path.p;
+		if ((rc = opt_output(&c, sig, (const char *const[]){ key, pwfile, ops[0] }, 3)) != 0) {
+			buf_release(&path);
+			return rc;
+		}
+	}
 	rc = cmd_password(pwfile, &pw, &e);
 	if (rc == 0 && generate)
 		rc = ms_generate(pub, key, pw.p, &e);
@@ -90,5 +98,6 @@ cmd_sign(int argc, char **argv)
 		rc = sign_file(key, pw.p, trusted, sig, ops[0], &e);
 	ms_wipe(pw.p, pw.len);
 	buf_release(&pw);
+	buf_release(&path);
 	return rc < 0 ? cmd_fail("sign", &e) : EXIT_HOLDS;
 }

@@ -41,9 +41,9 @@ cmd_simulate(int argc, char **argv)
 	const struct opt table[] = {
 		{ .name = "seed", .arg = "S", .value = &seed, .required = 1,
 		    .help = "the seed, 0 to 2^64-1" },
-		{ .name = "emit", .arg = "DIR", .value = &dir, .required = 1,
+		{ .name = "emit", .out = 1, .arg = "DIR", .value = &dir, .required = 1,
 		    .help = "the folder for the candidates, spec, decisions and ledgers" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the truth to FILE atomically, not standard output" },
 		{ .name = NULL },
 	};

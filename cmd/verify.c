@@ -59,7 +59,7 @@ cmd_verify(int argc, char **argv)
 		    .help = "the freezes' object store (default: store beside each)" },
 		{ .name = "format", .arg = "json|table", .value = &format,
 		    .help = "the cohort.verify/1 report (default) or one line a check" },
-		{ .name = "output", .letter = 'o', .arg = "FILE", .value = &out,
+		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write the report to FILE atomically" },
 		{ .name = "pubkey", .arg = "PUB", .value = &pubkey, .excludes = "store format output",
 		    .help = "check FILE's minisign signature with the public key PUB" },
@@ -90,8 +90,6 @@ cmd_verify(int argc, char **argv)
 		nstdin += strcmp(ops[i], "-") == 0;
 	if (nstdin > 1)
 		return opt_usage_error(&c, "only one input can be standard input");
-	if ((rc = opt_output(&c, out, (const char *const *)ops, (size_t)nops)) != 0)
-		return rc;
 	vo.files = (const char **)ops;
 	vo.nfiles = (size_t)nops;
 	vo.jobs = cmd_jobs();

@@ -382,6 +382,17 @@ io_write_all(const char *path, const void *p, size_t n, struct err *e)
 	return 0;
 }
 
+/* What an input names: a file, or "-", standard input when it is a file. */
+static int
+input_stat(const char *input, struct stat *st)
+{
+	if (input == NULL)
+		return -1;
+	if (strcmp(input, "-") != 0)
+		return stat(input, st);
+	return fstat(STDIN_FILENO, st) == 0 && S_ISREG(st->st_mode) ? 0 : -1;
+}
+
 int
 io_output_check(const char *path, const char *const *inputs, size_t n, struct err *e)
 {
@@ -390,9 +401,12 @@ io_output_check(const char *path, const char *const *inputs, size_t n, struct er
 	if (is_std(path) || stat(path, &out) != 0)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		if (is_std(inputs[i]) || stat(inputs[i], &in) != 0 || in.st_dev != out.st_dev ||
+		if (input_stat(inputs[i], &in) != 0 || in.st_dev != out.st_dev ||
 		    in.st_ino != out.st_ino)
 			continue;
+		if (strcmp(inputs[i], "-") == 0)
+			return err_set(e, ERR_USAGE, "%s: is the standard input, and inputs are never "
+			    "written over: write elsewhere", path);
 		if (strcmp(path, inputs[i]) == 0)
 			return err_set(e, ERR_USAGE,
 			    "%s: is an input, and inputs are never written over: write elsewhere",

@@ -94,8 +94,9 @@ int io_sync_dir(const char *path, struct err *e);
 int io_write_all(const char *path, const void *p, size_t n, struct err *e);
 
 /* Inputs are never written over: 0 when the output path (NULL or "-":
- * standard output) is none of inputs[0..n) (NULL and "-" entries are
- * skipped), else -1 with e set (ERR_USAGE) naming both.  Files are
+ * standard output) is none of inputs[0..n) (NULL entries are skipped; a
+ * "-" is standard input, when that is a file), else -1 with e set
+ * (ERR_USAGE) naming both.  Files are
  * compared by device and inode with symbolic links followed, so another
  * name of an input, a hard link to it or a symbolic link to it is that
  * input; an output that does not exist yet is none of them.  Every

@@ -80,9 +80,11 @@ done:
 }
 
 int
-review_page_spec(const char *spec, const char *rules, struct buf *html, struct err *e)
+review_page_spec(const char *spec, const char *rules, const char *out, struct buf *html,
+    struct err *e)
 {
-	struct bundle_opts o = { .spec = spec, .check = 1, .compress = BAG_PLAIN, .rules = rules };
+	struct bundle_opts o = { .spec = spec, .out = out, .check = 1, .compress = BAG_PLAIN,
+		.rules = rules };
 	char id[HASH_ID_LEN + 1];
 	cJSON *doc = NULL;
 	int rc;

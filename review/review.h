@@ -39,7 +39,9 @@ int review_page_archive(const char *path, struct buf *html, struct err *e);
 
 /* The page of the gate's answer for a bundle spec (with more credential
  * rules, or NULL): 1 and its refusal's findings, or 0 and the items it
- * would bundle; -1 with e set on an input error. */
-int review_page_spec(const char *spec, const char *rules, struct buf *html, struct err *e);
+ * would bundle; -1 with e set on an input error, and when out (where the
+ * page goes, or NULL) is one of the bundle's files (io_output_check). */
+int review_page_spec(const char *spec, const char *rules, const char *out, struct buf *html,
+    struct err *e);
 
 #endif

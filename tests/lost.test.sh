@@ -16,6 +16,19 @@ cp "$EX/luna-blocks.json" blocks.json
 # output goes.  Every command is refused (exit 2) with the input named,
 # under the input's own name, a symbolic link to it and a hard link to it,
 # and the input is left as it was.
+# files of the commands that refuse before reading them (any bytes do),
+# a key, and a bundle spec of the Luna ledger and freeze
+printf 'not an archive\n' >A.tar
+printf '[Event "x"]\n\n1. e4 *\n' >game.pgn
+printf '{}' >pgnmap.json
+printf '{}' >sim.json
+printf 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n' >positions.epd
+printf '#!/bin/sh\nexit 1\n' >engine.sh
+printf 'signed\n' >signed.txt
+printf 'secret\n' >pw
+"$COHORT" sign --generate -p key.pub -s key --password-file pw >/dev/null 2>&1 ||
+	notok "lost: a key is made" "sign --generate failed"
+printf '{"kind":"cohort.bundle-spec/1","name":"l","as_of":"2026-07-20T00:00:00Z","items":[{"role":"ledger","path":"ledger.jsonl"},{"role":"freeze","path":"freeze.json","store":"store"}]}' >luna/ob.json
 RECON="reconcile --freeze deepseek/freeze.json --ledger deepseek/ledger.jsonl --requests deepseek/requests.jsonl --billing deepseek/billing.csv"
 while IFS='|' read -r input cmd; do
 	[ -n "$input" ] || continue
@@ -45,7 +58,58 @@ luna/freeze.json|ladder next --condition top2 -o @ luna/freeze.json
 luna/spec.json|ladder simulate --spec luna/spec.json --truth 1100:1300:100 --starts 1320 --reps 2 --seed 1 --emit-ledger @
 toy/candidates.jsonl|candidates verify -o @ toy/candidates.jsonl
 toy/decisions.jsonl|freeze --spec toy/spec.json --candidates toy/candidates.jsonl --decisions toy/decisions.jsonl -o @
+toy/prereg.json|freeze --spec toy/spec.json --prereg toy/prereg.json --candidates toy/candidates.jsonl --decisions toy/decisions.jsonl -o @
+luna/freeze.json|fit -o @ luna/freeze.json
+luna/freeze.json|export pgn --store luna/store -o @ luna/freeze.json
+blocks.json|export blocks --format ordo -o @ blocks.json
+luna/freeze.json|fingerprint --prereg toy/prereg.json -o @ luna/freeze.json
+toy/prereg.json|fingerprint --prereg toy/prereg.json -o @ luna/freeze.json
+luna/fit.json|distance -o @ luna/fit.json
+luna/fit.json|gate A -o @ luna/fit.json
+toy/prereg.json|gate A --prereg toy/prereg.json -o @ luna/fit.json
+luna/fit.json|merge -o @ luna/fit.json
+luna/freeze.json|paired -o @ luna/freeze.json
+luna/fit.json|plot curve -o @ luna/fit.json
+toy/prereg.json|prereg -o @ toy/prereg.json
+sim.json|simulate paired --seed 1 --emit em -o @ sim.json
+sim.json|simulate paired --seed 1 --emit @ sim.json
+game.pgn|import pgn -o @ game.pgn
+pgnmap.json|import pgn --map pgnmap.json -o @ game.pgn
+positions.epd|candidates build --engine engine.sh --nodes 1 -o @ positions.epd
+engine.sh|candidates build --engine engine.sh --nodes 1 -o @ positions.epd
+luna/spec.json|ladder next --condition top2 --spec luna/spec.json -o @ luna/freeze.json
+deepseek/billing.csv|$RECON -o @
+A.tar|report -o @ A.tar
+key|sign -s key --password-file pw -x @ signed.txt
+signed.txt|sign -s key --password-file pw -x @ signed.txt
+pw|sign -s key --password-file pw -x @ signed.txt
+luna/ob.json|bundle --spec luna/ob.json -o @
+luna/freeze.json|bundle --spec luna/ob.json -o @
+luna/freeze.json|bundle --check --spec luna/ob.json -o @
+luna/ledger.jsonl|report --spec luna/ob.json -o @
 EOF
+
+# The outputs no option names: sign's FILE.minisig, bundle's ARCHIVE.minisig
+# and ARCHIVE.intoto.jsonl beside the archive, and an input given as "-"
+# (standard input, a file).
+cp key keep
+ln -s key signed2.txt.minisig
+expect_fail2 "sign's FILE.minisig a link to the key" "^cohort sign: signed2.txt.minisig: is the input key" \
+	"$COHORT" sign -s key --password-file pw signed2.txt
+same_bytes "sign's FILE.minisig: the key is untouched" key keep
+ln -s key ar.minisig
+expect_fail2 "bundle --sign: ARCHIVE.minisig a link to the key" "^cohort bundle: ar.minisig: is the input key" \
+	"$COHORT" bundle --spec luna/ob.json --sign key --password-file pw -o ar
+ln key ar2.intoto.jsonl
+expect_fail2 "bundle --attest: ARCHIVE.intoto.jsonl a hard link to the key" \
+	"^cohort bundle: ar2.intoto.jsonl: is the input key" \
+	"$COHORT" bundle --spec luna/ob.json --sign key --password-file pw --attest -o ar2
+[ ! -e ar ] && [ ! -e ar2 ] && ok "bundle --sign refused: no archive written" || notok "bundle --sign refused" "$(ls ar*)"
+same_bytes "bundle --sign: the key is untouched" key keep
+cp luna/spec.json keep
+expect_fail2 "canon -o naming its standard input" "^cohort canon: luna/spec.json: is the standard input" \
+	sh -c 'exec "$0" canon -o luna/spec.json - <luna/spec.json' "$COHORT"
+same_bytes "canon -o naming its standard input: the input is untouched" luna/spec.json keep
 
 # --- outputs honour the umask ------------------------------------------------
 # Files are created 0666 less the umask and folders 0777 less it, as cp
