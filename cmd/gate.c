@@ -12,11 +12,13 @@
 #include "opt.h"
 
 static const char usage[] =
-"usage: cohort gate A|B|C|D [--prereg PREREG] [-o FILE] DOCUMENT...\n";
+"usage: cohort gate A|B|C|D [--prereg PREREG] [--format json|table] [-o FILE]\n"
+"                  DOCUMENT...\n";
 
 /* Read every document, judge, write; the exit status. */
 static int
-run(char g, const char *prereg_path, char **files, int n, const char *out, struct err *e)
+run(char g, const char *prereg_path, char **files, int n, int tab, const char *out,
+    struct err *e)
 {
 	cJSON **docs = calloc((size_t)n + 1, sizeof *docs), *doc = NULL;
 	const char **names = calloc((size_t)n + 1, sizeof *names);
@@ -36,7 +38,7 @@ run(char g, const char *prereg_path, char **files, int n, const char *out, struc
 			goto done;
 	}
 	if (gate_document(g, prereg_path ? &p : NULL, (const cJSON *const *)docs, names, (size_t)n,
-	    &doc, e) < 0 || json_emit(doc, out, e) < 0)
+	    &doc, e) < 0 || opt_emit(doc, tab, gate_table, out, e) < 0)
 		goto done;
 	pass = gate_passes(doc, &g, e) == 1;
 	if (!pass) {
@@ -57,8 +59,10 @@ done:
 int
 cmd_gate(int argc, char **argv)
 {
-	const char *out = NULL, *prereg = NULL;
+	const char *out = NULL, *prereg = NULL, *format = NULL;
 	const struct opt table[] = {
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "cohort.gate/1 (default) or a table of the criteria" },
 		{ .name = "prereg", .arg = "PREREG", .value = &prereg,
 		    .help = "the preregistration the evidence follows (cohort.prereg/1)" },
 		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
@@ -69,14 +73,16 @@ cmd_gate(int argc, char **argv)
 		.operand = "A|B|C|D DOCUMENT", .min = 1, .max = -1 };
 	struct err e = ERR_INIT;
 	char **ops;
-	int nops, rc;
+	int nops, rc, tab;
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
 	if (strlen(ops[0]) != 1 || !gate_known(ops[0][0]))
 		return opt_usage_error(&c, "expected the gate A, B, C or D, got '%s'", ops[0]);
 	if (nops < 2)
 		return opt_usage_error(&c, "expected at least one DOCUMENT");
-	rc = run(ops[0][0], prereg, ops + 1, nops - 1, out, &e);
+	rc = run(ops[0][0], prereg, ops + 1, nops - 1, tab, out, &e);
 	return rc < 0 ? cmd_fail("gate", &e) : rc;
 }

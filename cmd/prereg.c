@@ -6,13 +6,15 @@
 #include "opt.h"
 
 static const char usage[] =
-"usage: cohort prereg [-o FILE] FILE\n";
+"usage: cohort prereg [--format json|table] [-o FILE] FILE\n";
 
 int
 cmd_prereg(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *format = NULL;
 	const struct opt table[] = {
+		{ .name = "format", .arg = "json|table", .value = &format,
+		    .help = "cohort.prereg.check/1 (default) or a table" },
 		{ .name = "output", .letter = 'o', .out = 1, .arg = "FILE", .value = &out,
 		    .help = "write to FILE atomically, not standard output" },
 		{ .name = NULL },
@@ -23,12 +25,14 @@ cmd_prereg(int argc, char **argv)
 	struct err e = ERR_INIT;
 	cJSON *doc = NULL;
 	char **ops;
-	int nops, rc;
+	int nops, rc, tab;
 
 	if ((rc = opt_parse(&c, argc, argv, &ops, &nops)) != OPT_OK)
 		return rc == OPT_HELP ? EXIT_HOLDS : EXIT_ERROR;
+	if ((tab = opt_format(&c, format)) < 0)
+		return EXIT_ERROR;
 	rc = prereg_read(ops[0], &p, &e) < 0 || (doc = prereg_check_doc(&p, &e)) == NULL ||
-	    json_emit(doc, out, &e) < 0;
+	    opt_emit(doc, tab, prereg_check_table, out, &e) < 0;
 	cJSON_Delete(doc);
 	prereg_release(&p);
 	return rc ? cmd_fail("prereg", &e) : EXIT_HOLDS;

@@ -16,8 +16,7 @@ cd "$P"
 
 banner "engine panel: the candidate manifest"
 "$COHORT" candidates verify --format table candidates.jsonl | tail -n 1
-printf 'prereg.json names %s\n' \
-	"$(sed 's/.*"candidates":"\([^"]*\)".*/\1/' prereg.json)"
+"$COHORT" prereg --format table prereg.json | sed -n '/^candidates/p'
 
 for r in r1 r2; do
 	banner "engine panel $r: freeze the games, the manifest and the decisions"
@@ -44,8 +43,7 @@ done
 # on the documents each rests on.  A deviation or a gate that does not
 # pass is exit 1: printed, never hidden, and the demo goes on.
 banner "engine panel: the preregistration"
-"$COHORT" prereg prereg.json
-echo
+"$COHORT" prereg --format table prereg.json
 for r in r1 r2; do
 	mkdir -p $r
 	"$COHORT" freeze --prereg prereg.json --spec spec-$r.json --candidates candidates.jsonl \
@@ -91,11 +89,6 @@ for g in A B C D; do
 	D) set -- fingerprint-heldout.json ;;
 	esac
 	"$COHORT" gate $g --prereg prereg.json -o gate-$g.json "$@" 2>/dev/null || [ $? = 1 ]
-	python3 - gate-$g.json <<'EOF'
-import json, sys
-g = json.load(open(sys.argv[1]))
-print("gate %s: %s" % (g["gate"], g["verdict"]))
-for c in g["criteria"]:
-    print("  %-3s %-12s %s" % (c["id"], c["verdict"], str(c.get("detail", ""))[:300]))
-EOF
+	"$COHORT" gate $g --prereg prereg.json --format table "$@" 2>/dev/null || [ $? = 1 ]
+	echo
 done

@@ -458,3 +458,68 @@ gate_summary(const cJSON *doc, char *out, size_t cap)
 		snprintf(out + at, cap - at, ", %d deviation%s", cJSON_GetArraySize(json_get(doc,
 		    "deviations")), cJSON_GetArraySize(json_get(doc, "deviations")) == 1 ? "" : "s");
 }
+
+/* A string member of o, or dflt. */
+static const char *
+text_of(const cJSON *o, const char *key, const char *dflt)
+{
+	const cJSON *v = json_get(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+/* An identity as the table names it: the kind of the input it is, and its
+ * first 12 hex digits. */
+static void
+evidence_name(const cJSON *doc, const char *id, char *out, size_t cap)
+{
+	const cJSON *in;
+	const char *kind = "document", *hex = strncmp(id, "sha256:", 7) == 0 ? id + 7 : id;
+
+	cJSON_ArrayForEach(in, json_get(doc, "inputs"))
+		if (strcmp(text_of(in, "id", ""), id) == 0)
+			kind = text_of(in, "kind", kind);
+	if (strcmp(text_of(doc, "prereg", ""), id) == 0)
+		kind = "cohort.prereg/1";
+	if (strncmp(kind, "cohort.", 7) == 0)
+		kind += 7;
+	snprintf(out, cap, "%.*s %.12s", (int)strcspn(kind, "/"), kind, hex);
+}
+
+int
+gate_table(const cJSON *doc, struct buf *out, struct err *e)
+{
+	const cJSON *c, *v;
+	int rc = 0;
+
+	rc |= buf_printf(out, "gate %s: %s\n", text_of(doc, "gate", "?"), text_of(doc, "verdict", "?"));
+	rc |= buf_printf(out, "prereg: %s\n", text_of(doc, "prereg", "none"));
+	cJSON_ArrayForEach(c, json_get(doc, "criteria")) {
+		char name[64];
+		int k = 0;
+		rc |= buf_printf(out, "\n%-3s %-12s %s\n", text_of(c, "id", "?"),
+		    text_of(c, "verdict", "?"), text_of(c, "text", ""));
+		if (text_of(c, "detail", "")[0] != '\0')
+			rc |= buf_printf(out, "    detail: %s\n", text_of(c, "detail", ""));
+		cJSON_ArrayForEach(v, json_get(c, "evidence")) {
+			evidence_name(doc, cJSON_IsString(v) ? v->valuestring : "", name, sizeof name);
+			rc |= buf_printf(out, "%s%s", k++ ? ", " : "    evidence: ", name);
+		}
+		rc |= buf_printf(out, "%s", k ? "\n" : "    evidence: none\n");
+	}
+	rc |= buf_printf(out, "\ndeviations: %s\n",
+	    cJSON_GetArraySize(json_get(doc, "deviations")) ? "" : "none");
+	cJSON_ArrayForEach(c, json_get(doc, "deviations"))
+		rc |= buf_printf(out, "    %s: registered %s, used %s\n", text_of(c, "setting", "?"),
+		    text_of(c, "registered", "?"), text_of(c, "used", "?"));
+	if (json_get(doc, "text_predictions") != NULL) {
+		rc |= buf_printf(out, "text predictions (not checked by machine): %s\n",
+		    cJSON_GetArraySize(json_get(doc, "text_predictions")) ? "" : "none");
+		cJSON_ArrayForEach(c, json_get(doc, "text_predictions")) {
+			const cJSON *i = json_get(c, "index");
+			rc |= buf_printf(out, "    %d: %s\n", cJSON_IsNumber(i) ? (int)i->valuedouble : -1,
+			    text_of(c, "text", ""));
+		}
+	}
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}

@@ -29,6 +29,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 
 struct prereg;
@@ -49,6 +50,13 @@ int gate_passes(const cJSON *doc, char *g, struct err *e);
 /* "gate A: pass", or "gate A: fail (A2 fail, A3 insufficient)": the
  * verdict and every criterion that did not pass, into out. */
 void gate_summary(const cJSON *doc, char *out, size_t cap);
+
+/* A human table of a cohort.gate/1 document, appended to out: the gate
+ * and its verdict, then each criterion (id, verdict, text), its detail and
+ * its evidence (kind and the first 12 hex digits of each identity, as the
+ * inputs list them), the deviations and, for gate D, the text
+ * predictions.  0, or -1 with e set (out of memory). */
+int gate_table(const cJSON *doc, struct buf *out, struct err *e);
 
 /* The identities a gate document rests on: its inputs, then its prereg
  * (when it has one).  Borrowed from doc; *n of them.  -1 with e set when

@@ -811,3 +811,36 @@ prereg_check_doc(const struct prereg *p, struct err *e)
 	}
 	return d;
 }
+
+static const char *
+check_text(const cJSON *o, const char *key, const char *dflt)
+{
+	const cJSON *v = json_get(o, key);
+
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+int
+prereg_check_table(const cJSON *check, struct buf *out, struct err *e)
+{
+	const cJSON *c;
+	int rc = 0, n = 0;
+
+	rc |= buf_printf(out, "prereg %s\n", check_text(check, "name", "?"));
+	rc |= buf_printf(out, "identity       %s\n", check_text(check, "prereg", "?"));
+	rc |= buf_printf(out, "registered_at  %s\n", check_text(check, "registered_at", "?"));
+	rc |= buf_printf(out, "candidates     %s\n", check_text(check, "candidates", "?"));
+	rc |= buf_printf(out, "\n%-5s %-24s %-18s %s\n", "index", "id", "kind", "checked by");
+	cJSON_ArrayForEach(c, json_get(check, "predictions")) {
+		const cJSON *i = json_get(c, "index");
+		const char *g = check_text(c, "gate", NULL);
+		rc |= buf_printf(out, "%-5d %-24s %-18s %s%s\n", cJSON_IsNumber(i) ?
+		    (int)i->valuedouble : -1, check_text(c, "id", "-"), check_text(c, "kind", "?"),
+		    g ? "gate " : "no machine (text)", g ? g : "");
+	}
+	rc |= buf_printf(out, "\nnot interpreted (kept and hashed with the prereg):");
+	cJSON_ArrayForEach(c, json_get(check, "notes"))
+		rc |= buf_printf(out, "%s%s", n++ ? ", " : " ", cJSON_IsString(c) ? c->valuestring : "?");
+	rc |= buf_printf(out, "%s\n", n ? "" : " none");
+	return rc < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
+}

@@ -27,6 +27,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../common/buf.h"
 #include "../common/err.h"
 #include "../common/ts.h"
 
@@ -98,6 +99,12 @@ const char *prereg_names_manifest(const struct prereg *p, const char *id, const 
 
 /* The text of a prediction of p's list, NULL when it is an object. */
 const char *prereg_prediction_text(const cJSON *pred);
+
+/* A human table of a cohort.prereg.check/1 document (prereg_check_doc),
+ * appended to out: the name, identity, time and manifest, each prediction
+ * with its kind and the gate that checks it (text ones: none), and the
+ * fields kept but not interpreted.  0, or -1 with e set. */
+int prereg_check_table(const cJSON *check, struct buf *out, struct err *e);
 
 /* 1 when p registers the base feature name (e.g. "delta_r"), or the
  * exclusion reason, else 0. */

@@ -284,6 +284,28 @@ pre u.json 'doc["predictions"] = ["f3 gains more from top-2 than f4 does."]'
 judged "D, text predictions alone" 1 fail D --prereg u.json held.json
 expect_crit "D, text predictions alone" D1 insufficient
 judged "C, text predictions beside the others" 1 fail C --prereg t.json train.json held.json dist.json
+# --format table: cohort's own table of the same gate, the same exit; each
+# criterion's id, verdict, text and detail as the document has them
+"$COHORT" gate D --prereg t.json -o td.json held.json train.json 2>/dev/null
+"$COHORT" gate D --prereg t.json --format table held.json train.json >td.txt 2>/dev/null
+[ $? = 1 ] && ok "gate --format table: the exit of the document" || notok "gate --format table: the exit" "not 1"
+$PY - td.json td.txt <<'P' >td.chk
+import json, sys
+g = json.load(open(sys.argv[1])); t = open(sys.argv[2]).read().splitlines()
+want = ["gate %s: %s" % (g["gate"], g["verdict"]), "prereg: %s" % g["prereg"]]
+kind = {i["id"]: i["kind"][7:].split("/")[0] for i in g["inputs"]}
+for c in g["criteria"]:
+    want += ["", "%-3s %-12s %s" % (c["id"], c["verdict"], c["text"])]
+    if c["detail"]: want.append("    detail: " + c["detail"])
+    want.append("    evidence: " + (", ".join("%s %s" % (kind[e], e[7:19]) for e in c["evidence"]) or "none"))
+want += ["", "deviations: " + ("" if g["deviations"] else "none")]
+want += ["    %s: registered %s, used %s" % (d["setting"], d["registered"], d["used"]) for d in g["deviations"]]
+want.append("text predictions (not checked by machine): " + ("" if g["text_predictions"] else "none"))
+want += ["    %d: %s" % (x["index"], x["text"]) for x in g["text_predictions"]]
+print("ok" if t == want else "\n".join("%r | %r" % x for x in zip(t, want) if x[0] != x[1])[:600])
+P
+[ "$(cat td.chk)" = ok ] && ok "gate --format table: every line as python writes it from the document" ||
+	notok "gate --format table: every line as python writes it" "$(cat td.chk)"
 judged "D without prereg" 1 insufficient D held.json
 expect_fail2 "gate D refuses a distance" 'not evidence for gate D' "$COHORT" gate D held.json dist.json
 

@@ -121,6 +121,19 @@ print("ok" if not errs else "; ".join(errs))
 PYEOF
 [ "$(cat py.txt)" = ok ] && ok "prereg: notes, text predictions and the manifest as python reads them" ||
 	notok "prereg: notes, text predictions and the manifest as python reads them" "$(cat py.txt)"
+"$COHORT" prereg --format table harness.json >harness.txt
+$PY - harness.check harness.txt <<'PYEOF' >py.txt
+import json, sys
+c = json.load(open(sys.argv[1])); t = open(sys.argv[2]).read().splitlines()
+want = ["prereg " + c["name"], "identity       " + c["prereg"], "registered_at  " + c["registered_at"],
+        "candidates     " + c["candidates"], "", "%-5s %-24s %-18s %s" % ("index", "id", "kind", "checked by")]
+want += ["%-5d %-24s %-18s %s" % (p["index"], p["id"] or "-", p["kind"], "gate " + p["gate"] if p["gate"] else "no machine (text)")
+         for p in c["predictions"]]
+want += ["", "not interpreted (kept and hashed with the prereg): " + ", ".join(c["notes"])]
+print("ok" if t == want else "\n".join("%r | %r" % x for x in zip(t, want) if x[0] != x[1]))
+PYEOF
+[ "$(cat py.txt)" = ok ] && ok "prereg --format table: every line as python writes it from the check" ||
+	notok "prereg --format table: every line as python writes it" "$(cat py.txt)"
 check "prereg: the harness's prereg validates against the schema" \
 	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/prereg.schema.json" harness.json
 
