@@ -25,7 +25,7 @@ LDLIBS_ALL = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm $(LDLI
 
 # The layers, from the bottom (docs/design.md): each folder uses only
 # those before it in this list that mk/layers.txt allows.
-LAYERS    = common json store bagit chess engine sign secret protocol freeze verify reconcile fit paired fingerprint gate derive simulate pgnio plot report bundle review
+LAYERS    = common json store bagit chess engine sign secret protocol freeze verify reconcile fit paired fingerprint gate pgnio derive simulate plot report bundle review
 include $(LAYERS:%=%/module.mk)
 include cmd/module.mk
 
@@ -76,6 +76,7 @@ $(BUILD)/%.o: %.c | deps-check
 # The suite runs twice: the strict release build, then ASan and UBSan.
 test:
 	@sh mk/deps.sh test
+	@sh mk/node.sh
 	@$(MAKE) -s --no-print-directory -j$(NPROC) BUILD=build/release WERROR=-Werror build
 	@$(MAKE) -s --no-print-directory -j$(NPROC) BUILD=build/asan WERROR=-Werror OPT=-O1 \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" build

@@ -474,6 +474,34 @@ read_nag(struct chess_pgn_reader *r, struct err *e)
 	return 0;
 }
 
+/* A ';' comment before the first move: its text onto the game's note. */
+static int
+keep_note(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e)
+{
+	size_t start, n;
+	char *p;
+
+	step(r);
+	while (peek(r) == ' ' || peek(r) == '\t')
+		step(r);
+	start = r->off;
+	skip_line(r);
+	n = r->off - start;
+	if (n > 0 && r->p[start + n - 1] == '\r')
+		n--;
+	if (g->note_len + n + 1 > CHESS_PGN_NOTE_MAX)
+		return fail(r, r->line, e, "the comments before the first move pass %d bytes",
+		    CHESS_PGN_NOTE_MAX);
+	if ((p = realloc(g->note, g->note_len + n + 2)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memcpy(p + g->note_len, r->p + start, n);
+	g->note_len += n;
+	p[g->note_len++] = '\n';
+	p[g->note_len] = '\0';
+	g->note = p;
+	return 0;
+}
+
 /* The movetext, up to and including its result. */
 static int
 read_movetext(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *e)
@@ -488,6 +516,8 @@ read_movetext(struct chess_pgn_reader *r, struct chess_pgn_game *g, struct err *
 			return fail(r, r->line, e, "the movetext ends without a result");
 		if (c == '{')
 			rc = skip_comment(r, e);
+		else if (c == ';' && g->nmoves == 0)
+			rc = keep_note(r, g, e);
 		else if (c == ';')
 			skip_line(r);
 		else if (c == '(')
@@ -575,6 +605,9 @@ game_reset(struct chess_pgn_game *g)
 		free(g->tags[i].value);
 	}
 	g->ntags = 0;
+	free(g->note);
+	g->note = NULL;
+	g->note_len = 0;
 	g->nmoves = 0;
 	g->nulls = 0;
 	g->result = CHESS_RESULT_UNKNOWN;

@@ -7,7 +7,9 @@
  * comments {...} and ; to the end of the line, NAGs ($1), annotation
  * glyphs, recursive variations (skipped, not kept), the four results,
  * lines starting with % (ignored), CRLF line ends and a UTF-8 byte-order
- * mark at the start.  Moves are SAN as chess_san_read reads it, or UCI
+ * mark at the start.  The rest-of-line comments before a game's first move
+ * are kept as its note (a program's word on the game, beside its tags);
+ * every other comment is skipped.  Moves are SAN as chess_san_read reads it, or UCI
  * ("e2e4") as some engine exports write them; null moves ("--", "Z0",
  * "0000") are kept and counted (see struct chess_pgn_game).  Move numbers
  * are skipped, not checked.
@@ -20,8 +22,9 @@
  * input or at the next game's tags) without a result, a result that
  * disagrees with the Result tag, any other byte outside comments, and the
  * limits: CHESS_PGN_MAX_TAGS tags, tag names of CHESS_PGN_NAME_MAX bytes,
- * values of CHESS_PGN_VALUE_MAX bytes, CHESS_PGN_MAX_PLIES moves, and
- * variations nested CHESS_PGN_MAX_DEPTH deep.  After an error in a game the
+ * values of CHESS_PGN_VALUE_MAX bytes, a note of CHESS_PGN_NOTE_MAX bytes,
+ * CHESS_PGN_MAX_PLIES moves, and variations nested CHESS_PGN_MAX_DEPTH
+ * deep.  After an error in a game the
  * reader skips to that game's end, so the next call reads the next game.
  *
  * Games of other variants ([Variant "..."] other than Standard, normal,
@@ -46,6 +49,7 @@
 #define CHESS_PGN_MAX_TAGS 1024
 #define CHESS_PGN_NAME_MAX 255
 #define CHESS_PGN_VALUE_MAX 65536
+#define CHESS_PGN_NOTE_MAX (1 << 22)
 /* More than the longest game the 75-move rule allows (about 17,700 plies). */
 #define CHESS_PGN_MAX_PLIES 20000
 /* Variations are skipped by counting, so this is a sanity bound, not a
@@ -75,6 +79,10 @@ struct chess_pgn_game {
 	enum chess_result result;   /* the movetext's result */
 	unsigned long number;       /* the game's place in the input, from 1 */
 	unsigned long line;         /* line of its first tag (or first movetext) */
+	char *note;                 /* the text of each ';' comment before the first move
+	                               (blanks after the ';' and a CR at its end left out),
+	                               one a line, each ended by a line feed; NULL: none */
+	size_t note_len;            /* bytes in note */
 	size_t cap_tags, cap_moves; /* allocated */
 };
 
@@ -116,9 +124,11 @@ const char *chess_result_text(enum chess_result r);
  * order (a missing one as "?", Date as "????.??.??", Result from
  * g->result), then SetUp "1" and FEN if g->start is not the standard
  * position and no FEN tag is given, then g's other tags in order; a blank
- * line; the moves in SAN with move numbers, wrapped at 79 columns; the
- * result; a blank line.  Refused: a tag name that is not a PGN symbol, a
- * value holding a line end or a NUL, a move that is not legal in turn.
+ * line; the note's lines, each as a ';' comment of its own; the moves in
+ * SAN with move numbers, wrapped at 79 columns; the result; a blank line.
+ * Refused: a tag name that is not a PGN symbol, a value holding a line end
+ * or a NUL, a note's line that starts with a blank or ends with a CR (the
+ * reader would not give it back), a move that is not legal in turn.
  * On error out may hold part of the game. */
 int chess_pgn_write(struct buf *out, const struct chess_pgn_game *g, struct err *e);
 

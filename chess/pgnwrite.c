@@ -156,6 +156,27 @@ write_moves(struct line *l, const struct chess_pgn_game *g, struct err *e)
 	return 0;
 }
 
+/* The note, a ';' comment a line (a last line without its line feed
+ * too).  A line the reader would not give back as it is (one starting
+ * with a blank, which the reader drops, or ending with a CR) is refused. */
+static int
+write_note(struct buf *o, const struct chess_pgn_game *g, struct err *e)
+{
+	const char *p = g->note, *end = g->note ? g->note + g->note_len : NULL;
+
+	while (p != NULL && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n > 0 && (p[0] == ' ' || p[0] == '\t' || p[n - 1] == '\r'))
+			return err_set(e, ERR_INPUT,
+			    "pgn: a note's line must not start with a blank or end with a CR");
+		if (buf_adds(o, "; ") < 0 || buf_add(o, p, n) < 0 || buf_addc(o, '\n') < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+		p += n + (nl != NULL);
+	}
+	return 0;
+}
+
 int
 chess_pgn_write(struct buf *out, const struct chess_pgn_game *g, struct err *e)
 {
@@ -165,6 +186,8 @@ chess_pgn_write(struct buf *out, const struct chess_pgn_game *g, struct err *e)
 		return -1;
 	if (buf_addc(out, '\n') < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
+	if (write_note(out, g, e) < 0)
+		return -1;
 	if (write_moves(&l, g, e) < 0)
 		return -1;
 	if (put_word(&l, chess_result_text(g->result)) < 0 || buf_adds(out, "\n\n") < 0)

@@ -10,6 +10,7 @@
 #include "../gate/gate.h"
 #include "../json/json.h"
 #include "../paired/paired.h"
+#include "../pgnio/pgnio.h"
 #include "../protocol/prereg.h"
 #include "../verify/verify.h"
 #include "derive.h"
@@ -91,11 +92,28 @@ evidence_input(const cJSON *doc, const char *name, char *detail, size_t n, struc
 	return 0;
 }
 
+/* A PGN tag map: what `cohort import pgn --map` read the games with,
+ * checked as the import checks it. */
+static int
+pgnmap_input(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e)
+{
+	size_t keys;
+
+	if (pgnio_map_check(doc, name, &keys, e) < 0)
+		return -1;
+	snprintf(detail, n,
+	    "a cohort.pgn-map/1 setting %zu field%s over the built-in map: an "
+	    "input to cohort import pgn, nothing of its own to compute again",
+	    keys, keys == 1 ? "" : "s");
+	return 0;
+}
+
 static const struct {
 	const char *kind;
 	int (*read)(const cJSON *doc, const char *name, char *detail, size_t n, struct err *e);
 } inputs[] = {
 	{ "cohort.blocks/1", blocks_input },
+	{ "cohort.pgn-map/1", pgnmap_input },
 	{ "cohort.prereg/1", prereg_input },
 	{ "cohort.reconcile/1", evidence_input },
 	{ "cohort.verify/1", evidence_input },

@@ -36,6 +36,8 @@ if [ "$want" = test ] || [ "$want" = fuzz ]; then
 	# not in PATH); node as an independent ECMAScript number printer
 	command -v stockfish >/dev/null 2>&1 || [ -x /usr/games/stockfish ] || missing stockfish
 	command -v node >/dev/null 2>&1 || missing nodejs
+	# npm installs chess.js (tests/node), a second reader of exported PGN
+	command -v npm >/dev/null 2>&1 || missing npm
 	# GNU time reads a run's peak memory (canon's bound)
 	[ -x /usr/bin/time ] || missing time
 	# strace shows that each rename is followed by an fsync of its folder

@@ -60,6 +60,9 @@ game_clear(struct chess_pgn_game *g)
 		free(g->tags[i].value);
 	}
 	g->ntags = 0;
+	free(g->note);
+	g->note = NULL;
+	g->note_len = 0;
 	g->nmoves = 0;
 	g->nulls = 0;
 	g->result = CHESS_RESULT_UNKNOWN;
@@ -76,17 +79,6 @@ tag_number(struct chess_pgn_game *g, const char *name, double x)
 	return tag_set(g, name, s);
 }
 
-/* A tree's canonical bytes as a tag's value. */
-static int
-tag_json(struct chess_pgn_game *g, const char *name, const cJSON *v, struct buf *scratch,
-    struct err *e)
-{
-	buf_reset(scratch);
-	if (canon_write(v, scratch, e) < 0)
-		return -1;
-	return tag_set(g, name, scratch->p) < 0 ? err_set(e, ERR_NOMEM, "out of memory") : 0;
-}
-
 /* ---- a record as a game ---- */
 
 static const char *const known_top[] = { "game_id", "family", "model", "condition", "color",
@@ -95,6 +87,7 @@ static const char *const known_top[] = { "game_id", "family", "model", "conditio
 static const char *const known_model[] = { "requested", "returned", NULL };
 static const char *const known_anchor[] = { "engine", "elo", "limiter", "time_s", "nodes",
 	"binary_sha256", NULL };
+static const char *const known_tokens[] = { "input", "output", "reasoning", "cached", NULL };
 
 static int
 known(const char *const *list, const char *key)
@@ -102,25 +95,6 @@ known(const char *const *list, const char *key)
 	for (; *list != NULL; list++)
 		if (strcmp(*list, key) == 0)
 			return 1;
-	return 0;
-}
-
-/* obj's members not in list, into extra (copies); key names a sub-object. */
-static int
-add_unknown(cJSON *extra, const cJSON *obj, const char *const *list, const char *key)
-{
-	const cJSON *v;
-	cJSON *to = extra;
-
-	cJSON_ArrayForEach (v, obj) {
-		if (known(list, v->string))
-			continue;
-		if (key != NULL && to == extra &&
-		    (to = cJSON_AddObjectToObject(extra, key)) == NULL)
-			return -1;
-		if (!cJSON_AddItemToObject(to, v->string, cJSON_Duplicate(v, 1)))
-			return -1;
-	}
 	return 0;
 }
 
@@ -195,131 +169,315 @@ moves_of(const cJSON *rec, struct chess_pgn_game *g, struct err *e)
 	return 0;
 }
 
-/* The ledger's fields as tags: the players, the anchor, times, plies and
- * termination in the tags cutechess-cli writes, the rest in Cohort* tags. */
-static int
-record_tags(const cJSON *rec, struct chess_pgn_game *g, struct buf *scratch, struct err *e)
+/* A record on its way to a game: the game, and the note's object of the
+ * fields no tag holds. */
+struct rg {
+	const cJSON *rec;
+	struct chess_pgn_game *g;
+	cJSON *note;
+	int nomem;
+};
+
+/* A copy of v in the note as key, or as the member key of its object
+ * head when head is not NULL. */
+static void
+note_put(struct rg *x, const char *head, const char *key, const cJSON *v)
 {
-	const cJSON *model = json_get(rec, "model"), *anchor = json_get(rec, "anchor"), *v;
-	const char *color = str(rec, "color"), *res = str(rec, "result"), *s;
+	cJSON *to = x->note;
+
+	if (head != NULL && (to = cJSON_GetObjectItemCaseSensitive(x->note, head)) == NULL &&
+	    (to = cJSON_AddObjectToObject(x->note, head)) == NULL) {
+		x->nomem = 1;
+		return;
+	}
+	if (!cJSON_AddItemToObject(to, key, cJSON_Duplicate(v, 1)))
+		x->nomem = 1;
+}
+
+/* The same for a field's path: "anchor.elo" or "wall_s". */
+static void
+note_path(struct rg *x, const char *path, const cJSON *v)
+{
+	const char *dot = strchr(path, '.');
+	char head[32];
+
+	if (dot == NULL) {
+		note_put(x, NULL, path, v);
+		return;
+	}
+	snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
+	note_put(x, head, dot + 1, v);
+}
+
+/* The record's value at path ("anchor.elo"), or NULL. */
+static const cJSON *
+at(const cJSON *rec, const char *path)
+{
+	const char *dot = strchr(path, '.');
+	char head[32];
+
+	if (dot == NULL)
+		return cJSON_GetObjectItemCaseSensitive(rec, path);
+	snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
+	return cJSON_GetObjectItemCaseSensitive(json_get(rec, head), dot + 1);
+}
+
+/* The field at path as tag name when a tag can hold it (with suffix after
+ * its text), else in the note; nothing when the record lacks it. */
+static void
+field(struct rg *x, const char *path, const char *name, enum pgnio_type t, const char *suffix)
+{
+	const cJSON *v = at(x->rec, path);
+	char text[300];
+
+	if (v == NULL)
+		return;
+	if (!pgnio_tag_text(v, t, text, sizeof text - 8)) {
+		note_path(x, path, v);
+		return;
+	}
+	strcat(text, suffix);
+	if (tag_set(x->g, name, text) < 0)
+		x->nomem = 1;
+}
+
+/* tokens as four tags when it is an object of those numbers, else in the
+ * note whole. */
+static void
+tokens(struct rg *x)
+{
+	static const char *const tag[] = { TAG_TOKENS_INPUT, TAG_TOKENS_OUTPUT,
+		TAG_TOKENS_REASONING, TAG_TOKENS_CACHED };
+	const cJSON *t = json_get(x->rec, "tokens"), *v;
+	char text[40];
+	int fits = cJSON_IsObject(t) && t->child != NULL;
+
+	if (t == NULL)
+		return;
+	cJSON_ArrayForEach (v, t)
+		fits = fits && known(known_tokens, v->string) &&
+		    pgnio_tag_text(v, T_NUMBER, text, sizeof text);
+	if (!fits) {
+		note_put(x, NULL, "tokens", t);
+		return;
+	}
+	for (int i = 0; i < 4; i++)
+		if ((v = json_get(t, known_tokens[i])) != NULL &&
+		    (!pgnio_tag_text(v, T_NUMBER, text, sizeof text) ||
+		        tag_set(x->g, tag[i], text) < 0))
+			x->nomem = 1;
+}
+
+/* The names Ordo rates: a rated unit "FAMILY/CONDITION" (the condition
+ * alone without a family) and its anchor "anchor-ELO". */
+static void
+unit_names(const char *family, const char *condition, double elo, char *unit, size_t nu,
+    char *anchor, size_t na)
+{
+	char v[32];
+
+	canon_number(elo, v);
+	if (family != NULL && family[0] != '\0')
+		snprintf(unit, nu, "%s/%s", family, condition);
+	else
+		snprintf(unit, nu, "%s", condition);
+	snprintf(anchor, na, "anchor-%s", v);
+}
+
+/* Ordo's line for an anchor ("anchor-1320",1320) onto anchors, once:
+ * seen holds the lines written. */
+static int
+ordo_anchor(struct buf *anchors, const char *name, double elo, struct buf *seen)
+{
+	char line[160], v[32];
+
+	canon_number(elo, v);
+	snprintf(line, sizeof line, "\"%s\",%s\n", name, v);
+	for (const char *p = seen->p; p != NULL && *p != '\0'; p = strchr(p, '\n') + 1)
+		if (strncmp(p, line, strlen(line)) == 0)
+			return 0;
+	return buf_adds(seen, line) < 0 || buf_adds(anchors, line) < 0 ? -1 : 0;
+}
+
+/* The players: the model's name and the anchor's engine as White and Black
+ * by the model's colour; or, by_condition, the names Ordo rates
+ * (unit_names), the two names in CohortModel and CohortAnchorEngine, and
+ * the anchor onto anchors (when not NULL). */
+static int
+players(struct rg *x, int by_condition, struct buf *anchors, struct buf *seen, struct err *e)
+{
+	const char *color = str(x->rec, "color"),
+	           *returned = str(json_get(x->rec, "model"), "returned");
+	const char *requested = str(json_get(x->rec, "model"), "requested");
 	int black = color != NULL && strcmp(color, "black") == 0;
 	const char *mside = black ? "Black" : "White", *aside = black ? "White" : "Black";
-	char name[32];
-	int rc = 0;
+	char name[32], text[300];
 
-	if (res != NULL)
-		g->result = strcmp(res, "draw") == 0   ? CHESS_RESULT_DRAW :
-		    (strcmp(res, "win") == 0) != black ? CHESS_RESULT_WHITE :
-		                                         CHESS_RESULT_BLACK;
-	if ((s = str(model, "returned")) != NULL)
-		rc |= tag_set(g, mside, s);
-	if ((s = str(anchor, "engine")) != NULL)
-		rc |= tag_set(g, aside, s);
-	if ((v = num(anchor, "elo")) != NULL)
-		snprintf(name, sizeof name, "%sElo", aside),
-		    rc |= tag_number(g, name, v->valuedouble);
-	if ((v = num(anchor, "time_s")) != NULL) {
-		char tc[48];
-		canon_number(v->valuedouble, tc);
-		strcat(tc, "/move");
-		snprintf(name, sizeof name, "%sTimeControl", aside);
-		rc |= tag_set(g, name, tc);
+	if (by_condition) {
+		const cJSON *elo = num(json_get(x->rec, "anchor"), "elo");
+		char unit[600], anchor[64];
+		if (str(x->rec, "condition") == NULL || elo == NULL)
+			return err_set(e, ERR_INPUT,
+			    "--players condition: the record has no \"condition\" or \"anchor.elo\"");
+		unit_names(str(x->rec, "family"), str(x->rec, "condition"), elo->valuedouble, unit,
+		    sizeof unit, anchor, sizeof anchor);
+		if (tag_set(x->g, mside, unit) < 0 || tag_set(x->g, aside, anchor) < 0 ||
+		    (anchors != NULL && ordo_anchor(anchors, anchor, elo->valuedouble, seen) < 0))
+			x->nomem = 1;
+		field(x, "model.returned", TAG_MODEL, T_STRING, "");
+		field(x, "anchor.engine", TAG_ENGINE, T_STRING, "");
+	} else {
+		field(x, "model.returned", mside, T_STRING, "");
+		field(x, "anchor.engine", aside, T_STRING, "");
 	}
-	if ((s = str(rec, "started_at")) != NULL)
-		rc |= tag_set(g, "GameStartTime", s);
-	if ((s = str(rec, "ended_at")) != NULL)
-		rc |= tag_set(g, "GameEndTime", s);
-	if ((v = num(rec, "plies")) != NULL)
-		rc |= tag_number(g, "PlyCount", v->valuedouble);
-	if ((s = str(rec, "termination")) != NULL && pgnio_termination_pgn(s) != NULL)
-		rc |= tag_set(g, "Termination", pgnio_termination_pgn(s));
-	if ((s = str(rec, "game_id")) != NULL)
-		rc |= tag_set(g, TAG_GAME_ID, s);
-	if ((s = str(rec, "family")) != NULL)
-		rc |= tag_set(g, TAG_FAMILY, s);
-	if ((s = str(rec, "condition")) != NULL)
-		rc |= tag_set(g, TAG_CONDITION, s);
-	if ((v = num(rec, "block")) != NULL)
-		rc |= tag_number(g, TAG_BLOCK, v->valuedouble);
-	if (color != NULL)
-		rc |= tag_set(g, TAG_COLOR, color);
-	if ((s = str(model, "requested")) != NULL &&
-	    (str(model, "returned") == NULL || strcmp(s, str(model, "returned")) != 0))
-		rc |= tag_set(g, TAG_REQUESTED, s);
-	if ((s = str(rec, "opening")) != NULL)
-		rc |= tag_set(g, TAG_OPENING, s);
-	if ((s = str(rec, "termination")) != NULL)
-		rc |= tag_set(g, TAG_TERMINATION, s);
-	if ((s = str(anchor, "limiter")) != NULL)
-		rc |= tag_set(g, TAG_LIMITER, s);
-	if ((v = num(anchor, "nodes")) != NULL)
-		rc |= tag_number(g, TAG_NODES, v->valuedouble);
-	if ((s = str(anchor, "binary_sha256")) != NULL)
-		rc |= tag_set(g, TAG_SHA, s);
-	if (rc)
-		return err_set(e, ERR_NOMEM, "out of memory");
-	if ((v = json_get(rec, "tokens")) != NULL && tag_json(g, TAG_TOKENS, v, scratch, e) < 0)
-		return -1;
-	if (((v = num(rec, "wall_s")) != NULL && tag_number(g, TAG_WALL, v->valuedouble) < 0) ||
-	    ((v = num(rec, "worker_hours")) != NULL &&
-	        tag_number(g, TAG_WORKER, v->valuedouble) < 0))
-		return err_set(e, ERR_NOMEM, "out of memory");
-	if ((v = json_get(rec, "requests")) != NULL && tag_json(g, TAG_REQUESTS, v, scratch, e) < 0)
-		return -1;
+	/* the requested name, unless it is the returned one, which a tag holds */
+	if (requested == NULL || returned == NULL || strcmp(requested, returned) != 0 ||
+	    !pgnio_tag_text(at(x->rec, "model.returned"), T_STRING, text, sizeof text))
+		field(x, "model.requested", TAG_REQUESTED, T_STRING, "");
+	snprintf(name, sizeof name, "%sElo", aside);
+	field(x, "anchor.elo", name, T_NUMBER, "");
+	snprintf(name, sizeof name, "%sTimeControl", aside);
+	field(x, "anchor.time_s", name, T_PERMOVE, "/move");
 	return 0;
 }
 
-/* The PGN's own tags the import kept, as they were; one whose name a tag
- * above has taken goes in TAG_EXTRA as {"pgn_tags": {...}}, with the
- * fields no tag above holds (and the anchor's and model's other members),
- * so that the built-in map reads every one back where it was. */
-static int
-other_tags(const cJSON *rec, struct chess_pgn_game *g, struct buf *scratch, struct err *e)
+/* The members of the record's object key (the record itself when key is
+ * NULL) not in list, into the note. */
+static void
+unknown(struct rg *x, const char *key, const char *const *list)
 {
-	cJSON *extra = cJSON_CreateObject(), *clash = NULL;
-	const cJSON *v;
-	int rc = 0;
+	const cJSON *obj = key ? json_get(x->rec, key) : x->rec, *v;
 
-	if (extra == NULL || add_unknown(extra, rec, known_top, NULL) < 0 ||
-	    add_unknown(extra, json_get(rec, "model"), known_model, "model") < 0 ||
-	    add_unknown(extra, json_get(rec, "anchor"), known_anchor, "anchor") < 0)
-		rc = err_set(e, ERR_NOMEM, "out of memory");
-	cJSON_ArrayForEach (v, json_get(rec, "pgn_tags")) {
-		if (rc < 0)
-			break;
-		if (!cJSON_IsString(v)) {
-			rc = err_set(e, ERR_INPUT, "\"pgn_tags\": \"%.40s\": expected a string",
+	if (key != NULL && !cJSON_IsObject(obj)) {
+		if (obj != NULL)
+			note_put(x, NULL, key, obj);
+		return;
+	}
+	cJSON_ArrayForEach (v, obj)
+		if (!known(list, v->string))
+			note_put(x, key, v->string, v);
+}
+
+/* The PGN's own tags the import kept, as they were where no tag above has
+ * taken the name and the name and value are plain; the others in the
+ * note's "pgn_tags", so that the built-in map reads every one back where
+ * it was. */
+static int
+kept_tags(struct rg *x, struct err *e)
+{
+	const cJSON *v;
+	char text[300];
+
+	cJSON_ArrayForEach (v, json_get(x->rec, "pgn_tags")) {
+		if (!cJSON_IsString(v))
+			return err_set(e, ERR_INPUT, "\"pgn_tags\": \"%.40s\": expected a string",
 			    v->string);
-			break;
-		}
 		if (strcmp(v->string, "FEN") == 0)
 			continue; /* the writer's, from the start position */
-		if (chess_pgn_tag(g, v->string) == NULL) {
-			if (tag_set(g, v->string, v->valuestring) < 0)
-				rc = err_set(e, ERR_NOMEM, "out of memory");
+		if (chess_pgn_tag(x->g, v->string) == NULL && pgnio_tag_name_plain(v->string) &&
+		    pgnio_tag_text(v, T_STRING, text, sizeof text)) {
+			if (tag_set(x->g, v->string, text) < 0)
+				x->nomem = 1;
 			continue;
 		}
-		if ((clash == NULL &&
-		        (clash = cJSON_AddObjectToObject(extra, "pgn_tags")) == NULL) ||
-		    !json_add_string(clash, v->string, v->valuestring))
-			rc = err_set(e, ERR_NOMEM, "out of memory");
+		note_put(x, "pgn_tags", v->string, v);
 	}
-	if (rc == 0 && extra->child != NULL)
-		rc = tag_json(g, TAG_EXTRA, extra, scratch, e);
-	cJSON_Delete(extra);
-	return rc;
+	return 0;
 }
 
+/* The record's fields as tags: the players, the anchor, times, plies and
+ * termination in the tags cutechess-cli writes, the rest in Cohort* tags;
+ * what no tag can hold in the note. */
 static int
-record_game(const cJSON *rec, struct chess_pgn_game *g, struct buf *scratch, struct err *e)
+record_tags(struct rg *x, int by_condition, struct buf *anchors, struct buf *seen, struct err *e)
 {
+	const char *res = str(x->rec, "result"), *color = str(x->rec, "color"), *s;
+	int black = color != NULL && strcmp(color, "black") == 0;
+	const cJSON *v;
+
+	if (res != NULL)
+		x->g->result = strcmp(res, "draw") == 0 ? CHESS_RESULT_DRAW :
+		    (strcmp(res, "win") == 0) != black  ? CHESS_RESULT_WHITE :
+		                                          CHESS_RESULT_BLACK;
+	if (players(x, by_condition, anchors, seen, e) < 0)
+		return -1;
+	field(x, "started_at", "GameStartTime", T_TIME, "");
+	field(x, "ended_at", "GameEndTime", T_TIME, "");
+	if ((v = num(x->rec, "plies")) != NULL)
+		field(x, "plies", "PlyCount", T_COUNT, "");
+	if ((s = str(x->rec, "termination")) != NULL && pgnio_termination_pgn(s) != NULL &&
+	    tag_set(x->g, "Termination", pgnio_termination_pgn(s)) < 0)
+		x->nomem = 1;
+	field(x, "game_id", TAG_GAME_ID, T_STRING, "");
+	field(x, "family", TAG_FAMILY, T_STRING, "");
+	field(x, "condition", TAG_CONDITION, T_STRING, "");
+	field(x, "block", TAG_BLOCK, T_BLOCK, "");
+	field(x, "color", TAG_COLOR, T_COLOR, "");
+	field(x, "opening", TAG_OPENING, T_STRING, "");
+	field(x, "termination", TAG_TERMINATION, T_STRING, "");
+	field(x, "anchor.limiter", TAG_LIMITER, T_STRING, "");
+	field(x, "anchor.nodes", TAG_NODES, T_NUMBER, "");
+	field(x, "anchor.binary_sha256", TAG_SHA, T_STRING, "");
+	tokens(x);
+	field(x, "wall_s", TAG_WALL, T_SECONDS, "");
+	field(x, "worker_hours", TAG_WORKER, T_NUMBER, "");
+	if ((v = json_get(x->rec, "requests")) != NULL)
+		note_put(x, NULL, "requests", v);
+	unknown(x, NULL, known_top);
+	unknown(x, "model", known_model);
+	unknown(x, "anchor", known_anchor);
+	return kept_tags(x, e);
+}
+
+/* The note: NOTE_WORD and the canonical JSON of its object, one line. */
+static int
+note_write(struct rg *x, struct buf *scratch, struct err *e)
+{
+	if (x->note->child == NULL)
+		return 0;
+	buf_reset(scratch);
+	if (buf_adds(scratch, NOTE_WORD " ") < 0 || canon_write(x->note, scratch, e) < 0 ||
+	    buf_addc(scratch, '\n') < 0)
+		return e->code != ERR_OK ? -1 : err_set(e, ERR_NOMEM, "out of memory");
+	if ((x->g->note = malloc(scratch->len + 1)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memcpy(x->g->note, scratch->p, scratch->len + 1);
+	x->g->note_len = scratch->len;
+	return 0;
+}
+
+/* What one export needs: its options, a game to fill, scratch space,
+ * the anchors file and the lines in it so far. */
+struct ex {
+	const struct pgnio_export_opts *o;
+	struct chess_pgn_game g;
+	struct buf scratch, *anchors, seen;
+};
+
+static int
+record_game(const cJSON *rec, struct ex *ex, struct err *e)
+{
+	struct chess_pgn_game *g = &ex->g;
+	struct buf *scratch = &ex->scratch;
+	struct rg x = { rec, g, cJSON_CreateObject(), 0 };
+	int rc = -1;
+
 	game_clear(g);
+	if (x.note == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
 	start_of(rec, &g->start);
 	g->end = g->start;
-	if (moves_of(rec, g, e) < 0 || record_tags(rec, g, scratch, e) < 0 ||
-	    other_tags(rec, g, scratch, e) < 0)
-		return -1;
-	return 0;
+	if (moves_of(rec, g, e) < 0 ||
+	    record_tags(&x, ex->o->by_condition, ex->anchors, &ex->seen, e) < 0)
+		goto done;
+	if (x.nomem) {
+		err_set(e, ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	rc = note_write(&x, scratch, e);
+done:
+	cJSON_Delete(x.note);
+	return rc;
 }
 
 /* The store a freeze names by default: "store" beside it. */
@@ -339,8 +497,8 @@ default_store(const char *freeze)
 
 /* One included game of the freeze: its record from the store, as PGN. */
 static int
-export_one(struct cas *c, const cJSON *entry, size_t i, struct chess_pgn_game *g,
-    struct buf *scratch, struct buf *out, struct err *e)
+export_one(struct cas *c, const cJSON *entry, size_t i, struct ex *ex, struct buf *out,
+    struct err *e)
 {
 	const char *gid = str(entry, "game_id"), *id = str(entry, "id"), *p;
 	uint8_t d[HASH_LEN], got[HASH_LEN];
@@ -363,74 +521,65 @@ export_one(struct cas *c, const cJSON *entry, size_t i, struct chess_pgn_game *g
 		    gid);
 	if ((rec = json_parse(p, n, "stored record", 1, e)) == NULL)
 		return err_prefix(e, "game \"%.80s\"", gid);
-	rc = record_game(rec, g, scratch, e) < 0 || chess_pgn_write(out, g, e) < 0;
+	rc = record_game(rec, ex, e) < 0 || chess_pgn_write(out, &ex->g, e) < 0;
 	cJSON_Delete(rec);
 	return rc ? err_prefix(e, "game \"%.80s\"", gid) : 0;
 }
 
 int
-pgnio_export_pgn(const char *freeze_path, const char *store_dir, struct buf *out, struct err *e)
+pgnio_export_pgn(const struct pgnio_export_opts *o, struct buf *out, struct buf *anchors,
+    struct err *e)
 {
-	struct chess_pgn_game g = CHESS_PGN_GAME_INIT;
-	struct buf scratch = BUF_INIT;
+	struct ex ex = { .o = o,
+		.g = CHESS_PGN_GAME_INIT,
+		.scratch = BUF_INIT,
+		.anchors = anchors,
+		.seen = BUF_INIT };
 	struct cas *c = NULL;
 	const cJSON *games, *entry;
-	const char *kind;
+	const char *kind, *freeze = o->freeze;
 	char *store = NULL;
 	cJSON *doc;
 	size_t i = 0;
 	int rc = -1;
 
-	if ((doc = json_parse_file(freeze_path, e)) == NULL)
+	if ((doc = json_parse_file(freeze, e)) == NULL)
 		return -1;
 	kind = str(doc, "kind");
 	if (kind == NULL || strcmp(kind, "cohort.freeze/1") != 0) {
 		err_set(e, ERR_INPUT, "%s: \"kind\": expected \"cohort.freeze/1\"",
-		    io_name(freeze_path));
+		    io_name(freeze));
 		goto done;
 	}
 	if (json_get_array(doc, "games", 1, &games, e) < 0) {
-		err_prefix(e, "%s", io_name(freeze_path));
+		err_prefix(e, "%s", io_name(freeze));
 		goto done;
 	}
-	if (store_dir == NULL && (store = default_store(freeze_path)) == NULL) {
+	if (o->store == NULL && (store = default_store(freeze)) == NULL) {
 		err_set(e, ERR_NOMEM, "out of memory");
 		goto done;
 	}
-	if (cas_open(store_dir ? store_dir : store, 0, &c, e) < 0)
+	if (cas_open(o->store ? o->store : store, 0, &c, e) < 0)
 		goto done;
 	cJSON_ArrayForEach (entry, games) {
-		if (export_one(c, entry, i++, &g, &scratch, out, e) < 0) {
-			err_prefix(e, "%s", io_name(freeze_path));
+		if (export_one(c, entry, i++, &ex, out, e) < 0) {
+			err_prefix(e, "%s", io_name(freeze));
 			goto done;
 		}
 	}
 	rc = 0;
 done:
-	game_clear(&g);
-	chess_pgn_game_release(&g);
+	game_clear(&ex.g);
+	chess_pgn_game_release(&ex.g);
 	cas_free(c);
 	free(store);
-	buf_release(&scratch);
+	buf_release(&ex.scratch);
+	buf_release(&ex.seen);
 	cJSON_Delete(doc);
 	return rc;
 }
 
 /* ---- blocks for Ordo ---- */
-
-/* The name of a block's rated unit and of its anchor. */
-static void
-ordo_names(const struct blocks_block *b, char *model, size_t nm, char *anchor, size_t na)
-{
-	char elo[32];
-
-	canon_number(b->anchor, elo);
-	if (b->family[0] != '\0')
-		snprintf(model, nm, "%s/%s", b->family, b->condition);
-	else
-		snprintf(model, nm, "%s", b->condition);
-	snprintf(anchor, na, "anchor-%s", elo);
-}
 
 /* One result-only game between a block's unit and its anchor. */
 static int
@@ -457,20 +606,6 @@ ordo_game(struct chess_pgn_game *g, const struct blocks_block *b, const char *mo
 	return chess_pgn_write(pgn, g, e);
 }
 
-static int
-ordo_anchor(struct buf *anchors, const char *name, double elo, struct buf *seen)
-{
-	char line[160], v[32];
-
-	canon_number(elo, v);
-	snprintf(line, sizeof line, "\"%s\",%s\n", name, v);
-	/* seen holds the lines written, so each anchor comes once */
-	for (const char *p = seen->p; p != NULL && *p != '\0'; p = strchr(p, '\n') + 1)
-		if (strncmp(p, line, strlen(line)) == 0)
-			return 0;
-	return buf_adds(seen, line) < 0 || buf_adds(anchors, line) < 0 ? -1 : 0;
-}
-
 int
 pgnio_export_ordo(const char *path, struct buf *pgn, struct buf *anchors, struct err *e)
 {
@@ -492,7 +627,8 @@ pgnio_export_ordo(const char *path, struct buf *pgn, struct buf *anchors, struct
 		const struct blocks_block *k = &b.b[i];
 		char model[600], anchor[64];
 		long n = 0;
-		ordo_names(k, model, sizeof model, anchor, sizeof anchor);
+		unit_names(k->family, k->condition, k->anchor, model, sizeof model, anchor,
+		    sizeof anchor);
 		if (anchors != NULL && ordo_anchor(anchors, anchor, k->anchor, &seen) < 0)
 			rc = err_set(e, ERR_NOMEM, "out of memory");
 		for (long long j = 0; j < k->w + k->d + k->l && rc == 0; j++)

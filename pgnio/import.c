@@ -45,6 +45,8 @@ struct imp {
 	unsigned char *used;            /* per tag of g: a source read it */
 	size_t cap_used;
 	char note[200];                 /* why the last field had no value */
+	char why[F_N][200];             /* why each field of this game had none */
+	char extra_from[300];           /* where its extra fields came from */
 	const char *family, *condition; /* this game's, for blocks by count */
 	struct tally *tally;
 	size_t ntally, cap_tally;
@@ -119,6 +121,16 @@ tag_get(struct imp *x, const char *name, enum pgnio_type type)
 		return strcmp(name, "FEN") == 0 ? x->fen : x->g->tags[i].value;
 	}
 	return NULL;
+}
+
+/* A tag's value without marking it read (a pattern takes a part of it,
+ * and the whole is kept), or NULL when it is absent or unknown. */
+static const char *
+tag_peek(const struct imp *x, const char *name, enum pgnio_type type)
+{
+	const char *v = chess_pgn_tag(x->g, name);
+
+	return v == NULL || pgnio_absent(v, type) ? NULL : v;
 }
 
 /* A whole number's text. */
@@ -314,7 +326,8 @@ format(struct imp *x, const char *f, cJSON **out, struct err *e)
 static int
 by_name(struct imp *x, const char *glob, cJSON **out, struct err *e)
 {
-	const char *w = tag_get(x, "White", T_STRING), *b = tag_get(x, "Black", T_STRING);
+	/* (the names are read, not taken: a field that takes one reads it) */
+	const char *w = tag_peek(x, "White", T_STRING), *b = tag_peek(x, "Black", T_STRING);
 	int mw = w != NULL && fnmatch(glob, w, 0) == 0, mb = b != NULL && fnmatch(glob, b, 0) == 0;
 
 	*out = NULL;
@@ -366,6 +379,70 @@ by_count(struct imp *x, long every, cJSON **out, struct err *e)
 	return 0;
 }
 
+/* The part of a tag's value the source's pattern matches, as a value of
+ * type t: 0 and *out, 1 (noted) when the tag is absent or does not
+ * match. */
+static int
+tag_match(struct imp *x, const char *name, const struct pgnio_src *s, enum pgnio_type t,
+    cJSON **out, struct err *e)
+{
+	const char *v = tag_peek(x, name, T_STRING);
+	regmatch_t m[10];
+	char part[CHESS_PGN_NAME_MAX + 1];
+	char *big = NULL;
+	size_t n;
+	int rc;
+
+	if (v == NULL) {
+		note(x, "tag %s is absent", name);
+		return 1;
+	}
+	if (s->group >= 10 || regexec(s->re, v, 10, m, 0) != 0 || m[s->group].rm_so < 0) {
+		note(x, "tag %s \"%.40s\" does not match its pattern", name, v);
+		return 1;
+	}
+	n = (size_t)(m[s->group].rm_eo - m[s->group].rm_so);
+	if (n >= sizeof part && (big = malloc(n + 1)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	memcpy(big ? big : part, v + m[s->group].rm_so, n);
+	(big ? big : part)[n] = '\0';
+	if (pgnio_absent(big ? big : part, t)) {
+		note(x, "tag %s: the part its pattern matches is empty", name);
+		rc = 1;
+	} else
+		rc = convert(x, name, big ? big : part, t, out, e);
+	free(big);
+	return rc;
+}
+
+/* The JSON object after word on a line of the game's note: 0 and *out,
+ * 1 (noted) when no line has the word. */
+static int
+note_json(struct imp *x, const char *word, cJSON **out, struct err *e)
+{
+	size_t w = strlen(word);
+	struct err je = ERR_INIT;
+
+	for (const char *p = x->g->note; p != NULL && *p != '\0';) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > w && strncmp(p, word, w) == 0 && p[w] == ' ') {
+			cJSON *j = json_parse(p + w + 1, len - w - 1, word, 1, &je);
+			if (j == NULL || !cJSON_IsObject(j)) {
+				cJSON_Delete(j);
+				return game_fail(x, e,
+				    "the comment \"; %s\": expected a JSON object%s%s", word,
+				    je.msg[0] ? ": " : "", je.msg);
+			}
+			*out = j;
+			return 0;
+		}
+		p += len + (nl != NULL);
+	}
+	note(x, "no comment \"; %s\"", word);
+	return 1;
+}
+
 /* Field f's value from the first of its sources that gives one: 0 and
  * *out (the caller's), 1 when none does (x->note says why), -1 on error. */
 static int
@@ -384,11 +461,23 @@ field_get(struct imp *x, int f, cJSON **out, struct err *e)
 		switch (s->kind) {
 		case SRC_TAG:
 			expand(x, s->text, name, sizeof name);
+			if (s->re != NULL) {
+				rc = tag_match(x, name, s, t, out, e);
+				break;
+			}
 			if ((v = tag_get(x, name, t)) == NULL) {
 				note(x, "tag %s is absent", name);
 				continue;
 			}
 			rc = convert(x, name, v, t, out, e);
+			if (rc == 0 && f == F_EXTRA)
+				snprintf(x->extra_from, sizeof x->extra_from, "tag %.280s", name);
+			break;
+		case SRC_NOTE:
+			rc = note_json(x, s->text, out, e);
+			if (rc == 0)
+				snprintf(x->extra_from, sizeof x->extra_from,
+				    "the comment \"; %s\"", s->text);
 			break;
 		case SRC_VALUE:
 			if (t == T_COLOR) {
@@ -478,13 +567,31 @@ rules(struct imp *x, const char **term, struct err *e)
 	return 0;
 }
 
-/* Put v at the record path key ("anchor.elo"), taking it over. */
-static int
-put(cJSON *rec, const char *key, cJSON *v, struct err *e)
+/* The record's value at path ("anchor.elo"), or NULL. */
+static const cJSON *
+path_get(const cJSON *rec, const char *path)
 {
-	const char *dot = strchr(key, '.');
+	const char *dot = strchr(path, '.');
+	char head[32];
+
+	if (dot == NULL)
+		return cJSON_GetObjectItemCaseSensitive(rec, path);
+	snprintf(head, sizeof head, "%.*s", (int)(dot - path), path);
+	return cJSON_GetObjectItemCaseSensitive(json_get(rec, head), dot + 1);
+}
+
+/* Put v at the record path key ("anchor.elo"), taking it over; a path
+ * set already is refused. */
+static int
+put(struct imp *x, cJSON *rec, const char *key, cJSON *v, struct err *e)
+{
+	const char *dot = strchr(key, '.'), *path = key;
 	cJSON *obj = rec;
 
+	if (path_get(rec, key) != NULL) {
+		cJSON_Delete(v);
+		return game_fail(x, e, "\"%s\" is set twice", path);
+	}
 	if (dot != NULL) {
 		char head[32];
 		snprintf(head, sizeof head, "%.*s", (int)(dot - key), key);
@@ -543,8 +650,10 @@ merge_extra(struct imp *x, cJSON *rec, cJSON *extra, struct err *e)
 static int
 keep_tags(struct imp *x, cJSON *rec, int fen_used, struct err *e)
 {
-	cJSON *t = NULL;
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(rec, "pgn_tags"); /* extra's, if any */
 
+	if (t != NULL && !cJSON_IsObject(t))
+		return game_fail(x, e, "\"pgn_tags\": expected an object");
 	for (size_t i = 0; i < x->g->ntags; i++) {
 		const char *n = x->g->tags[i].name, *v = x->g->tags[i].value;
 		if (x->used[i] || pgnio_absent(v, T_STRING) || strcmp(v, "????.??.??") == 0 ||
@@ -553,6 +662,8 @@ keep_tags(struct imp *x, cJSON *rec, int fen_used, struct err *e)
 			continue;
 		if (t == NULL && (t = cJSON_AddObjectToObject(rec, "pgn_tags")) == NULL)
 			return err_set(e, ERR_NOMEM, "out of memory");
+		if (cJSON_GetObjectItemCaseSensitive(t, n) != NULL)
+			return game_fail(x, e, "\"pgn_tags\": \"%.40s\" is set twice", n);
 		if (!json_add_string(t, n, strcmp(n, "FEN") == 0 ? x->fen : v))
 			return err_set(e, ERR_NOMEM, "out of memory");
 	}
@@ -568,8 +679,13 @@ game_fields(struct imp *x, cJSON *rec, struct err *e)
 		{ NULL, "win", "loss", "draw" }, /* the model plays White */
 		{ NULL, "loss", "win", "draw" }, /* Black */
 	};
+	static const char *const own[] = { "color", "status", "result", "plies", "moves" };
 	const char *pc = chess_pgn_tag(g, "PlyCount");
 	double plies = (double)g->nmoves;
+
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (json_get(rec, own[i]) != NULL)
+			return game_fail(x, e, "\"%s\" is set twice: the game gives it", own[i]);
 
 	if (pc != NULL && !pgnio_absent(pc, T_COUNT)) {
 		double n;
@@ -602,37 +718,58 @@ game_fields(struct imp *x, cJSON *rec, struct err *e)
 	return 0;
 }
 
-/* The fields a record must have to freeze (the ledger contract). */
+/* The fields a record must have to freeze (the ledger contract); tokens
+ * is one, whichever fields give it. */
 static int
 required(int f, int terminal)
 {
 	return f != F_LIMITER && f != F_SHA && f != F_TERMINATION && f != F_EXTRA &&
-	    f != F_TIME_S && f != F_NODES && (f != F_ENDED || terminal);
+	    f != F_TIME_S && f != F_NODES && f != F_TOKENS_INPUT && f != F_TOKENS_OUTPUT &&
+	    f != F_TOKENS_REASONING && f != F_TOKENS_CACHED && (f != F_ENDED || terminal);
 }
 
-/* Every mapped field of the record, F_MODEL done; missing lists the
- * required ones that got no value. */
-static int
-map_fields(struct imp *x, cJSON *rec, cJSON **extra, struct buf *missing, struct err *e)
+/* A tag that gives field f, when extra gives it too: the name, or NULL. */
+static const char *
+tag_also(struct imp *x, int f, char *name, size_t n)
 {
-	int terminal = x->g->result != CHESS_RESULT_UNKNOWN;
-	char clock_note[200] = "";
+	for (size_t i = 0; i < x->map->nsrc[f]; i++) {
+		const struct pgnio_src *s = &x->map->src[f][i];
+		if (s->kind != SRC_TAG)
+			continue;
+		expand(x, s->text, name, n);
+		if (tag_peek(x, name, pgnio_fields[f].type) != NULL)
+			return name;
+	}
+	return NULL;
+}
 
+/* Every mapped field of the record, F_MODEL done: *extra first, then each
+ * field it does not give (a tag that gives one it gives is refused);
+ * x->why says why each that got no value got none. */
+static int
+map_fields(struct imp *x, cJSON *rec, cJSON **extra, struct err *e)
+{
+	char name[320];
+	int rc;
+
+	snprintf(x->extra_from, sizeof x->extra_from, "the map's \"extra\"");
+	if ((rc = field_get(x, F_EXTRA, extra, e)) < 0)
+		return -1;
 	for (int f = F_GAME_ID; f < F_N; f++) {
 		cJSON *v;
-		int rc = field_get(x, f, &v, e);
-		if (rc < 0)
+		x->why[f][0] = '\0';
+		if (f == F_EXTRA)
+			continue;
+		if (*extra != NULL && path_get(*extra, pgnio_fields[f].key) != NULL) {
+			if (tag_also(x, f, name, sizeof name) != NULL)
+				return game_fail(x, e, "\"%s\" is set twice: by tag %s and by %s",
+				    pgnio_fields[f].key, name, x->extra_from);
+			continue;
+		}
+		if ((rc = field_get(x, f, &v, e)) < 0)
 			return -1;
 		if (rc == 1) {
-			if (f == F_TIME_S || f == F_NODES) {
-				if (f == F_TIME_S)
-					snprintf(clock_note, sizeof clock_note, "%s", x->note);
-				continue;
-			}
-			if (required(f, terminal) &&
-			    buf_printf(missing, "%s\"%s\" (%s)", missing->len ? ", " : "",
-			        pgnio_fields[f].key, x->note) < 0)
-				return err_set(e, ERR_NOMEM, "out of memory");
+			snprintf(x->why[f], sizeof x->why[f], "%s", x->note);
 			continue;
 		}
 		if (f == F_FAMILY || f == F_CONDITION) {
@@ -643,17 +780,27 @@ map_fields(struct imp *x, cJSON *rec, cJSON **extra, struct buf *missing, struct
 			}
 			*(f == F_FAMILY ? &x->family : &x->condition) = v->valuestring;
 		}
-		if (f == F_EXTRA) {
-			*extra = v;
-			continue;
-		}
-		if (put(rec, pgnio_fields[f].key, v, e) < 0)
+		if (put(x, rec, pgnio_fields[f].key, v, e) < 0)
 			return -1;
 	}
-	if (!cJSON_GetObjectItemCaseSensitive(json_get(rec, "anchor"), "time_s") &&
-	    !cJSON_GetObjectItemCaseSensitive(json_get(rec, "anchor"), "nodes") &&
+	return 0;
+}
+
+/* The required fields the record, extra merged, still lacks, each with
+ * why its sources gave nothing. */
+static int
+missing_fields(const struct imp *x, const cJSON *rec, struct buf *missing, struct err *e)
+{
+	int terminal = x->g->result != CHESS_RESULT_UNKNOWN;
+
+	for (int f = F_GAME_ID; f < F_N; f++)
+		if (required(f, terminal) && path_get(rec, pgnio_fields[f].key) == NULL &&
+		    buf_printf(missing, "%s\"%s\" (%s)", missing->len ? ", " : "",
+		        pgnio_fields[f].key, x->why[f]) < 0)
+			return err_set(e, ERR_NOMEM, "out of memory");
+	if (path_get(rec, "anchor.time_s") == NULL && path_get(rec, "anchor.nodes") == NULL &&
 	    buf_printf(missing, "%s\"anchor.time_s\" or \"anchor.nodes\" (%s)",
-	        missing->len ? ", " : "", clock_note) < 0)
+	        missing->len ? ", " : "", x->why[F_TIME_S]) < 0)
 		return err_set(e, ERR_NOMEM, "out of memory");
 	return 0;
 }
@@ -668,6 +815,32 @@ ledger_word(const char *t, char *word, size_t n)
 	for (; t[k] != '\0' && k + 1 < n; k++)
 		word[k] = t[k] == ' ' ? '_' : (char)tolower((unsigned char)t[k]);
 	word[k] = '\0';
+}
+
+/* White and Black, when they name the rated units as `export pgn
+ * --players condition` does ("luna/top5" and "anchor-1320") and the record
+ * has those fields from other tags, say nothing more: they are read. */
+static void
+unit_names_read(struct imp *x, const cJSON *rec)
+{
+	const char *m = tag_peek(x, x->black ? "Black" : "White", T_STRING),
+	           *a = tag_peek(x, x->black ? "White" : "Black", T_STRING);
+	const cJSON *fam = json_get(rec, "family"), *cond = json_get(rec, "condition"),
+	            *elo = path_get(rec, "anchor.elo");
+	char unit[600], anchor[64], v[32];
+
+	if (m == NULL || a == NULL || !cJSON_IsString(cond) || !cJSON_IsNumber(elo))
+		return;
+	if (cJSON_IsString(fam) && fam->valuestring[0] != '\0')
+		snprintf(unit, sizeof unit, "%s/%s", fam->valuestring, cond->valuestring);
+	else
+		snprintf(unit, sizeof unit, "%s", cond->valuestring);
+	canon_number(elo->valuedouble, v);
+	snprintf(anchor, sizeof anchor, "anchor-%s", v);
+	if (strcmp(m, unit) == 0 && strcmp(a, anchor) == 0) {
+		tag_get(x, "White", T_STRING);
+		tag_get(x, "Black", T_STRING);
+	}
 }
 
 /* The termination: the map's, else the rules', else the Termination tag
@@ -740,7 +913,8 @@ game_record(struct imp *x, cJSON **out, struct err *e)
 		return -1;
 	if ((rec = cJSON_CreateObject()) == NULL)
 		return err_set(e, ERR_NOMEM, "out of memory");
-	if (map_fields(x, rec, &extra, &missing, e) < 0)
+	if (map_fields(x, rec, &extra, e) < 0 || (extra && merge_extra(x, rec, extra, e) < 0) ||
+	    missing_fields(x, rec, &missing, e) < 0)
 		goto done;
 	if (missing.len > 0) {
 		game_fail(x, e, "no value for %s", missing.p);
@@ -751,8 +925,9 @@ game_record(struct imp *x, cJSON **out, struct err *e)
 	fen_used = cJSON_IsString(op) && strcmp(op->valuestring, x->fen) == 0;
 	for (size_t i = 0; i < g->ntags; i++)
 		fen_used |= x->used[i] && strcmp(g->tags[i].name, "FEN") == 0;
+	unit_names_read(x, rec);
 	if (termination(x, rec, ruled, e) < 0 || game_fields(x, rec, e) < 0 ||
-	    keep_tags(x, rec, fen_used, e) < 0 || (extra && merge_extra(x, rec, extra, e) < 0))
+	    keep_tags(x, rec, fen_used, e) < 0)
 		goto done;
 	*out = rec;
 	rec = NULL;

@@ -9,6 +9,7 @@
 #ifndef COHORT_PGNIO_INTERNAL_H
 #define COHORT_PGNIO_INTERNAL_H
 
+#include <regex.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -19,7 +20,12 @@
 #define PGNIO_MAP_KIND "cohort.pgn-map/1"
 
 /* The tags the exporter writes beyond the standard ones, which the
- * built-in map reads back. */
+ * built-in map reads back.  Their names are letters only and each holds a
+ * plain value (pgnio_tag_text), as every PGN reader takes them; what no
+ * tag can hold goes in the game's note, one line of NOTE_WORD and
+ * canonical JSON. */
+#define TAG_MODEL "CohortModel" /* model.returned, when White or Black names the condition */
+#define TAG_ENGINE "CohortAnchorEngine" /* anchor.engine, likewise */
 #define TAG_COLOR "CohortColor" /* the model's colour: white or black */
 #define TAG_GAME_ID "CohortGameId"
 #define TAG_FAMILY "CohortFamily"
@@ -30,12 +36,23 @@
 #define TAG_TERMINATION "CohortTermination" /* the ledger's word, exactly */
 #define TAG_LIMITER "CohortAnchorLimiter"
 #define TAG_NODES "CohortAnchorNodes"
-#define TAG_SHA "CohortAnchorSha256"
-#define TAG_TOKENS "CohortTokens" /* canonical JSON of the object */
+#define TAG_SHA "CohortAnchorSha"
+#define TAG_TOKENS_INPUT "CohortTokensInput"
+#define TAG_TOKENS_OUTPUT "CohortTokensOutput"
+#define TAG_TOKENS_REASONING "CohortTokensReasoning"
+#define TAG_TOKENS_CACHED "CohortTokensCached"
 #define TAG_WALL "CohortWallS"
 #define TAG_WORKER "CohortWorkerHours"
+/* Earlier exports wrote JSON in these tags; the built-in map still reads
+ * them. */
+#define TAG_SHA_OLD "CohortAnchorSha256"
+#define TAG_TOKENS "CohortTokens"     /* canonical JSON of the object */
 #define TAG_REQUESTS "CohortRequests" /* canonical JSON of the array */
 #define TAG_EXTRA "CohortExtra"       /* canonical JSON of the other fields */
+/* The note's line: this word, a space, a JSON object of the fields no
+ * tag holds (requests, values a tag cannot hold, the record's other
+ * fields), read back as "extra". */
+#define NOTE_WORD "cohort"
 
 /* What a field's value is, and how a tag's text becomes one. */
 enum pgnio_type {
@@ -71,6 +88,10 @@ enum pgnio_field {
 	F_ENDED,
 	F_TERMINATION,
 	F_TOKENS,
+	F_TOKENS_INPUT,
+	F_TOKENS_OUTPUT,
+	F_TOKENS_REASONING,
+	F_TOKENS_CACHED,
 	F_WALL,
 	F_WORKER,
 	F_REQUESTS,
@@ -90,14 +111,17 @@ enum pgnio_src_kind {
 	SRC_VALUE,  /* a constant */
 	SRC_FORMAT, /* text with {file}, {game} and {tag:NAME} */
 	SRC_NAME,   /* model only: the player whose name matches a glob */
-	SRC_EVERY   /* block only: every N games of a (family, condition), in input order */
+	SRC_EVERY,  /* block only: every N games of a (family, condition), in input order */
+	SRC_NOTE    /* an object field only: the JSON after a word on a line of the note */
 };
 
 struct pgnio_src {
 	enum pgnio_src_kind kind;
-	const char *text;   /* tag name, format, or glob */
+	const char *text;   /* tag name, format, glob, or the note's word */
 	const cJSON *value; /* SRC_VALUE */
 	long every;         /* SRC_EVERY */
+	regex_t *re;        /* SRC_TAG with a pattern: the part of the value it matches */
+	int group;          /* which group of re (0: the whole match) */
 };
 
 struct pgnio_map {
@@ -120,6 +144,16 @@ const char *pgnio_termination_pgn(const char *ledger);
  * rewritten as "...Z" or "...+hh:mm".  -1 (e says why) for any other zone,
  * which would need a guess (PST, CEST). */
 int pgnio_time_text(const char *v, char *out, size_t n, struct err *e);
+
+/* Whether name is a tag name every PGN reader takes: letters only. */
+int pgnio_tag_name_plain(const char *name);
+
+/* The text of a tag that holds v as a field of type t and reads back as
+ * v: 1 and out (at most n bytes with its NUL), or 0 when no tag can: v is
+ * of another type, is text PGN readers do not all take (a '"' or '\\', a
+ * control character, more than 255 bytes), or reads as "unknown" ("?").
+ * A time per move is its number of seconds (the caller adds "/move"). */
+int pgnio_tag_text(const cJSON *v, enum pgnio_type t, char *out, size_t n);
 
 /* A strict JSON number's text (no white space) into *x; -1 if it is not
  * one or is not finite. */

@@ -31,63 +31,51 @@ const struct pgnio_field_info pgnio_fields[F_N] = {
 	[F_ENDED] = { "ended_at", T_TIME },
 	[F_TERMINATION] = { "termination", T_STRING },
 	[F_TOKENS] = { "tokens", T_OBJECT },
+	[F_TOKENS_INPUT] = { "tokens.input", T_NUMBER },
+	[F_TOKENS_OUTPUT] = { "tokens.output", T_NUMBER },
+	[F_TOKENS_REASONING] = { "tokens.reasoning", T_NUMBER },
+	[F_TOKENS_CACHED] = { "tokens.cached", T_NUMBER },
 	[F_WALL] = { "wall_s", T_SECONDS },
 	[F_WORKER] = { "worker_hours", T_NUMBER },
 	[F_REQUESTS] = { "requests", T_ARRAY },
 	[F_EXTRA] = { "extra", T_OBJECT },
 };
 
-#define TAGSRC(t) "{\"tag\":\"" t "\"}"
+#define TAG(t) "{\"tag\":\"" t "\"}"
 
 /* The built-in map: the standard tags cutechess-cli and fastchess write,
  * and the exporter's own (internal.h), so that a PGN the exporter wrote
  * reads back as the records it came from. */
+/* clang-format off */
 static const char builtin[] =
     "{\"kind\":\"" PGNIO_MAP_KIND "\","
-    "\"model\":" TAGSRC(
-        TAG_COLOR) ","
-                   "\"game_id\":[" TAGSRC(
-                       TAG_GAME_ID) ",{\"format\":\"{file}-{game}\"}],"
-                                    "\"family\":" TAGSRC(
-                                        TAG_FAMILY) ","
-                                                    "\"condition\":" TAGSRC(
-                                                        TAG_CONDITION) ","
-                                                                       "\"block\":" TAGSRC(
-                                                                           TAG_BLOCK) ","
-                                                                                      "\"model.requested\":[" TAGSRC(TAG_REQUESTED) "," TAGSRC(
-                                                                                          "{model}") "],"
-                                                                                                     "\"model.returned\":" TAGSRC(
-                                                                                                         "{model}") ","
-                                                                                                                    "\"anchor.engine\":" TAGSRC(
-                                                                                                                        "{anchor}") ","
-                                                                                                                                    "\"anchor.elo\":" TAGSRC(
-                                                                                                                                        "{anchor}Elo") ","
-                                                                                                                                                       "\"anchor.limiter\":" TAGSRC(
-                                                                                                                                                           TAG_LIMITER) ","
-                                                                                                                                                                        "\"anchor.time_s\":[" TAGSRC("{anchor}TimeControl") "," TAGSRC(
-                                                                                                                                                                            "TimeControl") "],"
-                                                                                                                                                                                           "\"anchor.nodes\":" TAGSRC(
-                                                                                                                                                                                               TAG_NODES) ","
-                                                                                                                                                                                                          "\"anchor.binary_sha256\":" TAGSRC(
-                                                                                                                                                                                                              TAG_SHA) ","
-                                                                                                                                                                                                                       "\"opening\":[" TAGSRC(TAG_OPENING) "," TAGSRC(
-                                                                                                                                                                                                                           "FEN") ",\"startpos\"],"
-                                                                                                                                                                                                                                  "\"started_at\":" TAGSRC(
-                                                                                                                                                                                                                                      "GameStartTime") ","
-                                                                                                                                                                                                                                                       "\"ended_at\":" TAGSRC(
-                                                                                                                                                                                                                                                           "GameEndTime") ","
-                                                                                                                                                                                                                                                                          "\"termination\":" TAGSRC(
-                                                                                                                                                                                                                                                                              TAG_TERMINATION) ","
-                                                                                                                                                                                                                                                                                               "\"tokens\":" TAGSRC(
-                                                                                                                                                                                                                                                                                                   TAG_TOKENS) ","
-                                                                                                                                                                                                                                                                                                               "\"wall_s\":[" TAGSRC(TAG_WALL) "," TAGSRC(
-                                                                                                                                                                                                                                                                                                                   "GameDuration") "],"
-                                                                                                                                                                                                                                                                                                                                   "\"worker_hours\":" TAGSRC(
-                                                                                                                                                                                                                                                                                                                                       TAG_WORKER) ","
-                                                                                                                                                                                                                                                                                                                                                   "\"requests\":" TAGSRC(
-                                                                                                                                                                                                                                                                                                                                                       TAG_REQUESTS) ","
-                                                                                                                                                                                                                                                                                                                                                                     "\"extra\":" TAGSRC(
-                                                                                                                                                                                                                                                                                                                                                                         TAG_EXTRA) "}";
+    "\"model\":" TAG(TAG_COLOR) ","
+    "\"game_id\":[" TAG(TAG_GAME_ID) ",{\"format\":\"{file}-{game}\"}],"
+    "\"family\":" TAG(TAG_FAMILY) ","
+    "\"condition\":" TAG(TAG_CONDITION) ","
+    "\"block\":" TAG(TAG_BLOCK) ","
+    "\"model.requested\":[" TAG(TAG_REQUESTED) "," TAG(TAG_MODEL) "," TAG("{model}") "],"
+    "\"model.returned\":[" TAG(TAG_MODEL) "," TAG("{model}") "],"
+    "\"anchor.engine\":[" TAG(TAG_ENGINE) "," TAG("{anchor}") "],"
+    "\"anchor.elo\":" TAG("{anchor}Elo") ","
+    "\"anchor.limiter\":" TAG(TAG_LIMITER) ","
+    "\"anchor.time_s\":[" TAG("{anchor}TimeControl") "," TAG("TimeControl") "],"
+    "\"anchor.nodes\":" TAG(TAG_NODES) ","
+    "\"anchor.binary_sha256\":[" TAG(TAG_SHA) "," TAG(TAG_SHA_OLD) "],"
+    "\"opening\":[" TAG(TAG_OPENING) "," TAG("FEN") ",\"startpos\"],"
+    "\"started_at\":" TAG("GameStartTime") ","
+    "\"ended_at\":" TAG("GameEndTime") ","
+    "\"termination\":" TAG(TAG_TERMINATION) ","
+    "\"tokens\":" TAG(TAG_TOKENS) ","
+    "\"tokens.input\":" TAG(TAG_TOKENS_INPUT) ","
+    "\"tokens.output\":" TAG(TAG_TOKENS_OUTPUT) ","
+    "\"tokens.reasoning\":" TAG(TAG_TOKENS_REASONING) ","
+    "\"tokens.cached\":" TAG(TAG_TOKENS_CACHED) ","
+    "\"wall_s\":[" TAG(TAG_WALL) "," TAG("GameDuration") "],"
+    "\"worker_hours\":" TAG(TAG_WORKER) ","
+    "\"requests\":" TAG(TAG_REQUESTS) ","
+    "\"extra\":[" TAG(TAG_EXTRA) ",{\"note\":\"" NOTE_WORD "\"}]}";
+/* clang-format on */
 
 #define MAX_SOURCES 16
 
@@ -267,6 +255,75 @@ source_every(const cJSON *it, struct pgnio_src *s, const char *name, const char 
 	return 0;
 }
 
+/* The source keys field f takes, for messages. */
+static const char *
+source_keys(int f)
+{
+	if (f == F_MODEL)
+		return "\"tag\", \"value\", \"format\", \"name\"";
+	if (f == F_BLOCK)
+		return "\"tag\", \"value\", \"format\", \"every\"";
+	if (pgnio_fields[f].type == T_OBJECT)
+		return "\"tag\", \"value\", \"format\", \"note\"";
+	return "\"tag\", \"value\", \"format\"";
+}
+
+/* {"tag": NAME} with "pattern" (a POSIX extended regular expression: the
+ * value is the part of the tag it matches) and "group" (which
+ * parenthesized group: 1 by default when the pattern has one, else 0, the
+ * whole match). */
+static int
+source_tag(int f, const cJSON *v, struct pgnio_src *s, const char *name, const char *where,
+    struct err *e)
+{
+	const cJSON *tag = json_get(v, "tag"), *pat = json_get(v, "pattern"),
+	            *grp = json_get(v, "group"), *it;
+	int rc;
+
+	cJSON_ArrayForEach (it, v)
+		if (strcmp(it->string, "tag") != 0 && strcmp(it->string, "pattern") != 0 &&
+		    strcmp(it->string, "group") != 0)
+			return err_set(e, ERR_INPUT,
+			    "%s: %s: \"%.40s\": unknown beside \"tag\" (expected \"pattern\" "
+			    "or \"group\")",
+			    name, where, it->string);
+	s->kind = SRC_TAG;
+	if (!cJSON_IsString(tag) || !tag_name_ok(tag->valuestring, f != F_MODEL))
+		return err_set(e, ERR_INPUT, "%s: %s: \"tag\": expected a PGN tag name%s", name,
+		    where, f != F_MODEL ? " ({model} and {anchor} for White or Black)" : "");
+	s->text = tag->valuestring;
+	if (pat == NULL) {
+		if (grp != NULL)
+			return err_set(e, ERR_INPUT, "%s: %s: \"group\" goes with \"pattern\"",
+			    name, where);
+		return 0;
+	}
+	if (!cJSON_IsString(pat) || pat->valuestring[0] == '\0')
+		return err_set(e, ERR_INPUT, "%s: %s: \"pattern\": expected a regular expression",
+		    name, where);
+	if ((s->re = malloc(sizeof *s->re)) == NULL)
+		return err_set(e, ERR_NOMEM, "out of memory");
+	if ((rc = regcomp(s->re, pat->valuestring, REG_EXTENDED)) != 0) {
+		char why[160];
+		regerror(rc, s->re, why, sizeof why);
+		free(s->re);
+		s->re = NULL;
+		return err_set(e, ERR_INPUT, "%s: %s: \"pattern\": %s", name, where, why);
+	}
+	s->group = s->re->re_nsub > 0 ? 1 : 0;
+	if (grp != NULL) {
+		size_t most = s->re->re_nsub < 9 ? s->re->re_nsub : 9;
+		if (!cJSON_IsNumber(grp) || grp->valuedouble != floor(grp->valuedouble) ||
+		    grp->valuedouble < 0 || grp->valuedouble > (double)most)
+			return err_set(e, ERR_INPUT,
+			    "%s: %s: \"group\": expected a whole number from 0 to %zu (the "
+			    "pattern's groups, at most 9)",
+			    name, where, most);
+		s->group = (int)grp->valuedouble;
+	}
+	return 0;
+}
+
 /* One source of field f from v; where names it in messages. */
 static int
 read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const char *where,
@@ -279,24 +336,14 @@ read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const 
 	memset(s, 0, sizeof *s);
 	if (!cJSON_IsObject(v))
 		return source_constant(v, t, s, name, where, e);
+	if (json_get(v, "tag") != NULL)
+		return source_tag(f, v, s, name, where, e);
 	if (cJSON_GetArraySize(v) != 1)
-		return err_set(e, ERR_INPUT,
-		    "%s: %s: expected an object with one of \"tag\", "
-		    "\"value\", \"format\"%s",
-		    name, where,
-		    f == F_MODEL     ? ", \"name\"" :
-		        f == F_BLOCK ? ", \"every\"" :
-		                       "");
+		return err_set(e, ERR_INPUT, "%s: %s: expected an object with one of %s", name,
+		    where, source_keys(f));
 	it = v->child;
 	key = it->string;
-	if (strcmp(key, "tag") == 0) {
-		s->kind = SRC_TAG;
-		if (!cJSON_IsString(it) || !tag_name_ok(it->valuestring, f != F_MODEL))
-			return err_set(e, ERR_INPUT, "%s: %s: \"tag\": expected a PGN tag name%s",
-			    name, where,
-			    f != F_MODEL ? " ({model} and {anchor} for White or Black)" : "");
-		s->text = it->valuestring;
-	} else if (strcmp(key, "value") == 0) {
+	if (strcmp(key, "value") == 0) {
 		s->kind = SRC_VALUE;
 		s->value = it;
 		if ((why = value_ok(it, t)) != NULL)
@@ -313,15 +360,29 @@ read_source(int f, const cJSON *v, struct pgnio_src *s, const char *name, const 
 	} else if (strcmp(key, "every") == 0 && f == F_BLOCK) {
 		if (source_every(it, s, name, where, e) < 0)
 			return -1;
+	} else if (strcmp(key, "note") == 0 && t == T_OBJECT) {
+		s->kind = SRC_NOTE;
+		if (!cJSON_IsString(it) || it->valuestring[0] == '\0' ||
+		    strspn(it->valuestring, symbol) != strlen(it->valuestring))
+			return err_set(e, ERR_INPUT, "%s: %s: \"note\": expected a word", name,
+			    where);
+		s->text = it->valuestring;
 	} else
-		return err_set(e, ERR_INPUT,
-		    "%s: %s: \"%s\": unknown source (expected \"tag\", "
-		    "\"value\", \"format\"%s)",
-		    name, where, key,
-		    f == F_MODEL     ? ", \"name\"" :
-		        f == F_BLOCK ? ", \"every\"" :
-		                       "");
+		return err_set(e, ERR_INPUT, "%s: %s: \"%s\": unknown source (expected %s)", name,
+		    where, key, source_keys(f));
 	return 0;
+}
+
+/* Free a field's sources. */
+static void
+sources_free(struct pgnio_src *src, size_t n)
+{
+	for (size_t i = 0; src != NULL && i < n; i++)
+		if (src[i].re != NULL) {
+			regfree(src[i].re);
+			free(src[i].re);
+		}
+	free(src);
 }
 
 /* Field f's sources from v (one source, or an array of them). */
@@ -341,20 +402,20 @@ read_field(struct pgnio_map *m, int f, const cJSON *v, const char *name, struct 
 	if (!cJSON_IsArray(v)) {
 		snprintf(where, sizeof where, "\"%s\"", pgnio_fields[f].key);
 		if (read_source(f, v, &src[0], name, where, e) < 0) {
-			free(src);
+			sources_free(src, 1);
 			return -1;
 		}
 	} else {
 		cJSON_ArrayForEach (it, v) {
 			snprintf(where, sizeof where, "\"%s\"[%zu]", pgnio_fields[f].key, i);
 			if (read_source(f, it, &src[i], name, where, e) < 0) {
-				free(src);
+				sources_free(src, i + 1);
 				return -1;
 			}
 			i++;
 		}
 	}
-	free(m->src[f]);
+	sources_free(m->src[f], m->nsrc[f]);
 	m->src[f] = src;
 	m->nsrc[f] = n;
 	return 0;
@@ -375,7 +436,7 @@ read_map(struct pgnio_map *m, const cJSON *doc, const char *name, struct err *e)
 		if (strcmp(v->string, "kind") == 0)
 			continue;
 		if ((f = field_index(v->string)) < 0) {
-			char keys[600];
+			char keys[800];
 			size_t n = 0;
 			for (int k = 0; k < F_N; k++)
 				n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s",
@@ -441,13 +502,32 @@ pgnio_map_open(const char *path, struct pgnio_map **out, struct err *e)
 	return rc;
 }
 
+int
+pgnio_map_check(const cJSON *doc, const char *name, size_t *keys, struct err *e)
+{
+	struct pgnio_map *m = map_base(e);
+	int rc = -1;
+
+	*keys = 0;
+	if (m == NULL)
+		return -1;
+	if ((m->user = cJSON_Duplicate(doc, 1)) == NULL)
+		err_set(e, ERR_NOMEM, "out of memory");
+	else if (read_map(m, m->user, name, e) == 0) {
+		*keys = (size_t)cJSON_GetArraySize(m->user) - 1;
+		rc = 0;
+	}
+	pgnio_map_free(m);
+	return rc;
+}
+
 void
 pgnio_map_free(struct pgnio_map *m)
 {
 	if (m == NULL)
 		return;
 	for (int f = 0; f < F_N; f++)
-		free(m->src[f]);
+		sources_free(m->src[f], m->nsrc[f]);
 	cJSON_Delete(m->base);
 	cJSON_Delete(m->user);
 	free(m);

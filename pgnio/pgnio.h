@@ -14,8 +14,13 @@
  * strings.
  *
  * Export (`cohort export pgn`): the games a freeze includes, from its
- * store, in the freeze's order, as export-format PGN whose tags the
- * built-in map reads back into the same records.  `cohort export blocks
+ * store, in the freeze's order, as export-format PGN that the built-in
+ * map reads back into the same records.  Every tag holds a plain value
+ * (no quote, backslash or JSON), so that any PGN reader takes it; what no
+ * tag can hold (requests, the record's other fields) is one line of JSON
+ * in a ';' comment before the moves.  With the players named by condition
+ * ("luna/top5" against "anchor-1320"), a rating program such as Ordo
+ * rates the conditions and anchors.  `cohort export blocks
  * --format ordo`: one result-only game per game of every block, players
  * named "<family>/<condition>" and "anchor-<elo>".
  *
@@ -27,6 +32,8 @@
 #define COHORT_PGNIO_H
 
 #include <stddef.h>
+
+#include <cjson/cJSON.h>
 
 #include "../common/buf.h"
 #include "../common/err.h"
@@ -41,6 +48,10 @@ int pgnio_map_open(const char *path, struct pgnio_map **out, struct err *e);
 int pgnio_map_parse(const char *p, size_t n, const char *name, struct pgnio_map **out,
     struct err *e);
 void pgnio_map_free(struct pgnio_map *m);
+/* Check a map document given as a tree (a bundle's item, `cohort verify
+ * map.json`): 0 and *keys, the number of keys it sets over the built-in
+ * map; -1 with e saying what is wrong, as pgnio_map_open would. */
+int pgnio_map_check(const cJSON *doc, const char *name, size_t *keys, struct err *e);
 
 /* Called once for each game refused, with its message
  * ("games.pgn:12: game 3, move 17... Nxe5: illegal in this position"). */
@@ -62,12 +73,19 @@ struct pgnio_import_opts {
  * an error at once. */
 long pgnio_import(const struct pgnio_import_opts *o, struct buf *out, struct err *e);
 
-/* Append the PGN of every game the freeze at freeze_path includes, read
- * from the store at store_dir (NULL: "store" beside the freeze), in the
- * freeze's order.  A record that is not in the store, does not hash to its
+struct pgnio_export_opts {
+	const char *freeze; /* the freeze's path */
+	const char *store;  /* its object store; NULL: "store" beside the freeze */
+	int by_condition;   /* White and Black name the condition and the anchor */
+};
+
+/* Append the PGN of every game the freeze includes, read from the store,
+ * in the freeze's order.  With by_condition and anchors not NULL, Ordo's
+ * file of the anchors is appended to anchors too (as pgnio_export_ordo
+ * writes it).  A record that is not in the store, does not hash to its
  * identity, or whose moves are not legal is an input error naming its
  * game_id. */
-int pgnio_export_pgn(const char *freeze_path, const char *store_dir, struct buf *out,
+int pgnio_export_pgn(const struct pgnio_export_opts *o, struct buf *out, struct buf *anchors,
     struct err *e);
 
 /* Append a PGN of results for Ordo made from the blocks of the freeze or

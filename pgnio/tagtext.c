@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/ts.h"
+#include "../json/json.h"
 
 int
 pgnio_absent(const char *v, enum pgnio_type type)
@@ -130,4 +131,69 @@ pgnio_termination_pgn(const char *ledger)
 	if (strncmp(ledger, "administrative_", 15) == 0)
 		return "adjudication";
 	return NULL;
+}
+
+int
+pgnio_tag_name_plain(const char *name)
+{
+	size_t n = 0;
+
+	while ((name[n] >= 'A' && name[n] <= 'Z') || (name[n] >= 'a' && name[n] <= 'z'))
+		n++;
+	return n > 0 && name[n] == '\0';
+}
+
+/* Text every PGN reader takes whole in a tag: no quote or backslash (which
+ * would need escapes some readers do not undo), no control character, at
+ * most the standard's 255 bytes. */
+static int
+plain(const char *s)
+{
+	size_t n = 0;
+
+	for (; s[n] != '\0'; n++)
+		if (s[n] == '"' || s[n] == '\\' || (unsigned char)s[n] < 0x20 || s[n] == 0x7f)
+			return 0;
+	return n <= 255;
+}
+
+int
+pgnio_tag_text(const cJSON *v, enum pgnio_type t, char *out, size_t n)
+{
+	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+	double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	struct ts ts;
+	char num[32];
+
+	switch (t) {
+	case T_STRING:
+	case T_TIME:
+		if (s == NULL || !plain(s) || pgnio_absent(s, t) ||
+		    (t == T_TIME && ts_parse(s, &ts) < 0))
+			return 0;
+		break;
+	case T_COLOR:
+		if (s == NULL || (strcmp(s, "white") != 0 && strcmp(s, "black") != 0))
+			return 0;
+		break;
+	case T_NUMBER:
+	case T_BLOCK:
+	case T_COUNT:
+	case T_SECONDS:
+	case T_PERMOVE:
+		if (!isfinite(x) || (t == T_SECONDS && x < 0) || (t == T_PERMOVE && !(x > 0)) ||
+		    ((t == T_BLOCK || t == T_COUNT) &&
+		        (x < (t == T_BLOCK) || x != floor(x) || x > 9007199254740991.0)))
+			return 0;
+		canon_number(x, num);
+		s = num;
+		break;
+	case T_OBJECT:
+	case T_ARRAY:
+		return 0;
+	}
+	if (strlen(s) >= n)
+		return 0;
+	snprintf(out, n, "%s", s);
+	return 1;
 }

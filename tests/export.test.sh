@@ -129,7 +129,7 @@ def game(path, gid):
     text = open(path, encoding="utf-8").read().replace("\r\n", "\n")
     for g in re.split(r"\n\s*\n(?=\[)", text):
         if gid is None or '[CohortGameId "%s"]' % gid in g:
-            mt = re.sub(r"\{[^}]*\}", " ", re.sub(r"^\[.*\]$", "", g, flags=re.M))
+            mt = re.sub(r"\{[^}]*\}", " ", re.sub(r"^(\[.*\]|;.*)$", "", g, flags=re.M))
             return [w for w in re.sub(r"\d+\.+", " ", mt).split() if w not in ("1-0", "0-1", "1/2-1/2", "*")]
 got, want = game(sys.argv[1], "TCEC_Cup_9_Round16-1"), game(sys.argv[2], None)
 assert got == want and len(got) == 77, (got[:5], want[:5])

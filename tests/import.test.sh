@@ -178,6 +178,96 @@ assert r['anchor']['time_s'] == 5 and r['wall_s'] == 2454 and r['termination'] =
 assert r['pgn_tags']['Opening'] == 'St. George (Baker) defense' and 'TimeControl' in r['pgn_tags']
 "
 
+# --- fields out of any tag with a pattern ---------------------------------------
+# a harness that writes the condition and block into Event, and the model's
+# snapshot into its player name
+cat >arena.pgn <<'EOF'
+[Event "luna arena: top5, block 2"]
+[White "stockfish-18 (1320)"]
+[Black "luna-2026-06-30 [high]"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "luna arena: none, block 11"]
+[White "luna-2026-06-30 [low]"]
+[Black "stockfish-18 (1520)"]
+[Result "1/2-1/2"]
+
+1. e4 e5 1/2-1/2
+
+[Event "warm-up game"]
+[White "luna-2026-06-30 [low]"]
+[Black "stockfish-18 (1520)"]
+[Result "1-0"]
+
+1. e4 e5 1-0
+EOF
+cat >arena.json <<'EOF'
+{"kind": "cohort.pgn-map/1", "model": {"name": "luna-*"},
+ "family": {"tag": "{model}", "pattern": "^([a-z]+)-"},
+ "condition": [{"tag": "Event", "pattern": "arena: ([a-z0-9]+),"}, "unassigned"],
+ "block": [{"tag": "Event", "pattern": "block ([0-9]+)$"}, 1],
+ "model.returned": {"tag": "{model}", "pattern": "^[^ ]+", "group": 0},
+ "model.requested": {"tag": "{model}", "pattern": "^([^ ]+)"},
+ "anchor.engine": {"tag": "{anchor}", "pattern": "^([^ ]+) \\("},
+ "anchor.elo": {"tag": "{anchor}", "pattern": "\\(([0-9]+)\\)$"},
+ "anchor.time_s": 0.1, "started_at": "2026-06-22T00:00:00Z", "ended_at": "2026-06-22T00:00:00Z",
+ "tokens": {"value": {"input": 0, "output": 0, "reasoning": 0, "cached": 0}},
+ "wall_s": 0, "worker_hours": 0, "requests": {"value": []}}
+EOF
+check "import: a map with patterns validates against schemas/pgn-map.schema.json" \
+	$PY "$ROOT/tests/validate.py" "$ROOT/schemas/pgn-map.schema.json" arena.json
+"$COHORT" import pgn --map arena.json -o arena.jsonl arena.pgn
+check "import: condition, block, family, names and Elo out of Event and the player names by pattern; the tags kept whole" \
+	$PY -c '
+import json
+r = [json.loads(l) for l in open("arena.jsonl")]
+got = [(x["family"], x["condition"], x["block"], x["model"]["returned"], x["model"]["requested"],
+        x["anchor"]["engine"], x["anchor"]["elo"], x["color"], x["result"]) for x in r]
+want = [("luna", "top5", 2, "luna-2026-06-30", "luna-2026-06-30", "stockfish-18", 1320, "black", "win"),
+        ("luna", "none", 11, "luna-2026-06-30", "luna-2026-06-30", "stockfish-18", 1520, "white", "draw"),
+        ("luna", "unassigned", 1, "luna-2026-06-30", "luna-2026-06-30", "stockfish-18", 1520, "white", "win")]
+assert got == want, got
+assert r[0]["pgn_tags"] == {"Event": "luna arena: top5, block 2", "White": "stockfish-18 (1320)",
+                            "Black": "luna-2026-06-30 [high]"}, r[0]["pgn_tags"]
+'
+printf '{"kind": "cohort.pgn-map/1", "model": {"name": "luna-*"}, "condition": {"tag": "Event", "pattern": "arena: ([a-z0-9]+),"}}' >nomatch.json
+expect_fail2 "import: a pattern that does not match gives nothing, and says so" \
+	'arena\.pgn:15: game 3: no value for .*"condition" \(tag Event "warm-up game" does not match its pattern\)' \
+	"$COHORT" import pgn --map nomatch.json arena.pgn
+printf '{"kind": "cohort.pgn-map/1", "model": {"name": "luna-*"}, "block": {"tag": "Event", "pattern": "([a-z]+)"}}' >notnum.json
+expect_fail2 "import: the part a pattern matches must be of the field's type" \
+	'game 1: tag Event: expected a whole number from 1, found "luna"' "$COHORT" import pgn --map notnum.json arena.pgn
+
+# --- the map is a bundle's item ---------------------------------------------------
+# the arena's games, their map and the ledger imported with it, bundled;
+# verify checks the map as the import reads it
+mkdir -p arena
+cp arena.pgn arena.json arena/
+"$COHORT" import pgn --map arena/arena.json -o arena/ledger.jsonl arena/arena.pgn
+cat >arena/bundle.json <<'EOF'
+{"kind": "cohort.bundle-spec/1", "name": "arena", "as_of": "2030-01-01T00:00:00Z",
+ "require": ["games", "pgn-map", "ledger"],
+ "items": [{"role": "games", "path": "arena.pgn"}, {"role": "pgn-map", "path": "arena.json"},
+           {"role": "ledger", "path": "ledger.jsonl"}]}
+EOF
+"$COHORT" bundle --spec arena/bundle.json -o arena.tar >arena.id 2>arena.err
+check "bundle: a PGN tag map is an item (cohort.pgn-map/1 is a kind cohort checks)" test -s arena.tar
+"$COHORT" verify arena.tar >arena.verify 2>&1
+check "verify: the bundled map is checked as the import reads it" $PY -c '
+import json
+d = json.load(open("arena.verify"))
+c = [x for x in d["checks"] if x["check"] == "input"]
+assert d["ok"] and len(c) == 1 and c[0]["ok"] and "setting 15 fields" in c[0]["detail"], c
+'
+printf '{"kind": "cohort.pgn-map/1", "condition": {"tag": "Event", "pattern": "a("}}' >arena/arena.json
+"$COHORT" bundle --spec arena/bundle.json -o bad-arena.tar >/dev/null 2>&1
+expect_status "verify: a bundled map the import would refuse is a finding (exit 1)" 1 "$COHORT" verify bad-arena.tar
+check "verify: ... with the import's message" grep -q '"check":"input","detail":"arena.json: \\"condition\\": \\"pattern\\": ' "$TMP/out"
+"$COHORT" verify arena.json >map.verify
+check "verify MAP: a map file alone is checked as the import reads it" grep -q '"check":"input","detail":"a cohort.pgn-map/1 setting 15 fields' map.verify
+
 # --- refusals ------------------------------------------------------------------
 sed '0,/ Nf6 /s// Nf5 /' "$D/tcec/TCEC_Match_1.pgn" >tampered.pgn
 expect_fail2 "import: an illegal move is refused with file, line, game and move" \
@@ -237,6 +327,16 @@ mapfail "a constant of the wrong type" 'bad\.json: "anchor\.elo": expected a num
 	'{"kind": "cohort.pgn-map/1", "anchor.elo": "high"}'
 mapfail "a tag name that is not one" 'bad\.json: "opening": "tag": expected a PGN tag name' \
 	'{"kind": "cohort.pgn-map/1", "opening": {"tag": "two words"}}'
+mapfail "a pattern that is not a regular expression" 'bad\.json: "condition": "pattern": ' \
+	'{"kind": "cohort.pgn-map/1", "condition": {"tag": "Event", "pattern": "a("}}'
+mapfail "a group the pattern does not have" 'bad\.json: "condition"\[0\]: "group": expected a whole number from 0 to 1' \
+	'{"kind": "cohort.pgn-map/1", "condition": [{"tag": "Event", "pattern": "(a)b", "group": 2}]}'
+mapfail "a group without a pattern" 'bad\.json: "condition": "group" goes with "pattern"' \
+	'{"kind": "cohort.pgn-map/1", "condition": {"tag": "Event", "group": 1}}'
+mapfail "a member beside tag that is neither pattern nor group" 'bad\.json: "condition": "patern": unknown beside "tag"' \
+	'{"kind": "cohort.pgn-map/1", "condition": {"tag": "Event", "patern": "x"}}'
+mapfail "a comment source is for an object field" 'bad\.json: "condition": "note": unknown source' \
+	'{"kind": "cohort.pgn-map/1", "condition": {"note": "cohort"}}'
 mapfail "a JSON error with its place" '^cohort import pgn: bad\.json:1:[0-9]+: ' '{"kind": "cohort.pgn-map/1",'
 
 # no output file on error, an existing one left as it was

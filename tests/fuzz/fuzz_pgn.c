@@ -38,7 +38,9 @@ writes_back(const struct chess_pgn_game *g)
 	chess_pgn_reader_init(&r, out.p, out.len, "written");
 	if (chess_pgn_next(&r, &back, &e) != CHESS_PGN_GAME || back.nmoves != g->nmoves ||
 	    back.result != g->result || memcmp(&back.start, &g->start, sizeof g->start) != 0 ||
-	    (g->nmoves > 0 && memcmp(back.moves, g->moves, g->nmoves * sizeof g->moves[0]) != 0))
+	    (g->nmoves > 0 && memcmp(back.moves, g->moves, g->nmoves * sizeof g->moves[0]) != 0) ||
+	    back.note_len != g->note_len ||
+	    (g->note_len > 0 && memcmp(back.note, g->note, g->note_len) != 0))
 		abort();
 	if (chess_pgn_next(&r, &back, &e) != CHESS_PGN_END)
 		abort();

@@ -484,6 +484,41 @@ read_values(void)
 	return ok;
 }
 
+/* The ';' comments before the first move are the note, in order, with
+ * the blanks after ';' and a CR at the end left out; later ones and brace
+ * comments are not; the writer puts the note back as it was. */
+static int
+note_values(void)
+{
+	static const char in[] =
+	    "[White \"a\"]\n\n;  one {x}\r\n{skipped} ;two\n1. e4 ; later\ne5 *\n";
+	static const char want[] = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+	                           "[Round \"?\"]\n[White \"a\"]\n[Black \"?\"]\n[Result \"*\"]\n\n"
+	                           "; one {x}\n; two\n1. e4 e5 *\n\n";
+	static const char next[] = "[White \"b\"]\n\n1-0\n";
+	struct chess_pgn_reader r;
+	struct chess_pgn_game g = CHESS_PGN_GAME_INIT;
+	struct buf out = BUF_INIT;
+	struct err e = ERR_INIT;
+	int ok;
+
+	chess_pgn_reader_init(&r, in, sizeof in - 1, "t.pgn");
+	ok = chess_pgn_next(&r, &g, &e) == CHESS_PGN_GAME && g.note != NULL &&
+	    strcmp(g.note, "one {x}\ntwo\n") == 0 && g.note_len == 12 && g.nmoves == 2 &&
+	    chess_pgn_write(&out, &g, &e) == 0 && strcmp(out.p, want) == 0;
+	if (!ok)
+		fprintf(stderr, "chess_pgn: note read as \"%s\", written as:\n%s\n",
+		    g.note ? g.note : "(none)", out.p ? out.p : "");
+	chess_pgn_reader_init(&r, next, sizeof next - 1, "t.pgn");
+	if (chess_pgn_next(&r, &g, &e) != CHESS_PGN_GAME || g.note != NULL || g.note_len != 0) {
+		fprintf(stderr, "chess_pgn: the next game kept the last one's note\n");
+		ok = 0;
+	}
+	chess_pgn_game_release(&g);
+	buf_release(&out);
+	return ok;
+}
+
 static int
 selftest(void)
 {
@@ -495,9 +530,9 @@ selftest(void)
 		good += run_case(&cases[i], &g);
 		chess_pgn_game_release(&g);
 	}
-	if (good != n || !built_cases() || !writer_cases() || !read_values())
+	if (good != n || !built_cases() || !writer_cases() || !read_values() || !note_values())
 		return 1;
-	printf("chess_pgn: %d input cases, built inputs, writer and tag values hold\n", n);
+	printf("chess_pgn: %d input cases, built inputs, writer, tag values and notes hold\n", n);
 	return 0;
 }
 
